@@ -1,0 +1,416 @@
+// Package catalog loads tool catalogs in every shape agents are given them
+// (MCP tools/list, OpenAI Chat Completions and Responses, Anthropic, Gemini)
+// into one list of tools that keeps the source's order, number text and the
+// position of each tool, so findings can point back into the file.
+//
+// The shape is detected per entry, so a file may mix shapes. Every bad input
+// is answered with one error naming the source, the entry (`tools[3]`) and
+// what is wrong; nothing here panics on any input.
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"toolscope/core/jsonv"
+)
+
+// MaxFileBytes is the largest catalog accepted.
+const MaxFileBytes = 64 << 20
+
+// Format names the shape an entry came in.
+type Format string
+
+// The shapes the loader knows.
+const (
+	FormatMCP             Format = "mcp"              // {name, description, inputSchema} (also the plain shape)
+	FormatOpenAIChat      Format = "openai-chat"      // {type:function, function:{...}}
+	FormatOpenAIResponses Format = "openai-responses" // {type:function, name, parameters}
+	FormatAnthropic       Format = "anthropic"        // {name, description, input_schema}
+	FormatGemini          Format = "gemini"           // {functionDeclarations:[...]}
+)
+
+// Tool is one tool as every part of toolscope sees it.
+type Tool struct {
+	// Index is the tool's place in the catalog, from 0.
+	Index int
+	// Entry names where the tool stands in the source, as `tools[3]` or
+	// `tools[2].functionDeclarations[0]`.
+	Entry       string
+	Name        string
+	Description string
+	// HasDescription is false when the entry carries no description at all
+	// (an empty string is a description, and an empty one).
+	HasDescription bool
+	// Schema is the input schema (inputSchema, parameters, input_schema), or
+	// nil when the entry declares none.
+	Schema *jsonv.Value
+	Format Format
+	// Pos is where the entry starts in the source.
+	Pos jsonv.Pos
+	// Strict is OpenAI's strict flag when the entry sets one.
+	Strict *bool
+
+	// MCP extras, kept to be shown.
+	Title        string
+	Annotations  *jsonv.Value
+	OutputSchema *jsonv.Value
+	Meta         *jsonv.Value
+
+	// Declarations (SPEC §3): top-level keys, or the same keys inside _meta.
+	AskOrAssume *jsonv.Value
+	Period      *jsonv.Value
+	Wants       *jsonv.Value
+
+	// DuplicateKeys lists, as paths inside the entry, object keys the source
+	// repeats (the last one wins); the lint reports them.
+	DuplicateKeys []string
+
+	// Raw is the whole entry as it stood in the source.
+	Raw *jsonv.Value
+}
+
+// Catalog is a loaded list of tools.
+type Catalog struct {
+	// Source names where the catalog came from: a path, "-", "demo", or a
+	// live server's address.
+	Source string
+	Tools  []*Tool
+}
+
+// Error is a load failure: where, and what.
+type Error struct {
+	Source string
+	// Entry is `tools[3]` and the like, or "" for the file as a whole.
+	Entry string
+	Msg   string
+	Pos   *jsonv.Pos
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Source)
+	if e.Pos != nil {
+		fmt.Fprintf(&b, ":%d:%d", e.Pos.Line, e.Pos.Col)
+	}
+	if e.Entry != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Entry)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Load reads a catalog from a file, or from r when path is "-".
+func Load(path string, stdin io.Reader) (*Catalog, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileBytes+1))
+		path = "stdin"
+	} else {
+		var st os.FileInfo
+		st, err = os.Stat(path)
+		if err == nil && st.IsDir() {
+			return nil, &Error{Source: path, Msg: "is a directory, want a catalog file"}
+		}
+		if err == nil && st.Size() > MaxFileBytes {
+			return nil, &Error{Source: path, Msg: fmt.Sprintf("file is %d bytes, over the %d MiB limit", st.Size(), MaxFileBytes>>20)}
+		}
+		if err == nil {
+			data, err = os.ReadFile(path)
+		}
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &Error{Source: path, Msg: "cannot read: " + err.Error()}
+	}
+	return Parse(path, data)
+}
+
+// Parse reads a catalog from bytes; source names it in errors.
+func Parse(source string, data []byte) (*Catalog, error) {
+	if len(data) > MaxFileBytes {
+		return nil, &Error{Source: source, Msg: fmt.Sprintf("input is %d bytes, over the %d MiB limit", len(data), MaxFileBytes>>20)}
+	}
+	root, err := jsonv.Parse(data)
+	if err != nil {
+		var se *jsonv.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &Error{Source: source, Pos: &se.Pos, Msg: "not valid JSON: " + se.Msg}
+		}
+		return nil, &Error{Source: source, Msg: err.Error()}
+	}
+	return FromValue(source, root)
+}
+
+// FromValue reads a catalog from an already parsed document.
+func FromValue(source string, root *jsonv.Value) (*Catalog, error) {
+	list, label, err := toolList(root)
+	if err != nil {
+		return nil, &Error{Source: source, Msg: err.Error()}
+	}
+	c := &Catalog{Source: source}
+	for i, entry := range list.Items {
+		where := fmt.Sprintf("%s[%d]", label, i)
+		if err := c.addEntry(entry, where); err != nil {
+			p := entry.Pos
+			return nil, &Error{Source: source, Entry: where, Pos: &p, Msg: err.Error()}
+		}
+	}
+	return c, nil
+}
+
+// toolList finds the array of entries: the root itself, its `tools`, or a
+// JSON-RPC response's `result.tools`.
+func toolList(root *jsonv.Value) (*jsonv.Value, string, error) {
+	switch {
+	case root.Is(jsonv.Array):
+		return root, "tools", nil
+	case root.Is(jsonv.Object):
+		if t := root.Get("tools"); t != nil {
+			if !t.Is(jsonv.Array) {
+				return nil, "", fmt.Errorf("tools is %s, want an array of tools", article(t.TypeName()))
+			}
+			return t, "tools", nil
+		}
+		if r := root.Get("result"); r.Is(jsonv.Object) {
+			if t := r.Get("tools"); t.Is(jsonv.Array) {
+				return t, "result.tools", nil
+			}
+			return nil, "", errors.New("result has no tools array (want a tools/list response)")
+		}
+		if e := root.Get("error"); e.Is(jsonv.Object) {
+			msg, _ := e.Get("message").Str()
+			return nil, "", fmt.Errorf("the document is a JSON-RPC error response: %s", msg)
+		}
+		if fd := declarationsOf(root); fd != nil || looksLikeTool(root) {
+			// A single tool, or one Gemini tool object, on its own.
+			wrapped := &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{root}, Pos: root.Pos}
+			return wrapped, "tools", nil
+		}
+		return nil, "", errors.New("unknown shape: want an array of tools, {\"tools\": [...]}, a tools/list response, or a Gemini {\"functionDeclarations\": [...]}")
+	default:
+		return nil, "", fmt.Errorf("the document is %s, want an array of tools or an object holding one", article(root.TypeName()))
+	}
+}
+
+func looksLikeTool(v *jsonv.Value) bool {
+	return v.Has("name") || v.Get("function").Is(jsonv.Object)
+}
+
+func declarationsOf(v *jsonv.Value) *jsonv.Value {
+	if fd := v.Get("functionDeclarations"); fd != nil {
+		return fd
+	}
+	return v.Get("function_declarations")
+}
+
+func (c *Catalog) addEntry(entry *jsonv.Value, where string) error {
+	if !entry.Is(jsonv.Object) {
+		return fmt.Errorf("entry is %s, want a tool object", article(entry.TypeName()))
+	}
+	if fd := declarationsOf(entry); fd != nil {
+		if !fd.Is(jsonv.Array) {
+			return fmt.Errorf("functionDeclarations is %s, want an array", article(fd.TypeName()))
+		}
+		key := "functionDeclarations"
+		if !entry.Has(key) {
+			key = "function_declarations"
+		}
+		for j, decl := range fd.Items {
+			sub := fmt.Sprintf("%s.%s[%d]", where, key, j)
+			if err := c.addTool(decl, decl, FormatGemini, sub); err != nil {
+				return fmt.Errorf("%s: %w", fmt.Sprintf("%s[%d]", key, j), err)
+			}
+		}
+		return nil
+	}
+	typ, _ := entry.Get("type").Str()
+	if fn := entry.Get("function"); fn != nil && (typ == "function" || typ == "") {
+		if !fn.Is(jsonv.Object) {
+			return fmt.Errorf("function is %s, want an object", article(fn.TypeName()))
+		}
+		return c.addTool(entry, fn, FormatOpenAIChat, where)
+	}
+	if typ == "function" {
+		return c.addTool(entry, entry, FormatOpenAIResponses, where)
+	}
+	if entry.Has("input_schema") {
+		return c.addTool(entry, entry, FormatAnthropic, where)
+	}
+	if typ != "" && entry.Has("name") && !entry.Has("inputSchema") {
+		return fmt.Errorf("unknown tool type %s (a provider's built-in tool, not a function declaration)", jsonv.Quote(typ))
+	}
+	return c.addTool(entry, entry, FormatMCP, where)
+}
+
+// addTool reads one tool: outer is the entry as listed (declarations may sit
+// there), body holds name, description and schema.
+func (c *Catalog) addTool(outer, body *jsonv.Value, format Format, where string) error {
+	if !body.Is(jsonv.Object) {
+		return fmt.Errorf("entry is %s, want a tool object", article(body.TypeName()))
+	}
+	nameV := body.Get("name")
+	name, ok := nameV.Str()
+	if !ok {
+		if nameV == nil {
+			return errors.New("no name (every tool needs a string name)")
+		}
+		return fmt.Errorf("name is %s, want a string", article(nameV.TypeName()))
+	}
+	t := &Tool{Index: len(c.Tools), Entry: where, Name: name, Format: format, Pos: outer.Pos, Raw: outer}
+	if d := body.Get("description"); d != nil && d.Kind != jsonv.Null {
+		s, ok := d.Str()
+		if !ok {
+			return fmt.Errorf("tool %s: description is %s, want a string", jsonv.Quote(name), article(d.TypeName()))
+		}
+		t.Description, t.HasDescription = s, true
+	}
+	for _, key := range schemaKeys[format] {
+		if s := body.Get(key); s != nil && s.Kind != jsonv.Null {
+			t.Schema = s
+			break
+		}
+	}
+	if s := body.Get("strict"); s.Is(jsonv.Bool) {
+		b := s.Bool
+		t.Strict = &b
+	}
+	t.Title, _ = body.Get("title").Str()
+	t.Annotations = body.Get("annotations")
+	t.OutputSchema = body.Get("outputSchema")
+	t.Meta = body.Get("_meta")
+	t.AskOrAssume = declaration(outer, body, "askOrAssume")
+	t.Period = declaration(outer, body, "period")
+	t.Wants = declaration(outer, body, "wants")
+	collectDups(outer, "", &t.DuplicateKeys)
+	c.Tools = append(c.Tools, t)
+	return nil
+}
+
+// schemaKeys lists, per shape, where the input schema may stand, most
+// specific first; a tool mislabelled by its author still finds its schema.
+var schemaKeys = map[Format][]string{
+	FormatMCP:             {"inputSchema", "input_schema", "parameters"},
+	FormatOpenAIChat:      {"parameters"},
+	FormatOpenAIResponses: {"parameters"},
+	FormatAnthropic:       {"input_schema"},
+	FormatGemini:          {"parameters", "parametersJsonSchema", "parameters_json_schema"},
+}
+
+// declaration finds a declaration key on the entry, its body, or inside
+// _meta, in that order.
+func declaration(outer, body *jsonv.Value, key string) *jsonv.Value {
+	for _, v := range []*jsonv.Value{outer.Get(key), body.Get(key), outer.Get("_meta").Get(key), body.Get("_meta").Get(key)} {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func collectDups(v *jsonv.Value, path string, out *[]string) {
+	if v == nil {
+		return
+	}
+	switch v.Kind {
+	case jsonv.Object:
+		for _, k := range v.Dups {
+			*out = append(*out, joinPath(path, k))
+		}
+		for _, m := range v.Members {
+			collectDups(m.Value, joinPath(path, m.Key), out)
+		}
+	case jsonv.Array:
+		for i, it := range v.Items {
+			collectDups(it, fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	}
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func article(typeName string) string {
+	switch typeName {
+	case "array", "object", "undefined":
+		return "an " + typeName
+	case "null":
+		return "null"
+	default:
+		return "a " + typeName
+	}
+}
+
+// Lookup finds the first tool with the given name.
+func (c *Catalog) Lookup(name string) (*Tool, bool) {
+	for _, t := range c.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Nearest returns up to n tool names closest to name by edit distance, for
+// "did you mean" messages.
+func (c *Catalog) Nearest(name string, n int) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	seen := map[string]bool{}
+	var cs []cand
+	lname := strings.ToLower(name)
+	for _, t := range c.Tools {
+		if seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		d := editDistance(lname, strings.ToLower(t.Name))
+		if strings.Contains(strings.ToLower(t.Name), lname) && lname != "" {
+			d = min(d, 1)
+		}
+		cs = append(cs, cand{t.Name, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

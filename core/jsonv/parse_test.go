@@ -1,0 +1,115 @@
+package jsonv
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseKeepsOrderTextAndPositions(t *testing.T) {
+	v, err := Parse([]byte("{\n  \"b\": 1.0,\n  \"a\": [true, null, \"x\\u00e9\"],\n  \"b\": 1e2\n}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.JSON(); got != `{"b":1e2,"a":[true,null,"xé"]}` {
+		t.Errorf("JSON() = %s", got)
+	}
+	if len(v.Dups) != 1 || v.Dups[0] != "b" {
+		t.Errorf("Dups = %v, want [b]", v.Dups)
+	}
+	a := v.Get("a")
+	if a.Pos.Line != 3 || a.Pos.Col != 8 {
+		t.Errorf("a at %d:%d, want 3:8", a.Pos.Line, a.Pos.Col)
+	}
+	if !v.Get("b").IsInteger() {
+		t.Errorf("1e2 should be an integer")
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		in, want string
+	}{
+		{"", "line 1 column 1: no JSON value"},
+		{"{", "unexpected end of input"},
+		{`{"a" 1}`, "line 1 column 6: unexpected '1', want ':'"},
+		{"[1,]", "want a value"},
+		{"[1] x", "after the JSON value"},
+		{"\"a\xffb\"", "invalid UTF-8 (byte 0xff)"},
+		{"01", "after the JSON value"},
+		{"-", "malformed number"},
+		{"1.", "want a digit after '.'"},
+		{`"\q"`, `unknown escape \q`},
+		{"\"a\nb\"", "raw line break"},
+		{strings.Repeat("[", MaxDepth+1), "nesting deeper than 512"},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.in))
+		var se *SyntaxError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q) error = %v, want it to contain %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestParseDepthLimitExact(t *testing.T) {
+	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	if _, err := Parse([]byte(ok)); err != nil {
+		t.Errorf("%d levels should parse: %v", MaxDepth, err)
+	}
+}
+
+func TestSurrogatePairs(t *testing.T) {
+	v, err := Parse([]byte(`["\ud83d\ude00", "\ud83d", "\ude00x"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"😀", "\uFFFD", "\uFFFDx"}
+	for i, w := range want {
+		if v.Items[i].Text != w {
+			t.Errorf("item %d = %q, want %q", i, v.Items[i].Text, w)
+		}
+	}
+}
+
+func TestEqualIsStrictEquality(t *testing.T) {
+	parse := func(s string) *Value { v, _ := Parse([]byte(s)); return v }
+	cases := []struct {
+		a, b string
+		eq   bool
+	}{
+		{"1", "1.0", true}, {"1", "\"1\"", false}, {"null", "null", true},
+		{"true", "false", false}, {`"a"`, `"a"`, true}, {"1e2", "100", true},
+	}
+	for _, c := range cases {
+		if got := Equal(parse(c.a), parse(c.b)); got != c.eq {
+			t.Errorf("Equal(%s, %s) = %v", c.a, c.b, got)
+		}
+	}
+}
+
+// FuzzParse checks that Parse never panics, agrees with encoding/json on what
+// is valid, and that its output re-parses to the same tree.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\u00e9"`, `[1e5,-0.5]`, `{"a":1,"a":2}`, "\xff", `[`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Parse(data)
+		if (err == nil) != json.Valid(data) && err == nil {
+			// encoding/json rejects what we accepted: a real disagreement.
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		if err != nil {
+			return
+		}
+		again, err := Parse([]byte(v.JSON()))
+		if err != nil {
+			t.Fatalf("re-parse of %s: %v", v.JSON(), err)
+		}
+		if !Equal(v, again) {
+			t.Fatalf("round trip changed %s", v.JSON())
+		}
+	})
+}

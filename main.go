@@ -1,0 +1,89 @@
+// Command toolscope explores and lints the tool catalogs LLM agents are
+// given. This file only picks the mode (a subcommand, the explorer, or the
+// text report when stdout is not a terminal) and wires it up; each
+// subcommand lives in its own cmd_*.go file.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// stdio is what a command reads and writes; tests pass buffers.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+	// outTTY and errTTY say whether out and err are terminals.
+	outTTY, errTTY bool
+}
+
+// command is one subcommand. run returns the exit code: 0 ok, 1 the check
+// failed, 2 usage or input error.
+type command struct {
+	name    string
+	usage   string // one line: "lint [flags] CATALOG"
+	summary string
+	run     func(args []string, io stdio) int
+}
+
+var commands = map[string]command{}
+
+// register adds a subcommand; each cmd_*.go file registers its own.
+func register(c command) { commands[c.name] = c }
+
+// explore runs the bare `toolscope [flags] [CATALOG]`: the explorer on a
+// terminal, the text report otherwise. It is set by the file that owns the
+// explorer mode.
+var explore func(args []string, io stdio) int
+
+func main() {
+	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr)}
+	os.Exit(run(os.Args[1:], io))
+}
+
+func run(args []string, io stdio) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			usage(io.out)
+			return 0
+		}
+		if c, ok := commands[args[0]]; ok {
+			return c.run(args[1:], io)
+		}
+	}
+	if explore == nil {
+		usage(io.err)
+		return 2
+	}
+	return explore(args, io)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "toolscope: explore and lint the tool catalogs LLM agents are given.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage:")
+	fmt.Fprintln(w, "  toolscope [flags] [CATALOG]    explore (on a terminal) or print the text report")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := commands[n]
+		fmt.Fprintf(w, "  toolscope %-24s %s\n", c.usage, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "CATALOG is a file, '-' for stdin, mcp:COMMAND ARGS... for a live MCP server over")
+	fmt.Fprintln(w, "stdio, or an http(s):// URL of a Streamable HTTP MCP server.")
+	fmt.Fprintln(w, "Run 'toolscope COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 the check failed, 2 usage or input error.")
+}
+
+// oneLine flattens an error for the one-line messages users see.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
