@@ -1,0 +1,544 @@
+package cache
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"toolscope/embed"
+)
+
+// fake embeds deterministically and records what it was asked.
+type fake struct {
+	id   string
+	dims int
+	fail error
+
+	mu    sync.Mutex
+	calls [][]string
+}
+
+func (f *fake) ID() string      { return f.id }
+func (f *fake) Dimensions() int { return f.dims }
+func (f *fake) Calibration(string) (embed.Calibration, bool) {
+	return embed.Calibration{Threshold: 0.9, WatchBand: 0.03}, true
+}
+
+func (f *fake) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, append([]string(nil), texts...))
+	f.mu.Unlock()
+	if f.fail != nil {
+		return nil, f.fail
+	}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = vectorOf(t, f.dims)
+	}
+	return out, nil
+}
+
+func (f *fake) embedded() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var all []string
+	for _, c := range f.calls {
+		all = append(all, c...)
+	}
+	return all
+}
+
+// vectorOf derives a vector from the text, with awkward float values mixed
+// in (negative zero, a subnormal, an infinity, a NaN payload) so that exact
+// storage is tested.
+func vectorOf(text string, dims int) []float32 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	seed := h.Sum64()
+	v := make([]float32, dims)
+	for i := range v {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		v[i] = float32(int32(seed>>32)) / (1 << 31)
+	}
+	special := []float32{float32(math.Copysign(0, -1)), math.Float32frombits(1), float32(math.Inf(1)), math.Float32frombits(0x7fc00123)}
+	for i := 0; i < len(special) && i < dims; i++ {
+		v[(int(seed%uint64(dims))+i)%dims] = special[i]
+	}
+	return v
+}
+
+func sameBits(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func texts(n int, prefix string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s tool_%d: does thing number %d for the caller", prefix, i, i)
+	}
+	return out
+}
+
+func mustEmbed(t *testing.T, e embed.Embedder, in []string) [][]float32 {
+	t.Helper()
+	got, err := e.Embed(context.Background(), in)
+	if err != nil {
+		t.Fatalf("Embed: %v", err)
+	}
+	if len(got) != len(in) {
+		t.Fatalf("Embed returned %d vectors for %d texts", len(got), len(in))
+	}
+	for i := range in {
+		if want := vectorOf(in[i], len(got[i])); !sameBits(got[i], want) {
+			t.Fatalf("vector %d (%q) differs from the embedder's", i, in[i])
+		}
+	}
+	return got
+}
+
+func statsOf(t *testing.T, e embed.Embedder) Stats {
+	t.Helper()
+	c, ok := e.(*Cache)
+	if !ok {
+		t.Fatalf("Wrap returned %T, want *Cache", e)
+	}
+	return c.Stats()
+}
+
+// fileRecords decodes the cache file and reports its keys and damage.
+func fileRecords(t *testing.T, path string) (map[key][]float32, bool) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read cache file: %v", err)
+	}
+	recs := map[key][]float32{}
+	damaged := decode(data, func(k key, v []float32) { recs[k] = v })
+	return recs, damaged
+}
+
+func TestWarmRunEmbedsNothing(t *testing.T) {
+	dir := t.TempDir()
+	in := texts(50, "warm")
+	cold := &fake{id: "fake", dims: 16}
+	mustEmbed(t, Wrap(cold, Options{Dir: dir}), in)
+	if got := len(cold.embedded()); got != len(in) {
+		t.Fatalf("cold run embedded %d texts, want %d", got, len(in))
+	}
+
+	warm := &fake{id: "fake", dims: 16}
+	e := Wrap(warm, Options{Dir: dir})
+	mustEmbed(t, e, in)
+	if got := warm.embedded(); len(got) != 0 {
+		t.Fatalf("warm run embedded %d texts, want 0", len(got))
+	}
+	if s := statsOf(t, e); s.Hits != len(in) || s.Misses != 0 || s.DiskErr != nil {
+		t.Fatalf("warm stats = %+v, want %d hits, 0 misses, no disk error", s, len(in))
+	}
+}
+
+func TestChangedTextReembedsOnlyIt(t *testing.T) {
+	dir := t.TempDir()
+	in := texts(10, "edit")
+	mustEmbed(t, Wrap(&fake{id: "fake", dims: 8}, Options{Dir: dir}), in)
+
+	in[3] = "edit tool_3: now says WHEN to pick it"
+	next := &fake{id: "fake", dims: 8}
+	mustEmbed(t, Wrap(next, Options{Dir: dir}), in)
+	if got := next.embedded(); len(got) != 1 || got[0] != in[3] {
+		t.Fatalf("re-lint embedded %q, want only the changed text", got)
+	}
+}
+
+func TestMemoryServesRepeatsWithinAProcess(t *testing.T) {
+	f := &fake{id: "fake", dims: 8}
+	e := Wrap(f, Options{Dir: t.TempDir()})
+	in := []string{"a", "b", "a", "c", "b"}
+	mustEmbed(t, e, in)
+	mustEmbed(t, e, in)
+	if got := f.embedded(); len(got) != 3 {
+		t.Fatalf("embedded %q, want each distinct text once", got)
+	}
+	if s := statsOf(t, e); s.Hits != 5 || s.Misses != 3 {
+		t.Fatalf("stats = %+v, want 5 hits and 3 misses", s)
+	}
+}
+
+func TestReturnedVectorsAreTheCallers(t *testing.T) {
+	e := Wrap(&fake{id: "fake", dims: 4}, Options{Dir: t.TempDir()})
+	first := mustEmbed(t, e, []string{"x"})
+	for i := range first[0] {
+		first[0][i] = 42
+	}
+	mustEmbed(t, e, []string{"x"}) // checks the bits against the embedder's
+}
+
+func TestIdentitiesDoNotShare(t *testing.T) {
+	dir := t.TempDir()
+	mustEmbed(t, Wrap(&fake{id: "one", dims: 4}, Options{Dir: dir}), []string{"x"})
+	other := &fake{id: "two", dims: 4}
+	mustEmbed(t, Wrap(other, Options{Dir: dir}), []string{"x"})
+	if len(other.embedded()) != 1 {
+		t.Fatal("a second embedder was served the first one's vector")
+	}
+	remote := &identified{fake: fake{id: "one", dims: 4}, cacheID: "one@http://elsewhere"}
+	mustEmbed(t, Wrap(remote, Options{Dir: dir}), []string{"x"})
+	if len(remote.embedded()) != 1 {
+		t.Fatal("an embedder with its own CacheID was served another identity's vector")
+	}
+}
+
+type identified struct {
+	fake
+	cacheID string
+}
+
+func (i *identified) CacheID() string { return i.cacheID }
+
+func TestDisabledReturnsTheEmbedder(t *testing.T) {
+	f := &fake{id: "fake", dims: 4}
+	if e := Wrap(f, Options{Disabled: true}); e != embed.Embedder(f) {
+		t.Fatalf("Wrap with Disabled returned %T, want the embedder itself", e)
+	}
+}
+
+func TestPassesThroughTheEmbedder(t *testing.T) {
+	f := &fake{id: "fake", dims: 4}
+	e := Wrap(f, Options{Dir: t.TempDir()})
+	if e.ID() != "fake" || e.Dimensions() != 4 {
+		t.Fatalf("ID, Dimensions = %q, %d; want the wrapped embedder's", e.ID(), e.Dimensions())
+	}
+	if c, ok := e.Calibration("cosine"); !ok || c.Threshold != 0.9 {
+		t.Fatalf("Calibration = %v, %v; want the wrapped embedder's", c, ok)
+	}
+	if e.(*Cache).Unwrap() != embed.Embedder(f) {
+		t.Fatal("Unwrap does not return the wrapped embedder")
+	}
+}
+
+func TestEmbedderErrorStoresNothing(t *testing.T) {
+	dir := t.TempDir()
+	boom := errors.New("endpoint down")
+	e := Wrap(&fake{id: "fake", dims: 4, fail: boom}, Options{Dir: dir})
+	if _, err := e.Embed(context.Background(), []string{"x"}); !errors.Is(err, boom) {
+		t.Fatalf("Embed error = %v, want the embedder's", err)
+	}
+	if _, err := os.Stat(statsOf(t, e).Path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("cache file written after a failed embed (stat: %v)", err)
+	}
+}
+
+// lateDims knows its vector length only after answering once, like a
+// remote endpoint.
+type lateDims struct {
+	fake
+	known bool
+}
+
+func (l *lateDims) Dimensions() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.known {
+		return l.dims
+	}
+	return 0
+}
+
+func (l *lateDims) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	v, err := l.fake.Embed(ctx, texts)
+	l.mu.Lock()
+	l.known = true
+	l.mu.Unlock()
+	return v, err
+}
+
+func TestDimensionsFromCacheBeforeTheEmbedderKnows(t *testing.T) {
+	dir := t.TempDir()
+	mustEmbed(t, Wrap(&lateDims{fake: fake{id: "late", dims: 6}}, Options{Dir: dir}), []string{"x"})
+	e := Wrap(&lateDims{fake: fake{id: "late", dims: 6}}, Options{Dir: dir})
+	if d := e.Dimensions(); d != 0 {
+		t.Fatalf("Dimensions before any embed = %d, want 0 (unknown)", d)
+	}
+	mustEmbed(t, e, []string{"x"})
+	if d := e.Dimensions(); d != 6 {
+		t.Fatalf("Dimensions after a cache hit = %d, want 6", d)
+	}
+}
+
+func TestWrongLengthEntriesAreMisses(t *testing.T) {
+	dir := t.TempDir()
+	// The same identity with another length (a model re-pulled, say).
+	mustEmbed(t, Wrap(&fake{id: "fake", dims: 4}, Options{Dir: dir}), []string{"x"})
+	f := &fake{id: "fake", dims: 8}
+	got := mustEmbed(t, Wrap(f, Options{Dir: dir}), []string{"x"})
+	if len(f.embedded()) != 1 || len(got[0]) != 8 {
+		t.Fatal("a cached vector of the wrong length was served")
+	}
+}
+
+func TestDamagedFileIsSalvagedAndRewritten(t *testing.T) {
+	in := texts(20, "damage")
+	cases := []struct {
+		name   string
+		damage func(data []byte) []byte
+		// lost is how many texts must be embedded again at most.
+		lost int
+	}{
+		{"bit flip inside one record", func(d []byte) []byte { d[len(d)/2] ^= 0x40; return d }, 1},
+		{"truncated tail", func(d []byte) []byte { return d[:len(d)-7] }, 1},
+		{"torn record in the middle", func(d []byte) []byte {
+			rec := len(d) / len(in)
+			return append(append(append([]byte{}, d[:5*rec]...), d[5*rec:5*rec+30]...), d[5*rec:]...)
+		}, 0},
+		{"garbage prefix", func(d []byte) []byte { return append([]byte("not a cache file\n"), d...) }, 0},
+		{"all garbage", func(d []byte) []byte { return bytes.Repeat([]byte{0x89, 'T', 'V', '1', 0xff}, 100) }, len(in)},
+		{"empty", func([]byte) []byte { return nil }, len(in)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			first := Wrap(&fake{id: "fake", dims: 8}, Options{Dir: dir})
+			mustEmbed(t, first, in)
+			path := statsOf(t, first).Path
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, tc.damage(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+
+			f := &fake{id: "fake", dims: 8}
+			e := Wrap(f, Options{Dir: dir})
+			mustEmbed(t, e, in)
+			if got := len(f.embedded()); got > tc.lost {
+				t.Fatalf("re-embedded %d texts, want at most %d", got, tc.lost)
+			}
+			if s := statsOf(t, e); s.DiskErr != nil {
+				t.Fatalf("disk error after salvage: %v", s.DiskErr)
+			}
+			recs, damaged := fileRecords(t, path)
+			if damaged {
+				t.Fatal("cache file still damaged after the run")
+			}
+			if len(recs) != len(in) {
+				t.Fatalf("cache file holds %d records, want %d", len(recs), len(in))
+			}
+		})
+	}
+}
+
+func TestOversizedFileStartsAfresh(t *testing.T) {
+	dir := t.TempDir()
+	mustEmbed(t, Wrap(&fake{id: "fake", dims: 64}, Options{Dir: dir}), texts(10, "big"))
+	f := &fake{id: "fake", dims: 64}
+	e := Wrap(f, Options{Dir: dir, MaxFileBytes: 1000})
+	mustEmbed(t, e, []string{"fresh"})
+	recs, _ := fileRecords(t, statsOf(t, e).Path)
+	if len(recs) != 1 {
+		t.Fatalf("cache file holds %d records after starting afresh, want 1", len(recs))
+	}
+}
+
+func TestUnwritableDirectoryKeepsWorking(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{id: "fake", dims: 4}
+	e := Wrap(f, Options{Dir: filepath.Join(blocker, "sub")}) // a directory under a file
+	mustEmbed(t, e, []string{"x"})
+	mustEmbed(t, e, []string{"x"})
+	s := statsOf(t, e)
+	if s.DiskErr == nil {
+		t.Fatal("no disk error reported for an unusable directory")
+	}
+	if len(f.embedded()) != 1 {
+		t.Fatal("memory cache did not serve the repeat")
+	}
+}
+
+func TestDefaultDir(t *testing.T) {
+	t.Setenv(EnvDir, "/tmp/elsewhere")
+	if d, err := DefaultDir(); err != nil || d != "/tmp/elsewhere" {
+		t.Fatalf("DefaultDir = %q, %v; want $%s", d, err, EnvDir)
+	}
+	t.Setenv(EnvDir, "")
+	t.Setenv("XDG_CACHE_HOME", "/tmp/xdg")
+	if d, err := DefaultDir(); err != nil || d != "/tmp/xdg/toolscope" {
+		t.Fatalf("DefaultDir = %q, %v; want the user cache directory", d, err)
+	}
+}
+
+func TestFileNameKeepsIdentitiesApart(t *testing.T) {
+	a, b := fileName("openai:m@http://a/v1"), fileName("openai:m@http://b/v1")
+	if a == b {
+		t.Fatalf("two identities share the file %q", a)
+	}
+	if filepath.Base(a) != a {
+		t.Fatalf("file name %q has a path separator", a)
+	}
+}
+
+// TestConcurrentWriters has several caches on one directory (separate
+// handles, as separate runs would be) embed overlapping texts at once: the
+// file must end up intact and complete.
+func TestConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	const writers = 6
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := Wrap(&fake{id: "fake", dims: 32}, Options{Dir: dir})
+			for round := range 10 {
+				in := texts(20, fmt.Sprintf("w%d r%d", w%3, round))
+				if _, err := e.Embed(context.Background(), in); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	recs, damaged := fileRecords(t, filepath.Join(dir, fileName("fake")))
+	if damaged {
+		t.Fatal("concurrent writers damaged the cache file")
+	}
+	if len(recs) != 3*10*20 {
+		t.Fatalf("cache file holds %d distinct records, want %d", len(recs), 3*10*20)
+	}
+}
+
+const helperEnv = "TOOLSCOPE_CACHE_TEST_WRITER"
+
+// TestHelperWriter is the body of the subprocess in TestConcurrentProcesses.
+func TestHelperWriter(t *testing.T) {
+	spec := os.Getenv(helperEnv)
+	if spec == "" {
+		t.Skip("runs only as a subprocess of TestConcurrentProcesses")
+	}
+	dir, who := filepath.Dir(spec), filepath.Base(spec)
+	e := Wrap(&fake{id: "fake", dims: 64}, Options{Dir: dir})
+	for round := range 40 {
+		if _, err := e.Embed(context.Background(), texts(25, who+" "+strconv.Itoa(round))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("no test executable to re-run:", err)
+	}
+	dir := t.TempDir()
+	var cmds []*exec.Cmd
+	for _, who := range []string{"p1", "p2", "p3"} {
+		cmd := exec.Command(exe, "-test.run=^TestHelperWriter$")
+		cmd.Env = append(os.Environ(), helperEnv+"="+filepath.Join(dir, who))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("writer process: %v", err)
+		}
+	}
+	recs, damaged := fileRecords(t, filepath.Join(dir, fileName("fake")))
+	if damaged {
+		t.Fatal("concurrent processes damaged the cache file")
+	}
+	if len(recs) != 3*40*25 {
+		t.Fatalf("cache file holds %d records, want %d", len(recs), 3*40*25)
+	}
+}
+
+func TestRecordRoundTrip(t *testing.T) {
+	k := keyOf("id", "text")
+	vec := vectorOf("text", 300)
+	var got []float32
+	damaged := decode(appendRecord(nil, k, vec), func(gk key, v []float32) {
+		if gk == k {
+			got = v
+		}
+	})
+	if damaged || !sameBits(got, vec) {
+		t.Fatalf("round trip: damaged=%v, bits equal=%v", damaged, sameBits(got, vec))
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	valid := appendRecord(nil, keyOf("id", "a"), []float32{1, 2, 3})
+	f.Add([]byte{})
+	f.Add(valid)
+	f.Add(valid[:len(valid)-1])
+	f.Add(append(append([]byte{}, valid...), valid[:9]...))
+	f.Add([]byte("\x89TV1\xff\xff\xff\xff"))
+	probe := appendRecord(nil, keyOf("probe", "p"), []float32{4, 5})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		decode(data, func(key, []float32) {})
+		// Whatever precedes it, an intact record is found.
+		found := false
+		decode(append(append([]byte{}, data...), probe...), func(k key, v []float32) {
+			if k == keyOf("probe", "p") && len(v) == 2 && v[0] == 4 && v[1] == 5 {
+				found = true
+			}
+		})
+		if !found {
+			t.Fatal("an intact record after arbitrary bytes was not read")
+		}
+	})
+}
+
+// BenchmarkCatalog1000 embeds a 1,000-tool catalog with 512-d vectors
+// through the cache: cold (empty directory) and warm (a fresh process-like
+// cache reading the file the cold run wrote).
+func BenchmarkCatalog1000(b *testing.B) {
+	in := texts(1000, "bench")
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			e := Wrap(&fake{id: "fake", dims: 512}, Options{Dir: b.TempDir()})
+			if _, err := e.Embed(context.Background(), in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		dir := b.TempDir()
+		if _, err := Wrap(&fake{id: "fake", dims: 512}, Options{Dir: dir}).Embed(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			f := &fake{id: "fake", dims: 512}
+			if _, err := Wrap(f, Options{Dir: dir}).Embed(context.Background(), in); err != nil {
+				b.Fatal(err)
+			}
+			if len(f.calls) != 0 {
+				b.Fatal("warm run called the embedder")
+			}
+		}
+	})
+}
