@@ -1,0 +1,70 @@
+package validate
+
+import (
+	"strings"
+
+	"toolscope/core/jsonv"
+)
+
+// FormatIssues renders what the model gets back instead of a result when a
+// call to toolName is rejected: which call was not executed, one line per
+// issue (the excerpt of a string-shape issue JSON-quoted, so a multi-line
+// value stays on one line, and the parameter's description on the line
+// after), and what to do next. No issues, no text.
+func FormatIssues(toolName string, issues []Issue) string {
+	if len(issues) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Invalid arguments for tool ")
+	b.WriteString(quoteName(toolName))
+	b.WriteString(": the call was not executed.\n")
+	for _, is := range issues {
+		b.WriteString("- ")
+		b.WriteString(quotePath(is.Path))
+		switch {
+		case is.Expected == "required" && is.Got == "missing":
+			b.WriteString(" is required but missing")
+		case is.StringShape():
+			b.WriteString(": expected ")
+			b.WriteString(oneLine(is.Expected))
+			b.WriteString(", got ")
+			b.WriteString(jsonv.Quote(is.Value))
+			b.WriteString(" (")
+			b.WriteString(is.Got)
+			b.WriteByte(')')
+		default:
+			b.WriteString(": expected ")
+			b.WriteString(oneLine(is.Expected))
+			b.WriteString(", got ")
+			b.WriteString(is.Got)
+		}
+		b.WriteByte('\n')
+		if is.Hint != "" {
+			b.WriteString("  hint: ")
+			b.WriteString(oneLine(is.Hint))
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("Fix the arguments to match the tool's input schema and call it again.")
+	return b.String()
+}
+
+// quotePath names a path in a message; the root has no path to quote.
+func quotePath(p string) string {
+	if p == "" {
+		return "the arguments"
+	}
+	return "'" + oneLine(p) + "'"
+}
+
+func quoteName(name string) string { return "'" + oneLine(name) + "'" }
+
+// oneLine folds runs of white space (line breaks included) into one space,
+// so schema text cannot break the one-line-per-issue layout.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t\v\f") && !strings.Contains(s, "  ") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
