@@ -25,6 +25,8 @@ func FormatIssues(toolName string, issues []Issue) string {
 		switch {
 		case is.Expected == "required" && is.Got == "missing":
 			b.WriteString(" is required but missing")
+		case is.Expected == ExpectedNoAdditional:
+			b.WriteString(" is not a declared property; leave it out")
 		case is.StringShape():
 			b.WriteString(": expected ")
 			b.WriteString(oneLine(is.Expected))
@@ -49,6 +51,9 @@ func FormatIssues(toolName string, issues []Issue) string {
 	b.WriteString("Fix the arguments to match the tool's input schema and call it again.")
 	return b.String()
 }
+
+// ExpectedNoAdditional is what an extra-key issue expected.
+const ExpectedNoAdditional = "no additional properties"
 
 // quotePath names a path in a message; the root has no path to quote.
 func quotePath(p string) string {

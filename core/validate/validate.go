@@ -81,30 +81,37 @@ func Validate(args, schema *jsonv.Value) Result {
 // (no root `required`): how a declared assume value or ask choice is judged.
 func ValidatePropertyValue(value, propSchema *jsonv.Value) Result {
 	var w walker
-	w.node(value, propSchema, nil)
+	w.path = w.buf[:0]
+	w.node(value, propSchema)
 	return Result{OK: len(w.issues) == 0, Issues: w.issues, Warnings: w.warnings}
 }
 
-// path is a node's place below the root, built on the stack as the walk
-// descends and rendered only when an issue needs it, so a valid call
-// allocates nothing for paths.
-type path struct {
-	parent *path
-	key    string
-	index  int // -1 for an object key
+// seg is one step below the root: an object key, or an array index.
+type seg struct {
+	key   string
+	index int // -1 for an object key
 }
 
-func (p *path) String() string {
-	if p == nil {
-		return ""
-	}
-	var segs []*path
-	for q := p; q != nil; q = q.parent {
-		segs = append(segs, q)
-	}
+// walker carries one validation. The path to the current node is a stack of
+// segments, rendered only when an issue needs it, so a valid call allocates
+// nothing for paths.
+type walker struct {
+	issues   []Issue
+	warnings []string
+	// skipped lists the patterns that timed out on this call; they are not
+	// tried again, so one hostile pattern over a long array costs one timeout.
+	skipped []string
+	path    []seg
+	buf     [8]seg // the path's first backing store: one allocation per call, deep or not
+}
+
+func (w *walker) push(key string, index int) { w.path = append(w.path, seg{key, index}) }
+func (w *walker) pop()                       { w.path = w.path[:len(w.path)-1] }
+
+// pathString renders the current path: `filters[2].name`, "" at the root.
+func (w *walker) pathString() string {
 	var b strings.Builder
-	for i := len(segs) - 1; i >= 0; i-- {
-		s := segs[i]
+	for _, s := range w.path {
 		if s.index >= 0 {
 			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(s.index))
@@ -119,46 +126,47 @@ func (p *path) String() string {
 	return b.String()
 }
 
-type walker struct {
-	issues   []Issue
-	warnings []string
-	// skipped lists the patterns that timed out on this call; they are not
-	// tried again, so one hostile pattern over a long array costs one timeout.
-	skipped []string
-}
-
 func (w *walker) full() bool { return len(w.issues) >= MaxIssues }
 
-func (w *walker) add(at *path, expected, got string) {
-	w.issues = append(w.issues, Issue{Path: at.String(), Expected: expected, Got: got})
+func (w *walker) add(expected, got string) {
+	w.issues = append(w.issues, Issue{Path: w.pathString(), Expected: expected, Got: got})
+}
+
+// addChild reports an issue on a key of the current object.
+func (w *walker) addChild(key, expected, got string) {
+	w.push(key, -1)
+	w.add(expected, got)
+	w.pop()
 }
 
 // node applies the subset to one value: type (a mismatch stops), enum (a miss
 // stops), string shape, then the object or array checks.
-func (w *walker) node(v, s *jsonv.Value, at *path) {
+func (w *walker) node(v, s *jsonv.Value) {
 	if w.full() || !s.Is(jsonv.Object) {
 		return
 	}
 	if t := s.Get("type"); t != nil && !typeMatches(v, t) {
-		w.add(at, expectedType(t), v.TypeName())
+		w.add(expectedType(t), v.TypeName())
 		return
 	}
 	if e := s.Get("enum"); isPrimitiveEnum(e) && !inEnum(v, e) {
-		w.add(at, expectedEnum(e), v.TypeName())
+		w.add(expectedEnum(e), v.TypeName())
 		return
 	}
 	switch {
 	case v.Is(jsonv.String):
-		w.stringShape(v.Text, s, at)
+		w.stringShape(v.Text, s)
 	case v.Is(jsonv.Object):
-		w.object(v, s, at)
+		w.object(v, s)
 	case v.Is(jsonv.Array):
 		if items := s.Get("items"); items.Is(jsonv.Object) {
 			for i, it := range v.Items {
 				if w.full() {
 					return
 				}
-				w.node(it, items, &path{parent: at, index: i})
+				w.push("", i)
+				w.node(it, items)
+				w.pop()
 			}
 		}
 	}
@@ -258,7 +266,7 @@ func expectedEnum(e *jsonv.Value) string {
 
 // stringShape checks pattern, minLength and maxLength, each failure its own
 // issue carrying the excerpt and the parameter's description.
-func (w *walker) stringShape(str string, s *jsonv.Value, at *path) {
+func (w *walker) stringShape(str string, s *jsonv.Value) {
 	chars := -1 // counted once, when a length or an issue needs it
 	count := func() int {
 		if chars < 0 {
@@ -266,21 +274,21 @@ func (w *walker) stringShape(str string, s *jsonv.Value, at *path) {
 		}
 		return chars
 	}
-	if p, ok := s.Get("pattern").Str(); ok && !w.matches(p, str, at) {
-		w.shapeIssue(at, s, "string matching /"+p+"/", str, count())
+	if p, ok := s.Get("pattern").Str(); ok && !w.matches(p, str) {
+		w.shapeIssue(s, "string matching /"+p+"/", str, count())
 	}
 	if n, ok := lengthBound(s.Get("minLength")); ok && float64(count()) < n {
-		w.shapeIssue(at, s, "at least "+plural(n, "character"), str, count())
+		w.shapeIssue(s, "at least "+plural(n, "character"), str, count())
 	}
 	if n, ok := lengthBound(s.Get("maxLength")); ok && float64(count()) > n {
-		w.shapeIssue(at, s, "at most "+plural(n, "character"), str, count())
+		w.shapeIssue(s, "at most "+plural(n, "character"), str, count())
 	}
 }
 
 // matches runs a pattern, unanchored. A pattern that does not compile counts
 // as absent (CompilePattern records the developer warning); one that times
 // out counts as matching, with a warning on this call.
-func (w *walker) matches(pattern, str string, at *path) bool {
+func (w *walker) matches(pattern, str string) bool {
 	for _, p := range w.skipped {
 		if p == pattern {
 			return true
@@ -293,7 +301,7 @@ func (w *walker) matches(pattern, str string, at *path) bool {
 	ok, err := matchString(re, str)
 	if err != nil {
 		w.skipped = append(w.skipped, pattern)
-		w.warnings = append(w.warnings, fmt.Sprintf("pattern /%s/ at %s could not be checked (%v); the value was let through", pattern, quotePath(at.String()), err))
+		w.warnings = append(w.warnings, fmt.Sprintf("pattern /%s/ at %s could not be checked (%v); the value was let through", pattern, quotePath(w.pathString()), err))
 		return true
 	}
 	return ok
@@ -320,13 +328,13 @@ func plural(n float64, noun string) string {
 	return text + " " + noun + "s"
 }
 
-func (w *walker) shapeIssue(at *path, s *jsonv.Value, expected, str string, chars int) {
+func (w *walker) shapeIssue(s *jsonv.Value, expected, str string, chars int) {
 	if w.full() {
 		return
 	}
 	hint, _ := s.Get("description").Str()
 	w.issues = append(w.issues, Issue{
-		Path:     at.String(),
+		Path:     w.pathString(),
 		Expected: expected,
 		Got:      stringShapeGot + plural(float64(chars), "char"),
 		Value:    excerpt(str),
@@ -352,7 +360,7 @@ func excerpt(s string) string {
 
 // object checks required names, declared properties in schema order, then
 // extra keys in argument order.
-func (w *walker) object(v, s *jsonv.Value, at *path) {
+func (w *walker) object(v, s *jsonv.Value) {
 	if req := s.Get("required"); req.Is(jsonv.Array) {
 		for i, r := range req.Items {
 			if w.full() {
@@ -362,7 +370,7 @@ func (w *walker) object(v, s *jsonv.Value, at *path) {
 			if !ok || v.Has(name) || listedBefore(req.Items[:i], name) {
 				continue
 			}
-			w.add(&path{parent: at, key: name, index: -1}, "required", "missing")
+			w.addChild(name, "required", "missing")
 		}
 	}
 	props := s.Get("properties")
@@ -372,7 +380,9 @@ func (w *walker) object(v, s *jsonv.Value, at *path) {
 				return
 			}
 			if av := v.Get(m.Key); av != nil {
-				w.node(av, m.Value, &path{parent: at, key: m.Key, index: -1})
+				w.push(m.Key, -1)
+				w.node(av, m.Value)
+				w.pop()
 			}
 		}
 	}
@@ -384,7 +394,7 @@ func (w *walker) object(v, s *jsonv.Value, at *path) {
 			return
 		}
 		if !props.Has(m.Key) {
-			w.add(&path{parent: at, key: m.Key, index: -1}, "no additional properties", m.Value.TypeName())
+			w.addChild(m.Key, ExpectedNoAdditional, m.Value.TypeName())
 		}
 	}
 }

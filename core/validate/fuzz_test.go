@@ -1,0 +1,86 @@
+package validate
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"toolscope/core/jsonv"
+)
+
+var (
+	shapeGot      = regexp.MustCompile(`^string of [0-9]+ chars?$`)
+	structuralGot = map[string]bool{"null": true, "boolean": true, "number": true, "string": true, "array": true, "object": true, "missing": true, "undefined": true}
+	transportGot  = regexp.MustCompile(`^(unparseable|truncated) JSON at byte [0-9]+$`)
+)
+
+// FuzzValidate: any schema and any arguments give at most MaxIssues issues,
+// value and hint only on string-shape issues, excerpts capped, and text
+// that renders; nothing panics.
+func FuzzValidate(f *testing.F) {
+	f.Add(typicalSchema, `{"volume_id":"yes please","metric":"iops","limit":2.5,"labels":[{"value":"x"}],"extra":1}`)
+	f.Add(`{"type":["string","null"],"enum":[1,"a",null],"pattern":"^(?!x)"}`, `"xyz"`)
+	f.Add(`{"items":{"minLength":2,"maxLength":3,"description":"d"}}`, `["a","abcd","😀😀"]`)
+	f.Add(`{"properties":{"a":{"pattern":"([bad"}},"additionalProperties":false,"patternProperties":{}}`, `{"a":"x","b":1}`)
+	f.Add(`{"required":["a","b","c","d","e","f","g","h","i","j","k"]}`, `null`)
+	f.Fuzz(func(t *testing.T, schemaText, argsText string) {
+		schema, err := jsonv.Parse([]byte(schemaText))
+		if err != nil {
+			return
+		}
+		args, _ := ParseArguments(argsText)
+		for _, r := range []Result{Validate(args, schema), ValidatePropertyValue(args, schema)} {
+			checkResult(t, r)
+		}
+	})
+}
+
+func checkResult(t *testing.T, r Result) {
+	t.Helper()
+	if len(r.Issues) > MaxIssues {
+		t.Fatalf("%d issues, over the cap", len(r.Issues))
+	}
+	if r.OK != (len(r.Issues) == 0) {
+		t.Fatalf("OK = %v with %d issues", r.OK, len(r.Issues))
+	}
+	for _, is := range r.Issues {
+		if is.StringShape() {
+			if !shapeGot.MatchString(is.Got) || utf8.RuneCountInString(is.Value) > MaxValueChars {
+				t.Fatalf("string-shape issue out of bounds: %+v", is)
+			}
+			continue
+		}
+		if is.Value != "" || is.Hint != "" || !structuralGot[is.Got] {
+			t.Fatalf("structural issue echoes more than a type: %+v", is)
+		}
+	}
+	text := FormatIssues("tool", r.Issues)
+	if lines := strings.Count(text, "\n"); len(r.Issues) > 0 && lines < len(r.Issues)+1 {
+		t.Fatalf("text has %d lines for %d issues:\n%s", lines, len(r.Issues), text)
+	}
+}
+
+// FuzzParseArguments: any text parses or gives exactly one value-free
+// transport issue.
+func FuzzParseArguments(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":`, `{"a": yes}`, "", "[", `"x`, "{\"a\":\"\xff\"}", strings.Repeat("[", 600)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, issues := ParseArguments(text)
+		switch {
+		case len(issues) == 0:
+			if v == nil && strings.TrimSpace(text) != "" {
+				t.Fatalf("no value and no issue for %q", text)
+			}
+		case len(issues) == 1:
+			is := issues[0]
+			if v != nil || is.Path != "" || is.Expected != ExpectedArguments || !transportGot.MatchString(is.Got) || is.Value != "" || is.Hint != "" {
+				t.Fatalf("bad transport issue %+v (value %v)", is, v)
+			}
+		default:
+			t.Fatalf("%d transport issues", len(issues))
+		}
+	})
+}

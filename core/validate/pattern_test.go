@@ -1,0 +1,108 @@
+package validate
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestCompilePatternCaches(t *testing.T) {
+	a, err := CompilePattern("^vol-[0-9a-f]{8}$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := CompilePattern("^vol-[0-9a-f]{8}$")
+	if a != b {
+		t.Error("the same pattern compiled twice")
+	}
+	if a.MatchTimeout != MatchTimeout {
+		t.Errorf("MatchTimeout = %v, want %v", a.MatchTimeout, MatchTimeout)
+	}
+}
+
+func TestCompilePatternECMAScript(t *testing.T) {
+	cases := []struct {
+		pattern string
+		ok      bool
+	}{
+		{`^(?!tmp_)[a-z_]+$`, true}, // lookahead: RE2 refuses, ECMA-262 allows
+		{`(?<=a)b`, true},
+		{`^(a)\1$`, true},
+		{`^\p{L}+$`, true},
+		{`\c`, true}, // legacy syntax a browser accepts
+		{`([a-z`, false},
+		{`a{2,1}`, false},
+		{`(?P<x>a)`, false}, // Python's named group is not ECMA-262
+		{`a++`, false},      // possessive quantifiers are not ECMA-262
+	}
+	for _, c := range cases {
+		_, err := CompilePattern(c.pattern)
+		if (err == nil) != c.ok {
+			t.Errorf("CompilePattern(%q) error = %v, want ok %v", c.pattern, err, c.ok)
+		}
+		var pe *PatternError
+		if err != nil && (!errors.As(err, &pe) || pe.Pattern != c.pattern || strings.Contains(err.Error(), "error parsing regexp")) {
+			t.Errorf("CompilePattern(%q) error %q is not a clean PatternError", c.pattern, err)
+		}
+	}
+}
+
+// TestWarnOnce: a pattern that does not compile gives one developer warning
+// per process, however often it is met, and the node behaves as if it had
+// no pattern.
+func TestWarnOnce(t *testing.T) {
+	DrainWarnings()
+	// Patterns no other test uses: the ledger is process-wide.
+	schema := j(t, `{"properties":{"a":{"pattern":"([once"},"b":{"pattern":"([once"},"c":{"pattern":"(?P<once>x)"}}}`)
+	for range 3 {
+		if r := Validate(j(t, `{"a":"1","b":"2","c":"3"}`), schema); !r.OK || len(r.Warnings) != 0 {
+			t.Fatalf("a dropped pattern rejected or warned per call: %+v", r)
+		}
+	}
+	w := DrainWarnings()
+	if len(w) != 2 || !strings.Contains(w[0], "/([once/") || !strings.Contains(w[1], "/(?P<once>x)/") {
+		t.Errorf("warnings = %q, want one per distinct pattern", w)
+	}
+	if len(DrainWarnings()) != 0 {
+		t.Error("DrainWarnings returned the same warnings twice")
+	}
+}
+
+// TestHostilePatternTimesOut: catastrophic backtracking is cut off, the
+// value let through with a warning, and the pattern not tried again on the
+// same call.
+func TestHostilePatternTimesOut(t *testing.T) {
+	evil := `"` + strings.Repeat("a", 30) + `!"`
+	schema := j(t, `{"items":{"type":"string","pattern":"^(a|aa)+$"}}`)
+	args := j(t, `[`+evil+`,`+evil+`,`+evil+`]`)
+	start := time.Now()
+	r := Validate(args, schema)
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("took %v", el)
+	}
+	if !r.OK || len(r.Issues) != 0 {
+		t.Errorf("a timed-out match became an issue: %+v", r.Issues)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "'[0]'") || strings.Contains(r.Warnings[0], "aaaa") {
+		t.Errorf("warnings = %q, want one value-free warning naming [0]", r.Warnings)
+	}
+}
+
+func TestCompilePatternConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 200 {
+				p := []string{"^a$", "([b", "^c+$", "x{2}"}[(i+k)%4]
+				CompilePattern(p)
+				Validate(j(t, `"abc"`), j(t, `{"pattern":"^a"}`))
+			}
+		}()
+	}
+	wg.Wait()
+	DrainWarnings()
+}
