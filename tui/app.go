@@ -1,0 +1,360 @@
+// Package tui is toolscope's explorer: a Bubble Tea app showing a tool
+// catalog's tools, the selected tool's findings, declarations and schema,
+// the similarity pairs, and an arguments drawer that judges pasted
+// arguments on every keystroke.
+//
+// The root Model only routes: global keys first, the rest to the focused
+// pane, the terminal size to all. Each pane lives in its own file; layout
+// arithmetic is ComputeLayout's alone; slow work (embedding, reloading,
+// exporting) runs in commands whose replies carry a request id, so a stale
+// reply is dropped.
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"toolscope/core/catalog"
+)
+
+// paneID names a pane; it is also the tab order on narrow screens.
+type paneID int
+
+const (
+	paneTools paneID = iota
+	paneTool
+	panePairs
+	paneArgs
+	paneCount
+)
+
+var paneNames = [...]string{"Tools", "Tool", "Pairs", "Arguments"}
+
+// pane is what the root needs of each pane.
+type pane interface {
+	// setSize gives the pane its content area (inside the frame).
+	setSize(w, h int)
+	// Update handles a message the root routed to the pane.
+	Update(msg tea.Msg) tea.Cmd
+	// View renders the content area; it must be cheap (heavy work is done
+	// when the pane's inputs change).
+	View() string
+	// title is the frame's title.
+	title() string
+	// Keys are the pane's own keys, for help and the hint line.
+	Keys() []key.Binding
+	// Typing reports whether the pane takes typed text now, in which case
+	// only ctrl+c and esc stay global.
+	Typing() bool
+}
+
+// Options configure the explorer.
+type Options struct {
+	// Catalog is the catalog shown first, loaded before the first frame.
+	Catalog *catalog.Catalog
+}
+
+// Model is the explorer's root model.
+type Model struct {
+	keys   KeyMap
+	styles Styles
+	layout Layout
+
+	snap  *snapshot
+	panes [paneCount]pane
+	tools *toolList
+	tool   *toolPane
+	drawer *drawer
+	focus  paneID
+
+	drawerOpen bool
+	helpOpen   bool
+	quitting   bool
+
+	// frame is the whole screen, rendered at the end of every Update so
+	// View only returns it.
+	frame string
+}
+
+// New builds the explorer for a loaded catalog.
+func New(opts Options) *Model {
+	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles()}
+	m.tools = newToolList(&m.keys, &m.styles)
+	m.tool = newToolPane(&m.keys, &m.styles)
+	m.drawer = newDrawer(&m.keys, &m.styles)
+	m.panes = [paneCount]pane{m.tools, m.tool, newPlaceholder("Pairs"), m.drawer}
+	m.setSnapshot(newSnapshot(opts.Catalog))
+	m.render()
+	return m
+}
+
+// Init starts nothing yet: the first frame must come at once.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update routes a message and re-renders the screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.route(msg)
+	m.render()
+	if m.quitting {
+		return m, tea.Quit
+	}
+	return m, cmd
+}
+
+// View returns the screen rendered by the last Update.
+func (m *Model) View() string { return m.frame }
+
+func (m *Model) route(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m.toPane(msg)
+}
+
+func (m *Model) resize(w, h int) {
+	m.layout = ComputeLayout(w, h, m.drawerOpen)
+	fw, fh := m.styles.frameSize()
+	l := m.layout
+	for id, r := range [paneCount]Rect{l.Tools, l.Tool, l.Pairs, l.Drawer} {
+		m.panes[id].setSize(max(r.W-fw, 0), max(r.H-fh, 0))
+	}
+}
+
+// key handles the global keys, then hands the key to the focused pane.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		m.quitting = true
+		return nil
+	}
+	if m.helpOpen {
+		// Any key closes help.
+		m.helpOpen = false
+		return nil
+	}
+	if m.panes[m.focus].Typing() {
+		return m.toPane(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		m.quitting = true
+	case key.Matches(msg, k.Help):
+		m.helpOpen = true
+	case key.Matches(msg, k.NextPane):
+		m.cycle(1)
+	case key.Matches(msg, k.PrevPane):
+		m.cycle(-1)
+	case key.Matches(msg, k.GoTools):
+		m.setFocus(paneTools)
+	case key.Matches(msg, k.GoTool):
+		m.setFocus(paneTool)
+	case key.Matches(msg, k.GoPairs):
+		m.setFocus(panePairs)
+	case key.Matches(msg, k.GoArgs):
+		m.openDrawer()
+	case key.Matches(msg, k.Arguments):
+		if m.drawerOpen && m.focus == paneArgs {
+			m.closeDrawer()
+			return nil
+		}
+		m.openDrawer()
+		return m.drawer.startEditing()
+	case key.Matches(msg, k.Filter) && m.focus != paneTools:
+		m.setFocus(paneTools)
+		return m.toPane(msg)
+	case key.Matches(msg, k.Open) && m.focus == paneTools:
+		m.setFocus(paneTool)
+	default:
+		return m.toPane(msg)
+	}
+	return nil
+}
+
+// toPane hands a message to the focused pane and tells the others when the
+// selected tool changed under it.
+func (m *Model) toPane(msg tea.Msg) tea.Cmd {
+	before := m.tools.selectedTool()
+	cmd := m.panes[m.focus].Update(msg)
+	if m.tools.selectedTool() != before {
+		m.selectionChanged()
+	}
+	return cmd
+}
+
+// visible lists the panes that can take focus in the current layout.
+func (m *Model) visible() []paneID {
+	if m.layout.Mode == ModeTabs || m.drawerOpen {
+		return []paneID{paneTools, paneTool, panePairs, paneArgs}
+	}
+	return []paneID{paneTools, paneTool, panePairs}
+}
+
+func (m *Model) cycle(d int) {
+	vis := m.visible()
+	at := 0
+	for i, id := range vis {
+		if id == m.focus {
+			at = i
+		}
+	}
+	m.setFocus(vis[(at+d+len(vis))%len(vis)])
+}
+
+func (m *Model) setFocus(id paneID) {
+	if id == paneArgs && !m.drawerOpen {
+		m.openDrawer()
+		return
+	}
+	m.focus = id
+}
+
+func (m *Model) openDrawer() {
+	if !m.drawerOpen {
+		m.drawerOpen = true
+		m.resize(m.layout.Width, m.layout.Height)
+	}
+	m.focus = paneArgs
+}
+
+func (m *Model) closeDrawer() {
+	m.drawerOpen = false
+	m.focus = paneTool
+	m.resize(m.layout.Width, m.layout.Height)
+}
+
+func (m *Model) setSnapshot(s *snapshot) {
+	m.snap = s
+	m.tools.setSnapshot(s)
+	m.selectionChanged()
+}
+
+// selectionChanged tells the panes that follow the selected tool.
+func (m *Model) selectionChanged() {
+	sel := m.tools.selectedTool()
+	m.tool.show(m.snap, sel)
+	m.drawer.show(m.snap, sel)
+}
+
+// render draws the whole screen into m.frame.
+func (m *Model) render() {
+	l := m.layout
+	if l.Width <= 0 || l.Height <= 0 {
+		m.frame = ""
+		return
+	}
+	if m.quitting {
+		m.frame = ""
+		return
+	}
+	rows := make([]string, 0, 4)
+	if !l.Header.Empty() {
+		rows = append(rows, m.header())
+	}
+	if !l.TabBar.Empty() {
+		rows = append(rows, m.tabBar())
+	}
+	if !l.Body.Empty() {
+		rows = append(rows, m.body())
+	}
+	if !l.Footer.Empty() {
+		rows = append(rows, m.footer())
+	}
+	m.frame = fit(strings.Join(rows, "\n"), l.Width, l.Height)
+}
+
+func (m *Model) body() string {
+	l := m.layout
+	if m.helpOpen {
+		return m.helpView(l.Body.W, l.Body.H)
+	}
+	if l.Mode == ModeTabs {
+		return m.paneView(m.focus, l.Body)
+	}
+	var top string
+	if l.Mode == ModeWide {
+		top = lipgloss.JoinHorizontal(lipgloss.Top, m.paneView(paneTools, l.Tools), m.paneView(paneTool, l.Tool), m.paneView(panePairs, l.Pairs))
+	} else {
+		right := lipgloss.JoinVertical(lipgloss.Left, m.paneView(paneTool, l.Tool), m.paneView(panePairs, l.Pairs))
+		top = lipgloss.JoinHorizontal(lipgloss.Top, m.paneView(paneTools, l.Tools), right)
+	}
+	if m.drawerOpen {
+		return top + "\n" + m.paneView(paneArgs, l.Drawer)
+	}
+	return top
+}
+
+func (m *Model) paneView(id paneID, r Rect) string {
+	p := m.panes[id]
+	return m.styles.frame(p.title(), p.View(), r.W, r.H, id == m.focus)
+}
+
+func (m *Model) header() string {
+	parts := []string{"toolscope"}
+	if m.snap != nil {
+		parts = append(parts, m.snap.cat.Source, plural(len(m.snap.cat.Tools), "tool"))
+	}
+	return m.styles.Header.Render(clip(" "+strings.Join(parts, " · "), m.layout.Width))
+}
+
+func (m *Model) tabBar() string {
+	var tabs []string
+	for id := range paneCount {
+		label := string('1'+rune(id)) + " " + paneNames[id]
+		if id == m.focus {
+			tabs = append(tabs, m.styles.TabOn.Render(label))
+		} else {
+			tabs = append(tabs, m.styles.Tab.Render(label))
+		}
+	}
+	return " " + strings.Join(tabs, m.styles.Muted.Render(" · "))
+}
+
+// footer shows the keys that work now, as many as fit.
+func (m *Model) footer() string {
+	p := m.panes[m.focus]
+	keys := p.Keys()
+	if p.Typing() {
+		keys = append(keys, m.keys.ForceQuit)
+	} else {
+		keys = append(keys, m.globalKeys()...)
+	}
+	var b strings.Builder
+	w := 0
+	for _, k := range keys {
+		if !k.Enabled() {
+			continue
+		}
+		h := k.Help()
+		item := h.Key + " " + h.Desc
+		if w > 0 {
+			item = " · " + item
+		}
+		if w+len([]rune(item))+1 > m.layout.Width {
+			break
+		}
+		w += len([]rune(item))
+		b.WriteString(item)
+	}
+	return m.styles.Footer.Render(" " + b.String())
+}
+
+// globalKeys are the keys every pane answers to, for help and hints.
+func (m *Model) globalKeys() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.NextPane, k.Filter, k.Arguments, k.Help, k.Quit, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Back, k.ForceQuit}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

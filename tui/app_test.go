@@ -1,0 +1,312 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/catalog"
+)
+
+func testCatalog(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	cat, err := catalog.Load("testdata/ops.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+func newTestModel(t testing.TB, w, h int) *Model {
+	t.Helper()
+	m := New(Options{Catalog: testCatalog(t)})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+var namedKeys = map[string]tea.KeyType{
+	"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "esc": tea.KeyEsc, "enter": tea.KeyEnter,
+	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
+	"backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC, "pgdown": tea.KeyPgDown, "end": tea.KeyEnd,
+}
+
+// keyMsg builds the message for a key name ("tab", "esc") or one rune.
+func keyMsg(k string) tea.KeyMsg {
+	if t, ok := namedKeys[k]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// press sends keys one by one and returns the last command.
+func press(m *Model, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		_, cmd = m.Update(keyMsg(k))
+	}
+	return cmd
+}
+
+// typeKeys sends each rune of s as a key.
+func typeKeys(m *Model, s string) {
+	for _, r := range s {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func selectedName(m *Model) string { return nameAt(m.snap, m.tools.selectedTool()) }
+
+func TestNavigationMovesTheSelectionAndTheToolPaneFollows(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	if got := selectedName(m); got != "get_volume_status" {
+		t.Fatalf("first selection %q", got)
+	}
+	press(m, "down", "j")
+	if got := selectedName(m); got != "list_volumes" {
+		t.Fatalf("after two downs: %q", got)
+	}
+	if m.tool.name() != "list_volumes" {
+		t.Errorf("tool pane shows %q", m.tool.name())
+	}
+	press(m, "end")
+	if got := selectedName(m); got != "query_metrics" {
+		t.Errorf("end: %q", got)
+	}
+	press(m, "down")
+	if got := selectedName(m); got != "query_metrics" {
+		t.Errorf("down past the end moved to %q", got)
+	}
+	press(m, "k")
+	if got := selectedName(m); got != "delete_volume" {
+		t.Errorf("k: %q", got)
+	}
+}
+
+func TestFocusCyclesThroughTheVisiblePanes(t *testing.T) {
+	tests := []struct {
+		name string
+		w, h int
+		keys []string
+		want []paneID
+	}{
+		{"wide: three panes", 160, 45, []string{"tab", "tab", "tab"}, []paneID{paneTool, panePairs, paneTools}},
+		{"wide: backwards", 160, 45, []string{"shift+tab"}, []paneID{panePairs}},
+		{"tabs: four tabs", 80, 24, []string{"tab", "tab", "tab", "tab"}, []paneID{paneTool, panePairs, paneArgs, paneTools}},
+		{"number keys", 160, 45, []string{"3", "2", "1"}, []paneID{panePairs, paneTool, paneTools}},
+		{"enter opens the tool", 80, 24, []string{"enter"}, []paneID{paneTool}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newTestModel(t, tt.w, tt.h)
+			for i, k := range tt.keys {
+				press(m, k)
+				if m.focus != tt.want[i] {
+					t.Fatalf("after %v: focus %v, want %v", tt.keys[:i+1], m.focus, tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestFilterNarrowsTheListAndKeepsTypedKeys(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "/")
+	if !m.tools.Typing() {
+		t.Fatal("/ did not start the filter")
+	}
+	typeKeys(m, "qm")
+	if m.quitting {
+		t.Fatal("q typed into the filter quit the explorer")
+	}
+	if got := len(m.tools.rows); got != 1 || selectedName(m) != "query_metrics" {
+		t.Fatalf("filter qm: %d rows, selected %q", got, selectedName(m))
+	}
+	if !strings.Contains(m.View(), "Tools 1/6") {
+		t.Errorf("title does not count the filtered rows:\n%s", m.View())
+	}
+	press(m, "backspace", "backspace")
+	typeKeys(m, "vol")
+	names := []string{}
+	for _, r := range m.tools.rows {
+		names = append(names, m.snap.cat.Tools[r.tool].Name)
+	}
+	if len(names) != 5 || names[0] == "query_metrics" {
+		t.Errorf("filter vol: %v", names)
+	}
+	if m.tool.name() != selectedName(m) {
+		t.Errorf("tool pane %q does not follow the filtered selection %q", m.tool.name(), selectedName(m))
+	}
+	press(m, "enter")
+	if m.tools.Typing() || len(m.tools.rows) != 5 {
+		t.Errorf("enter: typing %v, %d rows; want the filter kept", m.tools.Typing(), len(m.tools.rows))
+	}
+	press(m, "esc")
+	if len(m.tools.rows) != 6 {
+		t.Errorf("esc left %d rows, want all 6", len(m.tools.rows))
+	}
+	// The matched runes are marked: the filter's match style wraps them.
+	press(m, "/", "v")
+	if row := m.tools.row(0); !strings.Contains(row, m.styles.Match.Render("v")) {
+		t.Errorf("matched rune not highlighted in %q", row)
+	}
+}
+
+func TestSortModes(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	order := func() []string {
+		var out []string
+		for _, r := range m.tools.rows {
+			out = append(out, m.snap.cat.Tools[r.tool].Name)
+		}
+		return out
+	}
+	press(m, "down")
+	press(m, "o")
+	if m.tools.sort != sortName {
+		t.Fatalf("sort %v", m.tools.sort)
+	}
+	want := []string{"delete_volume", "get_volume_status", "hist_volume_status", "list_volumes", "query_metrics", "resize_volume"}
+	if got := order(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("by name: %v", got)
+	}
+	if selectedName(m) != "hist_volume_status" {
+		t.Errorf("sorting lost the selection: %q", selectedName(m))
+	}
+	press(m, "o", "o", "o")
+	if m.tools.sort != sortFile || order()[0] != "get_volume_status" {
+		t.Errorf("four presses do not come back to file order: %v %v", m.tools.sort, order())
+	}
+}
+
+func TestDrawerJudgesEveryKeystroke(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "a")
+	if !m.drawerOpen || m.focus != paneArgs || !m.drawer.Typing() {
+		t.Fatalf("a: open %v focus %v typing %v", m.drawerOpen, m.focus, m.drawer.Typing())
+	}
+	typeKeys(m, `{"volume_id": "yes q"`)
+	if m.quitting {
+		t.Fatal("q typed into the editor quit")
+	}
+	view := ansi.Strip(m.View())
+	if !strings.Contains(view, "JSON syntax, line 1 column 22") {
+		t.Errorf("no syntax error position:\n%s", view)
+	}
+	typeKeys(m, "}")
+	view = ansi.Strip(m.View())
+	for _, want := range []string{`{"volume_id": "yes q"}`, "'volume_id': expected string matching", "rejected before dispatch", "the model would get:"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("drawer lacks %q:\n%s", want, view)
+		}
+	}
+	press(m, "esc")
+	if m.drawer.Typing() || !m.drawerOpen {
+		t.Fatalf("esc: typing %v open %v", m.drawer.Typing(), m.drawerOpen)
+	}
+	press(m, "v")
+	if m.drawer.mode != "warn" || !strings.Contains(ansi.Strip(m.View()), "runs with a warning") {
+		t.Errorf("v: mode %q", m.drawer.mode)
+	}
+	press(m, "v")
+	if m.drawer.mode != "off" || !strings.Contains(ansi.Strip(m.View()), "validation off") {
+		t.Errorf("v v: mode %q", m.drawer.mode)
+	}
+}
+
+func TestDrawerKeepsADraftPerTool(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "a")
+	typeKeys(m, `{"volume_id": "vol-0a1b2c3d"}`)
+	press(m, "esc", "1", "down")
+	if m.drawer.editor.Value() != "" {
+		t.Errorf("the next tool shows the first tool's draft %q", m.drawer.editor.Value())
+	}
+	press(m, "up")
+	if got := m.drawer.editor.Value(); got != `{"volume_id": "vol-0a1b2c3d"}` {
+		t.Errorf("the draft came back as %q", got)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "✓ valid") {
+		t.Errorf("the draft was not judged again:\n%s", ansi.Strip(m.View()))
+	}
+}
+
+func TestBracketedPasteGoesIntoTheEditor(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	press(m, "a")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("{\n  \"volume_id\": \"vol-0a1b2c3d\"\n}"), Paste: true})
+	if got := m.drawer.editor.Value(); got != "{\n  \"volume_id\": \"vol-0a1b2c3d\"\n}" {
+		t.Fatalf("pasted text became %q", got)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "✓ valid") {
+		t.Errorf("the paste was not judged:\n%s", ansi.Strip(m.View()))
+	}
+}
+
+func TestQuitAndForceQuit(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	if cmd := press(m, "q"); cmd == nil || !m.quitting {
+		t.Fatal("q did not quit")
+	}
+	m = newTestModel(t, 80, 24)
+	press(m, "a")
+	if cmd := press(m, "ctrl+c"); cmd == nil || !m.quitting {
+		t.Fatal("ctrl+c while typing did not quit")
+	}
+}
+
+func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "?")
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"Tools keys", "filter tools", "sort: name / findings / confusable", "quit"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	press(m, "x")
+	if m.helpOpen {
+		t.Error("a key did not close help")
+	}
+}
+
+// screens drives the model into each main screen.
+var screens = []struct {
+	name string
+	keys []string
+}{
+	{"main", nil},
+	{"tool", []string{"down", "2", "pgdown"}},
+	{"filter", []string{"/", "v", "o"}},
+	{"drawer", []string{"a", "{", `"`, "x", "\n"}},
+	{"help", []string{"?"}},
+}
+
+// Every screen fits every terminal from 20x5 to 250x80: never wider or
+// taller, and no panic.
+func TestEveryScreenFitsEverySize(t *testing.T) {
+	cat := testCatalog(t)
+	sizes := [][2]int{}
+	for w := 20; w <= 250; w += 23 {
+		for h := 5; h <= 80; h += 7 {
+			sizes = append(sizes, [2]int{w, h})
+		}
+	}
+	sizes = append(sizes, [2]int{20, 5}, [2]int{80, 24}, [2]int{100, 18}, [2]int{140, 18}, [2]int{160, 45}, [2]int{250, 80}, [2]int{1, 1}, [2]int{0, 0})
+	for _, sc := range screens {
+		for _, sz := range sizes {
+			m := New(Options{Catalog: cat})
+			m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			press(m, sc.keys...)
+			view := m.View()
+			if w := lipgloss.Width(view); w > sz[0] {
+				t.Fatalf("%s at %dx%d: %d wide", sc.name, sz[0], sz[1], w)
+			}
+			if h := lipgloss.Height(view); h > sz[1] && view != "" {
+				t.Fatalf("%s at %dx%d: %d tall", sc.name, sz[0], sz[1], h)
+			}
+		}
+	}
+}

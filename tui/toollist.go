@@ -1,0 +1,350 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/sahilm/fuzzy"
+)
+
+// sortMode orders the tool list.
+type sortMode int
+
+const (
+	sortFile       sortMode = iota // as the catalog lists them
+	sortName                       // by name
+	sortFindings                   // errors, then warnings, most first
+	sortConfusable                 // confusable pairs, then watch, then best score
+	sortModes
+)
+
+var sortNames = [...]string{"file order", "name", "findings", "confusable"}
+
+func (s sortMode) String() string { return sortNames[s] }
+
+// toolList is the tool list pane: every tool with its badges, a fuzzy
+// filter and a sort order.
+type toolList struct {
+	keys   *KeyMap
+	styles *Styles
+	w, h   int
+
+	snap   *snapshot
+	sort   sortMode
+	filter textinput.Model
+	typing bool
+	// rows are the tools shown, in order, with the filter's matched byte
+	// offsets in each name.
+	rows   []listRow
+	cursor int
+	offset int
+}
+
+type listRow struct {
+	tool    int
+	matched []int
+}
+
+func newToolList(keys *KeyMap, styles *Styles) *toolList {
+	ti := textinput.New()
+	ti.Prompt = "/ "
+	ti.Placeholder = "filter"
+	return &toolList{keys: keys, styles: styles, filter: ti}
+}
+
+// setSnapshot shows a new catalog, keeping the selected tool when it is
+// still there (by name, since a reload renumbers).
+func (l *toolList) setSnapshot(s *snapshot) {
+	keep := ""
+	if t := l.selectedTool(); t >= 0 {
+		keep = l.snap.cat.Tools[t].Name
+	}
+	l.snap = s
+	l.refresh()
+	if keep != "" {
+		l.selectName(keep)
+	}
+}
+
+// selectedTool is the catalog index of the tool under the cursor, or -1.
+func (l *toolList) selectedTool() int {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return -1
+	}
+	return l.rows[l.cursor].tool
+}
+
+func (l *toolList) selectName(name string) {
+	for i, r := range l.rows {
+		if l.snap.cat.Tools[r.tool].Name == name {
+			l.cursor = i
+			l.scroll()
+			return
+		}
+	}
+}
+
+// refresh rebuilds the rows from the snapshot, the sort and the filter.
+func (l *toolList) refresh() {
+	l.rows = l.rows[:0]
+	if l.snap == nil {
+		return
+	}
+	order := l.sorted()
+	if q := l.filter.Value(); q != "" {
+		names := make([]string, len(order))
+		for i, t := range order {
+			names[i] = l.snap.cat.Tools[t].Name
+		}
+		// Best matches first; equal scores keep the chosen sort order.
+		for _, m := range fuzzy.Find(q, names) {
+			l.rows = append(l.rows, listRow{tool: order[m.Index], matched: m.MatchedIndexes})
+		}
+	} else {
+		for _, t := range order {
+			l.rows = append(l.rows, listRow{tool: t})
+		}
+	}
+	l.cursor = clampInt(l.cursor, 0, max(len(l.rows)-1, 0))
+	l.scroll()
+}
+
+func (l *toolList) sorted() []int {
+	tools := l.snap.cat.Tools
+	order := make([]int, len(tools))
+	for i := range order {
+		order[i] = i
+	}
+	info := l.snap.tools
+	byName := func(a, b int) int { return cmp.Compare(tools[a].Name, tools[b].Name) }
+	switch l.sort {
+	case sortName:
+		slices.SortStableFunc(order, byName)
+	case sortFindings:
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(info[b].errors, info[a].errors), cmp.Compare(info[b].warnings, info[a].warnings))
+		})
+	case sortConfusable:
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(info[b].confusable, info[a].confusable), cmp.Compare(info[b].watch, info[a].watch), cmp.Compare(info[b].best, info[a].best))
+		})
+	}
+	return order
+}
+
+func (l *toolList) setSize(w, h int) {
+	l.w, l.h = w, h
+	l.filter.Width = max(w-4, 1)
+	l.scroll()
+}
+
+// listHeight is how many rows fit under the filter line.
+func (l *toolList) listHeight() int { return max(l.h-1, 1) }
+
+func (l *toolList) scroll() {
+	n := l.listHeight()
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+n {
+		l.offset = l.cursor - n + 1
+	}
+	l.offset = clampInt(l.offset, 0, max(len(l.rows)-n, 0))
+}
+
+// Typing reports whether keys go to the filter.
+func (l *toolList) Typing() bool { return l.typing }
+
+// Update handles a key for the list; the root has already taken the
+// global ones.
+func (l *toolList) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		if l.typing {
+			var cmd tea.Cmd
+			l.filter, cmd = l.filter.Update(msg)
+			return cmd
+		}
+		return nil
+	}
+	if l.typing {
+		switch km.Type {
+		case tea.KeyEsc:
+			l.typing = false
+			l.filter.Blur()
+			l.filter.SetValue("")
+			l.refresh()
+			return nil
+		case tea.KeyEnter, tea.KeyUp, tea.KeyDown:
+			l.typing = false
+			l.filter.Blur()
+			if km.Type == tea.KeyEnter {
+				return nil
+			}
+		default:
+			before := l.filter.Value()
+			var cmd tea.Cmd
+			l.filter, cmd = l.filter.Update(msg)
+			if l.filter.Value() != before {
+				l.cursor = 0
+				l.refresh()
+			}
+			return cmd
+		}
+	}
+	k := l.keys
+	switch {
+	case key.Matches(km, k.Filter):
+		l.typing = true
+		return l.filter.Focus()
+	case key.Matches(km, k.Back) && l.filter.Value() != "":
+		l.filter.SetValue("")
+		l.refresh()
+	case key.Matches(km, k.Sort):
+		l.sort = (l.sort + 1) % sortModes
+		keep := l.selectedTool()
+		l.refresh()
+		l.selectIndex(keep)
+	case key.Matches(km, k.Up):
+		l.move(-1)
+	case key.Matches(km, k.Down):
+		l.move(1)
+	case key.Matches(km, k.PgUp):
+		l.move(-l.listHeight())
+	case key.Matches(km, k.PgDown):
+		l.move(l.listHeight())
+	case key.Matches(km, k.Home):
+		l.move(-len(l.rows))
+	case key.Matches(km, k.End):
+		l.move(len(l.rows))
+	}
+	return nil
+}
+
+func (l *toolList) selectIndex(tool int) {
+	for i, r := range l.rows {
+		if r.tool == tool {
+			l.cursor = i
+			l.scroll()
+			return
+		}
+	}
+}
+
+func (l *toolList) move(d int) {
+	l.cursor = clampInt(l.cursor+d, 0, max(len(l.rows)-1, 0))
+	l.scroll()
+}
+
+// title is the pane's frame title.
+func (l *toolList) title() string {
+	if l.snap == nil {
+		return "Tools"
+	}
+	t := fmt.Sprintf("Tools %d", len(l.snap.cat.Tools))
+	if len(l.rows) != len(l.snap.cat.Tools) {
+		t = fmt.Sprintf("Tools %d/%d", len(l.rows), len(l.snap.cat.Tools))
+	}
+	if l.sort != sortFile {
+		t += " · by " + l.sort.String()
+	}
+	return t
+}
+
+// View renders the list's content (the root draws the frame).
+func (l *toolList) View() string {
+	var b strings.Builder
+	switch {
+	case l.typing:
+		b.WriteString(l.filter.View())
+	case l.filter.Value() != "":
+		b.WriteString(l.styles.Muted.Render("/ " + l.filter.Value() + "  (esc clears)"))
+	default:
+		b.WriteString(l.styles.Muted.Render("/ filter · o sort"))
+	}
+	if l.snap == nil {
+		return b.String()
+	}
+	if len(l.rows) == 0 {
+		b.WriteString("\n" + l.styles.Muted.Render("no tool matches"))
+	}
+	end := min(l.offset+l.listHeight(), len(l.rows))
+	for i := l.offset; i < end; i++ {
+		b.WriteByte('\n')
+		b.WriteString(l.row(i))
+	}
+	return b.String()
+}
+
+func (l *toolList) row(i int) string {
+	r := l.rows[i]
+	name := l.snap.cat.Tools[r.tool].Name
+	badges := l.badges(r.tool)
+	nameW := max(l.w-2-ansi.StringWidth(badges)-1, 1)
+	marker := "  "
+	if i == l.cursor {
+		marker = "▸ "
+	}
+	shown := l.highlight(name, r.matched, nameW)
+	pad := max(nameW-ansi.StringWidth(shown), 0)
+	if i == l.cursor {
+		shown = l.styles.Selected.Render(shown)
+	}
+	return marker + shown + strings.Repeat(" ", pad) + " " + badges
+}
+
+// highlight marks the filter's matched bytes of name, cut to w cells.
+func (l *toolList) highlight(name string, matched []int, w int) string {
+	name = clip(name, w)
+	if len(matched) == 0 {
+		return name
+	}
+	var b strings.Builder
+	next := 0
+	for i, r := range name {
+		for next < len(matched) && matched[next] < i {
+			next++
+		}
+		if next < len(matched) && matched[next] == i {
+			b.WriteString(l.styles.Match.Render(string(r)))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// badges is the short mark set after a tool's name: ✗ errors, ~ warnings,
+// ⇄ confusable pairs, ? ruled arguments, ⏱ a declared period.
+func (l *toolList) badges(tool int) string {
+	in := l.snap.tools[tool]
+	var parts []string
+	if in.errors > 0 {
+		parts = append(parts, l.styles.Error.Render(fmt.Sprintf("✗%d", in.errors)))
+	}
+	if in.warnings > 0 {
+		parts = append(parts, l.styles.Warn.Render(fmt.Sprintf("~%d", in.warnings)))
+	}
+	if in.confusable > 0 {
+		parts = append(parts, l.styles.Confusable.Render(fmt.Sprintf("⇄%d", in.confusable)))
+	}
+	if in.ruled > 0 {
+		parts = append(parts, fmt.Sprintf("?%d", in.ruled))
+	}
+	if in.period {
+		parts = append(parts, "⏱")
+	}
+	return strings.Join(parts, " ")
+}
+
+// Keys are the list's own keys, for help and the hint line.
+func (l *toolList) Keys() []key.Binding {
+	k := l.keys
+	return []key.Binding{k.Filter, k.Sort, k.Up, k.Down, k.PgUp, k.PgDown, k.Home, k.End, k.Open}
+}

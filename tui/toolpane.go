@@ -1,0 +1,217 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// section is one part of the tool pane.
+type section int
+
+const (
+	secFindings section = iota
+	secDeclarations
+	secSchema
+	sectionCount
+)
+
+var sectionNames = [...]string{"Findings", "Declarations", "Schema"}
+
+// sectionColumnMin is the least width one section gets when the pane is
+// wide enough to show all three side by side.
+const sectionColumnMin = 34
+
+// toolPane shows the selected tool: its description, then its findings,
+// declarations and schema, side by side when the pane is wide enough, else
+// one under the other with keys to jump between them.
+type toolPane struct {
+	keys   *KeyMap
+	styles *Styles
+	w, h   int
+
+	snap   *snapshot
+	tool   int
+	scroll int
+	// lines caches the rendered content for the current size and state;
+	// starts holds where each section's heading is in it.
+	lines  []string
+	starts [sectionCount]int
+}
+
+func newToolPane(keys *KeyMap, styles *Styles) *toolPane {
+	return &toolPane{keys: keys, styles: styles, tool: -1}
+}
+
+// show switches to another tool (or a new snapshot of the same one, which
+// keeps the scroll position).
+func (p *toolPane) show(s *snapshot, tool int) {
+	if p.name() != nameAt(s, tool) {
+		p.scroll = 0
+	}
+	p.snap, p.tool = s, tool
+	p.rebuild()
+}
+
+// name is the shown tool's name, "" for none.
+func (p *toolPane) name() string { return nameAt(p.snap, p.tool) }
+
+func nameAt(s *snapshot, tool int) string {
+	if s == nil || tool < 0 || tool >= len(s.cat.Tools) {
+		return ""
+	}
+	return s.cat.Tools[tool].Name
+}
+
+func (p *toolPane) setSize(w, h int) {
+	p.w, p.h = w, h
+	p.rebuild()
+}
+
+// columns reports whether the three sections fit side by side.
+func (p *toolPane) columns() bool { return p.w >= 3*sectionColumnMin+2 }
+
+// current is the section at the top of the view.
+func (p *toolPane) current() section {
+	cur := secFindings
+	for s := range sectionCount {
+		if p.starts[s] <= p.scroll {
+			cur = s
+		}
+	}
+	return cur
+}
+
+func (p *toolPane) title() string {
+	name := p.name()
+	if name == "" {
+		return "Tool"
+	}
+	if p.columns() {
+		return name
+	}
+	cur := p.current()
+	tabs := make([]string, sectionCount)
+	for s := range sectionCount {
+		tabs[s] = sectionNames[s]
+		if s == cur {
+			tabs[s] = "[" + tabs[s] + "]"
+		}
+	}
+	return name + " ── " + strings.Join(tabs, " │ ")
+}
+
+// rebuild renders the pane's lines for the current tool and size.
+func (p *toolPane) rebuild() {
+	p.lines = p.lines[:0]
+	p.starts = [sectionCount]int{}
+	if p.name() == "" || p.w <= 0 {
+		if p.snap != nil && len(p.snap.cat.Tools) == 0 {
+			p.lines = append(p.lines, p.styles.Muted.Render("the catalog has no tools"))
+		}
+		return
+	}
+	t := p.snap.cat.Tools[p.tool]
+	if t.Title != "" {
+		p.lines = append(p.lines, p.styles.Bold.Render(t.Title))
+	}
+	if desc := strings.Join(strings.Fields(t.Description), " "); desc == "" {
+		p.lines = append(p.lines, p.styles.Error.Render("no description"))
+	} else {
+		p.lines = append(p.lines, wrap(desc, p.w)...)
+	}
+	p.lines = append(p.lines, p.styles.Muted.Render(t.Entry+" · line "+strconv.Itoa(t.Pos.Line)+" · "+string(t.Format)), "")
+	if !p.columns() {
+		for s := range sectionCount {
+			p.starts[s] = len(p.lines)
+			p.lines = append(p.lines, p.styles.Bold.Render("── "+sectionNames[s]))
+			p.lines = append(p.lines, p.sectionLines(s, p.w)...)
+			p.lines = append(p.lines, "")
+		}
+		return
+	}
+	colW := (p.w - 2) / 3
+	cols := make([]string, sectionCount)
+	colH := 0
+	body := make([][]string, sectionCount)
+	for s := range sectionCount {
+		body[s] = p.sectionLines(s, colW)
+		colH = max(colH, 1+len(body[s]))
+	}
+	for s := range sectionCount {
+		head := p.styles.Bold.Render(sectionNames[s])
+		cols[s] = fit(head+"\n"+strings.Join(body[s], "\n"), colW, colH)
+		p.starts[s] = len(p.lines)
+	}
+	row := lipgloss.JoinHorizontal(lipgloss.Top, cols[0], " ", cols[1], " ", cols[2])
+	p.lines = append(p.lines, strings.Split(row, "\n")...)
+}
+
+func (p *toolPane) sectionLines(s section, w int) []string {
+	t := p.snap.cat.Tools[p.tool]
+	switch s {
+	case secSchema:
+		return p.styles.schemaLines(t.Schema, w)
+	default:
+		return []string{p.styles.Muted.Render("not analysed yet")}
+	}
+}
+
+func (p *toolPane) Typing() bool { return false }
+
+func (p *toolPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	k := p.keys
+	switch {
+	case key.Matches(km, k.NextSection):
+		if cur := p.current(); cur+1 < sectionCount {
+			p.scrollTo(p.starts[cur+1])
+		}
+	case key.Matches(km, k.PrevSection):
+		cur := p.current()
+		if p.scroll == p.starts[cur] && cur > 0 {
+			cur--
+		}
+		p.scrollTo(p.starts[cur])
+	case key.Matches(km, k.Up):
+		p.scrollBy(-1)
+	case key.Matches(km, k.Down):
+		p.scrollBy(1)
+	case key.Matches(km, k.PgUp):
+		p.scrollBy(-p.h)
+	case key.Matches(km, k.PgDown):
+		p.scrollBy(p.h)
+	case key.Matches(km, k.Home):
+		p.scroll = 0
+	case key.Matches(km, k.End):
+		p.scrollBy(len(p.lines))
+	}
+	return nil
+}
+
+func (p *toolPane) scrollBy(d int) { p.scrollTo(p.scroll + d) }
+
+// scrollTo puts line i at the top; a section heading may scroll past the
+// last page so that jumping to it always lands on it.
+func (p *toolPane) scrollTo(i int) {
+	p.scroll = clampInt(i, 0, max(len(p.lines)-1, 0))
+}
+
+func (p *toolPane) View() string {
+	if p.scroll >= len(p.lines) {
+		return ""
+	}
+	end := min(p.scroll+p.h, len(p.lines))
+	return strings.Join(p.lines[p.scroll:end], "\n")
+}
+
+func (p *toolPane) Keys() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.NextSection, k.PrevSection, k.Up, k.Down, k.PgUp, k.PgDown}
+}
