@@ -64,9 +64,9 @@ type Model struct {
 	styles Styles
 	layout Layout
 
-	snap  *snapshot
-	panes [paneCount]pane
-	tools *toolList
+	snap   *snapshot
+	panes  [paneCount]pane
+	tools  *toolList
 	tool   *toolPane
 	drawer *drawer
 	focus  paneID
