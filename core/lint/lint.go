@@ -1,0 +1,322 @@
+// Package lint is the catalog lint (SPEC §4): structural rules over each
+// tool, pairwise similarity between the tools a model reads, verdicts with
+// a hint naming the axis to make explicit, and the CI gate.
+//
+// The work comes in stages so an interactive caller can show each as it
+// lands: Structural runs the rule pack (fast, no embedder); Score embeds
+// the catalog and compares every pair, keeping only what a report can show;
+// (*Scores).Judge turns the kept pairs into verdicts for any thresholds
+// without scoring again; NewReport assembles the gate. Analyze does all of
+// it in one call.
+package lint
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+
+	"toolscope/core/catalog"
+	"toolscope/embed"
+)
+
+// Severity is how much a structural finding weighs at the gate.
+type Severity string
+
+// The two severities; error fails the gate by default.
+const (
+	SeverityError Severity = "error"
+	SeverityWarn  Severity = "warn"
+)
+
+// Scoring names how pairs are scored (SPEC §4.2).
+type Scoring string
+
+// The two scorings.
+const (
+	// ScoringCosine is the reference's: plain cosine of the full texts.
+	ScoringCosine Scoring = "cosine"
+	// ScoringAdaptive scores a pair against both tools' usual neighbours.
+	ScoringAdaptive Scoring = "adaptive"
+)
+
+// Verdict says how close a flagged pair is.
+type Verdict string
+
+// The two verdicts; only confusable fails the gate.
+const (
+	Confusable Verdict = "confusable"
+	Watch      Verdict = "watch"
+)
+
+// Report is the whole lint result; its JSON field names are stable.
+type Report struct {
+	// OK is the gate: no confusable pair and no finding at or above FailOn.
+	OK         bool       `json:"ok"`
+	ToolCount  int        `json:"toolCount"`
+	Similarity Similarity `json:"similarity"`
+	Structural []Finding  `json:"structural"`
+	Summary    Summary    `json:"summary"`
+}
+
+// Summary counts what the report found.
+type Summary struct {
+	Confusable int `json:"confusable"`
+	Watch      int `json:"watch"`
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+}
+
+// Similarity is the similarity section of a report.
+type Similarity struct {
+	// Analyzed is false when similarity was skipped: no embedder, or fewer
+	// than two distinct tools.
+	Analyzed bool `json:"analyzed"`
+	// Embedder is the embedder's ID, "" when none ran.
+	Embedder string  `json:"embedder"`
+	Scoring  Scoring `json:"scoring"`
+	// Calibrated is false when the thresholds are the scoring's defaults
+	// rather than the embedder's calibration or the user's choice.
+	Calibrated bool       `json:"calibrated"`
+	Thresholds Thresholds `json:"thresholds"`
+	// PairCount is how many pairs were compared: N(N-1)/2 over the
+	// distinct tools, whatever was kept.
+	PairCount  int           `json:"pairCount"`
+	Confusable []PairFinding `json:"confusable"`
+	Watch      []PairFinding `json:"watch"`
+	// Ranked is the top of the ranking (RankLimit pairs), score descending,
+	// ties in catalog order.
+	Ranked []Pair `json:"ranked"`
+	// Neighbours holds, per tool (by catalog index), its nearest other
+	// tools, best first; nil for a tool left out of similarity.
+	Neighbours [][]Pair `json:"-"`
+	// Notes are caveats a reader must see beside the verdicts (an
+	// uncalibrated embedder, one whose verdicts mean little).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Thresholds are where verdicts start.
+type Thresholds struct {
+	// Confusability: a pair scoring at or above it is confusable. +Inf
+	// means report-only (no verdicts); it is written as null in JSON.
+	Confusability float64 `json:"confusability"`
+	// WatchBand: a pair within it below Confusability is watch.
+	WatchBand float64 `json:"watchBand"`
+	// AffinityFloor (adaptive only): both verdicts also need the pair's
+	// affinity at or above it.
+	AffinityFloor float64 `json:"affinityFloor,omitempty"`
+}
+
+// ReportOnly reports whether these thresholds give no verdicts at all.
+func (t Thresholds) ReportOnly() bool { return math.IsInf(t.Confusability, 1) }
+
+// MarshalJSON writes a report-only threshold as null, as the reference does.
+func (t Thresholds) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Confusability *float64 `json:"confusability"`
+		WatchBand     float64  `json:"watchBand"`
+		AffinityFloor float64  `json:"affinityFloor,omitempty"`
+	}
+	p := plain{WatchBand: t.WatchBand, AffinityFloor: t.AffinityFloor}
+	if !t.ReportOnly() {
+		c := t.Confusability
+		p.Confusability = &c
+	}
+	return json.Marshal(p)
+}
+
+// UnmarshalJSON reads a null threshold back as report-only.
+func (t *Thresholds) UnmarshalJSON(data []byte) error {
+	var p struct {
+		Confusability *float64 `json:"confusability"`
+		WatchBand     float64  `json:"watchBand"`
+		AffinityFloor float64  `json:"affinityFloor"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*t = Thresholds{Confusability: math.Inf(1), WatchBand: p.WatchBand, AffinityFloor: p.AffinityFloor}
+	if p.Confusability != nil {
+		t.Confusability = *p.Confusability
+	}
+	return nil
+}
+
+// Pair is two tools and their score; A has the lower catalog index.
+type Pair struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	// I and J are the catalog indexes of A and B.
+	I int `json:"-"`
+	J int `json:"-"`
+	// Similarity is the scoring's score: the cosine, or the adaptive score.
+	Similarity float64 `json:"similarity"`
+	// Affinity is the adaptive scoring's affinity (nil under cosine).
+	Affinity *float64 `json:"affinity,omitempty"`
+}
+
+// PairFinding is a pair with a verdict and the hint for telling them apart.
+type PairFinding struct {
+	Kind       Verdict  `json:"kind"`
+	A          string   `json:"a"`
+	B          string   `json:"b"`
+	I          int      `json:"-"`
+	J          int      `json:"-"`
+	Similarity float64  `json:"similarity"`
+	Affinity   *float64 `json:"affinity,omitempty"`
+	Hint       string   `json:"hint"`
+	// Axis is the hint's structure, for a UI that marks the terms.
+	Axis Axis `json:"-"`
+}
+
+// Pair returns the finding's pair without the verdict.
+func (f PairFinding) Pair() Pair {
+	return Pair{A: f.A, B: f.B, I: f.I, J: f.J, Similarity: f.Similarity, Affinity: f.Affinity}
+}
+
+// Finding is one structural finding on one tool.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Tool     string   `json:"tool"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	// Param names the parameter the finding is about, as a path for a
+	// nested one ("filter.name", "tags[]").
+	Param      string `json:"param,omitempty"`
+	Suggestion string `json:"suggestion,omitempty"`
+	// Line and Column locate the tool's entry in the source (1-based).
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// ToolIndex is the tool's catalog index.
+	ToolIndex int `json:"-"`
+}
+
+// Progress reports long work: Done of Total units of Stage.
+type Progress struct {
+	Stage Stage
+	Done  int
+	Total int
+}
+
+// Stage names a part of the analysis for progress.
+type Stage string
+
+// The stages that report progress.
+const (
+	StageEmbed Stage = "embed"
+	StageScore Stage = "score"
+)
+
+// Adaptive holds the adaptive scoring's constants (SPEC §4.2), options so
+// calibration work can vary them.
+type Adaptive struct {
+	// JaccardWeight weighs the names' token overlap in the affinity.
+	JaccardWeight float64
+	// K is how many nearest neighbours set a tool's usual affinity.
+	K int
+	// Threshold and WatchBand are the scoring's default verdict start.
+	Threshold, WatchBand float64
+	// AffinityFloor is the least affinity a flagged pair needs.
+	AffinityFloor float64
+}
+
+// DefaultAdaptive is the SPEC's adaptive scoring.
+func DefaultAdaptive() Adaptive {
+	return Adaptive{JaccardWeight: 0.3, K: 3, Threshold: -0.04, WatchBand: 0.05, AffinityFloor: 0.75}
+}
+
+// The cosine scoring's default verdict start, for embedders without a
+// calibration.
+const (
+	DefaultCosineThreshold = 0.85
+	DefaultCosineWatchBand = 0.05
+)
+
+// DefaultRankLimit is how many ranked pairs a report keeps by default.
+const DefaultRankLimit = 1000
+
+// DefaultNeighbours is how many nearest neighbours are kept per tool.
+const DefaultNeighbours = 10
+
+// Options configure an analysis; the zero value is not useful, start from
+// DefaultOptions.
+type Options struct {
+	// Embedder scores similarity; nil skips it (Analyzed false).
+	Embedder embed.Embedder
+	Scoring  Scoring
+	// Threshold and WatchBand override the embedder's calibration when
+	// set; Threshold +Inf makes similarity report-only.
+	Threshold *float64
+	WatchBand *float64
+	Adaptive  Adaptive
+	// FailOn is the least severity that fails the gate.
+	FailOn Severity
+	// RankLimit bounds Ranked; 0 keeps every pair.
+	RankLimit int
+	// Neighbours is how many nearest neighbours to keep per tool.
+	Neighbours int
+	// Rules is the structural pack; Disabled lists rule ids to skip.
+	Rules    []Rule
+	Disabled []string
+	// Progress, when set, is called as embedding and scoring advance, from
+	// the goroutine running the analysis.
+	Progress func(Progress)
+}
+
+// DefaultOptions is the command line's defaults without an embedder.
+func DefaultOptions() Options {
+	return Options{
+		Scoring:    ScoringAdaptive,
+		Adaptive:   DefaultAdaptive(),
+		FailOn:     SeverityError,
+		RankLimit:  DefaultRankLimit,
+		Neighbours: DefaultNeighbours,
+		Rules:      DefaultRules(),
+	}
+}
+
+// Analyze runs the whole lint: rules, similarity, verdicts and the gate.
+// It fails only when embedding fails or ctx ends.
+func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, error) {
+	findings := Structural(cat, opts)
+	var sim Similarity
+	if opts.Embedder != nil {
+		scores, err := Score(ctx, cat, opts)
+		if err != nil {
+			return nil, err
+		}
+		sim = scores.Judge(scores.Thresholds())
+	}
+	return NewReport(cat, findings, sim, opts.FailOn), nil
+}
+
+// NewReport assembles a report and its gate from the stages' results.
+func NewReport(cat *catalog.Catalog, findings []Finding, sim Similarity, failOn Severity) *Report {
+	r := &Report{ToolCount: len(cat.Tools), Similarity: sim, Structural: findings}
+	if r.Structural == nil {
+		r.Structural = []Finding{}
+	}
+	if r.Similarity.Confusable == nil {
+		r.Similarity.Confusable = []PairFinding{}
+	}
+	if r.Similarity.Watch == nil {
+		r.Similarity.Watch = []PairFinding{}
+	}
+	if r.Similarity.Ranked == nil {
+		r.Similarity.Ranked = []Pair{}
+	}
+	failing := 0
+	for _, f := range findings {
+		if f.Severity == SeverityError {
+			r.Summary.Errors++
+		} else {
+			r.Summary.Warnings++
+		}
+		if f.Severity == SeverityError || failOn == SeverityWarn {
+			failing++
+		}
+	}
+	r.Summary.Confusable = len(sim.Confusable)
+	r.Summary.Watch = len(sim.Watch)
+	r.OK = r.Summary.Confusable == 0 && failing == 0
+	return r
+}

@@ -1,0 +1,317 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
+)
+
+// The providers' name rules: OpenAI and Anthropic accept
+// ^[a-zA-Z0-9_-]{1,64}$, MCP's naming guidance ^[A-Za-z0-9._-]{1,128}$.
+var (
+	openAIName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	mcpName    = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+)
+
+// strictFormat reports whether t came in a provider's own shape, whose API
+// rejects what breaks its rules (an MCP list may be served to any client).
+func strictFormat(t *catalog.Tool) bool {
+	switch t.Format {
+	case catalog.FormatOpenAIChat, catalog.FormatOpenAIResponses, catalog.FormatAnthropic:
+		return true
+	}
+	return false
+}
+
+// NameLimitsRule checks a tool's name against the providers' name rules: an
+// error when no provider accepts it, or when the tool's own provider does
+// not; a warning when only MCP clients would pass it through.
+func NameLimitsRule() Rule {
+	return Rule{
+		ID:       RuleNameLimits,
+		Severity: SeverityError,
+		Summary:  "the tool name breaks a provider's name rule",
+		Teaching: Teaching{
+			Why:    "OpenAI and Anthropic reject the whole request when one tool name is outside ^[a-zA-Z0-9_-]{1,64}$, and MCP's naming guidance allows only ^[A-Za-z0-9._-]{1,128}$. A name with a dot, a space or 70 characters works with one client and fails with the next.",
+			Fix:    "Use letters, digits, `_` and `-` only, at most 64 characters.",
+			Before: `{"name": "math.factorial"}`,
+			After:  `{"name": "math_factorial"}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			if openAIName.MatchString(t.Name) {
+				return nil
+			}
+			f := Finding{Severity: SeverityError, Suggestion: portableName(t.Name)}
+			switch {
+			case !mcpName.MatchString(t.Name):
+				f.Message = fmt.Sprintf("name %s is outside every provider's name rule (letters, digits, '_', '-', at most 64 characters)", jsonv.Quote(t.Name))
+			case strictFormat(t):
+				f.Message = fmt.Sprintf("name %s breaks %s's name rule ^[a-zA-Z0-9_-]{1,64}$: the API rejects the request", jsonv.Quote(t.Name), providerOf(t))
+			default:
+				f.Severity = SeverityWarn
+				f.Message = fmt.Sprintf("name %s is fine for MCP but OpenAI and Anthropic reject it (^[a-zA-Z0-9_-]{1,64}$)", jsonv.Quote(t.Name))
+			}
+			return []Finding{f}
+		},
+	}
+}
+
+func providerOf(t *catalog.Tool) string {
+	if t.Format == catalog.FormatAnthropic {
+		return "Anthropic"
+	}
+	return "OpenAI"
+}
+
+// portableName is the closest name every provider accepts.
+func portableName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r < 0x80 && (r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+		if b.Len() == 64 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "tool"
+	}
+	return b.String()
+}
+
+// SchemaNotObjectRule: providers want a tool's input schema to be an object
+// schema (type "object"). A tool without a schema takes no arguments and
+// passes.
+func SchemaNotObjectRule() Rule {
+	return Rule{
+		ID:       RuleSchemaNotObject,
+		Severity: SeverityError,
+		Summary:  "the input schema is not an object schema",
+		Teaching: Teaching{
+			Why:    "Arguments arrive as one JSON object, and OpenAI, Anthropic and MCP all require the input schema to say type \"object\". Another root type, or none, is rejected by some clients and leaves the model guessing with the rest.",
+			Fix:    "Make the root {\"type\": \"object\"} and put the arguments under properties.",
+			Before: `"inputSchema": {"type": "string"}`,
+			After:  `"inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			s := t.Schema
+			if s == nil {
+				return nil
+			}
+			var msg string
+			typ := s.Get("type")
+			switch {
+			case !s.Is(jsonv.Object):
+				msg = fmt.Sprintf("the input schema is %s, not an object schema", s.TypeName())
+			case typ == nil:
+				msg = "the input schema has no type: providers want \"type\": \"object\" at the root"
+			case typ.Kind != jsonv.String || typ.Text != "object":
+				msg = fmt.Sprintf("the input schema's type is %s, not \"object\": arguments always arrive as one object", typ.JSON())
+			default:
+				return nil
+			}
+			return []Finding{{Severity: SeverityError, Message: msg}}
+		},
+	}
+}
+
+// walkSchemas calls visit for schema and every object schema nested under
+// its properties and items, with the parameter path ("" for the root).
+func walkSchemas(schema *jsonv.Value, path string, visit func(node *jsonv.Value, path string)) {
+	if !schema.Is(jsonv.Object) {
+		return
+	}
+	visit(schema, path)
+	for _, p := range properties(schema) {
+		walkSchemas(p.Value, joinParam(path, p.Key), visit)
+	}
+	walkSchemas(schema.Get("items"), path+"[]", visit)
+}
+
+func joinParam(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// RequiredUndeclaredRule flags a required name that the same object schema
+// does not declare under properties: the model is told to send an argument
+// it knows nothing about. A non-empty patternProperties may declare it, so
+// such objects are left alone.
+func RequiredUndeclaredRule() Rule {
+	return Rule{
+		ID:       RuleRequiredUndeclared,
+		Severity: SeverityError,
+		Summary:  "required names a property the schema does not declare",
+		Teaching: Teaching{
+			Why:    "A required argument with no declaration has no type and no description: the model must send it but cannot know what it is, and with additionalProperties false no call can ever be valid.",
+			Fix:    "Declare the property (type and description), or take it out of required; check for a typo between the two lists.",
+			Before: `{"type": "object", "properties": {"volume_id": {"type": "string"}}, "required": ["volumeId"]}`,
+			After:  `{"type": "object", "properties": {"volume_id": {"type": "string"}}, "required": ["volume_id"]}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			var out []Finding
+			walkSchemas(t.Schema, "", func(node *jsonv.Value, path string) {
+				if pp := node.Get("patternProperties"); pp != nil && !(pp.Is(jsonv.Object) && len(pp.Members) == 0) {
+					return
+				}
+				props := node.Get("properties")
+				for _, name := range requiredNames(node) {
+					if props.Has(name) {
+						continue
+					}
+					out = append(out, Finding{Severity: SeverityError, Param: joinParam(path, name),
+						Message: fmt.Sprintf("'%s' is required but not declared under properties: the model must send it without knowing what it is", name)})
+				}
+			})
+			return out
+		},
+	}
+}
+
+// EnumTypeMismatchRule flags enum members that the node's own declared type
+// rejects: a model that picks one fails validation.
+func EnumTypeMismatchRule() Rule {
+	return Rule{
+		ID:       RuleEnumTypeMismatch,
+		Severity: SeverityError,
+		Summary:  "an enum member contradicts the declared type",
+		Teaching: Teaching{
+			Why:    "The enum is the menu the model picks from. A member the type rejects is a trap: the model picks it and validation refuses the call.",
+			Fix:    "Spell the member in the declared type (\"10\" as 10 for a number), or widen the type.",
+			Before: `"limit": {"type": "integer", "enum": ["10", "50", "100"]}`,
+			After:  `"limit": {"type": "integer", "enum": [10, 50, 100]}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			var out []Finding
+			walkSchemas(t.Schema, "", func(node *jsonv.Value, path string) {
+				enum := node.Get("enum")
+				types, ok := declaredTypes(node.Get("type"))
+				if !enum.Is(jsonv.Array) || !ok {
+					return
+				}
+				for _, m := range enum.Items {
+					if !typeAccepts(types, m) {
+						out = append(out, Finding{Severity: SeverityError, Param: path,
+							Message: fmt.Sprintf("enum member %s is %s, but the type is %s: a model that picks it fails validation",
+								excerpt(m.JSON(), 40), article(m), strings.Join(types, " or "))})
+					}
+				}
+			})
+			return out
+		},
+	}
+}
+
+// declaredTypes reads a type keyword (a name or a list of names); ok is
+// false when there is none to check against, or it names a type this rule
+// does not know (an unknown type accepts anything).
+func declaredTypes(typ *jsonv.Value) ([]string, bool) {
+	var names []string
+	switch {
+	case typ.Is(jsonv.String):
+		names = []string{typ.Text}
+	case typ.Is(jsonv.Array):
+		for _, it := range typ.Items {
+			s, ok := it.Str()
+			if !ok {
+				return nil, false
+			}
+			names = append(names, s)
+		}
+	default:
+		return nil, false
+	}
+	for _, n := range names {
+		switch n {
+		case "object", "array", "string", "number", "integer", "boolean", "null":
+		default:
+			return nil, false
+		}
+	}
+	return names, len(names) > 0
+}
+
+func typeAccepts(types []string, v *jsonv.Value) bool {
+	for _, t := range types {
+		switch {
+		case t == "integer" && v.Kind == jsonv.Number && v.IsInteger(),
+			t == "number" && v.Kind == jsonv.Number,
+			t == v.Kind.String():
+			return true
+		}
+	}
+	return false
+}
+
+func article(v *jsonv.Value) string {
+	switch v.Kind {
+	case jsonv.Null:
+		return "null"
+	case jsonv.Array, jsonv.Object:
+		return "an " + v.Kind.String()
+	}
+	return "a " + v.Kind.String()
+}
+
+// DefaultMaxTools is OpenAI's limit of tools per request.
+const DefaultMaxTools = 128
+
+// TooManyToolsRule flags the first tool past max distinct tools, once: a
+// request carrying the whole catalog is refused (OpenAI), or the model
+// chooses worse among so many.
+func TooManyToolsRule(max int) Rule {
+	return Rule{
+		ID:       RuleTooManyTools,
+		Severity: SeverityError,
+		Summary:  fmt.Sprintf("more tools than OpenAI accepts in one request (%d)", max),
+		Teaching: Teaching{
+			Why:    fmt.Sprintf("OpenAI refuses a request with more than %d tools, and every model chooses worse as the list grows: more near-neighbours, more tokens before the question.", max),
+			Fix:    "Split the catalog by task and offer each conversation the part it needs, or merge families of tools into one tool with a parameter.",
+			Before: `200 tools in one list: get_issue, get_issue_comments, get_issue_events, ...`,
+			After:  `an "issues" toolset of 12 tools offered when the user works on issues, others on demand`,
+		},
+		Check: func(t *catalog.Tool, c *Context) []Finding {
+			if c.DistinctIndex(t) != max {
+				return nil
+			}
+			sev := SeverityWarn
+			if strictFormat(t) {
+				sev = SeverityError
+			}
+			return []Finding{{Severity: sev,
+				Message: fmt.Sprintf("the catalog has %d tools; OpenAI accepts at most %d per request, so this tool and the %d after it do not fit", c.Distinct, max, c.Distinct-max-1)}}
+		},
+	}
+}
+
+// DuplicateJSONKeyRule warns about a key repeated in one object of the
+// tool's entry: the last one wins, which the author rarely meant.
+func DuplicateJSONKeyRule() Rule {
+	return Rule{
+		ID:       RuleDuplicateJSONKey,
+		Severity: SeverityWarn,
+		Summary:  "a key appears twice in one object of the tool's entry",
+		Teaching: Teaching{
+			Why:    "JSON parsers keep the last of two equal keys and drop the first silently, so half of what the author wrote never reaches the model; different parsers may even disagree.",
+			Fix:    "Keep one of the two, merged.",
+			Before: `"limit": {"type": "integer", "description": "Max rows.", "description": "Rows to return."}`,
+			After:  `"limit": {"type": "integer", "description": "Rows to return, at most 100."}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			out := make([]Finding, 0, len(t.DuplicateKeys))
+			for _, path := range t.DuplicateKeys {
+				out = append(out, Finding{Severity: SeverityWarn, Param: path,
+					Message: fmt.Sprintf("key '%s' appears more than once in its object; only the last one counts", path)})
+			}
+			return out
+		},
+	}
+}

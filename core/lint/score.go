@@ -1,0 +1,333 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"toolscope/core/catalog"
+	"toolscope/embed"
+)
+
+// EmbedBatch is how many texts go to the embedder per call: small enough
+// for steady progress and prompt cancellation, large enough to batch.
+const EmbedBatch = 256
+
+// Scores is the scored catalog: the vectors and what the kernel kept. It
+// answers verdict questions for any thresholds (Judge) without embedding
+// again. Its methods are safe for concurrent use.
+type Scores struct {
+	mu         sync.Mutex
+	tools      []*catalog.Tool // the distinct tools, in catalog order
+	toolCount  int             // the whole catalog's
+	embedderID string
+	scoring    Scoring
+	thresholds Thresholds
+	calibrated bool
+	notes      []string
+	pairCount  int
+	geo        *geometry
+	ranked     []scored
+	band       []scored // every pair scoring at least bandFloor
+	bandFloor  float64
+	neighbors  [][]scored
+	words      []words // hint material, filled on first need
+}
+
+// Score embeds the catalog's distinct tools and scores every pair under
+// opts.Scoring. Tools repeating an earlier name are left out. It fails when
+// the embedder fails or misbehaves, or ctx ends.
+func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, error) {
+	if opts.Embedder == nil {
+		return nil, errors.New("similarity needs an embedder")
+	}
+	c := newContext(cat)
+	s := &Scores{toolCount: len(cat.Tools), embedderID: opts.Embedder.ID(), scoring: opts.Scoring, bandFloor: noFloor}
+	if s.scoring == "" {
+		s.scoring = ScoringAdaptive
+	}
+	if s.scoring != ScoringCosine && s.scoring != ScoringAdaptive {
+		return nil, fmt.Errorf("unknown scoring %q (want adaptive or cosine)", s.scoring)
+	}
+	for _, t := range cat.Tools {
+		if !c.IsDuplicate(t) {
+			s.tools = append(s.tools, t)
+		}
+	}
+	s.thresholds, s.calibrated = resolveThresholds(opts.Embedder, s.scoring, opts)
+	if n, ok := opts.Embedder.(embed.Noter); ok {
+		s.notes = append(s.notes, n.Note())
+	}
+	if !s.calibrated {
+		s.notes = append(s.notes, fmt.Sprintf("%s has no calibration for the %s scoring: the thresholds are the scoring's defaults, a starting point only; pass --threshold to set your own", s.embedderID, s.scoring))
+	}
+	n := len(s.tools)
+	s.pairCount = n * (n - 1) / 2
+	if n < 2 {
+		return s, nil
+	}
+	geo, err := s.embed(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.geo = geo
+	if err := s.scoreAll(ctx, opts); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// resolveThresholds picks the verdict start: the user's values, else the
+// embedder's calibration for the scoring, else the scoring's defaults.
+func resolveThresholds(e embed.Embedder, scoring Scoring, opts Options) (Thresholds, bool) {
+	var th Thresholds
+	cal, calibrated := e.Calibration(string(scoring))
+	switch {
+	case calibrated:
+		th = Thresholds{Confusability: cal.Threshold, WatchBand: cal.WatchBand}
+	case scoring == ScoringAdaptive:
+		th = Thresholds{Confusability: opts.Adaptive.Threshold, WatchBand: opts.Adaptive.WatchBand}
+	default:
+		th = Thresholds{Confusability: DefaultCosineThreshold, WatchBand: DefaultCosineWatchBand}
+	}
+	if scoring == ScoringAdaptive {
+		th.AffinityFloor = opts.Adaptive.AffinityFloor
+	}
+	if opts.Threshold != nil {
+		th.Confusability = *opts.Threshold
+		calibrated = true
+	}
+	if opts.WatchBand != nil {
+		th.WatchBand = *opts.WatchBand
+	}
+	if th.ReportOnly() {
+		th.WatchBand = 0
+	}
+	return th, calibrated
+}
+
+// embed embeds each distinct text once, in batches, and lays the vectors
+// out for the kernel.
+func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
+	textOf := CosineText
+	if s.scoring == ScoringAdaptive {
+		textOf = AdaptiveText
+	}
+	index := make(map[string]int, len(s.tools))
+	var texts []string
+	rowOf := make([]int, len(s.tools))
+	for k, t := range s.tools {
+		text := textOf(t)
+		at, ok := index[text]
+		if !ok {
+			at = len(texts)
+			index[text] = at
+			texts = append(texts, text)
+		}
+		rowOf[k] = at
+	}
+	var vectors [][]float32
+	for from := 0; from < len(texts); from += EmbedBatch {
+		if opts.Progress != nil {
+			opts.Progress(Progress{Stage: StageEmbed, Done: from, Total: len(texts)})
+		}
+		batch := texts[from:min(from+EmbedBatch, len(texts))]
+		vs, err := opts.Embedder.Embed(ctx, batch)
+		if err != nil {
+			return nil, fmt.Errorf("embedding with %s: %w", s.embedderID, err)
+		}
+		if len(vs) != len(batch) {
+			return nil, fmt.Errorf("embedding with %s: got %d vectors for %d texts", s.embedderID, len(vs), len(batch))
+		}
+		vectors = append(vectors, vs...)
+	}
+	if opts.Progress != nil {
+		opts.Progress(Progress{Stage: StageEmbed, Done: len(texts), Total: len(texts)})
+	}
+	dim := len(vectors[0])
+	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float64, len(s.tools)*dim), norms: make([]float64, len(s.tools))}
+	for k, row := range rowOf {
+		v := vectors[row]
+		if len(v) != dim {
+			return nil, fmt.Errorf("embedding with %s: vectors of different lengths (%d and %d)", s.embedderID, dim, len(v))
+		}
+		dst := g.vecs[k*dim : (k+1)*dim]
+		var sq float64
+		for d, x := range v {
+			f := float64(x)
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("embedding with %s: the vector for tool %q holds %v", s.embedderID, s.tools[k].Name, f)
+			}
+			dst[d] = f
+			sq += float64(f * f)
+		}
+		g.norms[k] = math.Sqrt(sq)
+	}
+	if s.scoring == ScoringAdaptive {
+		g.weight = opts.Adaptive.JaccardWeight
+		g.tokens = nameTokenIDs(s.tools)
+	}
+	return g, nil
+}
+
+// nameTokenIDs numbers every name word and gives each tool its sorted set.
+func nameTokenIDs(tools []*catalog.Tool) [][]int32 {
+	ids := map[string]int32{}
+	out := make([][]int32, len(tools))
+	for k, t := range tools {
+		var set []int32
+		for _, w := range NameTokens(t.Name) {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(ids))
+				ids[w] = id
+			}
+			set = append(set, id)
+		}
+		slices.Sort(set)
+		out[k] = slices.Compact(set)
+	}
+	return out
+}
+
+// scoreAll runs the kernel: one pass for cosine; for adaptive, a first
+// pass finding each tool's usual affinity, then the scoring pass.
+func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
+	passes, offset := 1, 0
+	if s.scoring == ScoringAdaptive {
+		passes = 2
+	}
+	progress := func(done int) {
+		if opts.Progress != nil {
+			opts.Progress(Progress{Stage: StageScore, Done: offset + done, Total: passes * s.pairCount})
+		}
+	}
+	if s.scoring == ScoringAdaptive {
+		k := max(1, min(opts.Adaptive.K, len(s.tools)-1))
+		first, err := s.geo.run(ctx, want{rank: -1, floor: noFloor, neighbors: k, byAffinity: true}, progress)
+		if err != nil {
+			return err
+		}
+		s.geo.usual = usualAffinity(first.neighbors)
+		offset = s.pairCount
+	}
+	rank := opts.RankLimit
+	if rank < 0 {
+		rank = -1
+	}
+	floor := noFloor
+	if !s.thresholds.ReportOnly() {
+		floor = s.thresholds.Confusability - s.thresholds.WatchBand
+	}
+	k, err := s.geo.run(ctx, want{rank: rank, floor: floor, neighbors: max(0, opts.Neighbours)}, progress)
+	if err != nil {
+		return err
+	}
+	s.ranked, s.band, s.bandFloor, s.neighbors = k.ranked, k.band, floor, k.neighbors
+	return nil
+}
+
+func newTicker() *time.Ticker { return time.NewTicker(100 * time.Millisecond) }
+
+// Thresholds are the thresholds resolved at Score: the user's, else the
+// embedder's calibration, else the scoring's defaults.
+func (s *Scores) Thresholds() Thresholds { return s.thresholds }
+
+// Scoring is the scoring the pairs were scored under.
+func (s *Scores) Scoring() Scoring { return s.scoring }
+
+// Judge gives the similarity section for thresholds th: verdicts from the
+// kept pairs, with hints. Raising the thresholds costs a filter; lowering
+// them below what was kept scores the pairs again (without embedding).
+func (s *Scores) Judge(th Thresholds) Similarity {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scoring == ScoringCosine {
+		th.AffinityFloor = 0
+	}
+	sim := Similarity{
+		Analyzed:   s.geo != nil,
+		Embedder:   s.embedderID,
+		Scoring:    s.scoring,
+		Calibrated: s.calibrated || th != s.thresholds,
+		Thresholds: th,
+		PairCount:  s.pairCount,
+		Notes:      s.notes,
+	}
+	if s.geo == nil {
+		return sim
+	}
+	floor := noFloor
+	if !th.ReportOnly() {
+		floor = th.Confusability - th.WatchBand
+	}
+	if floor < s.bandFloor {
+		// Lower than anything kept: score again for this floor only. The
+		// context is background: a rescan is bounded and not cancellable
+		// mid-way, like a sort.
+		k, err := s.geo.run(context.Background(), want{rank: -1, floor: floor}, nil)
+		if err == nil {
+			s.band, s.bandFloor = k.band, floor
+		}
+	}
+	for _, p := range s.band {
+		if p.s < floor {
+			break
+		}
+		if s.scoring == ScoringAdaptive && p.a < th.AffinityFloor {
+			continue
+		}
+		kind := Watch
+		if p.s >= th.Confusability {
+			kind = Confusable
+		}
+		f := s.finding(kind, p)
+		if kind == Confusable {
+			sim.Confusable = append(sim.Confusable, f)
+		} else {
+			sim.Watch = append(sim.Watch, f)
+		}
+	}
+	sim.Ranked = s.pairs(s.ranked)
+	sim.Neighbours = make([][]Pair, s.toolCount)
+	for k, row := range s.neighbors {
+		sim.Neighbours[s.tools[k].Index] = s.pairs(row)
+	}
+	return sim
+}
+
+// pairs turns kept pairs into report pairs.
+func (s *Scores) pairs(ps []scored) []Pair {
+	out := make([]Pair, len(ps))
+	var aff []float64
+	if s.scoring == ScoringAdaptive {
+		aff = make([]float64, len(ps))
+	}
+	for k, p := range ps {
+		a, b := s.tools[p.i], s.tools[p.j]
+		out[k] = Pair{A: a.Name, B: b.Name, I: a.Index, J: b.Index, Similarity: p.s}
+		if aff != nil {
+			aff[k] = p.a
+			out[k].Affinity = &aff[k]
+		}
+	}
+	return out
+}
+
+// finding makes a verdict, with its hint, from a kept pair.
+func (s *Scores) finding(kind Verdict, p scored) PairFinding {
+	if s.words == nil {
+		s.words = make([]words, len(s.tools))
+		for k, t := range s.tools {
+			s.words[k] = wordsOf(t.Name, t.Description)
+		}
+	}
+	pair := s.pairs([]scored{p})[0]
+	ax := axisOf(s.words[p.i], s.words[p.j])
+	return PairFinding{Kind: kind, A: pair.A, B: pair.B, I: pair.I, J: pair.J, Similarity: pair.Similarity,
+		Affinity: pair.Affinity, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
+}

@@ -1,0 +1,192 @@
+package lint
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"toolscope/core/catalog"
+)
+
+// The texts the similarity analysis embeds, and the word tokens hints and
+// the adaptive scoring read. The reference is JavaScript, so "whitespace",
+// "trim" and "length" here mean what they mean there: parity depends on it.
+
+// isJSSpace reports whether r is whitespace to JavaScript (\s, trim).
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// jsTrim is JavaScript's String.prototype.trim.
+func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+// utf16Len is JavaScript's String.prototype.length.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+func isLowerOrDigit(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+func isUpper(b byte) bool        { return b >= 'A' && b <= 'Z' }
+
+// openName turns a tool name into words: runs of `_` and `-` become one
+// space, and a lower-case letter or digit followed by a capital gets a space
+// between them ("getVolume_status" -> "get Volume status").
+func openName(name string) string {
+	var b strings.Builder
+	b.Grow(len(name) + 8)
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-':
+			for i+1 < len(name) && (name[i+1] == '_' || name[i+1] == '-') {
+				i++
+			}
+			b.WriteByte(' ')
+		case isLowerOrDigit(c) && i+1 < len(name) && isUpper(name[i+1]):
+			b.WriteByte(c)
+			b.WriteByte(' ')
+			b.WriteByte(name[i+1])
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return jsTrim(b.String())
+}
+
+// CosineText is what the cosine scoring embeds for a tool: the opened name,
+// then ": " and the trimmed description (just the name when there is none).
+func CosineText(t *catalog.Tool) string {
+	return joinNameText(openName(t.Name), jsTrim(t.Description))
+}
+
+// AdaptiveText is what the adaptive scoring embeds: the opened name, then
+// ": " and the description's first sentence, the line that says what the
+// tool is (the rest is mostly usage notes that would drown it).
+func AdaptiveText(t *catalog.Tool) string {
+	return joinNameText(openName(t.Name), FirstSentence(t.Description))
+}
+
+func joinNameText(name, text string) string {
+	if text == "" {
+		return name
+	}
+	return name + ": " + text
+}
+
+// abbreviations end in a full stop that does not end a sentence.
+var abbreviations = []string{"e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "eg", "ie"}
+
+// FirstSentence returns the trimmed text up to its first sentence end: a
+// `.`, `!` or `?` followed by whitespace or the end, or a line break. Common
+// abbreviations ("e.g.", "i.e.", "etc.") do not end a sentence.
+func FirstSentence(s string) string {
+	s = jsTrim(s)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r':
+			return jsTrim(s[:i])
+		case '.', '!', '?':
+			if i+1 < len(s) {
+				r, _ := utf8.DecodeRuneInString(s[i+1:])
+				if !isJSSpace(r) {
+					continue
+				}
+			}
+			if s[i] == '.' && endsWithAbbreviation(s[:i]) {
+				continue
+			}
+			return s[:i+1]
+		}
+	}
+	return s
+}
+
+func endsWithAbbreviation(s string) bool {
+	lower := strings.ToLower(s)
+	for _, a := range abbreviations {
+		if strings.HasSuffix(lower, a) {
+			before := len(lower) - len(a)
+			if before == 0 || !isLowerOrDigit(lower[before-1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NameTokens splits a tool name into its lower-case words, in order,
+// repeats kept ("get_volume_status" -> get, volume, status).
+func NameTokens(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(openName(name)), isJSSpace)
+}
+
+// descriptionTerms lists a description's distinct lower-case words of at
+// least three characters that are not stop words, in first-seen order. A
+// word is a run of ASCII letters, digits and `_`.
+func descriptionTerms(description string) []string {
+	lower := strings.ToLower(description)
+	var terms []string
+	seen := map[string]bool{}
+	start := -1
+	for i := 0; i <= len(lower); i++ {
+		inWord := i < len(lower) && (isLowerOrDigit(lower[i]) || lower[i] == '_')
+		if inWord {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			w := lower[start:i]
+			if len(w) >= 3 && !stopWords[w] && !seen[w] {
+				seen[w] = true
+				terms = append(terms, w)
+			}
+			start = -1
+		}
+	}
+	return terms
+}
+
+// stopWords carry no choice condition, so hints never offer them as terms.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "and": true, "are": true, "by": true, "for": true,
+	"from": true, "get": true, "in": true, "into": true, "is": true, "its": true,
+	"of": true, "on": true, "or": true, "the": true, "to": true, "which": true,
+	"with": true,
+}
+
+// hasWholeWord reports whether word occurs in text, case-insensitively,
+// bounded on both sides by the text's ends or by characters other than
+// ASCII letters and digits.
+func hasWholeWord(text, word string) bool {
+	text, word = strings.ToLower(text), strings.ToLower(word)
+	if word == "" {
+		return false
+	}
+	for from := 0; from <= len(text)-len(word); {
+		k := strings.Index(text[from:], word)
+		if k < 0 {
+			return false
+		}
+		at := from + k
+		end := at + len(word)
+		if (at == 0 || !isLowerOrDigit(text[at-1])) && (end == len(text) || !isLowerOrDigit(text[end])) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[at:])
+		from = at + size
+	}
+	return false
+}

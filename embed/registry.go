@@ -1,0 +1,72 @@
+package embed
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Options configures an embedder at Open.
+type Options struct {
+	// URL is the base URL of a remote endpoint (--embed-url); "" means the
+	// embedder's own default or environment.
+	URL string
+}
+
+// Factory builds an embedder. arg is what follows the name's colon in a
+// spec ("text-embedding-3-small" in "openai:text-embedding-3-small"), ""
+// when there is none.
+type Factory func(arg string, opts Options) (Embedder, error)
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Factory{}
+)
+
+// Register makes an embedder available to Open under name. Implementations
+// register themselves from an init function, so this package need not
+// import them; registering a name twice replaces the earlier factory.
+func Register(name string, f Factory) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[name] = f
+}
+
+func init() {
+	Register("mock", func(arg string, _ Options) (Embedder, error) {
+		if arg != "" {
+			return nil, fmt.Errorf("the mock embedder takes no argument (got %q)", "mock:"+arg)
+		}
+		return Mock{}, nil
+	})
+}
+
+// Names lists the registered embedder names, sorted.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Open resolves a spec such as "mock", "use" or "openai:MODEL" to an
+// embedder.
+func Open(spec string, opts Options) (Embedder, error) {
+	name, arg, _ := strings.Cut(spec, ":")
+	registryMu.RLock()
+	f, ok := registry[name]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown embedder %q (known: %s)", spec, strings.Join(Names(), ", "))
+	}
+	e, err := f(arg, opts)
+	if err != nil {
+		return nil, fmt.Errorf("embedder %s: %w", spec, err)
+	}
+	return e, nil
+}
