@@ -148,8 +148,8 @@ func DuplicateNameRule() Rule {
 		Severity: SeverityError,
 		Summary:  "two tools share a name",
 		Teaching: Teaching{
-			Why:    "A model calls a tool by name. With two tools under one name it cannot address either reliably, and the later one is usually dropped or overrides the first depending on the client. toolscope keeps the first and leaves the others out of the analysis.",
-			Fix:    "Rename one of them after what sets it apart, or merge them into one tool with a parameter for the difference.",
+			Why: "A model calls a tool by name. With two tools under one name it cannot address either reliably, and the later one is usually dropped or overrides the first depending on the client. toolscope keeps the first and leaves the others out of the analysis.",
+			Fix: "Rename one of them after what sets it apart, or merge them into one tool with a parameter for the difference.",
 			Before: `[{"name": "search", "description": "Search issues."},
  {"name": "search", "description": "Search pull requests."}]`,
 			After: `[{"name": "search_issues", "description": "Search issues."},
