@@ -72,6 +72,10 @@ type Tool struct {
 
 	// Raw is the whole entry as it stood in the source.
 	Raw *jsonv.Value
+
+	// Server is the mcp-config server a merged live catalog's tool came
+	// from ("" otherwise); Name is then qualified as `server__tool`.
+	Server string
 }
 
 // Catalog is a loaded list of tools.
