@@ -114,7 +114,6 @@ func (p *PeriodResolution) lines(add func(Tone, string, ...any)) {
 	}
 }
 
-
 func untakenList(untaken []string) string {
 	if len(untaken) == 0 {
 		return ""
