@@ -11,6 +11,7 @@
 package tui
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/embed"
 )
 
 // paneID names a pane; it is also the tab order on narrow screens.
@@ -56,6 +59,23 @@ type pane interface {
 type Options struct {
 	// Catalog is the catalog shown first, loaded before the first frame.
 	Catalog *catalog.Catalog
+	// Lint configures the rules and the similarity (scoring, thresholds,
+	// rank limit). Its Embedder is not used: the explorer opens embedders
+	// itself, in the background, so the first frame never waits for a
+	// model.
+	Lint lint.Options
+	// Embedder is the spec of the embedder to start with ("use", "mock",
+	// "openai:MODEL"); "" turns similarity off.
+	Embedder string
+	// Embedders are the specs the embedder key cycles through.
+	Embedders []string
+	// OpenEmbedder opens an embedder by spec; it runs in the background.
+	OpenEmbedder func(spec string) (embed.Embedder, error)
+	// Reload re-reads the catalog's source; nil when it cannot be re-read
+	// (stdin).
+	Reload func(ctx context.Context) (*catalog.Catalog, error)
+	// Watch is the file whose saves trigger a reload, "" for none.
+	Watch string
 }
 
 // Model is the explorer's root model.
@@ -63,17 +83,40 @@ type Model struct {
 	keys   KeyMap
 	styles Styles
 	layout Layout
+	opts   Options
 
 	snap   *snapshot
 	panes  [paneCount]pane
 	tools  *toolList
 	tool   *toolPane
+	pairs  *pairsPane
 	drawer *drawer
 	focus  paneID
 
 	drawerOpen bool
 	helpOpen   bool
 	quitting   bool
+
+	// Background work: the id of the latest request of each kind (replies
+	// to older ones are dropped) and what came back.
+	loadID    int
+	scoreID   int
+	judgeID   int
+	job       *scoreJob
+	scores    *lint.Scores
+	embedders map[string]embed.Embedder
+	watcher   *watcher
+
+	// What the user switched live.
+	embedSpec string
+	scoring   lint.Scoring
+	// th overrides the scores' own thresholds once the user moves them.
+	th *lint.Thresholds
+
+	// problem is the error shown in the banner (a failed reload, an
+	// embedder that failed); notice a passing message in the footer.
+	problem string
+	notice  string
 
 	// frame is the whole screen, rendered at the end of every Update so
 	// View only returns it.
@@ -82,22 +125,52 @@ type Model struct {
 
 // New builds the explorer for a loaded catalog.
 func New(opts Options) *Model {
-	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles()}
+	if opts.Lint.Rules == nil {
+		opts.Lint = lint.DefaultOptions()
+	}
+	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: opts, embedSpec: opts.Embedder,
+		scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}}
 	m.tools = newToolList(&m.keys, &m.styles)
-	m.tool = newToolPane(&m.keys, &m.styles)
+	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
+	m.pairs = newPairsPane(&m.keys, &m.styles)
 	m.drawer = newDrawer(&m.keys, &m.styles)
-	m.panes = [paneCount]pane{m.tools, m.tool, newPlaceholder("Pairs"), m.drawer}
-	m.setSnapshot(newSnapshot(opts.Catalog))
+	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
+	m.setSnapshot(analyse(opts.Catalog, opts.Lint))
 	m.render()
 	return m
 }
 
-// Init starts nothing yet: the first frame must come at once.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init starts the background work; the first frame does not wait for it.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.startScoring()}
+	if m.opts.Watch != "" {
+		w, err := startWatch(m.opts.Watch)
+		if err != nil {
+			m.problem = err.Error()
+		} else {
+			m.watcher = w
+			cmds = append(cmds, w.next())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// Close stops the background work and the file watch.
+func (m *Model) Close() {
+	if m.job != nil {
+		m.job.cancel()
+	}
+	if m.watcher != nil {
+		m.watcher.close()
+	}
+}
 
 // Update routes a message and re-renders the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
+	if hasBanner := !m.layout.Banner.Empty(); hasBanner != (m.problem != "") {
+		m.resize(m.layout.Width, m.layout.Height)
+	}
 	m.render()
 	if m.quitting {
 		return m, tea.Quit
@@ -115,12 +188,40 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyMsg:
 		return m.key(msg)
+	case fileChangedMsg:
+		return tea.Batch(m.reload(), m.watcher.next())
+	case watchErrMsg:
+		m.problem = "watching the catalog: " + msg.err.Error()
+		return m.watcher.next()
+	case loadedMsg:
+		return m.loaded(msg)
+	case progressMsg:
+		if m.job == nil || msg.id != m.job.id {
+			return nil
+		}
+		m.job.last = msg.p
+		m.syncPairs()
+		return m.job.next()
+	case scoredMsg:
+		return m.scored(msg)
+	case judgedMsg:
+		if msg.id == m.judgeID {
+			m.setSnapshot(m.snap.withSimilarity(msg.sim, m.opts.Lint.FailOn))
+		}
+		return nil
+	case failedMsg:
+		m.problem = msg.what + ": " + msg.err.Error()
+		if msg.what == "similarity" {
+			m.job = nil
+			m.syncPairs()
+		}
+		return nil
 	}
 	return m.toPane(msg)
 }
 
 func (m *Model) resize(w, h int) {
-	m.layout = ComputeLayout(w, h, m.drawerOpen)
+	m.layout = ComputeLayout(w, h, m.drawerOpen, m.problem != "")
 	fw, fh := m.styles.frameSize()
 	l := m.layout
 	for id, r := range [paneCount]Rect{l.Tools, l.Tool, l.Pairs, l.Drawer} {
@@ -167,6 +268,20 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.openDrawer()
 		return m.drawer.startEditing()
+	case key.Matches(msg, k.Raise):
+		return m.moveThresholds(thresholdStep, 0)
+	case key.Matches(msg, k.Lower):
+		return m.moveThresholds(-thresholdStep, 0)
+	case key.Matches(msg, k.Widen):
+		return m.moveThresholds(0, bandStep)
+	case key.Matches(msg, k.Narrow):
+		return m.moveThresholds(0, -bandStep)
+	case key.Matches(msg, k.Scoring):
+		return m.switchScoring()
+	case key.Matches(msg, k.Embedder):
+		return m.switchEmbedder()
+	case key.Matches(msg, k.Reload):
+		return m.reload()
 	case key.Matches(msg, k.Filter) && m.focus != paneTools:
 		m.setFocus(paneTools)
 		return m.toPane(msg)
@@ -241,6 +356,12 @@ func (m *Model) selectionChanged() {
 	sel := m.tools.selectedTool()
 	m.tool.show(m.snap, sel)
 	m.drawer.show(m.snap, sel)
+	m.syncPairs()
+}
+
+// syncPairs tells the pairs pane the selection and the similarity's state.
+func (m *Model) syncPairs() {
+	m.pairs.show(m.snap, m.tools.selectedTool(), "similarity: "+m.similarityStatus(), m.thresholds())
 }
 
 // render draws the whole screen into m.frame.
@@ -257,6 +378,9 @@ func (m *Model) render() {
 	rows := make([]string, 0, 4)
 	if !l.Header.Empty() {
 		rows = append(rows, m.header())
+	}
+	if !l.Banner.Empty() {
+		rows = append(rows, m.styles.Error.Render(clip(" ✗ "+oneLine(m.problem), l.Width)))
 	}
 	if !l.TabBar.Empty() {
 		rows = append(rows, m.tabBar())
@@ -294,14 +418,6 @@ func (m *Model) body() string {
 func (m *Model) paneView(id paneID, r Rect) string {
 	p := m.panes[id]
 	return m.styles.frame(p.title(), p.View(), r.W, r.H, id == m.focus)
-}
-
-func (m *Model) header() string {
-	parts := []string{"toolscope"}
-	if m.snap != nil {
-		parts = append(parts, m.snap.cat.Source, plural(len(m.snap.cat.Tools), "tool"))
-	}
-	return m.styles.Header.Render(clip(" "+strings.Join(parts, " · "), m.layout.Width))
 }
 
 func (m *Model) tabBar() string {

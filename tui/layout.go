@@ -45,6 +45,8 @@ type Layout struct {
 	Width  int
 	Height int
 	Header Rect
+	// Banner is a line under the header for an error that must be seen.
+	Banner Rect
 	TabBar Rect
 	Footer Rect
 	// Body is the area under the header (and tab bar) above the footer.
@@ -55,10 +57,15 @@ type Layout struct {
 	Drawer Rect
 }
 
+// BannerMinHeight is the least height at which an error banner gets its
+// own line; lower, the error waits for a larger screen.
+const BannerMinHeight = 6
+
 // ComputeLayout is the one place screen arithmetic happens: given the
-// terminal size and whether the arguments drawer is open, it returns where
-// everything goes. Every rect lies inside the terminal, at any size.
-func ComputeLayout(width, height int, drawerOpen bool) Layout {
+// terminal size, whether the arguments drawer is open and whether an error
+// banner is up, it returns where everything goes. Every rect lies inside
+// the terminal, at any size.
+func ComputeLayout(width, height int, drawerOpen, banner bool) Layout {
 	width, height = max(width, 0), max(height, 0)
 	l := Layout{Width: width, Height: height}
 	// Header and footer first: the status and the key hints survive on the
@@ -72,8 +79,12 @@ func ComputeLayout(width, height int, drawerOpen bool) Layout {
 		l.Footer = Rect{0, height - 1, width, 1}
 		bottom--
 	}
+	if banner && height >= BannerMinHeight {
+		l.Banner = Rect{0, top, width, 1}
+		top++
+	}
 	body := bottom - top
-	if width < StackMinWidth || height < SplitMinHeight {
+	if width < StackMinWidth || body < SplitMinHeight-2 {
 		l.Mode = ModeTabs
 		if body >= 1 {
 			l.TabBar = Rect{0, top, width, 1}

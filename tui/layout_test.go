@@ -40,7 +40,7 @@ func TestComputeLayoutModes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := ComputeLayout(tt.w, tt.h, tt.drawer)
+			l := ComputeLayout(tt.w, tt.h, tt.drawer, false)
 			if l.Mode != tt.want {
 				t.Fatalf("mode = %v, want %v", l.Mode, tt.want)
 			}
@@ -49,7 +49,7 @@ func TestComputeLayoutModes(t *testing.T) {
 }
 
 func TestComputeLayoutWide(t *testing.T) {
-	l := ComputeLayout(160, 45, true)
+	l := ComputeLayout(160, 45, true, false)
 	if l.Header != (Rect{0, 0, 160, 1}) || l.Footer != (Rect{0, 44, 160, 1}) {
 		t.Fatalf("header %v footer %v", l.Header, l.Footer)
 	}
@@ -65,14 +65,14 @@ func TestComputeLayoutWide(t *testing.T) {
 	if l.Drawer.H < DrawerMinHeight || l.Tools.H < PanesMinHeight {
 		t.Errorf("drawer %d / panes %d under their minimum", l.Drawer.H, l.Tools.H)
 	}
-	closed := ComputeLayout(160, 45, false)
+	closed := ComputeLayout(160, 45, false, false)
 	if !closed.Drawer.Empty() || closed.Tools.H != 43 {
 		t.Errorf("closed drawer: drawer %v, tools height %d want 43", closed.Drawer, closed.Tools.H)
 	}
 }
 
 func TestComputeLayoutStack(t *testing.T) {
-	l := ComputeLayout(120, 40, false)
+	l := ComputeLayout(120, 40, false, false)
 	if l.Tool.X != l.Tools.W || l.Pairs.X != l.Tools.W {
 		t.Errorf("right column not beside the tools: %v %v %v", l.Tools, l.Tool, l.Pairs)
 	}
@@ -81,8 +81,23 @@ func TestComputeLayoutStack(t *testing.T) {
 	}
 }
 
+func TestComputeLayoutBanner(t *testing.T) {
+	l := ComputeLayout(160, 45, false, true)
+	if l.Banner != (Rect{0, 1, 160, 1}) || l.Tools.Y != 2 || l.Tools.H != 42 {
+		t.Errorf("banner %v, tools %v", l.Banner, l.Tools)
+	}
+	if l := ComputeLayout(80, BannerMinHeight-1, false, true); !l.Banner.Empty() {
+		t.Errorf("banner %v on a %d-line screen", l.Banner, BannerMinHeight-1)
+	}
+	// The banner takes a line from the panes, which may tip a short
+	// screen into tabs.
+	if l := ComputeLayout(160, SplitMinHeight, false, true); l.Mode != ModeTabs {
+		t.Errorf("mode %v at the least split height with a banner", l.Mode)
+	}
+}
+
 func TestComputeLayoutTabs(t *testing.T) {
-	l := ComputeLayout(80, 24, false)
+	l := ComputeLayout(80, 24, false, false)
 	if l.TabBar != (Rect{0, 1, 80, 1}) {
 		t.Errorf("tab bar %v", l.TabBar)
 	}
@@ -101,16 +116,17 @@ func TestComputeLayoutTabs(t *testing.T) {
 func TestComputeLayoutFitsEverySize(t *testing.T) {
 	for w := 0; w <= 250; w += 3 {
 		for h := 0; h <= 80; h++ {
-			for _, drawer := range []bool{false, true} {
-				l := ComputeLayout(w, h, drawer)
-				for name, r := range map[string]Rect{"header": l.Header, "tabs": l.TabBar, "footer": l.Footer, "body": l.Body, "tools": l.Tools, "tool": l.Tool, "pairs": l.Pairs, "drawer": l.Drawer} {
+			for _, flags := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+				drawer := flags[0]
+				l := ComputeLayout(w, h, drawer, flags[1])
+				for name, r := range map[string]Rect{"header": l.Header, "banner": l.Banner, "tabs": l.TabBar, "footer": l.Footer, "body": l.Body, "tools": l.Tools, "tool": l.Tool, "pairs": l.Pairs, "drawer": l.Drawer} {
 					if r.Empty() {
 						continue
 					}
 					if r.X < 0 || r.Y < 0 || r.X+r.W > w || r.Y+r.H > h {
 						t.Fatalf("%dx%d drawer=%v: %s %v outside the terminal", w, h, drawer, name, r)
 					}
-					if name != "header" && r.Y < l.Header.H {
+					if name != "header" && name != "banner" && r.Y < l.Header.H+l.Banner.H {
 						t.Fatalf("%dx%d: %s %v overlaps the header", w, h, name, r)
 					}
 					if name != "footer" && !l.Footer.Empty() && r.Y+r.H > l.Footer.Y {

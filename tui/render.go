@@ -94,3 +94,7 @@ func (s Styles) frame(title, body string, w, h int, focused bool) string {
 func (s Styles) frameSize() (w, h int) {
 	return s.Pane.GetHorizontalBorderSize(), s.Pane.GetVerticalBorderSize()
 }
+
+// oneLine folds every run of white space, line breaks included, into one
+// space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

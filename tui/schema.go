@@ -119,7 +119,7 @@ func enumText(e *jsonv.Value) string {
 
 // wrapIndented wraps text to w cells and puts indent before every line.
 func wrapIndented(text, indent string, w int) []string {
-	lines := wrap(strings.Join(strings.Fields(text), " "), w)
+	lines := wrap(oneLine(text), w)
 	for i := range lines {
 		lines[i] = indent + lines[i]
 	}

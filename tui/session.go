@@ -3,6 +3,7 @@ package tui
 import (
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/lint"
 )
 
 // snapshot is what the panes show: one catalog and what is known about it.
@@ -10,8 +11,17 @@ import (
 // pointer whether its cached rendering is stale, and a background command
 // can read the one it was given while the user moves on.
 type snapshot struct {
-	cat   *catalog.Catalog
-	tools []toolInfo // parallel to cat.Tools
+	cat *catalog.Catalog
+	// findings are the structural findings in report order; byTool holds
+	// each tool's, by catalog index.
+	findings []lint.Finding
+	byTool   [][]lint.Finding
+	// sim is the similarity section, nil until the first verdicts arrive.
+	sim *lint.Similarity
+	// verdicts finds a pair's verdict by its tools' catalog indexes.
+	verdicts map[[2]int]*lint.PairFinding
+	report   *lint.Report
+	tools    []toolInfo // parallel to cat.Tools
 }
 
 // toolInfo is what the tool list's badges and sorts need about one tool.
@@ -23,13 +33,67 @@ type toolInfo struct {
 	period            bool
 }
 
-func newSnapshot(cat *catalog.Catalog) *snapshot {
-	s := &snapshot{cat: cat, tools: make([]toolInfo, len(cat.Tools))}
-	for i, t := range cat.Tools {
-		if t.AskOrAssume.Is(jsonv.Object) {
-			s.tools[i].ruled = len(t.AskOrAssume.Members)
+// analyse runs what is quick, the structural rules, on a new catalog.
+func analyse(cat *catalog.Catalog, opts lint.Options) *snapshot {
+	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts)}
+	s.byTool = make([][]lint.Finding, len(cat.Tools))
+	for _, f := range s.findings {
+		if f.ToolIndex >= 0 && f.ToolIndex < len(cat.Tools) {
+			s.byTool[f.ToolIndex] = append(s.byTool[f.ToolIndex], f)
 		}
-		s.tools[i].period = t.Period != nil
 	}
+	s.derive(opts.FailOn)
 	return s
 }
+
+// withSimilarity is the snapshot with new verdicts.
+func (s *snapshot) withSimilarity(sim lint.Similarity, failOn lint.Severity) *snapshot {
+	n := *s
+	n.sim = &sim
+	n.derive(failOn)
+	return &n
+}
+
+// derive fills the report, the verdict index and the badges.
+func (s *snapshot) derive(failOn lint.Severity) {
+	var sim lint.Similarity
+	if s.sim != nil {
+		sim = *s.sim
+	}
+	s.report = lint.NewReport(s.cat, s.findings, sim, failOn)
+	s.tools = make([]toolInfo, len(s.cat.Tools))
+	for i, t := range s.cat.Tools {
+		in := &s.tools[i]
+		for _, f := range s.byTool[i] {
+			if f.Severity == lint.SeverityError {
+				in.errors++
+			} else {
+				in.warnings++
+			}
+		}
+		if t.AskOrAssume.Is(jsonv.Object) {
+			in.ruled = len(t.AskOrAssume.Members)
+		}
+		in.period = t.Period != nil
+		if i < len(sim.Neighbours) && len(sim.Neighbours[i]) > 0 {
+			in.best = sim.Neighbours[i][0].Similarity
+		}
+	}
+	s.verdicts = make(map[[2]int]*lint.PairFinding, len(sim.Confusable)+len(sim.Watch))
+	for _, list := range [][]lint.PairFinding{sim.Confusable, sim.Watch} {
+		for k := range list {
+			f := &list[k]
+			s.verdicts[[2]int{f.I, f.J}] = f
+			for _, t := range []int{f.I, f.J} {
+				if f.Kind == lint.Confusable {
+					s.tools[t].confusable++
+				} else {
+					s.tools[t].watch++
+				}
+			}
+		}
+	}
+}
+
+// verdict is the pair's verdict, nil when it has none.
+func (s *snapshot) verdict(p lint.Pair) *lint.PairFinding { return s.verdicts[[2]int{p.I, p.J}] }

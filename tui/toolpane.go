@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"toolscope/core/lint"
 )
 
 // section is one part of the tool pane.
@@ -33,6 +35,11 @@ type toolPane struct {
 	styles *Styles
 	w, h   int
 
+	// rules finds a rule's teaching text by id.
+	rules map[string]lint.Rule
+	// why shows each rule's teaching text under its findings.
+	why bool
+
 	snap   *snapshot
 	tool   int
 	scroll int
@@ -42,8 +49,12 @@ type toolPane struct {
 	starts [sectionCount]int
 }
 
-func newToolPane(keys *KeyMap, styles *Styles) *toolPane {
-	return &toolPane{keys: keys, styles: styles, tool: -1}
+func newToolPane(keys *KeyMap, styles *Styles, rules []lint.Rule) *toolPane {
+	p := &toolPane{keys: keys, styles: styles, tool: -1, rules: map[string]lint.Rule{}}
+	for _, r := range rules {
+		p.rules[r.ID] = r
+	}
+	return p
 }
 
 // show switches to another tool (or a new snapshot of the same one, which
@@ -118,7 +129,7 @@ func (p *toolPane) rebuild() {
 	if t.Title != "" {
 		p.lines = append(p.lines, p.styles.Bold.Render(t.Title))
 	}
-	if desc := strings.Join(strings.Fields(t.Description), " "); desc == "" {
+	if desc := oneLine(t.Description); desc == "" {
 		p.lines = append(p.lines, p.styles.Error.Render("no description"))
 	} else {
 		p.lines = append(p.lines, wrap(desc, p.w)...)
@@ -153,11 +164,66 @@ func (p *toolPane) rebuild() {
 func (p *toolPane) sectionLines(s section, w int) []string {
 	t := p.snap.cat.Tools[p.tool]
 	switch s {
+	case secFindings:
+		return p.findingLines(w)
 	case secSchema:
 		return p.styles.schemaLines(t.Schema, w)
 	default:
 		return []string{p.styles.Muted.Render("not analysed yet")}
 	}
+}
+
+// findingLines lists the tool's structural findings: severity mark, rule
+// and parameter, the message, the suggestion, and with why on, the rule's
+// teaching text under its first finding.
+func (p *toolPane) findingLines(w int) []string {
+	st := p.styles
+	fs := p.snap.byTool[p.tool]
+	if len(fs) == 0 {
+		return []string{st.OK.Render("✓ no structural findings")}
+	}
+	var out []string
+	taught := map[string]bool{}
+	for _, f := range fs {
+		mark := st.Warn.Render("~")
+		if f.Severity == lint.SeverityError {
+			mark = st.Error.Render("✗")
+		}
+		head := f.Rule
+		if f.Param != "" {
+			head += " · " + f.Param
+		}
+		out = append(out, mark+" "+st.Bold.Render(head))
+		out = append(out, wrapIndented(f.Message, "  ", w-2)...)
+		if f.Suggestion != "" {
+			out = append(out, wrapIndented("→ "+f.Suggestion, "  ", w-2)...)
+		}
+		r, ok := p.rules[f.Rule]
+		if !p.why || !ok || taught[f.Rule] {
+			continue
+		}
+		taught[f.Rule] = true
+		for _, part := range []struct{ label, text string }{{"why", r.Teaching.Why}, {"fix", r.Teaching.Fix}} {
+			if part.text != "" {
+				for _, l := range wrapIndented(part.label+": "+part.text, "  │ ", w-4) {
+					out = append(out, st.Muted.Render(l))
+				}
+			}
+		}
+		for _, part := range []struct{ label, text string }{{"before", r.Teaching.Before}, {"after", r.Teaching.After}} {
+			if part.text == "" {
+				continue
+			}
+			out = append(out, st.Muted.Render("  │ "+part.label+":"))
+			for _, l := range strings.Split(part.text, "\n") {
+				out = append(out, st.Muted.Render("  │   ")+clip(l, max(w-6, 1)))
+			}
+		}
+	}
+	if !p.why {
+		out = append(out, st.Muted.Render("w: why (each rule's teaching text)"))
+	}
+	return out
 }
 
 func (p *toolPane) Typing() bool { return false }
@@ -179,6 +245,9 @@ func (p *toolPane) Update(msg tea.Msg) tea.Cmd {
 			cur--
 		}
 		p.scrollTo(p.starts[cur])
+	case key.Matches(km, k.Why):
+		p.why = !p.why
+		p.rebuild()
 	case key.Matches(km, k.Up):
 		p.scrollBy(-1)
 	case key.Matches(km, k.Down):
@@ -213,5 +282,5 @@ func (p *toolPane) View() string {
 
 func (p *toolPane) Keys() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.NextSection, k.PrevSection, k.Up, k.Down, k.PgUp, k.PgDown}
+	return []key.Binding{k.Why, k.NextSection, k.PrevSection, k.Up, k.Down, k.PgUp, k.PgDown, k.Home, k.End}
 }

@@ -1,0 +1,127 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/embed"
+)
+
+// The background work and its replies. Every reply carries the id of the
+// request it answers; the model keeps the id of the latest request of each
+// kind and drops any other reply, so a slow answer about an old catalog or
+// old thresholds can never overwrite a newer one.
+
+// loadedMsg answers a reload.
+type loadedMsg struct {
+	id  int
+	cat *catalog.Catalog
+	err error
+}
+
+// scoredMsg answers a similarity run: the scored catalog, or why not.
+type scoredMsg struct {
+	id       int
+	spec     string
+	embedder embed.Embedder // opened for this run, kept for the next
+	scores   *lint.Scores
+	err      error
+}
+
+// progressMsg reports a similarity run's progress.
+type progressMsg struct {
+	id int
+	p  lint.Progress
+}
+
+// judgedMsg answers a request for verdicts at some thresholds.
+type judgedMsg struct {
+	id  int
+	sim lint.Similarity
+}
+
+// failedMsg is a background command that panicked: the explorer reports it
+// and keeps running.
+type failedMsg struct {
+	what string
+	err  error
+}
+
+// safe runs work as a command, turning a panic into a failedMsg.
+func safe(what string, work func() tea.Msg) tea.Cmd {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = failedMsg{what: what, err: fmt.Errorf("internal error: %v", r)}
+			}
+		}()
+		return work()
+	}
+}
+
+// scoreJob is one similarity run in flight.
+type scoreJob struct {
+	id       int
+	cancel   context.CancelFunc
+	progress chan lint.Progress
+	last     lint.Progress
+}
+
+// score starts embedding and scoring the catalog in the background and
+// returns the commands that deliver the result and the progress.
+func score(id int, cat *catalog.Catalog, opts lint.Options, spec string, e embed.Embedder, open func(string) (embed.Embedder, error)) (*scoreJob, tea.Cmd) {
+	ctx, cancel := context.WithCancel(context.Background())
+	job := &scoreJob{id: id, cancel: cancel, progress: make(chan lint.Progress, 1)}
+	opts.Progress = func(p lint.Progress) {
+		// Keep only the latest report: the bar needs no history.
+		select {
+		case <-job.progress:
+		default:
+		}
+		job.progress <- p
+	}
+	run := safe("similarity", func() tea.Msg {
+		defer close(job.progress)
+		if e == nil {
+			var err error
+			if e, err = open(spec); err != nil {
+				return scoredMsg{id: id, spec: spec, err: err}
+			}
+		}
+		opts.Embedder = e
+		s, err := lint.Score(ctx, cat, opts)
+		return scoredMsg{id: id, spec: spec, embedder: e, scores: s, err: err}
+	})
+	return job, tea.Batch(run, job.next())
+}
+
+// next waits for the job's next progress report.
+func (j *scoreJob) next() tea.Cmd {
+	return func() tea.Msg {
+		p, ok := <-j.progress
+		if !ok {
+			return nil
+		}
+		return progressMsg{id: j.id, p: p}
+	}
+}
+
+// judge derives the verdicts for thresholds th in the background: lowering
+// them below what was kept scores the pairs again.
+func judge(id int, s *lint.Scores, th lint.Thresholds) tea.Cmd {
+	return safe("verdicts", func() tea.Msg {
+		return judgedMsg{id: id, sim: s.Judge(th)}
+	})
+}
+
+// reload re-reads the catalog in the background.
+func reload(id int, load func(context.Context) (*catalog.Catalog, error)) tea.Cmd {
+	return safe("reload", func() tea.Msg {
+		cat, err := load(context.Background())
+		return loadedMsg{id: id, cat: cat, err: err}
+	})
+}

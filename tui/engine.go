@@ -1,0 +1,153 @@
+package tui
+
+import (
+	"math"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"toolscope/core/lint"
+)
+
+// thresholdStep and bandStep are how far one key press moves the
+// confusability threshold and the watch band.
+const (
+	thresholdStep = 0.01
+	bandStep      = 0.01
+)
+
+// reload re-reads the catalog, when its source can be re-read.
+func (m *Model) reload() tea.Cmd {
+	if m.opts.Reload == nil {
+		m.notice = "this catalog cannot be re-read (stdin)"
+		return nil
+	}
+	m.loadID++
+	return reload(m.loadID, m.opts.Reload)
+}
+
+// loaded takes a reloaded catalog; a failed reload keeps the last good one
+// on screen and says why.
+func (m *Model) loaded(msg loadedMsg) tea.Cmd {
+	if msg.id != m.loadID {
+		return nil
+	}
+	if msg.err != nil {
+		m.problem = "reload failed, showing the last good catalog: " + msg.err.Error()
+		return nil
+	}
+	m.problem = ""
+	m.notice = "reloaded " + plural(len(msg.cat.Tools), "tool")
+	m.setSnapshot(analyse(msg.cat, m.opts.Lint))
+	return m.startScoring()
+}
+
+// startScoring embeds and scores the current catalog in the background,
+// cancelling any run still going.
+func (m *Model) startScoring() tea.Cmd {
+	if m.job != nil {
+		m.job.cancel()
+		m.job = nil
+	}
+	m.scores = nil
+	m.judgeID++ // verdicts in flight are about the old scores
+	if m.embedSpec == "" || m.opts.OpenEmbedder == nil {
+		return nil
+	}
+	m.scoreID++
+	opts := m.opts.Lint
+	opts.Scoring = m.scoring
+	job, cmd := score(m.scoreID, m.snap.cat, opts, m.embedSpec, m.embedders[m.embedSpec], m.opts.OpenEmbedder)
+	m.job = job
+	m.syncPairs()
+	return cmd
+}
+
+// scored takes a finished similarity run and asks for its verdicts.
+func (m *Model) scored(msg scoredMsg) tea.Cmd {
+	if m.job == nil || msg.id != m.job.id {
+		return nil
+	}
+	m.job = nil
+	if msg.embedder != nil {
+		m.embedders[msg.spec] = msg.embedder
+	}
+	if msg.err != nil {
+		m.problem = "similarity: " + msg.err.Error()
+		m.syncPairs()
+		return nil
+	}
+	m.scores = msg.scores
+	return m.rejudge()
+}
+
+// thresholds are the ones in force: the user's, else the scores' own.
+func (m *Model) thresholds() lint.Thresholds {
+	if m.th != nil {
+		return *m.th
+	}
+	if m.scores != nil {
+		return m.scores.Thresholds()
+	}
+	return lint.Thresholds{}
+}
+
+// rejudge asks for verdicts at the thresholds in force.
+func (m *Model) rejudge() tea.Cmd {
+	if m.scores == nil {
+		return nil
+	}
+	m.judgeID++
+	return judge(m.judgeID, m.scores, m.thresholds())
+}
+
+// moveThresholds nudges the threshold (dt) or the watch band (db) and
+// re-derives the verdicts without scoring again.
+func (m *Model) moveThresholds(dt, db float64) tea.Cmd {
+	if m.scores == nil {
+		m.notice = "no similarity yet: the thresholds move once the pairs are scored"
+		return nil
+	}
+	th := m.thresholds()
+	if th.ReportOnly() {
+		// Report-only has no threshold to move from: start at the top pair.
+		th.Confusability = 1
+	}
+	th.Confusability = round2(th.Confusability + dt)
+	th.WatchBand = round2(math.Max(th.WatchBand+db, 0))
+	m.th = &th
+	return m.rejudge()
+}
+
+// round2 keeps repeated steps from drifting off the two-decimal grid.
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// switchScoring flips between the adaptive and cosine scorings. The
+// thresholds go back to the new scoring's own: the scales differ.
+func (m *Model) switchScoring() tea.Cmd {
+	if m.scoring == lint.ScoringCosine {
+		m.scoring = lint.ScoringAdaptive
+	} else {
+		m.scoring = lint.ScoringCosine
+	}
+	m.th = nil
+	m.notice = "scoring: " + string(m.scoring)
+	return m.startScoring()
+}
+
+// switchEmbedder moves to the next embedder in the list.
+func (m *Model) switchEmbedder() tea.Cmd {
+	list := m.opts.Embedders
+	if len(list) == 0 {
+		return nil
+	}
+	next := list[0]
+	for i, s := range list {
+		if s == m.embedSpec {
+			next = list[(i+1)%len(list)]
+		}
+	}
+	m.embedSpec = next
+	m.th = nil
+	m.notice = "embedder: " + next
+	return m.startScoring()
+}

@@ -1,0 +1,288 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"toolscope/core/lint"
+)
+
+// pairsDetailMin is the least pane height that keeps a detail area for the
+// selected pair's full hint under the list.
+const pairsDetailMin = 12
+
+// pairsPane lists similarity pairs: the selected tool's nearest neighbours,
+// or the catalog's global ranking, with verdict marks, scores and hints.
+type pairsPane struct {
+	keys   *KeyMap
+	styles *Styles
+	w, h   int
+
+	snap   *snapshot
+	tool   int
+	global bool
+	// pending says why there are no pairs yet (running, off, failed).
+	pending string
+	th      lint.Thresholds
+
+	rows   []lint.Pair
+	cursor int
+	offset int
+}
+
+func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
+	return &pairsPane{keys: keys, styles: styles, tool: -1}
+}
+
+// show follows the snapshot and the selected tool; pending says what the
+// similarity is doing while there are no verdicts.
+func (p *pairsPane) show(s *snapshot, tool int, pending string, th lint.Thresholds) {
+	keep, had := p.selected()
+	sameTool := nameAt(p.snap, p.tool) == nameAt(s, tool)
+	p.snap, p.tool, p.pending, p.th = s, tool, pending, th
+	p.rows = p.rows[:0]
+	if s.sim != nil {
+		switch {
+		case p.global:
+			p.rows = s.sim.Ranked
+		case tool >= 0 && tool < len(s.sim.Neighbours):
+			p.rows = s.sim.Neighbours[tool]
+		}
+	}
+	if !sameTool && !p.global {
+		p.cursor, p.offset = 0, 0
+	} else if had {
+		p.cursor = 0
+		for i, r := range p.rows {
+			if r.A == keep.A && r.B == keep.B {
+				p.cursor = i
+			}
+		}
+	}
+	p.cursor = clampInt(p.cursor, 0, max(len(p.rows)-1, 0))
+	p.scroll()
+}
+
+// selected is the pair under the cursor.
+func (p *pairsPane) selected() (lint.Pair, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		return lint.Pair{}, false
+	}
+	return p.rows[p.cursor], true
+}
+
+func (p *pairsPane) setSize(w, h int) {
+	p.w, p.h = w, h
+	p.scroll()
+}
+
+func (p *pairsPane) title() string {
+	th := ""
+	if p.snap != nil && p.snap.sim != nil {
+		th = " · " + thresholdText(p.th)
+	}
+	if p.global {
+		return "Ranking" + th
+	}
+	if name := nameAt(p.snap, p.tool); name != "" {
+		return "Neighbours of " + name + th
+	}
+	return "Pairs"
+}
+
+func (p *pairsPane) Typing() bool { return false }
+
+func (p *pairsPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	k := p.keys
+	switch {
+	case key.Matches(km, k.Scope):
+		p.global = !p.global
+		p.cursor, p.offset = 0, 0
+		p.show(p.snap, p.tool, p.pending, p.th)
+	case key.Matches(km, k.Up):
+		p.move(-1)
+	case key.Matches(km, k.Down):
+		p.move(1)
+	case key.Matches(km, k.PgUp):
+		p.move(-p.listHeight())
+	case key.Matches(km, k.PgDown):
+		p.move(p.listHeight())
+	case key.Matches(km, k.Home):
+		p.move(-len(p.rows))
+	case key.Matches(km, k.End):
+		p.move(len(p.rows))
+	}
+	return nil
+}
+
+func (p *pairsPane) move(d int) {
+	p.cursor = clampInt(p.cursor+d, 0, max(len(p.rows)-1, 0))
+	p.scroll()
+}
+
+// notes are the caveats shown above the list (the mock's honesty note, an
+// uncalibrated embedder).
+func (p *pairsPane) notes() []string {
+	if p.snap == nil || p.snap.sim == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range p.snap.sim.Notes {
+		out = append(out, wrap("! "+n, p.w)...)
+	}
+	return out
+}
+
+// detailHeight is the height kept under the list for the selected pair.
+func (p *pairsPane) detailHeight() int {
+	if p.h < pairsDetailMin {
+		return 0
+	}
+	return 4
+}
+
+func (p *pairsPane) listHeight() int {
+	return max(p.h-min(len(p.notes()), 3)-p.detailHeight()-1, 1)
+}
+
+// rowHeight is one pair's lines: a flagged pair carries its hint.
+func (p *pairsPane) rowHeight(i int) int {
+	if p.snap.verdict(p.rows[i]) != nil {
+		return 2
+	}
+	return 1
+}
+
+// scroll keeps the cursor's row in view.
+func (p *pairsPane) scroll() {
+	if p.snap == nil || len(p.rows) == 0 {
+		p.offset = 0
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	for {
+		h := 0
+		for i := p.offset; i <= p.cursor; i++ {
+			h += p.rowHeight(i)
+		}
+		if h <= p.listHeight() || p.offset == p.cursor {
+			return
+		}
+		p.offset++
+	}
+}
+
+func (p *pairsPane) View() string {
+	if p.snap == nil {
+		return ""
+	}
+	st := p.styles
+	var lines []string
+	notes := p.notes()
+	for _, n := range notes[:min(len(notes), 3)] {
+		lines = append(lines, st.Warn.Render(n))
+	}
+	if p.snap.sim == nil || len(p.rows) == 0 {
+		msg := p.pending
+		if p.snap.sim != nil {
+			msg = "no pairs: the catalog has fewer than two distinct tools"
+		}
+		return strings.Join(append(lines, st.Muted.Render(msg)), "\n")
+	}
+	listH := p.listHeight()
+	used := 0
+	for i := p.offset; i < len(p.rows) && used+p.rowHeight(i) <= listH; i++ {
+		lines = append(lines, p.row(i)...)
+		used += p.rowHeight(i)
+	}
+	for ; used < listH; used++ {
+		lines = append(lines, "")
+	}
+	hint := "g " + map[bool]string{true: "neighbours", false: "global ranking"}[p.global] + " · enter compare"
+	lines = append(lines, st.Muted.Render(hint))
+	if p.detailHeight() > 0 {
+		lines = append(lines, p.detail()...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// row renders pair i: mark, score, and the other tool (neighbours) or both
+// (ranking); a flagged pair's hint follows on its own line.
+func (p *pairsPane) row(i int) []string {
+	st := p.styles
+	pr := p.rows[i]
+	v := p.snap.verdict(pr)
+	mark := "  "
+	switch {
+	case v != nil && v.Kind == lint.Confusable:
+		mark = st.Confusable.Render("✗ ")
+	case v != nil:
+		mark = st.Watch.Render("~ ")
+	}
+	name := pr.A + " ⇄ " + pr.B
+	if !p.global {
+		name = pr.B
+		if pr.B == nameAt(p.snap, p.tool) {
+			name = pr.A
+		}
+	}
+	cur := "  "
+	if i == p.cursor {
+		cur = "▸ "
+		name = st.Selected.Render(name)
+	}
+	out := []string{cur + mark + p.score(pr.Similarity) + "  " + name}
+	if v != nil {
+		out = append(out, "     "+st.Muted.Render(clip(v.Hint, max(p.w-5, 1))))
+	}
+	return out
+}
+
+// score shows a pair's score: signed under the adaptive scoring, whose
+// scores go both ways around zero.
+func (p *pairsPane) score(v float64) string {
+	if p.snap.sim != nil && p.snap.sim.Scoring == lint.ScoringAdaptive {
+		return signed(v)
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+// detail is the selected pair in full: names, score, affinity, verdict and
+// the whole hint.
+func (p *pairsPane) detail() []string {
+	pr, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	st := p.styles
+	head := pr.A + " ⇄ " + pr.B + "  " + p.score(pr.Similarity)
+	if pr.Affinity != nil {
+		head += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
+	}
+	v := p.snap.verdict(pr)
+	if v != nil {
+		head += " · " + string(v.Kind)
+	} else {
+		head += " · no verdict"
+	}
+	out := []string{st.Bold.Render(clip(head, p.w))}
+	if v != nil {
+		hint := wrap(v.Hint, p.w)
+		out = append(out, hint[:min(len(hint), p.detailHeight()-1)]...)
+	}
+	return out
+}
+
+func (p *pairsPane) Keys() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Scope, k.Compare, k.Up, k.Down, k.PgUp, k.PgDown, k.Home, k.End}
+}

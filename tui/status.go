@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/lint"
+)
+
+// progressWidth is the width of the header's progress bar.
+const progressWidth = 14
+
+// header is the status line: the catalog, the gate's counts and verdict,
+// and the similarity's state (progress while it runs). It drops detail to
+// fit narrow screens rather than cutting the verdict off.
+func (m *Model) header() string {
+	st := m.styles
+	s := m.snap
+	r := s.report
+	source := filepath.Base(s.cat.Source)
+	sim := m.similarityStatus()
+	verdict := st.OK.Render("PASS")
+	switch {
+	case !r.OK:
+		verdict = st.Error.Render("FAIL")
+	case m.job != nil:
+		verdict = st.Muted.Render("pending")
+	}
+	long := []string{"toolscope", source, plural(len(s.cat.Tools), "tool"), sim,
+		count(fmt.Sprintf("%d confusable", r.Summary.Confusable), r.Summary.Confusable, st.Confusable.Render),
+		count(fmt.Sprintf("%d watch", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
+		count(plural(r.Summary.Errors, "error"), r.Summary.Errors, st.Error.Render),
+		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render), verdict}
+	line := " " + strings.Join(long, " · ")
+	if ansi.StringWidth(line) > m.layout.Width {
+		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)
+		line = " " + strings.Join([]string{verdict, short, source, sim}, " · ")
+	}
+	return st.Header.Render(clip(line, m.layout.Width))
+}
+
+// count colours a count's text when the count is not zero.
+func count(text string, n int, render func(...string) string) string {
+	if n == 0 {
+		return text
+	}
+	return render(text)
+}
+
+// similarityStatus says what the similarity is doing: off, running (with
+// progress), or which embedder and scoring produced the verdicts.
+func (m *Model) similarityStatus() string {
+	switch {
+	case m.embedSpec == "":
+		return "similarity off"
+	case m.job != nil:
+		p := m.job.last
+		label := "opening " + m.embedSpec
+		frac := 0.0
+		if p.Total > 0 {
+			frac = float64(p.Done) / float64(p.Total)
+			label = string(p.Stage) + " " + fmt.Sprintf("%d/%d", p.Done, p.Total)
+		}
+		return label + " " + m.styles.bar(frac, progressWidth)
+	case m.scores == nil:
+		return m.embedSpec + " " + string(m.scoring) + " (no verdicts)"
+	}
+	return m.snap.report.Similarity.Embedder + " " + string(m.scoring)
+}
+
+// thresholdText shows the thresholds in force, as the pairs pane titles
+// them.
+func thresholdText(th lint.Thresholds) string {
+	if th.ReportOnly() {
+		return "report only"
+	}
+	return fmt.Sprintf("≥ %s · band %.2f", signed(th.Confusability), th.WatchBand)
+}
+
+// signed shows a score with its sign, as the adaptive scoring's scores go
+// both ways.
+func signed(v float64) string { return fmt.Sprintf("%+.2f", v) }
+
+// bar draws a progress bar of w cells, frac of it filled.
+func (s Styles) bar(frac float64, w int) string {
+	n := clampInt(int(frac*float64(w)+0.5), 0, w)
+	return s.KeyHint.Render(strings.Repeat("█", n)) + s.Muted.Render(strings.Repeat("░", w-n))
+}
