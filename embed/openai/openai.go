@@ -97,6 +97,16 @@ type Embedder struct {
 	dims int
 }
 
+func init() {
+	embed.Register("openai", func(model string, o embed.Options) (embed.Embedder, error) {
+		e, err := New(Options{Model: model, BaseURL: o.URL})
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	})
+}
+
 // New checks the options and reads the endpoint and key from the
 // environment. It sends nothing.
 func New(opts Options) (*Embedder, error) {
@@ -105,10 +115,10 @@ func New(opts Options) (*Embedder, error) {
 		getenv = os.Getenv
 	}
 	if strings.TrimSpace(opts.Model) == "" {
-		return nil, errors.New("openai: no model named: use --embedder openai:MODEL (e.g. openai:text-embedding-3-small)")
+		return nil, errors.New("no model named: use --embedder openai:MODEL (e.g. openai:text-embedding-3-small)")
 	}
 	if opts.Dimensions < 0 || opts.BatchSize < 0 || opts.MaxAttempts < 0 || opts.RequestTimeout < 0 || opts.BaseBackoff < 0 || opts.MaxWait < 0 {
-		return nil, fmt.Errorf("openai:%s: negative option (dimensions, batch size, attempts and durations must be positive)", opts.Model)
+		return nil, errors.New("negative option (dimensions, batch size, attempts and durations must be positive)")
 	}
 	setDefault(&opts.BatchSize, DefaultBatchSize)
 	setDefault(&opts.MaxAttempts, DefaultMaxAttempts)
@@ -131,10 +141,10 @@ func New(opts Options) (*Embedder, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil {
 		// The parser's message quotes the URL, which may hold credentials.
-		return nil, fmt.Errorf("openai:%s: %s is not a valid URL", opts.Model, from)
+		return nil, fmt.Errorf("%s is not a valid URL", from)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("openai:%s: %s is not an http(s) URL: %q", opts.Model, from, showURL(u))
+		return nil, fmt.Errorf("%s is not an http(s) URL: %q", from, showURL(u))
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	if !strings.HasSuffix(u.Path, "/embeddings") {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"toolscope/embed"
 )
 
 // sentinel is a key that must never show in any message.
@@ -534,8 +536,8 @@ func TestNewRefuses(t *testing.T) {
 		want string
 	}{
 		{"no model", Options{}, "no model named: use --embedder openai:MODEL"},
-		{"not http", Options{Model: "m", BaseURL: "localhost:11434/v1"}, `openai:m: --embed-url is not an http(s) URL: "localhost:11434/v1"`},
-		{"bad env URL", Options{Model: "m", Getenv: env{EnvURL: "http://a b/"}.get}, "openai:m: $TOOLSCOPE_EMBED_URL is not a valid URL"},
+		{"not http", Options{Model: "m", BaseURL: "localhost:11434/v1"}, `--embed-url is not an http(s) URL: "localhost:11434/v1"`},
+		{"bad env URL", Options{Model: "m", Getenv: env{EnvURL: "http://a b/"}.get}, "$TOOLSCOPE_EMBED_URL is not a valid URL"},
 		{"negative", Options{Model: "m", BatchSize: -1}, "negative option"},
 	}
 	for _, tc := range cases {
@@ -548,6 +550,20 @@ func TestNewRefuses(t *testing.T) {
 				t.Fatalf("New error = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestOpenedByName(t *testing.T) {
+	e, err := embed.Open("openai:nomic-embed-text", embed.Options{URL: "http://localhost:11434/v1", NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := e.(*Embedder)
+	if !ok || o.ID() != "openai:nomic-embed-text" || o.endpoint != "http://localhost:11434/v1/embeddings" {
+		t.Fatalf("Open = %T %q; want this package's embedder for the model and URL", e, e.ID())
+	}
+	if _, err := embed.Open("openai:", embed.Options{}); err == nil || !strings.Contains(err.Error(), "no model named") {
+		t.Fatalf("Open without a model = %v, want the missing model named", err)
 	}
 }
 
