@@ -90,7 +90,7 @@ func (p Parsed) Window(now time.Time, zone *time.Location) (Window, error) {
 		return Window{From: p.from.instant(), To: p.to.instant()}, nil
 	case WallRange:
 		if zone == nil {
-			return Window{}, errors.New("no zone to read the wall times in")
+			return Window{}, errNoZone
 		}
 		from, err := p.from.in(zone)
 		if err != nil {
@@ -148,6 +148,8 @@ func parseLookback(sp Spelling, text string) (time.Duration, error) {
 		return 0, errors.New("has a minus sign; a lookback has none (that is a signed-lookback)")
 	case sp == SignedLookback && !signed:
 		return 0, errors.New("no leading minus (a signed-lookback is like -24h)")
+	case body == "":
+		return 0, errors.New(shape)
 	}
 	return parseCount(body, lookbackUnits, shape)
 }
