@@ -14,6 +14,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -76,6 +77,10 @@ type Options struct {
 	Reload func(ctx context.Context) (*catalog.Catalog, error)
 	// Watch is the file whose saves trigger a reload, "" for none.
 	Watch string
+	// Now is the clock pasted periods are read against; nil is time.Now.
+	Now func() time.Time
+	// Zone is the app's zone for wall times; nil is UTC.
+	Zone *time.Location
 }
 
 // Model is the explorer's root model.
@@ -133,7 +138,10 @@ func New(opts Options) *Model {
 	m.tools = newToolList(&m.keys, &m.styles)
 	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
 	m.pairs = newPairsPane(&m.keys, &m.styles)
-	m.drawer = newDrawer(&m.keys, &m.styles)
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
 	m.setSnapshot(analyse(opts.Catalog, opts.Lint))
 	m.render()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -11,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"toolscope/core/declare"
 	"toolscope/core/jsonv"
 	"toolscope/core/validate"
 )
@@ -36,16 +38,19 @@ type drawer struct {
 	drafts map[string]string
 	// results caches the rendered verdict for the current text.
 	results []string
+	// now and zone are what pasted periods are read against.
+	now  func() time.Time
+	zone *time.Location
 }
 
-func newDrawer(keys *KeyMap, styles *Styles) *drawer {
+func newDrawer(keys *KeyMap, styles *Styles, now func() time.Time, zone *time.Location) *drawer {
 	ed := textarea.New()
 	ed.ShowLineNumbers = false
 	ed.Prompt = ""
 	ed.Placeholder = "type or paste the arguments as JSON"
 	ed.Cursor.SetMode(cursor.CursorStatic)
 	ed.FocusedStyle.CursorLine = lipgloss.NewStyle()
-	return &drawer{keys: keys, styles: styles, editor: ed, mode: validate.Enforce, drafts: map[string]string{}, tool: -1}
+	return &drawer{keys: keys, styles: styles, editor: ed, mode: validate.Enforce, drafts: map[string]string{}, tool: -1, now: now, zone: zone}
 }
 
 // show follows the selected tool, saving the draft of the one left.
@@ -200,11 +205,34 @@ func (d *drawer) evaluate() {
 			add(st.Warn, "  ~ "+warn)
 		}
 	}
+	d.resolution(add, args, len(issues) > 0 && issues[0].Expected == validate.ExpectedArguments)
 	if action == validate.Rejected {
 		d.results = append(d.results, st.Bold.Render("the model would get:"))
 		for _, l := range strings.Split(validate.FormatIssues(tool.Name, issues), "\n") {
 			add(st.Muted, "  "+l)
 		}
+	}
+}
+
+// resolution shows how the tool's declarations would resolve the call:
+// each ruled argument's fate, the batch of asks, the period and its window
+// with advice. Arguments that do not parse have nothing to resolve.
+func (d *drawer) resolution(add func(lipgloss.Style, string), args *jsonv.Value, unparsed bool) {
+	st := d.styles
+	decl := d.snap.decls[d.tool]
+	switch {
+	case decl.refusal != nil:
+		add(st.Error, "declarations refused, so nothing is assumed or asked: "+decl.refusal.Error())
+		return
+	case decl.rules == nil:
+		return
+	case unparsed:
+		add(st.Muted, "declarations: waiting for arguments that parse")
+		return
+	}
+	tones := map[declare.Tone]lipgloss.Style{declare.ToneInfo: st.Plain, declare.ToneOK: st.OK, declare.ToneAdvice: st.Warn, declare.ToneBad: st.Error}
+	for _, l := range declare.Resolve(decl.rules, args, d.now(), d.zone).Lines() {
+		add(tones[l.Tone], l.Text)
 	}
 }
 

@@ -2,7 +2,7 @@ package tui
 
 import (
 	"toolscope/core/catalog"
-	"toolscope/core/jsonv"
+	"toolscope/core/declare"
 	"toolscope/core/lint"
 )
 
@@ -16,6 +16,8 @@ type snapshot struct {
 	// each tool's, by catalog index.
 	findings []lint.Finding
 	byTool   [][]lint.Finding
+	// decls are each tool's declarations, judged once at load.
+	decls []declaration
 	// sim is the similarity section, nil until the first verdicts arrive.
 	sim *lint.Similarity
 	// verdicts finds a pair's verdict by its tools' catalog indexes.
@@ -35,7 +37,10 @@ type toolInfo struct {
 
 // analyse runs what is quick, the structural rules, on a new catalog.
 func analyse(cat *catalog.Catalog, opts lint.Options) *snapshot {
-	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts)}
+	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts), decls: make([]declaration, len(cat.Tools))}
+	for i, t := range cat.Tools {
+		s.decls[i].rules, s.decls[i].refusal = declare.Read(t)
+	}
 	s.byTool = make([][]lint.Finding, len(cat.Tools))
 	for _, f := range s.findings {
 		if f.ToolIndex >= 0 && f.ToolIndex < len(cat.Tools) {
@@ -62,7 +67,7 @@ func (s *snapshot) derive(failOn lint.Severity) {
 	}
 	s.report = lint.NewReport(s.cat, s.findings, sim, failOn)
 	s.tools = make([]toolInfo, len(s.cat.Tools))
-	for i, t := range s.cat.Tools {
+	for i := range s.cat.Tools {
 		in := &s.tools[i]
 		for _, f := range s.byTool[i] {
 			if f.Severity == lint.SeverityError {
@@ -71,10 +76,10 @@ func (s *snapshot) derive(failOn lint.Severity) {
 				in.warnings++
 			}
 		}
-		if t.AskOrAssume.Is(jsonv.Object) {
-			in.ruled = len(t.AskOrAssume.Members)
+		if r := s.decls[i].rules; r != nil {
+			in.ruled = len(r.Ruled)
+			in.period = r.Period != nil
 		}
-		in.period = t.Period != nil
 		if i < len(sim.Neighbours) && len(sim.Neighbours[i]) > 0 {
 			in.best = sim.Neighbours[i][0].Similarity
 		}

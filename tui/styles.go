@@ -17,6 +17,7 @@ type Styles struct {
 	TabOn    lipgloss.Style
 	Selected lipgloss.Style
 	Match    lipgloss.Style
+	Plain    lipgloss.Style
 	Muted    lipgloss.Style
 	Bold     lipgloss.Style
 
@@ -50,6 +51,7 @@ func DefaultStyles() Styles {
 		TabOn:       lipgloss.NewStyle().Bold(true).Underline(true),
 		Selected:    lipgloss.NewStyle().Reverse(true),
 		Match:       lipgloss.NewStyle().Foreground(lipgloss.Color("11")).Underline(true),
+		Plain:       lipgloss.NewStyle(),
 		Muted:       lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
 		Bold:        lipgloss.NewStyle().Bold(true),
 		Error:       lipgloss.NewStyle().Foreground(lipgloss.Color("9")),

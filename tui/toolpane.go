@@ -166,10 +166,10 @@ func (p *toolPane) sectionLines(s section, w int) []string {
 	switch s {
 	case secFindings:
 		return p.findingLines(w)
-	case secSchema:
-		return p.styles.schemaLines(t.Schema, w)
+	case secDeclarations:
+		return p.styles.declarationLines(p.snap.decls[p.tool], w)
 	default:
-		return []string{p.styles.Muted.Render("not analysed yet")}
+		return p.styles.schemaLines(t.Schema, w)
 	}
 }
 
