@@ -56,6 +56,8 @@ type Report struct {
 	Similarity Similarity `json:"similarity"`
 	Structural []Finding  `json:"structural"`
 	Summary    Summary    `json:"summary"`
+	// FailOn is the least severity that failed the gate.
+	FailOn Severity `json:"-"`
 }
 
 // Summary counts what the report found.
@@ -291,7 +293,7 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 
 // NewReport assembles a report and its gate from the stages' results.
 func NewReport(cat *catalog.Catalog, findings []Finding, sim Similarity, failOn Severity) *Report {
-	r := &Report{ToolCount: len(cat.Tools), Similarity: sim, Structural: findings}
+	r := &Report{ToolCount: len(cat.Tools), Similarity: sim, Structural: findings, FailOn: failOn}
 	if r.Structural == nil {
 		r.Structural = []Finding{}
 	}

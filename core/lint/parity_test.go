@@ -106,7 +106,6 @@ func TestParityWithReference(t *testing.T) {
 			opts.Embedder = embed.Mock{}
 			opts.Scoring = ScoringCosine
 			opts.RankLimit = 0
-			opts.Rules = SeedRules()
 			if mode == "report-only" {
 				inf := math.Inf(1)
 				opts.Threshold = &inf

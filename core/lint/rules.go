@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
@@ -116,6 +117,8 @@ const (
 	RuleEnumTypeMismatch   = "enum-type-mismatch"
 	RuleTooManyTools       = "too-many-tools"
 	RuleDuplicateJSONKey   = "duplicate-json-key"
+	RulePatternNotECMA     = "pattern-not-ecma"
+	RuleDeclarationRefused = "declaration-refused"
 )
 
 // DefaultRules is the default pack, in the order findings are listed.
@@ -126,6 +129,8 @@ func DefaultRules() []Rule {
 		SaysWhatNotWhenRule(DefaultWhenCues),
 		EnumInProseRule(DefaultValueMarkers),
 		OptionalParamRule(DefaultOmissionCues),
+		DeclarationRule(),
+		PatternRule(),
 		NameLimitsRule(),
 		SchemaNotObjectRule(),
 		RequiredUndeclaredRule(),
@@ -278,7 +283,8 @@ func commaListPattern(markers []string) *regexp.Regexp {
 	for i, m := range markers {
 		alts[i] = caseless(m)
 	}
-	return regexp.MustCompile(`(?:` + strings.Join(alts, "|") + `)` + jsSpaceClass + `*:?` + jsSpaceClass + `*(` +
+	// The marker must start a word: "zone of Europe, Asia" lists nothing.
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?:` + strings.Join(alts, "|") + `)` + jsSpaceClass + `*:?` + jsSpaceClass + `*(` +
 		identPattern + `(?:` + jsSpaceClass + `*,` + jsSpaceClass + `*` + identPattern + `)+)`)
 }
 
@@ -335,20 +341,24 @@ func proseLiterals(desc string, commaList *regexp.Regexp) []string {
 	return nil
 }
 
+// trimAll trims each literal, and the full stop that ends the sentence a
+// list closes ("one of a | b | c." lists c, not "c.").
 func trimAll(parts []string) []string {
 	for i, p := range parts {
-		parts[i] = jsTrim(p)
+		parts[i] = strings.TrimRight(jsTrim(p), ".")
 	}
 	return parts
 }
 
 // excerpt quotes at most n code points of s, marking a cut with "…".
-func excerpt(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return jsonv.Quote(string(r[:n-1]) + "…")
+func excerpt(s string, n int) string { return jsonv.Quote(cut(s, n)) }
+
+// cut shortens s to at most n code points, marking a cut with "…".
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return jsonv.Quote(s)
+	return string([]rune(s)[:n-1]) + "…"
 }
 
 // DefaultOmissionCues are words that say what leaving a parameter out means.

@@ -1,12 +1,15 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/declare"
 	"toolscope/core/jsonv"
+	"toolscope/core/validate"
 )
 
 // The providers' name rules: OpenAI and Anthropic accept
@@ -201,7 +204,7 @@ func EnumTypeMismatchRule() Rule {
 					if !typeAccepts(types, m) {
 						out = append(out, Finding{Severity: SeverityError, Param: path,
 							Message: fmt.Sprintf("enum member %s is %s, but the type is %s: a model that picks it fails validation",
-								excerpt(m.JSON(), 40), article(m), strings.Join(types, " or "))})
+								cut(m.JSON(), 40), article(m), strings.Join(types, " or "))})
 					}
 				}
 			})
@@ -308,10 +311,70 @@ func DuplicateJSONKeyRule() Rule {
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			out := make([]Finding, 0, len(t.DuplicateKeys))
 			for _, path := range t.DuplicateKeys {
-				out = append(out, Finding{Severity: SeverityWarn, Param: path,
+				out = append(out, Finding{Severity: SeverityWarn,
 					Message: fmt.Sprintf("key '%s' appears more than once in its object; only the last one counts", path)})
 			}
 			return out
+		},
+	}
+}
+
+// PatternRule warns about a `pattern` that does not compile as ECMA-262:
+// validation drops it, so the constraint the author wrote is not enforced.
+func PatternRule() Rule {
+	return Rule{
+		ID:       RulePatternNotECMA,
+		Severity: SeverityWarn,
+		Summary:  "a pattern does not compile as an ECMA-262 regular expression",
+		Teaching: Teaching{
+			Why:    "JSON Schema patterns are ECMA-262 regular expressions. One that does not compile (a Python-only (?P<name>...), an unbalanced bracket) is ignored by validators, so the value it was meant to constrain goes through unchecked, and a model reading it learns nothing.",
+			Fix:    "Rewrite it in ECMA-262 syntax and test it against a value that should pass and one that should not.",
+			Before: `"volume_id": {"type": "string", "pattern": "^(?P<prefix>vol)-[0-9a-f]{8}$"}`,
+			After:  `"volume_id": {"type": "string", "pattern": "^vol-[0-9a-f]{8}$"}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			var out []Finding
+			walkSchemas(t.Schema, "", func(node *jsonv.Value, path string) {
+				p, ok := node.Get("pattern").Str()
+				if !ok {
+					return
+				}
+				if _, err := validate.CompilePattern(p); err != nil {
+					reason := err.Error()
+					var pe *validate.PatternError
+					if errors.As(err, &pe) {
+						reason = pe.Reason
+					}
+					out = append(out, Finding{Severity: SeverityWarn, Param: path,
+						Message: fmt.Sprintf("pattern %s does not compile as ECMA-262 (%s): validation ignores it", excerpt(p, 60), reason)})
+				}
+			})
+			return out
+		},
+	}
+}
+
+// DeclarationRule reports a tool whose argument declarations (askOrAssume,
+// period, wants; SPEC §3) the judge refuses: they are not applied, so the
+// arguments they rule run as the model sends them.
+func DeclarationRule() Rule {
+	return Rule{
+		ID:       RuleDeclarationRefused,
+		Severity: SeverityError,
+		Summary:  "the tool's argument declarations are refused",
+		Teaching: Teaching{
+			Why:    "askOrAssume and period say what happens when the model leaves an argument out: assume a value or ask the person. A declaration that does not fit the schema (an argument it does not offer, a value its own schema rejects, an unknown spelling) is refused whole rather than repaired, so none of it applies until it is fixed.",
+			Fix:    "Read the sentence: it names the argument and what is wrong. Make the declaration agree with the property's schema.",
+			Before: `"unit": {"type": "string", "enum": ["ms", "s"]}  ...  "askOrAssume": {"unit": {"assume": "minutes"}}`,
+			After:  `"unit": {"type": "string", "enum": ["ms", "s"]}  ...  "askOrAssume": {"unit": {"assume": "s"}}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			_, refusal := declare.Read(t)
+			if refusal == nil {
+				return nil
+			}
+			return []Finding{{Severity: SeverityError, Param: refusal.Argument,
+				Message: fmt.Sprintf("declaration refused at %s: %s; none of the tool's declarations apply", refusal.Path, refusal.Reason)}}
 		},
 	}
 }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+)
+
+const (
+	lintUsage   = "lint [flags] CATALOG"
+	lintSummary = "the CI gate: structural rules and similarity (exit 0 ok, 1 failed, 2 usage or input error)"
+)
+
+func init() {
+	register(command{name: "lint", usage: lintUsage, summary: lintSummary, run: runLint})
+}
+
+// lintFormats are what `lint --format` accepts, the default first.
+var lintFormats = []string{"text", "json", "sarif", "markdown"}
+
+func runLint(args []string, io stdio) int {
+	fs := newFlagSet("lint")
+	f := newCatalogFlags(fs, lintFormats)
+	positional, code, ok := parseCommand(fs, lintUsage, lintSummary+"\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) or an http(s):// URL of an MCP server.", args, io)
+	if !ok {
+		return code
+	}
+	if err := f.check(); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
+	if len(positional) != 1 {
+		return usageError(io, "lint", fmt.Sprintf("want one CATALOG, got %d arguments", len(positional)))
+	}
+	cat, err := loadCatalog(positional[0], io)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return 2
+	}
+	report, err := analyzeCatalog(context.Background(), cat, f, io)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return 2
+	}
+	if err := writeReport(io.out, report, cat, f, io.outTTY); err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
+		return 2
+	}
+	if !report.OK {
+		return 1
+	}
+	return 0
+}
+
+// analyzeCatalog runs the lint the flags ask for, showing progress on
+// stderr when it is a terminal.
+func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, io stdio) (*lint.Report, error) {
+	opts := f.options()
+	if spec := f.embedderSpec(); spec != "" {
+		e, err := f.openEmbedder(spec)
+		if err != nil {
+			return nil, err
+		}
+		opts.Embedder = e
+	}
+	if io.errTTY {
+		p := &progressLine{w: io.err}
+		opts.Progress = p.show
+		defer p.clear()
+	}
+	return lint.Analyze(ctx, cat, opts)
+}
+
+// writeReport writes the report in the flags' format (text when none).
+func writeReport(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFlags, color bool) error {
+	switch f.format {
+	case "json":
+		return lint.WriteJSON(w, r)
+	case "sarif":
+		return lint.WriteSARIF(w, r, cat, lint.SARIFOptions{Rules: lint.EnabledRules(lint.DefaultRules(), f.disable), Version: version()})
+	case "markdown":
+		return lint.WriteMarkdown(w, r, lint.MarkdownOptions{Source: cat.Source, MaxRows: 50, Top: 10})
+	default:
+		o := lint.DefaultTextOptions(cat.Source)
+		o.Color = color
+		return lint.WriteText(w, r, o)
+	}
+}
+
+// version is the module version the binary was built from, "" for a
+// development build.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return ""
+}
+
+// progressLine shows the analysis's progress on one terminal line.
+type progressLine struct {
+	w     io.Writer
+	shown bool
+	last  string
+}
+
+func (p *progressLine) show(pr lint.Progress) {
+	if pr.Total == 0 {
+		return
+	}
+	line := fmt.Sprintf("%s %d%% (%d/%d)", pr.Stage, pr.Done*100/pr.Total, pr.Done, pr.Total)
+	if line == p.last {
+		return
+	}
+	p.last, p.shown = line, true
+	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+}
+
+func (p *progressLine) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+
+	"toolscope/core/lint"
+)
+
+const (
+	rulesUsage   = "rules [--format text|json]"
+	rulesSummary = "every lint rule with its teaching text"
+)
+
+func init() {
+	register(command{name: "rules", usage: rulesUsage, summary: rulesSummary, run: runRules})
+}
+
+func runRules(args []string, io stdio) int {
+	fs := newFlagSet("rules")
+	format := fs.String("format", "text", "output `FORMAT`: text or json")
+	positional, code, ok := parseCommand(fs, rulesUsage, rulesSummary, args, io)
+	if !ok {
+		return code
+	}
+	if len(positional) > 0 {
+		return usageError(io, "rules", fmt.Sprintf("unexpected argument %q", positional[0]))
+	}
+	var err error
+	switch *format {
+	case "text":
+		err = lint.WriteRulesText(io.out, lint.DefaultRules())
+	case "json":
+		err = lint.WriteRulesJSON(io.out, lint.DefaultRules())
+	default:
+		return usageError(io, "rules", fmt.Sprintf("--format %q: want text or json", *format))
+	}
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope rules: %s\n", oneLine(err))
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,350 @@
+package lint
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteJSON writes the whole report as indented JSON (stable field names).
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// TextOptions shape the text report.
+type TextOptions struct {
+	// Source names the catalog in the heading.
+	Source string
+	// Color adds ANSI colour (for a terminal).
+	Color bool
+	// Top is how many ranked pairs to list; 0 hides them.
+	Top int
+	// MaxPairs caps each verdict list; 0 lists them all.
+	MaxPairs int
+}
+
+// DefaultTextOptions are the command line's.
+func DefaultTextOptions(source string) TextOptions {
+	return TextOptions{Source: source, Top: 10, MaxPairs: 20}
+}
+
+// ANSI styles for the text report on a terminal.
+const (
+	ansiRed    = "\x1b[31;1m"
+	ansiYellow = "\x1b[33m"
+	ansiGreen  = "\x1b[32;1m"
+	ansiDim    = "\x1b[2m"
+	ansiBold   = "\x1b[1m"
+	ansiReset  = "\x1b[0m"
+)
+
+type textWriter struct {
+	*bufio.Writer
+	color bool
+}
+
+func (t textWriter) style(code, s string) string {
+	if !t.color {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+// WriteText writes the report for a person: the headline, the verdicts
+// with their hints, the top of the ranking, the structural findings with
+// the tool's line, and the gate's result.
+func WriteText(w io.Writer, r *Report, o TextOptions) error {
+	t := textWriter{bufio.NewWriter(w), o.Color}
+	fmt.Fprintln(t, t.style(ansiBold, headline(r, o.Source)))
+	sim := r.Similarity
+	t.WriteString("\n")
+	if !sim.Analyzed {
+		fmt.Fprintln(t, "Similarity: skipped (no embedder, or fewer than two distinct tools); structural rules only")
+	} else {
+		fmt.Fprintf(t, "Similarity (%s embedder, %s scoring; %s; %d pairs compared)\n", sim.Embedder, sim.Scoring, thresholdText(sim), sim.PairCount)
+		for _, n := range sim.Notes {
+			fmt.Fprintln(t, t.style(ansiDim, "  note: "+n))
+		}
+		if len(sim.Confusable) == 0 && len(sim.Watch) == 0 {
+			if sim.Thresholds.ReportOnly() {
+				fmt.Fprintln(t, "  report-only: no verdicts, the ranking below is the relative view")
+			} else {
+				fmt.Fprintln(t, "  no pair at or near the threshold")
+			}
+		}
+		t.verdicts(sim.Confusable, o.MaxPairs, sim.Scoring)
+		t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
+		if o.Top > 0 && len(sim.Ranked) > 0 {
+			fmt.Fprintf(t, "\n  Most similar pairs (top %d of %d):\n", min(o.Top, len(sim.Ranked)), sim.PairCount)
+			for _, p := range sim.Ranked[:min(o.Top, len(sim.Ranked))] {
+				fmt.Fprintf(t, "    %s  %s <> %s\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), p.A, p.B)
+			}
+		}
+	}
+	t.WriteString("\n")
+	if len(r.Structural) == 0 {
+		fmt.Fprintln(t, "Structural findings: none")
+	} else {
+		fmt.Fprintf(t, "Structural findings (%d errors, %d warnings)\n", r.Summary.Errors, r.Summary.Warnings)
+	}
+	for _, f := range r.Structural {
+		mark := t.style(ansiYellow, "~ warn ")
+		if f.Severity == SeverityError {
+			mark = t.style(ansiRed, "✗ error")
+		}
+		fmt.Fprintf(t, "  %s [%s] %s%s\n", mark, f.Rule, findingWhere(f), lineText(f))
+		fmt.Fprintf(t, "      %s\n", f.Message)
+		if f.Suggestion != "" {
+			fmt.Fprintf(t, "      suggest: %s\n", f.Suggestion)
+		}
+	}
+	t.WriteString("\n")
+	if r.OK {
+		fmt.Fprintln(t, t.style(ansiGreen, "RESULT: ok"))
+	} else {
+		fmt.Fprintln(t, t.style(ansiRed, "RESULT: FAIL ("+failReasons(r)+")"))
+	}
+	return t.Flush()
+}
+
+func (t textWriter) verdicts(list []PairFinding, max int, scoring Scoring) {
+	shown := list
+	if max > 0 && len(list) > max {
+		shown = list[:max]
+	}
+	for _, p := range shown {
+		mark := t.style(ansiYellow, "~ watch     ")
+		if p.Kind == Confusable {
+			mark = t.style(ansiRed, "✗ confusable")
+		}
+		fmt.Fprintf(t, "  %s %s  %s <> %s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), p.A, p.B)
+		fmt.Fprintln(t, t.style(ansiDim, "      hint: "+p.Hint))
+	}
+	if len(shown) < len(list) {
+		fmt.Fprintf(t, "  … and %d more %s pairs (--format json lists them all)\n", len(list)-len(shown), list[0].Kind)
+	}
+}
+
+// headline is the report's first line.
+func headline(r *Report, source string) string {
+	parts := []string{"toolscope lint"}
+	if source != "" {
+		parts = append(parts, source)
+	}
+	parts = append(parts, plural(r.ToolCount, "tool"))
+	if r.Similarity.Analyzed {
+		parts = append(parts, r.Similarity.Embedder+" "+string(r.Similarity.Scoring))
+	}
+	s := r.Summary
+	parts = append(parts, fmt.Sprintf("%d confusable", s.Confusable), fmt.Sprintf("%d watch", s.Watch),
+		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	return strings.Join(parts, " · ")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// thresholdText says where verdicts start.
+func thresholdText(sim Similarity) string {
+	th := sim.Thresholds
+	if th.ReportOnly() {
+		return "report-only, no threshold"
+	}
+	s := fmt.Sprintf("threshold %s, watch band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
+	if sim.Scoring == ScoringAdaptive {
+		s += ", affinity floor " + formatFloat(th.AffinityFloor)
+	}
+	return s
+}
+
+func formatFloat(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+// scoreText shows a score: the cosine to four places, or the adaptive
+// score signed with its affinity beside it.
+func scoreText(s float64, affinity *float64, scoring Scoring) string {
+	if scoring == ScoringAdaptive && affinity != nil {
+		return fmt.Sprintf("%+.3f (affinity %.3f)", s, *affinity)
+	}
+	return fmt.Sprintf("%.4f", s)
+}
+
+func findingWhere(f Finding) string {
+	if f.Param != "" {
+		return f.Tool + "." + f.Param
+	}
+	return f.Tool
+}
+
+func lineText(f Finding) string {
+	if f.Line == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  (line %d)", f.Line)
+}
+
+// failReasons says what failed the gate.
+func failReasons(r *Report) string {
+	var why []string
+	if r.Summary.Confusable > 0 {
+		why = append(why, plural(r.Summary.Confusable, "confusable pair"))
+	}
+	if r.Summary.Errors > 0 {
+		why = append(why, plural(r.Summary.Errors, "error"))
+	}
+	if r.FailOn == SeverityWarn && r.Summary.Warnings > 0 {
+		why = append(why, plural(r.Summary.Warnings, "warning")+" (strict)")
+	}
+	return strings.Join(why, ", ")
+}
+
+// MarkdownOptions shape the Markdown report.
+type MarkdownOptions struct {
+	Source string
+	// MaxRows caps each table; 0 lists everything.
+	MaxRows int
+	// Top is how many ranked pairs to list; 0 hides them.
+	Top int
+}
+
+// WriteMarkdown writes the report as a pull-request comment: the result,
+// the verdicts and the findings as tables, long lists folded.
+func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
+	b := bufio.NewWriter(w)
+	result := "✅ ok"
+	if !r.OK {
+		result = "❌ FAIL (" + failReasons(r) + ")"
+	}
+	fmt.Fprintf(b, "### toolscope lint: %s\n\n", result)
+	s := r.Summary
+	what := []string{}
+	if o.Source != "" {
+		what = append(what, "`"+mdCode(o.Source)+"`")
+	}
+	what = append(what, plural(r.ToolCount, "tool"))
+	sim := r.Similarity
+	if sim.Analyzed {
+		what = append(what, fmt.Sprintf("%s embedder, %s scoring (%s)", sim.Embedder, sim.Scoring, thresholdText(sim)))
+	} else {
+		what = append(what, "similarity skipped")
+	}
+	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d watch", s.Watch),
+		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	fmt.Fprintln(b, strings.Join(what, " · "))
+	for _, n := range sim.Notes {
+		fmt.Fprintf(b, "\n> %s\n", mdCell(n))
+	}
+	mdPairs(b, "Confusable pairs", sim.Confusable, o.MaxRows, sim.Scoring, false)
+	mdPairs(b, "Watch pairs", sim.Watch, o.MaxRows, sim.Scoring, true)
+	if len(r.Structural) > 0 {
+		fmt.Fprintf(b, "\n#### Structural findings\n\n| | rule | tool | line | finding |\n|---|---|---|---:|---|\n")
+		rows := r.Structural
+		if o.MaxRows > 0 && len(rows) > o.MaxRows {
+			rows = rows[:o.MaxRows]
+		}
+		for _, f := range rows {
+			mark := "⚠️ warn"
+			if f.Severity == SeverityError {
+				mark = "❌ error"
+			}
+			msg := mdCell(f.Message)
+			if f.Suggestion != "" {
+				msg += " Suggest: `" + mdCode(f.Suggestion) + "`"
+			}
+			line := ""
+			if f.Line > 0 {
+				line = fmt.Sprint(f.Line)
+			}
+			fmt.Fprintf(b, "| %s | `%s` | `%s` | %s | %s |\n", mark, f.Rule, mdCode(findingWhere(f)), line, msg)
+		}
+		if len(rows) < len(r.Structural) {
+			fmt.Fprintf(b, "\n… and %d more findings (run `toolscope lint --format json` for all).\n", len(r.Structural)-len(rows))
+		}
+	}
+	if o.Top > 0 && len(sim.Ranked) > 0 {
+		top := sim.Ranked[:min(o.Top, len(sim.Ranked))]
+		fmt.Fprintf(b, "\n<details><summary>Most similar pairs (top %d of %d)</summary>\n\n| score | tools |\n|---:|---|\n", len(top), sim.PairCount)
+		for _, p := range top {
+			fmt.Fprintf(b, "| %s | `%s` ↔ `%s` |\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), mdCode(p.A), mdCode(p.B))
+		}
+		fmt.Fprintln(b, "\n</details>")
+	}
+	return b.Flush()
+}
+
+func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring Scoring, fold bool) {
+	if len(list) == 0 {
+		return
+	}
+	if fold {
+		fmt.Fprintf(b, "\n<details><summary>%s (%d)</summary>\n\n", title, len(list))
+	} else {
+		fmt.Fprintf(b, "\n#### %s (%d)\n\n", title, len(list))
+	}
+	fmt.Fprintln(b, "| score | tools | hint |\n|---:|---|---|")
+	rows := list
+	if max > 0 && len(rows) > max {
+		rows = rows[:max]
+	}
+	for _, p := range rows {
+		fmt.Fprintf(b, "| %s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), mdCode(p.A), mdCode(p.B), mdCell(p.Hint))
+	}
+	if len(rows) < len(list) {
+		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))
+	}
+	if fold {
+		fmt.Fprintln(b, "\n</details>")
+	}
+}
+
+// mdCell makes text safe inside a table cell: one line, pipes escaped,
+// HTML left inert.
+func mdCell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// mdCode makes text safe inside `code` in a table cell.
+func mdCode(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.NewReplacer("`", "'", "|", `\|`).Replace(s)
+}
+
+// WriteRulesText lists rules with their teaching text, for a person.
+func WriteRulesText(w io.Writer, rules []Rule) error {
+	b := bufio.NewWriter(w)
+	for k, r := range rules {
+		if k > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "%s (%s)\n  %s\n\n", r.ID, r.Severity, r.Summary)
+		fmt.Fprintf(b, "  Why: %s\n  Fix: %s\n", r.Teaching.Why, r.Teaching.Fix)
+		fmt.Fprintf(b, "  Before:\n%s\n  After:\n%s\n", indent(r.Teaching.Before, "    "), indent(r.Teaching.After, "    "))
+	}
+	return b.Flush()
+}
+
+// WriteRulesJSON lists rules as JSON: id, severity, summary, teaching.
+func WriteRulesJSON(w io.Writer, rules []Rule) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Rules []Rule `json:"rules"`
+	}{rules})
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}

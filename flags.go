@@ -1,0 +1,240 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	stdlibio "io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"toolscope/core/lint"
+	"toolscope/embed"
+	"toolscope/embed/cache"
+	"toolscope/embed/openai"
+)
+
+// The flags shared by the explorer and `lint` (SPEC §7), parsed into lint
+// options and an embedder spec.
+
+// defaultEmbedder is the built-in sentence encoder.
+const defaultEmbedder = "use"
+
+func init() {
+	embed.Register("openai", func(model string, o embed.Options) (embed.Embedder, error) {
+		return openai.New(openai.Options{Model: model, BaseURL: o.URL})
+	})
+}
+
+// catalogFlags are the shared flags' values.
+type catalogFlags struct {
+	embedder     string
+	embedURL     string
+	noCache      bool
+	scoring      string
+	threshold    optionalFloat
+	watchBand    optionalFloat
+	strict       bool
+	noSimilarity bool
+	rankLimit    int
+	disable      listFlag
+	format       string
+	formats      []string
+}
+
+// optionalFloat is a number flag that remembers whether it was given;
+// "off" means +Inf (report-only) where allowOff.
+type optionalFloat struct {
+	v        *float64
+	allowOff bool
+}
+
+func (o *optionalFloat) String() string {
+	if o.v == nil {
+		return ""
+	}
+	if math.IsInf(*o.v, 1) {
+		return "off"
+	}
+	return strconv.FormatFloat(*o.v, 'g', -1, 64)
+}
+
+func (o *optionalFloat) Set(s string) error {
+	if o.allowOff && s == "off" {
+		inf := math.Inf(1)
+		o.v = &inf
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return errors.New("want a number")
+	}
+	o.v = &f
+	return nil
+}
+
+// listFlag gathers comma-separated values over repeated flags.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
+}
+
+// newCatalogFlags declares the shared flags on fs; formats lists what
+// --format accepts, the first being the default (nil: no --format flag).
+func newCatalogFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
+	f := &catalogFlags{formats: formats, threshold: optionalFloat{allowOff: true}}
+	fs.StringVar(&f.embedder, "embedder", defaultEmbedder, "`NAME` of the embedder for similarity: use (built-in), mock, or openai:MODEL")
+	fs.StringVar(&f.embedURL, "embed-url", "", "`URL` of an OpenAI-compatible endpoint (default $TOOLSCOPE_EMBED_URL, $OPENAI_BASE_URL, then OpenAI)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the vector cache")
+	fs.StringVar(&f.scoring, "scoring", string(lint.ScoringAdaptive), "`SCORING` of pairs: adaptive or cosine")
+	fs.Var(&f.threshold, "threshold", "confusability threshold `N` (default: the embedder's calibration); off = report-only")
+	fs.Var(&f.watchBand, "watch-band", "watch band `N` below the threshold (default: the embedder's calibration)")
+	fs.BoolVar(&f.strict, "strict", false, "warnings fail the gate too")
+	fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
+	fs.IntVar(&f.rankLimit, "rank-limit", lint.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
+	fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
+	if len(formats) > 0 {
+		fs.StringVar(&f.format, "format", formats[0], "output `FORMAT`: "+strings.Join(formats, ", "))
+	}
+	return f
+}
+
+// check validates the values flag parsing cannot.
+func (f *catalogFlags) check() error {
+	if f.scoring != string(lint.ScoringAdaptive) && f.scoring != string(lint.ScoringCosine) {
+		return fmt.Errorf("--scoring %q: want adaptive or cosine", f.scoring)
+	}
+	if f.watchBand.v != nil && *f.watchBand.v < 0 {
+		return fmt.Errorf("--watch-band %s: want zero or more", f.watchBand.String())
+	}
+	if f.rankLimit < 0 {
+		return fmt.Errorf("--rank-limit %d: want zero (all) or more", f.rankLimit)
+	}
+	if len(f.formats) > 0 && !slices.Contains(f.formats, f.format) {
+		return fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(f.formats, ", "))
+	}
+	var ids []string
+	for _, r := range lint.DefaultRules() {
+		ids = append(ids, r.ID)
+	}
+	for _, d := range f.disable {
+		if !slices.Contains(ids, d) {
+			return fmt.Errorf("--disable %s: no such rule (rules: %s)", d, strings.Join(ids, ", "))
+		}
+	}
+	return nil
+}
+
+// options are the lint options the flags ask for, without the embedder
+// (see embedderSpec and openEmbedder).
+func (f *catalogFlags) options() lint.Options {
+	o := lint.DefaultOptions()
+	o.Scoring = lint.Scoring(f.scoring)
+	o.Threshold, o.WatchBand = f.threshold.v, f.watchBand.v
+	if f.strict {
+		o.FailOn = lint.SeverityWarn
+	}
+	o.RankLimit = f.rankLimit
+	o.Disabled = f.disable
+	return o
+}
+
+// embedderSpec is the embedder asked for, "" when similarity is off.
+func (f *catalogFlags) embedderSpec() string {
+	if f.noSimilarity {
+		return ""
+	}
+	return f.embedder
+}
+
+// openEmbedder opens an embedder by spec, behind the vector cache unless
+// --no-cache (the mock needs none: it is cheaper than a cache lookup).
+func (f *catalogFlags) openEmbedder(spec string) (embed.Embedder, error) {
+	e, err := embed.Open(spec, embed.Options{URL: f.embedURL})
+	if err != nil {
+		return nil, err
+	}
+	if _, isMock := e.(embed.Mock); isMock {
+		return e, nil
+	}
+	return cache.Wrap(e, cache.Options{Disabled: f.noCache}), nil
+}
+
+// parseFlags parses args with fs, letting flags and positional arguments
+// mix ("lint cat.json --format json"); "--" ends the flags. It returns the
+// positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		// flag stops at the first non-flag, or after "--": tell them apart
+		// by what was consumed.
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// newFlagSet makes a quiet flag set: parseCommand reports its errors and
+// prints its help.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdlibio.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseCommand parses a command's args. On --help it prints the usage to
+// stdout and returns code 0; on a bad flag, one line to stderr and code 2;
+// ok is true when the command should go on with the positional arguments.
+func parseCommand(fs *flag.FlagSet, usage, summary string, args []string, io stdio) (positional []string, code int, ok bool) {
+	positional, err := parseFlags(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(io.out, "Usage: toolscope %s\n\n%s\n\nFlags:\n", usage, summary)
+		printFlags(io.out, fs)
+		return nil, 0, false
+	case err != nil:
+		return nil, usageError(io, fs.Name(), oneLine(err)), false
+	}
+	return positional, 0, true
+}
+
+// usageError reports a usage mistake in one line and returns exit code 2.
+func usageError(io stdio, name, msg string) int {
+	fmt.Fprintf(io.err, "toolscope %s: %s (see 'toolscope %s --help')\n", name, msg, name)
+	return 2
+}
+
+// printFlags lists a flag set's flags as users type them (--name VALUE).
+func printFlags(w stdlibio.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, help := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		if f.DefValue != "" && f.DefValue != "false" {
+			help += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%-26s %s\n", line, help)
+	})
+}
