@@ -1,0 +1,268 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
+	"toolscope/core/validate"
+)
+
+func init() {
+	register(command{
+		name:    "check-args",
+		usage:   "check-args [flags] CATALOG TOOL [ARGS]",
+		summary: "validate arguments for a tool as the dispatch boundary would",
+		run:     runCheckArgs,
+	})
+}
+
+const checkArgsHelp = `Usage: toolscope check-args [--format text|json] [--mode enforce|warn|off] CATALOG TOOL [ARGS]
+
+Validate a tool call's arguments against the tool's input schema, as a
+dispatch boundary would before running the tool, and show what the model
+would get back.
+
+CATALOG  a catalog file, '-' for stdin
+TOOL     the tool's name
+ARGS     the arguments: inline JSON (anything starting with '{' or '[', or
+         any other JSON value), '-' for stdin, or a file holding them;
+         absent means the call carries no arguments
+
+Flags:
+  --format text|json          output format (default text)
+  --mode enforce|warn|off     what the boundary does with a bad call:
+                              enforce rejects it before dispatch (default),
+                              warn runs it and reports the issues,
+                              off does not check
+Put '--' before ARGS that start with '-' (a negative number).
+
+Exit codes: 0 accepted (or run anyway in warn/off mode), 1 rejected,
+2 usage or input error.
+`
+
+// checkArgsReport is the outcome of one check; the JSON output is this
+// struct and the text output renders it.
+type checkArgsReport struct {
+	Tool    string        `json:"tool"`
+	Catalog string        `json:"catalog"`
+	Mode    validate.Mode `json:"mode"`
+	// Action is what the boundary does: accepted, rejected before
+	// dispatch, runs with a warning, not checked.
+	Action string `json:"action"`
+	// OK is the validation verdict, whatever the mode does with it.
+	OK     bool             `json:"ok"`
+	Issues []validate.Issue `json:"issues"`
+	// Text is what the model gets instead of a result when the call is
+	// rejected (empty when the arguments are valid or were not checked).
+	Text string `json:"text"`
+	// Warnings are checks that could not be made: a pattern that does not
+	// compile, a match that timed out.
+	Warnings []string `json:"warnings,omitempty"`
+
+	action validate.Action
+}
+
+func runCheckArgs(args []string, io stdio) int {
+	fs := flag.NewFlagSet("check-args", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	fs.Usage = func() { fmt.Fprint(io.err, checkArgsHelp) }
+	format := fs.String("format", "text", "output format: text or json")
+	modeName := fs.String("mode", string(validate.Enforce), "enforce, warn or off")
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(io.out, checkArgsHelp)
+		return 0
+	}
+	if err != nil {
+		return 2 // the flag package has said why
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(io.err, "toolscope check-args: "+format+"\n", a...)
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		return fail("unknown --format %q (want text or json)", *format)
+	}
+	mode, err := validate.ParseMode(*modeName)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if len(pos) < 2 || len(pos) > 3 {
+		return fail("want CATALOG TOOL [ARGS], got %d arguments (see --help)", len(pos))
+	}
+	argsArg := ""
+	if len(pos) == 3 {
+		argsArg = pos[2]
+	}
+	if pos[0] == "-" && argsArg == "-" {
+		return fail("CATALOG and ARGS cannot both be read from stdin")
+	}
+	cat, err := loadCatalog(pos[0], io)
+	if err != nil {
+		return fail("%s", oneLine(err))
+	}
+	tool, ok := cat.Lookup(pos[1])
+	if !ok {
+		return fail("%s has no tool named %s%s", cat.Source, jsonv.Quote(pos[1]), didYouMean(cat, pos[1]))
+	}
+	text, err := readArgsText(argsArg, io.in)
+	if err != nil {
+		return fail("ARGS: %s", oneLine(err))
+	}
+	r := checkArgs(cat, tool, text, mode)
+	if *format == "json" {
+		enc := json.NewEncoder(io.out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return fail("writing the report: %v", err)
+		}
+	} else {
+		r.writeText(io.out)
+		for _, w := range r.Warnings {
+			fmt.Fprintf(io.err, "warning: %s\n", w)
+		}
+	}
+	if r.action == validate.Rejected {
+		return 1
+	}
+	return 0
+}
+
+// parseInterleaved lets flags follow the positional arguments
+// (`check-args demo.json get_volume_status --mode warn`), which the flag
+// package alone stops at; `--` ends the flags.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func didYouMean(cat *catalog.Catalog, name string) string {
+	near := cat.Nearest(name, 3)
+	if len(near) == 0 {
+		return " (it has no tools)"
+	}
+	return "; nearest: " + strings.Join(near, ", ")
+}
+
+// readArgsText reads ARGS: absent, stdin, inline JSON, or a file. Text that
+// looks like JSON is inline even when it does not parse, so a truncated
+// call is judged as the model's broken call rather than taken for a file
+// name.
+func readArgsText(arg string, stdin io.Reader) (string, error) {
+	switch {
+	case arg == "":
+		return "", nil
+	case arg == "-":
+		data, err := io.ReadAll(io.LimitReader(stdin, catalog.MaxFileBytes+1))
+		if err != nil {
+			return "", fmt.Errorf("reading stdin: %w", err)
+		}
+		if len(data) > catalog.MaxFileBytes {
+			return "", fmt.Errorf("stdin holds over %d MiB", catalog.MaxFileBytes>>20)
+		}
+		return string(data), nil
+	case looksInline(arg):
+		return arg, nil
+	}
+	st, err := os.Stat(arg)
+	if err != nil {
+		return "", fmt.Errorf("%s is neither inline JSON nor a readable file: %w", arg, bareError(err))
+	}
+	if st.IsDir() {
+		return "", fmt.Errorf("%s is a directory, want a file holding the arguments", arg)
+	}
+	if st.Size() > catalog.MaxFileBytes {
+		return "", fmt.Errorf("%s is over %d MiB", arg, catalog.MaxFileBytes>>20)
+	}
+	data, err := os.ReadFile(arg)
+	if err != nil {
+		return "", fmt.Errorf("cannot read %s: %w", arg, bareError(err))
+	}
+	return string(data), nil
+}
+
+// bareError drops the path an *os.PathError repeats.
+func bareError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func looksInline(arg string) bool {
+	t := strings.TrimSpace(arg)
+	if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return true
+	}
+	_, err := jsonv.Parse([]byte(t))
+	return err == nil
+}
+
+// checkArgs validates the arguments text for tool under mode.
+func checkArgs(cat *catalog.Catalog, tool *catalog.Tool, text string, mode validate.Mode) *checkArgsReport {
+	r := &checkArgsReport{Tool: tool.Name, Catalog: cat.Source, Mode: mode, Issues: []validate.Issue{}}
+	var res validate.Result
+	if mode == validate.Off {
+		res = validate.Result{OK: true}
+	} else if args, issues := validate.ParseArguments(text); issues != nil {
+		res = validate.Result{Issues: issues}
+	} else {
+		res = validate.Validate(args, tool.Schema)
+	}
+	r.action = mode.Apply(res)
+	r.Action = r.action.String()
+	r.OK = res.OK
+	if len(res.Issues) > 0 {
+		r.Issues = res.Issues
+		r.Text = validate.FormatIssues(tool.Name, res.Issues)
+	}
+	r.Warnings = append(validate.DrainWarnings(), res.Warnings...)
+	return r
+}
+
+// writeText renders the report for a person: the verdict, then what the
+// model gets (or, in warn mode, what is reported beside the result).
+func (r *checkArgsReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "%s: %s (mode %s)", r.Tool, r.Action, r.Mode)
+	switch n := len(r.Issues); n {
+	case 0:
+	case 1:
+		fmt.Fprint(w, ", 1 issue")
+	default:
+		fmt.Fprintf(w, ", %d issues", n)
+	}
+	fmt.Fprintln(w)
+	if r.Text == "" {
+		return
+	}
+	if r.action == validate.Rejected {
+		fmt.Fprintln(w, "The model gets, instead of a result:")
+	} else {
+		fmt.Fprintln(w, "Reported beside the result (under enforce, the model would get this instead):")
+	}
+	for _, line := range strings.Split(r.Text, "\n") {
+		fmt.Fprintln(w, "  "+line)
+	}
+}
