@@ -390,9 +390,39 @@ func (e *Embedder) statusFailure(resp *http.Response, body []byte) *failure {
 // response is the part of the endpoint's answer read here.
 type response struct {
 	Data *[]struct {
-		Index     *int      `json:"index"`
-		Embedding []float32 `json:"embedding"`
+		Index     *int   `json:"index"`
+		Embedding vector `json:"embedding"`
 	} `json:"data"`
+}
+
+// vector reads a JSON array of numbers straight into float32s: the generic
+// decoder spends most of a large answer on reflection per number.
+type vector []float32
+
+// UnmarshalJSON is handed a syntactically valid JSON value.
+func (v *vector) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = nil
+		return nil
+	}
+	if len(b) < 2 || b[0] != '[' {
+		return errors.New("embedding is not an array of numbers")
+	}
+	body := bytes.TrimSpace(b[1 : len(b)-1])
+	if len(body) == 0 {
+		*v = vector{}
+		return nil
+	}
+	out := make(vector, 0, bytes.Count(body, []byte{','})+1)
+	for tok := range bytes.SplitSeq(body, []byte{','}) {
+		f, err := strconv.ParseFloat(string(bytes.TrimSpace(tok)), 32)
+		if err != nil {
+			return fmt.Errorf("embedding[%d] is not a float32 number", len(out))
+		}
+		out = append(out, float32(f))
+	}
+	*v = out
+	return nil
 }
 
 // decode reads a 200 answer: one vector per input, placed by index, all of

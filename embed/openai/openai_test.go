@@ -372,7 +372,11 @@ func TestMalformedAnswers(t *testing.T) {
 		{"index on some only", `{"data":[{"index":0,"embedding":[1,2]},{"embedding":[1,2]}]}`, "some embeddings carry an index and some do not"},
 		{"empty embedding", `{"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[1,2]}]}`, "data[0]: empty or missing embedding"},
 		{"missing embedding", `{"data":[{"index":0},{"index":1,"embedding":[1,2]}]}`, "data[0]: empty or missing embedding"},
-		{"base64 embedding", `{"data":[{"index":0,"embedding":"AACAPw=="},{"index":1,"embedding":[1]}]}`, "malformed response"},
+		{"base64 embedding", `{"data":[{"index":0,"embedding":"AACAPw=="},{"index":1,"embedding":[1]}]}`, "malformed response: embedding is not an array of numbers"},
+		{"string in embedding", `{"data":[{"index":0,"embedding":[1,"2"]},{"index":1,"embedding":[1,2]}]}`, "malformed response: embedding[1] is not a float32 number"},
+		{"nested array", `{"data":[{"index":0,"embedding":[[1],2]},{"index":1,"embedding":[1,2]}]}`, "embedding[0] is not a float32 number"},
+		{"beyond float32", `{"data":[{"index":0,"embedding":[1,1e39]},{"index":1,"embedding":[1,2]}]}`, "embedding[1] is not a float32 number"},
+		{"truncated body", `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embe`, "malformed response: unexpected end of JSON input"},
 		{"differing lengths", `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2,3]}]}`, "input 1: embedding has 3 dimensions, earlier ones had 2"},
 	}
 	for _, tc := range cases {
@@ -390,11 +394,11 @@ func TestMalformedAnswers(t *testing.T) {
 
 func TestPositionalWithoutIndex(t *testing.T) {
 	s := newServer(t, func(_ int, _ request, w http.ResponseWriter) {
-		io.WriteString(w, `{"data":[{"embedding":[1,0]},{"embedding":[0,1]}]}`)
+		io.WriteString(w, `{"data":[{"embedding":[ 1.5e0 ,-0]},{"embedding":[0, 1E-2 ]}]}`)
 	})
 	e, _ := newEmbedder(t, s, env{}, nil)
 	got, err := e.Embed(context.Background(), inputs(2))
-	if err != nil || got[0][0] != 1 || got[1][1] != 1 {
+	if err != nil || got[0][0] != 1.5 || got[1][1] != 0.01 {
 		t.Fatalf("Embed = %v, %v; want the vectors in answer order", got, err)
 	}
 }
@@ -637,4 +641,34 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkEmbed1000 sends a 1,000-tool catalog to a local endpoint answering
+// 1,536-d vectors in four batches: the client's own cost (encoding, the
+// round trips, decoding about 20 MB of JSON), with the server's answers
+// prepared beforehand.
+func BenchmarkEmbed1000(b *testing.B) {
+	const dims = 1536
+	bodies := map[int][]byte{}
+	for _, n := range []int{256, 1000 - 3*256} {
+		rec := httptest.NewRecorder()
+		answer(rec, inputs(n), dims, true)
+		bodies[n] = rec.Body.Bytes()
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		json.NewDecoder(r.Body).Decode(&req)
+		w.Write(bodies[len(req.Input)])
+	}))
+	defer srv.Close()
+	e, err := New(Options{Model: "m", BaseURL: srv.URL + "/v1", Getenv: env{}.get})
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := inputs(1000)
+	for b.Loop() {
+		if _, err := e.Embed(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
