@@ -293,7 +293,7 @@ func (pl *placed) window(f *Form, now time.Time, zone *time.Location) (Window, e
 		}, nil
 	case KindLookback:
 		length := pl.amount * float64(pl.unit)
-		if length > math.MaxInt64 {
+		if length >= math.MaxInt64 {
 			return Window{}, errors.New("the lookback is too long (over 292 years)")
 		}
 		return Window{From: now.Add(-time.Duration(length)), To: now}, nil
