@@ -12,8 +12,6 @@ type Options struct {
 	// URL is the base URL of a remote endpoint (--embed-url); "" means the
 	// embedder's own default or environment.
 	URL string
-	// NoCache turns the vector cache off (--no-cache).
-	NoCache bool
 }
 
 // Factory builds an embedder. arg is what follows the name's colon in a
@@ -24,8 +22,6 @@ type Factory func(arg string, opts Options) (Embedder, error)
 var (
 	registryMu sync.RWMutex
 	registry   = map[string]Factory{}
-	// cacheWrap is installed by the cache package, which imports this one.
-	cacheWrap func(Embedder) Embedder
 )
 
 // Register makes an embedder available to Open under name. Implementations
@@ -46,14 +42,6 @@ func init() {
 	})
 }
 
-// SetCache installs the vector cache Open puts in front of every embedder
-// but mock (whose vectors cost less to compute than to read back).
-func SetCache(wrap func(Embedder) Embedder) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	cacheWrap = wrap
-}
-
 // Names lists the registered embedder names, sorted.
 func Names() []string {
 	registryMu.RLock()
@@ -72,7 +60,6 @@ func Open(spec string, opts Options) (Embedder, error) {
 	name, arg, _ := strings.Cut(spec, ":")
 	registryMu.RLock()
 	f, ok := registry[name]
-	wrap := cacheWrap
 	registryMu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("unknown embedder %q (known: %s)", spec, strings.Join(Names(), ", "))
@@ -80,9 +67,6 @@ func Open(spec string, opts Options) (Embedder, error) {
 	e, err := f(arg, opts)
 	if err != nil {
 		return nil, fmt.Errorf("embedder %s: %w", spec, err)
-	}
-	if wrap != nil && !opts.NoCache && name != "mock" {
-		e = wrap(e)
 	}
 	return e, nil
 }

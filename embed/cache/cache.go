@@ -44,12 +44,6 @@ type Identifier interface {
 	CacheID() string
 }
 
-// The registry puts the cache, with its defaults, in front of the embedders
-// it opens.
-func init() {
-	embed.SetCache(func(e embed.Embedder) embed.Embedder { return Wrap(e, Options{}) })
-}
-
 // DefaultDir is $TOOLSCOPE_CACHE_DIR, else toolscope/ under the user cache
 // directory (~/.cache/toolscope on Linux).
 func DefaultDir() (string, error) {

@@ -375,31 +375,6 @@ func TestUnwritableDirectoryKeepsWorking(t *testing.T) {
 	}
 }
 
-func TestOpenWrapsEmbedders(t *testing.T) {
-	t.Setenv(EnvDir, t.TempDir())
-	embed.Register("cache-test", func(string, embed.Options) (embed.Embedder, error) {
-		return &fake{id: "cache-test", dims: 4}, nil
-	})
-	cases := []struct {
-		spec    string
-		opts    embed.Options
-		wrapped bool
-	}{
-		{"cache-test", embed.Options{}, true},
-		{"cache-test", embed.Options{NoCache: true}, false},
-		{"mock", embed.Options{}, false},
-	}
-	for _, tc := range cases {
-		e, err := embed.Open(tc.spec, tc.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, wrapped := e.(*Cache); wrapped != tc.wrapped {
-			t.Errorf("Open(%q, %+v) cached = %v, want %v", tc.spec, tc.opts, wrapped, tc.wrapped)
-		}
-	}
-}
-
 func TestDefaultDir(t *testing.T) {
 	t.Setenv(EnvDir, "/tmp/elsewhere")
 	if d, err := DefaultDir(); err != nil || d != "/tmp/elsewhere" {

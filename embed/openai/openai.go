@@ -97,16 +97,6 @@ type Embedder struct {
 	dims int
 }
 
-func init() {
-	embed.Register("openai", func(model string, o embed.Options) (embed.Embedder, error) {
-		e, err := New(Options{Model: model, BaseURL: o.URL})
-		if err != nil {
-			return nil, err
-		}
-		return e, nil
-	})
-}
-
 // New checks the options and reads the endpoint and key from the
 // environment. It sends nothing.
 func New(opts Options) (*Embedder, error) {

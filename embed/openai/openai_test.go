@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"toolscope/embed"
 )
 
 // sentinel is a key that must never show in any message.
@@ -554,20 +552,6 @@ func TestNewRefuses(t *testing.T) {
 				t.Fatalf("New error = %v, want %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestOpenedByName(t *testing.T) {
-	e, err := embed.Open("openai:nomic-embed-text", embed.Options{URL: "http://localhost:11434/v1", NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, ok := e.(*Embedder)
-	if !ok || o.ID() != "openai:nomic-embed-text" || o.endpoint != "http://localhost:11434/v1/embeddings" {
-		t.Fatalf("Open = %T %q; want this package's embedder for the model and URL", e, e.ID())
-	}
-	if _, err := embed.Open("openai:", embed.Options{}); err == nil || !strings.Contains(err.Error(), "no model named") {
-		t.Fatalf("Open without a model = %v, want the missing model named", err)
 	}
 }
 
