@@ -12,6 +12,7 @@ package tui
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
@@ -77,11 +79,19 @@ type Options struct {
 	Reload func(ctx context.Context) (*catalog.Catalog, error)
 	// Watch is the file whose saves trigger a reload, "" for none.
 	Watch string
+	// Export writes the report in a format ("json", "sarif", "markdown");
+	// nil turns the export key off.
+	Export ExportFunc
+	// ExportDir is where exported reports are written.
+	ExportDir string
 	// Now is the clock pasted periods are read against; nil is time.Now.
 	Now func() time.Time
 	// Zone is the app's zone for wall times; nil is UTC.
 	Zone *time.Location
 }
+
+// ExportFunc writes a report about cat in a format.
+type ExportFunc func(w io.Writer, format string, r *lint.Report, cat *catalog.Catalog) error
 
 // Model is the explorer's root model.
 type Model struct {
@@ -101,6 +111,10 @@ type Model struct {
 	drawerOpen bool
 	helpOpen   bool
 	quitting   bool
+	// compare, when open, covers the panes with a pair side by side.
+	compare *compareView
+	// exporting is true while the footer asks for an export format.
+	exporting bool
 
 	// Background work: the id of the latest request of each kind (replies
 	// to older ones are dropped) and what came back.
@@ -217,6 +231,13 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			m.setSnapshot(m.snap.withSimilarity(msg.sim, m.opts.Lint.FailOn))
 		}
 		return nil
+	case exportedMsg:
+		if msg.err != nil {
+			m.problem = "export: " + msg.err.Error()
+		} else {
+			m.notice = "wrote " + msg.path
+		}
+		return nil
 	case failedMsg:
 		m.problem = msg.what + ": " + msg.err.Error()
 		if msg.what == "similarity" {
@@ -235,11 +256,15 @@ func (m *Model) resize(w, h int) {
 	for id, r := range [paneCount]Rect{l.Tools, l.Tool, l.Pairs, l.Drawer} {
 		m.panes[id].setSize(max(r.W-fw, 0), max(r.H-fh, 0))
 	}
+	if m.compare != nil {
+		m.compare.setSize(m.bodyInner())
+	}
 }
 
 // key handles the global keys, then hands the key to the focused pane.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
+	m.notice = ""
 	if key.Matches(msg, k.ForceQuit) {
 		m.quitting = true
 		return nil
@@ -249,8 +274,24 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.helpOpen = false
 		return nil
 	}
+	if m.exporting {
+		return m.exportKey(msg)
+	}
 	if m.panes[m.focus].Typing() {
 		return m.toPane(msg)
+	}
+	if m.compare != nil {
+		switch {
+		case key.Matches(msg, k.Back):
+			m.compare = nil
+		case key.Matches(msg, k.Quit):
+			m.quitting = true
+		case key.Matches(msg, k.Help):
+			m.helpOpen = true
+		default:
+			return m.compare.Update(msg)
+		}
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -290,6 +331,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.switchEmbedder()
 	case key.Matches(msg, k.Reload):
 		return m.reload()
+	case key.Matches(msg, k.Export):
+		m.startExport()
+	case key.Matches(msg, k.Compare) && m.focus == panePairs:
+		if pr, ok := m.pairs.selected(); ok {
+			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
+			m.compare.setSize(m.bodyInner())
+		}
 	case key.Matches(msg, k.Filter) && m.focus != paneTools:
 		m.setFocus(paneTools)
 		return m.toPane(msg)
@@ -299,6 +347,15 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.toPane(msg)
 	}
 	return nil
+}
+
+// focused is what takes keys now: the comparison when open, else the
+// focused pane.
+func (m *Model) focused() pane {
+	if m.compare != nil {
+		return m.compare
+	}
+	return m.panes[m.focus]
 }
 
 // toPane hands a message to the focused pane and tells the others when the
@@ -402,10 +459,19 @@ func (m *Model) render() {
 	m.frame = fit(strings.Join(rows, "\n"), l.Width, l.Height)
 }
 
+// bodyInner is the content size of a view framed over the whole body.
+func (m *Model) bodyInner() (w, h int) {
+	fw, fh := m.styles.frameSize()
+	return max(m.layout.Body.W-fw, 0), max(m.layout.Body.H-fh, 0)
+}
+
 func (m *Model) body() string {
 	l := m.layout
 	if m.helpOpen {
 		return m.helpView(l.Body.W, l.Body.H)
+	}
+	if m.compare != nil {
+		return m.styles.frame(m.compare.title(), m.compare.View(), l.Body.W, l.Body.H, true)
 	}
 	if l.Mode == ModeTabs {
 		return m.paneView(m.focus, l.Body)
@@ -441,34 +507,59 @@ func (m *Model) tabBar() string {
 	return " " + strings.Join(tabs, m.styles.Muted.Render(" · "))
 }
 
-// footer shows the keys that work now, as many as fit.
+// footerPaneKeys is how many of the focused pane's keys the footer shows
+// before the global ones.
+const footerPaneKeys = 3
+
+// footer shows a passing notice, then the keys that work now, as many as
+// fit; "? help" is always kept.
 func (m *Model) footer() string {
-	p := m.panes[m.focus]
-	keys := p.Keys()
-	if p.Typing() {
-		keys = append(keys, m.keys.ForceQuit)
-	} else {
-		keys = append(keys, m.globalKeys()...)
+	w := m.layout.Width
+	if m.exporting {
+		return m.styles.Footer.Render(clip(" "+m.exportPrompt(), w))
 	}
-	var b strings.Builder
-	w := 0
-	for _, k := range keys {
-		if !k.Enabled() {
-			continue
+	var items []string
+	if m.notice != "" {
+		items = append(items, m.styles.Warn.Render(m.notice))
+	}
+	p := m.focused()
+	n := 0
+	for _, k := range p.Keys() {
+		if k.Enabled() && n < footerPaneKeys {
+			items = append(items, hintText(k))
+			n++
 		}
-		h := k.Help()
-		item := h.Key + " " + h.Desc
-		if w > 0 {
-			item = " · " + item
+	}
+	help := hintText(m.keys.Help)
+	switch {
+	case p.Typing():
+		items = append(items, hintText(m.keys.ForceQuit))
+	case m.compare != nil:
+		items = append(items, hintText(m.keys.Quit))
+	default:
+		k := m.keys
+		items = append(items, hintText(k.NextPane), hintText(k.Filter), hintText(k.Arguments), "+/- threshold",
+			hintText(k.Scoring), hintText(k.Embedder), hintText(k.Export), hintText(k.Reload), hintText(k.Quit))
+	}
+	line := ""
+	for _, it := range items {
+		next := it
+		if line != "" {
+			next = line + " · " + it
 		}
-		if w+len([]rune(item))+1 > m.layout.Width {
+		if ansi.StringWidth(next)+ansi.StringWidth(" · "+help)+1 > w {
 			break
 		}
-		w += len([]rune(item))
-		b.WriteString(item)
+		line = next
 	}
-	return m.styles.Footer.Render(" " + b.String())
+	if !p.Typing() {
+		line += " · " + help
+	}
+	return m.styles.Footer.Render(clip(" "+strings.TrimPrefix(line, " · "), w))
 }
+
+// hintText is a key and what it does, as the footer lists it.
+func hintText(k key.Binding) string { return k.Help().Key + " " + k.Help().Desc }
 
 // globalKeys are the keys every pane answers to, for help and hints.
 func (m *Model) globalKeys() []key.Binding {

@@ -261,7 +261,7 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 	m := newTestModel(t, 160, 45)
 	press(m, "?")
 	view := ansi.Strip(m.View())
-	for _, want := range []string{"Tools keys", "filter tools", "sort: name / findings / confusable", "quit"} {
+	for _, want := range []string{"Badges: ✗ errors", "Tools keys", "/          filter", "o          sort", "q          quit", "ctrl+c     quit"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("help lacks %q", want)
 		}

@@ -6,12 +6,38 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// helpView lists every key of the focused pane, then the global keys, in
-// two columns of key and what it does.
+// paneHelp says what each pane shows, above its keys in the help.
+var paneHelp = map[string]string{
+	"Tools": "Badges: ✗ errors, ~ warnings, ⇄ confusable pairs, ?N arguments with an ask or assume rule, ⏱ a declared period. " +
+		"/ filters by a fuzzy match on the name; o sorts by file order, name, findings or confusable pairs.",
+	"Tool": "Findings come from the structural rules; w shows each rule's teaching text (why, how to fix, before and after). " +
+		"Declarations are judged against the schema at load: a refused one is shown in red with its sentence and counts as an error. " +
+		"The schema lists the parameters in file order.",
+	"Pairs": "✗ confusable, ~ watch. The adaptive score says how far a pair stands out against both tools' usual neighbours, " +
+		"so the same pair can score differently in two catalogs: that is the point. " +
+		"+/- move the threshold and ]/[ the watch band; the verdicts follow without embedding again. " +
+		"s switches the scoring (adaptive, cosine), m the embedder. The mock embedder counts characters: trust its order, not its verdicts.",
+	"Arguments": "Type or paste the arguments a model would send, as JSON. Every keystroke judges them again: validation issues, " +
+		"the text the model would get back, each ruled argument (model's own, assumed, asked) and the period with its window and advice. " +
+		"v cycles enforce, warn and off; esc stops typing; each tool keeps its own draft.",
+	"Compare": "Both tools' texts side by side: the terms they share and the terms only one uses are marked. " +
+		"'embedded as' is the text the scoring reads.",
+}
+
+// helpView says what the focused pane shows, lists its keys, then the
+// global keys, in two columns of key and what it does.
 func (m *Model) helpView(w, h int) string {
 	var b strings.Builder
-	b.WriteString(m.styles.Bold.Render(paneNames[m.focus]+" keys") + "\n")
-	writeKeys(&b, m.panes[m.focus].Keys(), m.styles)
+	name := paneNames[m.focus]
+	if m.compare != nil {
+		name = "Compare"
+	}
+	b.WriteString(m.styles.Bold.Render(name) + "\n")
+	for _, l := range wrap(paneHelp[name], max(w-4, 10)) {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("\n" + m.styles.Bold.Render(name+" keys") + "\n")
+	writeKeys(&b, m.focused().Keys(), m.styles)
 	b.WriteString("\n" + m.styles.Bold.Render("Everywhere (except while typing: then only ctrl+c and esc)") + "\n")
 	writeKeys(&b, m.globalKeys(), m.styles)
 	b.WriteString("\n" + m.styles.Muted.Render("any key closes this help"))

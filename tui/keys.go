@@ -66,28 +66,32 @@ func DefaultKeyMap() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
+	off := func(b key.Binding) key.Binding {
+		b.SetEnabled(false)
+		return b
+	}
 	return KeyMap{
 		Quit:      b("q", "quit", "q"),
-		ForceQuit: b("ctrl+c", "quit, even while typing", "ctrl+c"),
-		Help:      b("?", "help for this pane", "?"),
-		NextPane:  b("tab", "next pane", "tab"),
+		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
+		Help:      b("?", "help", "?"),
+		NextPane:  b("tab", "pane", "tab"),
 		PrevPane:  b("shift+tab", "previous pane", "shift+tab"),
 		GoTools:   b("1", "tools", "1"),
 		GoTool:    b("2", "tool", "2"),
 		GoPairs:   b("3", "pairs", "3"),
 		GoArgs:    b("4", "arguments", "4"),
-		Back:      b("esc", "back / stop typing / close", "esc"),
+		Back:      b("esc", "back", "esc"),
 
-		Filter:    b("/", "filter tools", "/"),
-		Arguments: b("a", "arguments drawer", "a"),
+		Filter:    b("/", "filter", "/"),
+		Arguments: b("a", "arguments", "a"),
 		Raise:     b("+", "raise threshold", "+", "="),
 		Lower:     b("-", "lower threshold", "-", "_"),
 		Widen:     b("]", "widen watch band", "]"),
 		Narrow:    b("[", "narrow watch band", "["),
-		Scoring:   b("s", "switch scoring", "s"),
-		Embedder:  b("m", "switch embedder", "m"),
-		Export:    b("e", "export report", "e"),
-		Reload:    b("r", "reload catalog", "r"),
+		Scoring:   b("s", "scoring", "s"),
+		Embedder:  b("m", "embedder", "m"),
+		Export:    b("e", "export", "e"),
+		Reload:    b("r", "reload", "r"),
 
 		Up:     b("↑/k", "up", "up", "k"),
 		Down:   b("↓/j", "down", "down", "j"),
@@ -96,22 +100,23 @@ func DefaultKeyMap() KeyMap {
 		Home:   b("home", "first", "home"),
 		End:    b("end", "last", "end", "G"),
 
-		Sort: b("o", "sort: name / findings / confusable", "o"),
-		Open: b("enter", "show the tool", "enter"),
+		Sort: b("o", "sort", "o"),
+		Open: b("enter", "open", "enter"),
 
 		NextSection: b("→/l", "next section", "right", "l"),
 		PrevSection: b("←/h", "previous section", "left", "h"),
-		Why:         b("w", "why: the rule's teaching text", "w"),
+		Why:         b("w", "why", "w"),
 
-		Scope:   b("g", "neighbours / global ranking", "g"),
-		Compare: b("enter", "compare the pair", "enter"),
+		Scope:   b("g", "neighbours/ranking", "g"),
+		Compare: b("enter", "compare", "enter"),
 
-		Edit:  b("enter/i", "edit arguments", "enter", "i"),
-		Mode:  b("v", "mode: enforce / warn / off", "v"),
-		Clear: b("x", "clear arguments", "x"),
+		Edit:  b("enter/i", "edit", "enter", "i"),
+		Mode:  b("v", "mode", "v"),
+		Clear: b("x", "clear", "x"),
 
-		FormatJSON:     b("j", "JSON", "j"),
-		FormatSARIF:    b("s", "SARIF", "s"),
-		FormatMarkdown: b("m", "Markdown", "m"),
+		// Enabled only while the export prompt is up.
+		FormatJSON:     off(b("j", "JSON", "j")),
+		FormatSARIF:    off(b("s", "SARIF", "s")),
+		FormatMarkdown: off(b("m", "Markdown", "m")),
 	}
 }

@@ -247,10 +247,18 @@ func (p *pairsPane) row(i int) []string {
 	return out
 }
 
-// score shows a pair's score: signed under the adaptive scoring, whose
-// scores go both ways around zero.
+// score shows a pair's score under the snapshot's scoring.
 func (p *pairsPane) score(v float64) string {
-	if p.snap.sim != nil && p.snap.sim.Scoring == lint.ScoringAdaptive {
+	if p.snap.sim == nil {
+		return scoreText("", v)
+	}
+	return scoreText(p.snap.sim.Scoring, v)
+}
+
+// scoreText shows a score: signed under the adaptive scoring, whose scores
+// go both ways around zero.
+func scoreText(s lint.Scoring, v float64) string {
+	if s == lint.ScoringAdaptive {
 		return signed(v)
 	}
 	return fmt.Sprintf("%.3f", v)

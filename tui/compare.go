@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
+	"toolscope/core/lint"
+)
+
+// compareSplitMin is the least width at which the two tools sit side by
+// side; narrower, one goes above the other.
+const compareSplitMin = 80
+
+// compareView opens a pair: both tools' texts with the terms they share and
+// the terms only one uses marked, the score and the hint.
+type compareView struct {
+	keys   *KeyMap
+	styles *Styles
+	w, h   int
+
+	a, b    *catalog.Tool
+	pair    lint.Pair
+	verdict *lint.PairFinding
+	scoring lint.Scoring
+
+	lines  []string
+	scroll int
+}
+
+func newCompareView(keys *KeyMap, styles *Styles, s *snapshot, pr lint.Pair) *compareView {
+	c := &compareView{keys: keys, styles: styles, a: s.cat.Tools[pr.I], b: s.cat.Tools[pr.J], pair: pr, verdict: s.verdict(pr)}
+	if s.sim != nil {
+		c.scoring = s.sim.Scoring
+	}
+	return c
+}
+
+func (c *compareView) setSize(w, h int) {
+	c.w, c.h = w, h
+	c.rebuild()
+}
+
+func (c *compareView) title() string {
+	t := c.a.Name + " ⇄ " + c.b.Name + " · " + scoreText(c.scoring, c.pair.Similarity)
+	if c.pair.Affinity != nil {
+		t += fmt.Sprintf(" · affinity %.2f", *c.pair.Affinity)
+	}
+	if c.verdict != nil {
+		t += " · " + string(c.verdict.Kind)
+	}
+	return t
+}
+
+func (c *compareView) rebuild() {
+	c.lines = c.lines[:0]
+	if c.w <= 0 {
+		return
+	}
+	colW := c.w
+	if c.w >= compareSplitMin {
+		colW = (c.w - 3) / 2
+	}
+	left, right := c.column(c.a, c.b, colW), c.column(c.b, c.a, colW)
+	if c.w >= compareSplitMin {
+		h := max(len(left), len(right))
+		sep := strings.TrimSuffix(strings.Repeat(" │ \n", h), "\n")
+		row := lipgloss.JoinHorizontal(lipgloss.Top, fit(strings.Join(left, "\n"), colW, h), c.styles.Muted.Render(sep), fit(strings.Join(right, "\n"), colW, h))
+		c.lines = append(c.lines, strings.Split(row, "\n")...)
+	} else {
+		c.lines = append(append(append(c.lines, left...), ""), right...)
+	}
+	c.lines = append(c.lines, "")
+	if c.verdict != nil {
+		c.lines = append(c.lines, wrap("hint: "+c.verdict.Hint, c.w)...)
+	} else {
+		c.lines = append(c.lines, c.styles.Muted.Render("no verdict at the current thresholds"))
+	}
+	c.lines = append(c.lines, c.styles.Muted.Render(clip("marks: "+c.styles.Shared.Render("shared term")+" · "+c.styles.Distinct.Render("only this tool's term")+" · esc closes", c.w)))
+}
+
+// column is one tool's side: its name and description with terms marked,
+// the text the scoring embeds, its parameters and its term lists.
+func (c *compareView) column(t, other *catalog.Tool, w int) []string {
+	st := c.styles
+	own, theirs := lint.DescriptionTerms(t.Description), lint.DescriptionTerms(other.Description)
+	var out []string
+	out = append(out, st.Bold.Render(c.markWords(t.Name, lint.NameTokens(t.Name), lint.NameTokens(other.Name))))
+	desc := oneLine(t.Description)
+	if desc == "" {
+		out = append(out, st.Error.Render("no description"))
+	} else {
+		out = append(out, wrap(c.markWords(desc, own, theirs), w)...)
+	}
+	text := lint.AdaptiveText(t)
+	if c.scoring == lint.ScoringCosine {
+		text = lint.CosineText(t)
+	}
+	out = append(out, "")
+	for _, l := range wrap("embedded as: "+oneLine(text), w) {
+		out = append(out, st.Muted.Render(l))
+	}
+	if props := t.Schema.Get("properties"); props.Is(jsonv.Object) && len(props.Members) > 0 {
+		names := make([]string, len(props.Members))
+		for i, m := range props.Members {
+			names[i] = m.Key
+		}
+		out = append(out, wrap("parameters: "+strings.Join(names, ", "), w)...)
+	}
+	var shared, only []string
+	for _, term := range own {
+		if slices.Contains(theirs, term) {
+			shared = append(shared, term)
+		} else {
+			only = append(only, term)
+		}
+	}
+	out = append(out, wrap("shared terms: "+listOrNone(shared), w)...)
+	out = append(out, wrap("only here: "+listOrNone(only), w)...)
+	return out
+}
+
+func listOrNone(words []string) string {
+	if len(words) == 0 {
+		return "none"
+	}
+	return strings.Join(words, ", ")
+}
+
+// markWords styles each word of text (a run of ASCII letters, digits and
+// `_`, compared in lower case) that is one of own's terms: shared when
+// theirs has it too, distinct otherwise.
+func (c *compareView) markWords(text string, own, theirs []string) string {
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		word := text[start:end]
+		lower := strings.ToLower(word)
+		switch {
+		case !slices.Contains(own, lower):
+			b.WriteString(word)
+		case slices.Contains(theirs, lower):
+			b.WriteString(c.styles.Shared.Render(word))
+		default:
+			b.WriteString(c.styles.Distinct.Render(word))
+		}
+		start = -1
+	}
+	for i := 0; i < len(text); i++ {
+		ch := text[i]
+		if ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+		b.WriteByte(ch)
+	}
+	flush(len(text))
+	return b.String()
+}
+
+func (c *compareView) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	k := c.keys
+	switch {
+	case key.Matches(km, k.Up):
+		c.scroll--
+	case key.Matches(km, k.Down):
+		c.scroll++
+	case key.Matches(km, k.PgUp):
+		c.scroll -= c.h
+	case key.Matches(km, k.PgDown):
+		c.scroll += c.h
+	}
+	c.scroll = clampInt(c.scroll, 0, max(len(c.lines)-c.h, 0))
+	return nil
+}
+
+func (c *compareView) View() string {
+	end := min(c.scroll+c.h, len(c.lines))
+	if c.scroll >= end {
+		return ""
+	}
+	return strings.Join(c.lines[c.scroll:end], "\n")
+}
+
+func (c *compareView) Keys() []key.Binding {
+	k := c.keys
+	return []key.Binding{k.Back, k.Up, k.Down, k.PgUp, k.PgDown}
+}
+
+func (c *compareView) Typing() bool { return false }
