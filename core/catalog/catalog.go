@@ -106,17 +106,23 @@ func (e *Error) Error() string {
 		b.WriteString(e.Entry)
 	}
 	b.WriteString(": ")
-	b.WriteString(e.Msg)
+	// One line whatever the message quotes (a server's error text).
+	b.WriteString(lineBreaks.Replace(e.Msg))
 	return b.String()
 }
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
 // Load reads a catalog from a file, or from r when path is "-".
 func Load(path string, stdin io.Reader) (*Catalog, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileBytes+1))
 		path = "stdin"
+		if stdin == nil {
+			return nil, &Error{Source: path, Msg: "no standard input to read the catalog from"}
+		}
+		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileBytes+1))
 	} else {
 		var st os.FileInfo
 		st, err = os.Stat(path)
@@ -149,7 +155,7 @@ func Parse(source string, data []byte) (*Catalog, error) {
 	if err != nil {
 		var se *jsonv.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &Error{Source: source, Pos: &se.Pos, Msg: "not valid JSON: " + se.Msg}
+			return nil, &Error{Source: source, Entry: entryAt(data, se.Pos.Offset), Pos: &se.Pos, Msg: "not valid JSON: " + se.Msg}
 		}
 		return nil, &Error{Source: source, Msg: err.Error()}
 	}
@@ -167,10 +173,89 @@ func FromValue(source string, root *jsonv.Value) (*Catalog, error) {
 		where := fmt.Sprintf("%s[%d]", label, i)
 		if err := c.addEntry(entry, where); err != nil {
 			p := entry.Pos
+			var ee *entryError
+			if errors.As(err, &ee) {
+				where, p, err = ee.entry, ee.pos, ee.err
+			}
 			return nil, &Error{Source: source, Entry: where, Pos: &p, Msg: err.Error()}
 		}
 	}
 	return c, nil
+}
+
+// entryError places a failure inside an entry that holds several tools (a
+// Gemini entry's functionDeclarations), so the error names the declaration
+// itself and points at its line.
+type entryError struct {
+	entry string
+	pos   jsonv.Pos
+	err   error
+}
+
+func (e *entryError) Error() string { return e.entry + ": " + e.err.Error() }
+
+// entryAt names the tool entry that holds byte offset of data (`tools[3]`),
+// for a syntax error the parser could only place by line and column; "" when
+// the offset is not inside an entry. It scans the bytes before the offset,
+// tracking only the containers it is in and the key or index in each.
+func entryAt(data []byte, offset int) string {
+	type frame struct {
+		array bool
+		index int
+		key   string
+	}
+	var stack []frame
+	inString, escaped, keyNext := false, false, false
+	keyStart := 0
+	for i := 0; i < offset && i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if keyNext && len(stack) > 0 && !stack[len(stack)-1].array {
+					stack[len(stack)-1].key = string(data[keyStart:i])
+					keyNext = false
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString, keyStart = true, i+1
+		case '{':
+			stack = append(stack, frame{})
+			keyNext = true
+		case '[':
+			stack = append(stack, frame{array: true})
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ',':
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				if top.array {
+					top.index++
+				} else {
+					keyNext = true
+				}
+			}
+		}
+	}
+	switch {
+	case len(stack) >= 2 && stack[0].array:
+		return fmt.Sprintf("tools[%d]", stack[0].index)
+	case len(stack) >= 3 && stack[0].key == "tools" && stack[1].array:
+		return fmt.Sprintf("tools[%d]", stack[1].index)
+	case len(stack) >= 4 && stack[0].key == "result" && stack[1].key == "tools" && stack[2].array:
+		return fmt.Sprintf("result.tools[%d]", stack[2].index)
+	}
+	return ""
 }
 
 // toolList finds the array of entries: the root itself, its `tools`, or a
@@ -233,7 +318,7 @@ func (c *Catalog) addEntry(entry *jsonv.Value, where string) error {
 		for j, decl := range fd.Items {
 			sub := fmt.Sprintf("%s.%s[%d]", where, key, j)
 			if err := c.addTool(decl, decl, FormatGemini, sub); err != nil {
-				return fmt.Errorf("%s: %w", fmt.Sprintf("%s[%d]", key, j), err)
+				return &entryError{entry: sub, pos: decl.Pos, err: err}
 			}
 		}
 		return nil
