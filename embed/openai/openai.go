@@ -208,9 +208,11 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 // Error is a failed request: one line naming the endpoint and the step.
+// It leaves the embedder's name to the caller, which says what it was
+// embedding with.
 type Error struct {
-	// Embedder is "openai:MODEL", Endpoint the URL without credentials.
-	Embedder, Endpoint string
+	// Endpoint is the URL without credentials or query.
+	Endpoint string
 	// Batch is " (batch 2 of 4)" when the texts took several requests.
 	Batch string
 	// Status is the HTTP status, 0 when none arrived.
@@ -224,7 +226,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%s: POST %s%s: %s", e.Embedder, e.Endpoint, e.Batch, e.Step)
+	s := fmt.Sprintf("POST %s%s: %s", e.Endpoint, e.Batch, e.Step)
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
 	}
@@ -280,7 +282,7 @@ func (e *Embedder) request(ctx context.Context, texts []string, where string) ([
 }
 
 func (e *Embedder) fail(where string, f *failure, attempts int) error {
-	return &Error{Embedder: e.ID(), Endpoint: e.shown, Batch: where, Status: f.status,
+	return &Error{Endpoint: e.shown, Batch: where, Status: f.status,
 		Step: e.scrub(f.step), Attempts: attempts, Err: f.cause}
 }
 
