@@ -233,10 +233,7 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 		return
 	}
 	pr.Window = &w
-	if shown != time.UTC {
-		pr.FromInZone = w.From.In(shown).Format(time.RFC3339Nano)
-		pr.ToInZone = w.To.In(shown).Format(time.RFC3339Nano)
-	}
+	pr.FromInZone, pr.ToInZone, _ = w.InZone(shown)
 	relative := f.Kind == KindLookback || (pl.joined != nil && pl.joined.Length > 0)
 	pr.Advice = append(pr.Advice, Advise(w, p.Facts, now, shown, relative)...)
 }

@@ -63,6 +63,18 @@ type Window struct {
 // Length is how long the window lasts (negative when From is after To).
 func (w Window) Length() time.Duration { return w.To.Sub(w.From) }
 
+// InZone renders the window's ends in zone, RFC 3339; ok is false when the
+// zone reads as UTC at both ends, so there is nothing more to show.
+func (w Window) InZone(zone *time.Location) (from, to string, ok bool) {
+	f, t := w.From.In(zone), w.To.In(zone)
+	_, fo := f.Zone()
+	_, to0 := t.Zone()
+	if fo == 0 && to0 == 0 {
+		return "", "", false
+	}
+	return f.Format(time.RFC3339Nano), t.Format(time.RFC3339Nano), true
+}
+
 // Parse checks that text is spelled as sp. The error is a short reason
 // saying why it is not, fit to follow the value in a message.
 func Parse(sp Spelling, text string) (Parsed, error) {
