@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
@@ -65,6 +66,9 @@ type checkArgsReport struct {
 	// Warnings are checks that could not be made: a pattern that does not
 	// compile, a match that timed out.
 	Warnings []string `json:"warnings,omitempty"`
+	// Declarations is how the call's ruled and period arguments resolve,
+	// or why the tool's declarations are refused; absent when it has none.
+	Declarations *declarationsReport `json:"declarations,omitempty"`
 
 	action validate.Action
 }
@@ -239,6 +243,7 @@ func checkArgs(cat *catalog.Catalog, tool *catalog.Tool, text string, mode valid
 		r.Text = validate.FormatIssues(tool.Name, res.Issues)
 	}
 	r.Warnings = append(validate.DrainWarnings(), res.Warnings...)
+	r.Declarations = resolveDeclarations(tool, text, time.Now(), time.Local)
 	return r
 }
 
@@ -254,6 +259,7 @@ func (r *checkArgsReport) writeText(w io.Writer) {
 		fmt.Fprintf(w, ", %d issues", n)
 	}
 	fmt.Fprintln(w)
+	defer r.Declarations.writeText(w)
 	if r.Text == "" {
 		return
 	}
