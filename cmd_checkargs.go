@@ -28,7 +28,9 @@ const checkArgsHelp = `Usage: toolscope check-args [--format text|json] [--mode 
 
 Validate a tool call's arguments against the tool's input schema, as a
 dispatch boundary would before running the tool, and show what the model
-would get back.
+would get back. When the tool declares askOrAssume or a period, also show
+how the call's ruled and period arguments resolve (now, in the local zone):
+advice that never changes the verdict.
 
 CATALOG  a catalog file, '-' for stdin
 TOOL     the tool's name
