@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	stdlibio "io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/embed"
+	"toolscope/tui"
+)
+
+const (
+	exploreUsage   = "[flags] [CATALOG]"
+	exploreSummary = "Explore a tool catalog in the terminal (the bundled demo when CATALOG is left out);\n" +
+		"when stdout is not a terminal, print the lint text report instead (exit 0 ok, 1 failed, 2 usage or input error)."
+)
+
+func init() { explore = runExplore }
+
+func runExplore(args []string, io stdio) int {
+	fs := newFlagSet("toolscope")
+	f := newCatalogFlags(fs, nil)
+	// parseCommand would name a subcommand in its messages; the bare
+	// command has none.
+	positional, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(io.out, "Usage: toolscope %s\n\n%s\n\nFlags:\n", exploreUsage, exploreSummary)
+		fs.SetOutput(io.out)
+		fs.PrintDefaults()
+		return 0
+	}
+	if err != nil {
+		return exploreUsageError(io, oneLine(err))
+	}
+	if err := f.check(); err != nil {
+		return exploreUsageError(io, err.Error())
+	}
+	if len(positional) > 1 {
+		return exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %d arguments", len(positional)))
+	}
+	arg := ""
+	if len(positional) == 1 {
+		arg = positional[0]
+	}
+	cat, err := loadCatalog(arg, io)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return 2
+	}
+	if !io.outTTY {
+		return printReport(cat, f, io)
+	}
+	m := tui.New(exploreOptions(arg, cat, f, io))
+	defer m.Close()
+	opts := []tea.ProgramOption{tea.WithAltScreen()}
+	if arg == "-" {
+		// The catalog came on stdin: keys come from the terminal.
+		opts = append(opts, tea.WithInputTTY())
+	}
+	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+		fmt.Fprintf(io.err, "toolscope: the explorer stopped: %s\n", oneLine(err))
+		return 2
+	}
+	return 0
+}
+
+func exploreUsageError(io stdio, msg string) int {
+	fmt.Fprintf(io.err, "toolscope: %s (see 'toolscope --help')\n", msg)
+	return 2
+}
+
+// printReport is the explorer's stand-in when stdout is not a terminal:
+// the lint text report, with lint's exit codes.
+func printReport(cat *catalog.Catalog, f *catalogFlags, io stdio) int {
+	report, err := analyzeCatalog(context.Background(), cat, f, io)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return 2
+	}
+	if err := writeReport(io.out, report, cat, f, false); err != nil {
+		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))
+		return 2
+	}
+	if !report.OK {
+		return 1
+	}
+	return 0
+}
+
+// exploreOptions wires the explorer to the flags and the catalog's source:
+// a file is re-read and watched, and reports are exported beside it;
+// stdin and the demo cannot be re-read, and export to the working
+// directory.
+func exploreOptions(arg string, cat *catalog.Catalog, f *catalogFlags, io stdio) tui.Options {
+	o := tui.Options{
+		Catalog:      cat,
+		Lint:         f.options(),
+		Embedder:     f.embedderSpec(),
+		Embedders:    embedderChoices(f.embedder),
+		OpenEmbedder: f.openEmbedder,
+		Export: func(w stdlibio.Writer, format string, r *lint.Report, cat *catalog.Catalog) error {
+			g := *f
+			g.format = format
+			return writeReport(w, r, cat, &g, false)
+		},
+		ExportDir: ".",
+		Now:       time.Now,
+		Zone:      time.Local,
+	}
+	if arg == "" || arg == "-" {
+		return o
+	}
+	o.Reload = func(context.Context) (*catalog.Catalog, error) { return loadCatalog(arg, io) }
+	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
+		o.Watch = arg
+		o.ExportDir = filepath.Dir(arg)
+	}
+	return o
+}
+
+// embedderChoices are the embedders the explorer's embedder key cycles
+// through: the one asked for, then the built-in ones that are registered.
+func embedderChoices(asked string) []string {
+	var out []string
+	registered := embed.Names()
+	for _, spec := range []string{asked, defaultEmbedder, "mock"} {
+		name, _, _ := strings.Cut(spec, ":")
+		if spec != "" && slices.Contains(registered, name) && !slices.Contains(out, spec) {
+			out = append(out, spec)
+		}
+	}
+	return out
+}
