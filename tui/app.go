@@ -13,6 +13,7 @@ package tui
 import (
 	"context"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -132,10 +133,11 @@ type Model struct {
 	// th overrides the scores' own thresholds once the user moves them.
 	th *lint.Thresholds
 
-	// problem is the error shown in the banner (a failed reload, an
-	// embedder that failed); notice a passing message in the footer.
-	problem string
-	notice  string
+	// problems are the errors the banner shows, by what failed (a reload,
+	// the similarity, an export, the file watch), each cleared when that
+	// work next succeeds; notice is a passing message in the footer.
+	problems map[string]string
+	notice   string
 
 	// frame is the whole screen, rendered at the end of every Update so
 	// View only returns it.
@@ -148,7 +150,7 @@ func New(opts Options) *Model {
 		opts.Lint = lint.DefaultOptions()
 	}
 	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: opts, embedSpec: opts.Embedder,
-		scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}}
+		scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, problems: map[string]string{}}
 	m.tools = newToolList(&m.keys, &m.styles)
 	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
 	m.pairs = newPairsPane(&m.keys, &m.styles)
@@ -168,12 +170,14 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Watch != "" {
 		w, err := startWatch(m.opts.Watch)
 		if err != nil {
-			m.problem = err.Error()
+			m.fail("watch", err)
 		} else {
 			m.watcher = w
 			cmds = append(cmds, w.next())
 		}
 	}
+	// The first frame is drawn after Init: show what was just started.
+	m.settle()
 	return tea.Batch(cmds...)
 }
 
@@ -190,14 +194,20 @@ func (m *Model) Close() {
 // Update routes a message and re-renders the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
-	if hasBanner := !m.layout.Banner.Empty(); hasBanner != (m.problem != "") {
-		m.resize(m.layout.Width, m.layout.Height)
-	}
-	m.render()
+	m.settle()
 	if m.quitting {
 		return m, tea.Quit
 	}
 	return m, cmd
+}
+
+// settle lays the screen out again when the banner came or went, and
+// renders it.
+func (m *Model) settle() {
+	if m.layout.banner != (len(m.problems) > 0) {
+		m.resize(m.layout.Width, m.layout.Height)
+	}
+	m.render()
 }
 
 // View returns the screen rendered by the last Update.
@@ -211,9 +221,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return m.key(msg)
 	case fileChangedMsg:
+		if m.watcher == nil {
+			return m.reload()
+		}
 		return tea.Batch(m.reload(), m.watcher.next())
 	case watchErrMsg:
-		m.problem = "watching the catalog: " + msg.err.Error()
+		m.fail("watch", msg.err)
 		return m.watcher.next()
 	case loadedMsg:
 		return m.loaded(msg)
@@ -233,13 +246,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return nil
 	case exportedMsg:
 		if msg.err != nil {
-			m.problem = "export: " + msg.err.Error()
+			m.fail("export", msg.err)
 		} else {
+			delete(m.problems, "export")
 			m.notice = "wrote " + msg.path
 		}
 		return nil
 	case failedMsg:
-		m.problem = msg.what + ": " + msg.err.Error()
+		m.fail(msg.what, msg.err)
 		if msg.what == "similarity" {
 			m.job = nil
 			m.syncPairs()
@@ -250,7 +264,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) resize(w, h int) {
-	m.layout = ComputeLayout(w, h, m.drawerOpen, m.problem != "")
+	m.layout = ComputeLayout(w, h, m.drawerOpen, len(m.problems) > 0)
 	fw, fh := m.styles.frameSize()
 	l := m.layout
 	for id, r := range [paneCount]Rect{l.Tools, l.Tool, l.Pairs, l.Drawer} {
@@ -317,6 +331,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.openDrawer()
 		return m.drawer.startEditing()
+	case key.Matches(msg, k.Back) && m.focus == paneArgs && m.drawerOpen:
+		m.closeDrawer()
 	case key.Matches(msg, k.Raise):
 		return m.moveThresholds(thresholdStep, 0)
 	case key.Matches(msg, k.Lower):
@@ -347,6 +363,22 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.toPane(msg)
 	}
 	return nil
+}
+
+// fail shows an error in the banner under what failed.
+func (m *Model) fail(what string, err error) {
+	m.problems[what] = what + ": " + oneLine(err.Error())
+}
+
+// problemText is the banner's line: every current problem, in a stable
+// order.
+func (m *Model) problemText() string {
+	list := make([]string, 0, len(m.problems))
+	for _, p := range m.problems {
+		list = append(list, p)
+	}
+	slices.Sort(list)
+	return strings.Join(list, " · ")
 }
 
 // focused is what takes keys now: the comparison when open, else the
@@ -445,7 +477,7 @@ func (m *Model) render() {
 		rows = append(rows, m.header())
 	}
 	if !l.Banner.Empty() {
-		rows = append(rows, m.styles.Error.Render(clip(" ✗ "+oneLine(m.problem), l.Width)))
+		rows = append(rows, m.styles.Error.Render(clip(" ✗ "+m.problemText(), l.Width)))
 	}
 	if !l.TabBar.Empty() {
 		rows = append(rows, m.tabBar())

@@ -36,8 +36,10 @@ type drawer struct {
 	// drafts keeps each tool's arguments (by name) while the user looks at
 	// another tool.
 	drafts map[string]string
-	// results caches the rendered verdict for the current text.
+	// results caches the rendered verdict for the current text; scroll is
+	// the first result line shown.
 	results []string
+	scroll  int
 	// now and zone are what pasted periods are read against.
 	now  func() time.Time
 	zone *time.Location
@@ -131,8 +133,22 @@ func (d *drawer) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Clear):
 		d.editor.Reset()
 		d.evaluate()
+	case key.Matches(km, k.Up):
+		d.scrollBy(-1)
+	case key.Matches(km, k.Down):
+		d.scrollBy(1)
+	case key.Matches(km, k.PgUp):
+		d.scrollBy(-d.h)
+	case key.Matches(km, k.PgDown):
+		d.scrollBy(d.h)
 	}
 	return nil
+}
+
+// scrollBy moves the results, which may be longer than the drawer.
+func (d *drawer) scrollBy(n int) {
+	_, h := d.resultsSize()
+	d.scroll = clampInt(d.scroll+n, 0, max(len(d.results)-h, 0))
 }
 
 func nextMode(m validate.Mode) validate.Mode {
@@ -146,6 +162,7 @@ func nextMode(m validate.Mode) validate.Mode {
 
 // evaluate judges the editor's text and renders the verdict.
 func (d *drawer) evaluate() {
+	defer d.scrollBy(0)
 	d.results = d.results[:0]
 	name := nameAt(d.snap, d.tool)
 	if name == "" {
@@ -267,7 +284,8 @@ func (d *drawer) View() string {
 	ew, eh := d.editorSize()
 	rw, rh := d.resultsSize()
 	ed := fit(d.editor.View(), ew, eh)
-	res := fit(strings.Join(d.results, "\n"), rw, rh)
+	shown := d.results[min(d.scroll, len(d.results)):]
+	res := fit(strings.Join(shown, "\n"), rw, rh)
 	if d.split() {
 		sep := strings.TrimSuffix(strings.Repeat(" │ \n", d.h), "\n")
 		return lipgloss.JoinHorizontal(lipgloss.Top, ed, d.styles.Muted.Render(sep), res)
@@ -280,5 +298,5 @@ func (d *drawer) Keys() []key.Binding {
 	if d.editing {
 		return []key.Binding{k.Back}
 	}
-	return []key.Binding{k.Edit, k.Mode, k.Clear, k.Arguments}
+	return []key.Binding{k.Edit, k.Mode, k.Clear, k.Up, k.Down, k.PgUp, k.PgDown, k.Arguments}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -32,10 +33,10 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.problem = "reload failed, showing the last good catalog: " + msg.err.Error()
+		m.fail("reload", fmt.Errorf("showing the last good catalog: %w", msg.err))
 		return nil
 	}
-	m.problem = ""
+	delete(m.problems, "reload")
 	m.notice = "reloaded " + plural(len(msg.cat.Tools), "tool")
 	m.setSnapshot(analyse(msg.cat, m.opts.Lint))
 	return m.startScoring()
@@ -72,10 +73,11 @@ func (m *Model) scored(msg scoredMsg) tea.Cmd {
 		m.embedders[msg.spec] = msg.embedder
 	}
 	if msg.err != nil {
-		m.problem = "similarity: " + msg.err.Error()
+		m.fail("similarity", msg.err)
 		m.syncPairs()
 		return nil
 	}
+	delete(m.problems, "similarity")
 	m.scores = msg.scores
 	return m.rejudge()
 }

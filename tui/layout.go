@@ -55,6 +55,8 @@ type Layout struct {
 	Tool   Rect
 	Pairs  Rect
 	Drawer Rect
+	// banner records that a banner was asked for, whether or not it fit.
+	banner bool
 }
 
 // BannerMinHeight is the least height at which an error banner gets its
@@ -67,7 +69,7 @@ const BannerMinHeight = 6
 // the terminal, at any size.
 func ComputeLayout(width, height int, drawerOpen, banner bool) Layout {
 	width, height = max(width, 0), max(height, 0)
-	l := Layout{Width: width, Height: height}
+	l := Layout{Width: width, Height: height, banner: banner}
 	// Header and footer first: the status and the key hints survive on the
 	// smallest screens.
 	top, bottom := 0, height

@@ -80,15 +80,11 @@ func (p *pairsPane) setSize(w, h int) {
 }
 
 func (p *pairsPane) title() string {
-	th := ""
-	if p.snap != nil && p.snap.sim != nil {
-		th = " · " + thresholdText(p.th)
-	}
 	if p.global {
-		return "Ranking" + th
+		return "Ranking"
 	}
 	if name := nameAt(p.snap, p.tool); name != "" {
-		return "Neighbours of " + name + th
+		return "Neighbours of " + name
 	}
 	return "Pairs"
 }
@@ -207,8 +203,11 @@ func (p *pairsPane) View() string {
 	for ; used < listH; used++ {
 		lines = append(lines, "")
 	}
-	hint := "g " + map[bool]string{true: "neighbours", false: "global ranking"}[p.global] + " · enter compare"
-	lines = append(lines, st.Muted.Render(hint))
+	scope := "g global ranking"
+	if p.global {
+		scope = "g neighbours"
+	}
+	lines = append(lines, st.Muted.Render(thresholdText(p.th)+" · "+scope+" · enter compare"))
 	if p.detailHeight() > 0 {
 		lines = append(lines, p.detail()...)
 	}

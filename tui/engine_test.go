@@ -1,0 +1,303 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/embed"
+)
+
+// mockOptions explores the test catalog with the mock embedder, the way
+// the command line would, at a fixed clock.
+func mockOptions(t testing.TB) Options {
+	return Options{
+		Catalog:   testCatalog(t),
+		Lint:      lint.DefaultOptions(),
+		Embedder:  "mock",
+		Embedders: []string{"mock", "broken"},
+		OpenEmbedder: func(spec string) (embed.Embedder, error) {
+			if spec == "broken" {
+				return nil, errors.New("no such model here")
+			}
+			return embed.Open(spec, embed.Options{})
+		},
+		Now: func() time.Time { return time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC) },
+	}
+}
+
+// scoredModel is a model whose similarity has arrived.
+func scoredModel(t testing.TB, opts Options, w, h int) *Model {
+	t.Helper()
+	m := New(opts)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	drain(m, m.Init())
+	if m.snap.sim == nil {
+		t.Fatalf("no similarity after the background work: problems %v", m.problems)
+	}
+	return m
+}
+
+func TestSimilarityArrivesInTheBackground(t *testing.T) {
+	m := New(mockOptions(t))
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	cmd := m.Init()
+	if m.snap.sim != nil || m.job == nil {
+		t.Fatal("similarity ran before the first frame")
+	}
+	first := ansi.Strip(m.View())
+	if !strings.Contains(first, "similarity: opening mock") {
+		t.Errorf("the first frame does not say the similarity is on its way:\n%s", first)
+	}
+	if len(m.snap.findings) == 0 {
+		t.Error("the structural findings are not in the first frame")
+	}
+	drain(m, cmd)
+	view := ansi.Strip(m.View())
+	if m.snap.sim == nil || !strings.Contains(view, "mock adaptive") || !strings.Contains(view, "Neighbours of get_volume_status") {
+		t.Fatalf("after the background work:\n%s", view)
+	}
+	if len(m.pairs.rows) != len(m.snap.cat.Tools)-1 {
+		t.Errorf("%d neighbours, want every other tool", len(m.pairs.rows))
+	}
+	if !strings.Contains(view, "the mock embedder counts characters") {
+		t.Errorf("the mock's honesty note is missing:\n%s", view)
+	}
+}
+
+func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	base := m.thresholds()
+	confusable := func() int { return m.snap.report.Summary.Confusable }
+	before := confusable()
+	for range 20 {
+		drain(m, press(m, "-"))
+	}
+	if got := m.thresholds().Confusability; got != round2(base.Confusability-0.2) {
+		t.Fatalf("threshold %v after 20 steps down from %v", got, base.Confusability)
+	}
+	lowered := confusable()
+	if lowered <= before {
+		t.Errorf("lowering the threshold kept %d confusable (was %d)", lowered, before)
+	}
+	for range 60 {
+		drain(m, press(m, "+"))
+	}
+	if got := confusable(); got >= before && before > 0 {
+		t.Errorf("raising the threshold kept %d confusable (was %d)", got, before)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), thresholdText(m.thresholds())) {
+		t.Errorf("the pairs pane does not show the thresholds %q", thresholdText(m.thresholds()))
+	}
+	watch := m.snap.report.Summary.Watch
+	for range 30 {
+		drain(m, press(m, "]"))
+	}
+	if m.snap.report.Summary.Watch <= watch {
+		t.Errorf("widening the band kept %d watch pairs (was %d)", m.snap.report.Summary.Watch, watch)
+	}
+	for range 200 {
+		press(m, "[")
+	}
+	if m.thresholds().WatchBand != 0 {
+		t.Errorf("the band went to %v, want it to stop at 0", m.thresholds().WatchBand)
+	}
+}
+
+func TestStaleRepliesAreDropped(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	snap := m.snap
+	m.Update(judgedMsg{id: m.judgeID - 1, sim: lint.Similarity{}})
+	m.Update(loadedMsg{id: m.loadID - 1, cat: &catalog.Catalog{Source: "old"}})
+	m.Update(scoredMsg{id: m.scoreID - 1, err: errors.New("old")})
+	m.Update(progressMsg{id: m.scoreID - 1})
+	if m.snap != snap || len(m.problems) != 0 {
+		t.Errorf("a stale reply changed the model: problems %v", m.problems)
+	}
+}
+
+func TestScoringAndEmbedderSwitch(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	drain(m, press(m, "-"))
+	drain(m, press(m, "s"))
+	if m.snap.sim.Scoring != lint.ScoringCosine {
+		t.Fatalf("scoring %q after s", m.snap.sim.Scoring)
+	}
+	// The mock's own calibration for cosine, not the moved threshold.
+	if th := m.thresholds(); th.Confusability != 0.94 || th.WatchBand != 0.02 {
+		t.Errorf("cosine thresholds %+v, want the mock's calibration", th)
+	}
+	drain(m, press(m, "m"))
+	if m.embedSpec != "broken" || !strings.Contains(m.problemText(), "no such model here") {
+		t.Fatalf("embedder %q, problems %q", m.embedSpec, m.problemText())
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "✗ similarity: no such model here") {
+		t.Errorf("the banner does not show the failure:\n%s", ansi.Strip(m.View()))
+	}
+	drain(m, press(m, "m"))
+	if m.embedSpec != "mock" || len(m.problems) != 0 || m.snap.sim == nil {
+		t.Errorf("back to mock: embedder %q, problems %v", m.embedSpec, m.problems)
+	}
+}
+
+func writeCatalog(t *testing.T, path, data string) {
+	t.Helper()
+	// Write and rename, as editors save.
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReloadKeepsTheSelectionAndTheLastGoodCatalog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cat.json")
+	data, err := os.ReadFile("testdata/ops.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCatalog(t, path, string(data))
+	opts := mockOptions(t)
+	opts.Reload = func(context.Context) (*catalog.Catalog, error) { return catalog.Load(path, nil) }
+	m := scoredModel(t, opts, 160, 45)
+	press(m, "down", "down")
+	if selectedName(m) != "list_volumes" {
+		t.Fatalf("selected %q", selectedName(m))
+	}
+	// A new tool at the top: the selection follows the name, not the row.
+	edited := strings.Replace(string(data), `{"tools": [`, `{"tools": [{"name": "aaa_first", "description": "A tool added at the top of the file."},`, 1)
+	writeCatalog(t, path, edited)
+	drain(m, func() tea.Msg { return fileChangedMsg{} })
+	if len(m.snap.cat.Tools) != 7 || selectedName(m) != "list_volumes" {
+		t.Fatalf("after the reload: %d tools, selected %q", len(m.snap.cat.Tools), selectedName(m))
+	}
+	if m.snap.sim == nil || len(m.snap.sim.Neighbours) != 7 {
+		t.Error("the reloaded catalog was not scored again")
+	}
+	writeCatalog(t, path, `{"tools": [ {"name": }`)
+	drain(m, press(m, "r"))
+	if len(m.snap.cat.Tools) != 7 {
+		t.Errorf("a broken file dropped the last good catalog: %d tools", len(m.snap.cat.Tools))
+	}
+	view := ansi.Strip(m.View())
+	if !strings.Contains(view, "✗ reload: showing the last good catalog") || !strings.Contains(view, "cat.json:1:22") {
+		t.Errorf("no load error with its place in the banner:\n%s", view)
+	}
+	writeCatalog(t, path, string(data))
+	drain(m, press(m, "r"))
+	if len(m.problems) != 0 || len(m.snap.cat.Tools) != 6 {
+		t.Errorf("a good reload left problems %v, %d tools", m.problems, len(m.snap.cat.Tools))
+	}
+}
+
+func TestWatcherReportsSaves(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cat.json")
+	writeCatalog(t, path, "[]")
+	w, err := startWatch(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	got := make(chan tea.Msg, 1)
+	go func() { got <- w.next()() }()
+	// Another file in the directory is not the catalog.
+	writeCatalog(t, filepath.Join(dir, "other.json"), "[]")
+	select {
+	case msg := <-got:
+		t.Fatalf("a save of another file reported %T", msg)
+	case <-time.After(3 * settle):
+	}
+	writeCatalog(t, path, `[{"name": "x"}]`)
+	select {
+	case msg := <-got:
+		if _, ok := msg.(fileChangedMsg); !ok {
+			t.Fatalf("got %T, want fileChangedMsg", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no change reported for a save")
+	}
+}
+
+func TestCompareOpensThePairAndCloses(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3")
+	pr, ok := m.pairs.selected()
+	if !ok {
+		t.Fatal("no pair selected")
+	}
+	press(m, "enter")
+	if m.compare == nil {
+		t.Fatal("enter did not open the comparison")
+	}
+	view := ansi.Strip(m.View())
+	for _, want := range []string{pr.A + " ⇄ " + pr.B, "shared terms: ", "only here: ", "embedded as: ", "storage"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("comparison lacks %q:\n%s", want, view)
+		}
+	}
+	press(m, "tab")
+	if m.compare == nil {
+		t.Error("tab closed the comparison")
+	}
+	press(m, "esc")
+	if m.compare != nil || m.focus != panePairs {
+		t.Errorf("esc: compare %v, focus %v", m.compare != nil, m.focus)
+	}
+}
+
+func TestExportWritesTheReport(t *testing.T) {
+	dir := t.TempDir()
+	opts := mockOptions(t)
+	opts.ExportDir = dir
+	opts.Export = func(w io.Writer, format string, r *lint.Report, _ *catalog.Catalog) error {
+		if format != "sarif" {
+			return errors.New("unexpected format " + format)
+		}
+		return lint.WriteJSON(w, r)
+	}
+	m := scoredModel(t, opts, 160, 45)
+	press(m, "e")
+	if !m.exporting || !strings.Contains(ansi.Strip(m.View()), "export the report as: j JSON · s SARIF · m Markdown") {
+		t.Fatalf("no export prompt:\n%s", ansi.Strip(m.View()))
+	}
+	drain(m, press(m, "s"))
+	want := filepath.Join(dir, "ops.toolscope.sarif")
+	if _, err := os.Stat(want); err != nil {
+		t.Fatalf("no report at %s: %v", want, err)
+	}
+	if m.exporting || m.scoring != lint.ScoringAdaptive || !strings.Contains(ansi.Strip(m.View()), "wrote "+want) {
+		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.scoring)
+	}
+	press(m, "e", "esc")
+	if m.exporting {
+		t.Error("esc did not cancel the prompt")
+	}
+}
+
+func TestExportPath(t *testing.T) {
+	tests := []struct{ dir, source, format, want string }{
+		{"/d", "/x/ops.json", "json", "/d/ops.toolscope.json"},
+		{".", "ops-demo.json", "markdown", "ops-demo.toolscope.md"},
+		{".", "stdin", "sarif", "catalog.toolscope.sarif"},
+		{".", "mcp:npx server", "json", "catalog.toolscope.json"},
+		{".", "https://example.com/mcp", "json", "catalog.toolscope.json"},
+	}
+	for _, tt := range tests {
+		if got := exportPath(tt.dir, tt.source, tt.format); got != tt.want {
+			t.Errorf("exportPath(%q, %q, %q) = %q, want %q", tt.dir, tt.source, tt.format, got, tt.want)
+		}
+	}
+}
