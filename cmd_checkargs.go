@@ -76,32 +76,31 @@ type checkArgsReport struct {
 }
 
 func runCheckArgs(args []string, io stdio) int {
-	fs := flag.NewFlagSet("check-args", flag.ContinueOnError)
-	fs.SetOutput(io.err)
-	fs.Usage = func() { fmt.Fprint(io.err, checkArgsHelp) }
+	const name = "check-args"
+	fs := newFlagSet(name)
 	format := fs.String("format", "text", "output format: text or json")
 	modeName := fs.String("mode", string(validate.Enforce), "enforce, warn or off")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(io.out, checkArgsHelp)
 		return 0
 	}
 	if err != nil {
-		return 2 // the flag package has said why
-	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(io.err, "toolscope check-args: "+format+"\n", a...)
-		return 2
+		return usageError(io, name, oneLine(err))
 	}
 	if *format != "text" && *format != "json" {
-		return fail("unknown --format %q (want text or json)", *format)
+		return usageError(io, name, fmt.Sprintf("unknown --format %q (want text or json)", *format))
 	}
 	mode, err := validate.ParseMode(*modeName)
 	if err != nil {
-		return fail("%v", err)
+		return usageError(io, name, err.Error())
 	}
 	if len(pos) < 2 || len(pos) > 3 {
-		return fail("want CATALOG TOOL [ARGS], got %d arguments (see --help)", len(pos))
+		return usageError(io, name, fmt.Sprintf("want CATALOG TOOL [ARGS], got %d arguments", len(pos)))
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(io.err, "toolscope "+name+": "+format+"\n", a...)
+		return 2
 	}
 	argsArg := ""
 	if len(pos) == 3 {
@@ -140,27 +139,6 @@ func runCheckArgs(args []string, io stdio) int {
 		return 1
 	}
 	return 0
-}
-
-// parseInterleaved lets flags follow the positional arguments
-// (`check-args demo.json get_volume_status --mode warn`), which the flag
-// package alone stops at; `--` ends the flags.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }
 
 func didYouMean(cat *catalog.Catalog, name string) string {

@@ -93,7 +93,7 @@ func TestCheckArgs(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", s, errOut)
 				}
 			}
-			if c.code == 2 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 && c.name != "unknown flag" {
+			if c.code == 2 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 				t.Errorf("an input error should be one line:\n%s", errOut)
 			}
 		})
