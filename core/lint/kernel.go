@@ -51,9 +51,13 @@ type geometry struct {
 	n, dim int
 	vecs   []float64 // n rows of dim
 	norms  []float64 // each row's Euclidean norm
-	// tokens holds each tool's distinct name-token ids, sorted, and weight
-	// the Jaccard term's weight in the affinity (0 under cosine).
+	// tokens holds each tool's distinct name-token ids, sorted, masks a
+	// 128-bit summary of them (a pair whose masks share no bit shares no
+	// token), and weight the Jaccard term's weight in the affinity (0
+	// under cosine).
 	tokens [][]int32
+	masks  [][2]uint64
+	vocab  int // token ids are below it
 	weight float64
 	// usual, when set, turns affinities into adaptive scores:
 	// 2a - usual[i] - usual[j].
@@ -62,9 +66,13 @@ type geometry struct {
 
 // want says what a pass keeps.
 type want struct {
-	rank      int     // best pairs kept overall; <0 none, 0 all
-	floor     float64 // keep every pair scoring at least this (+Inf none)
-	neighbors int     // nearest kept per tool; by affinity when byAffinity
+	rank int // best pairs kept overall; <0 none, 0 all
+	// floor: pairs scoring at least this (+Inf: none) are counted as
+	// verdicts and the best bandCap of them kept (0: all). threshold and
+	// affinityFloor split the count into confusable and watch.
+	floor, threshold, affinityFloor float64
+	bandCap                         int
+	neighbors                       int // nearest kept per tool
 	// byAffinity ranks neighbours by affinity, not score (the adaptive
 	// scoring's first pass, which finds each tool's usual affinity).
 	byAffinity bool
@@ -72,53 +80,100 @@ type want struct {
 
 // kept is what a pass returns.
 type kept struct {
-	ranked    []scored   // sorted, at most want.rank (all when 0)
-	band      []scored   // every pair >= floor, sorted
-	neighbors [][]scored // per tool, best first
+	ranked []scored // sorted, at most want.rank (all when 0)
+	// band holds the best pairs at or above want.floor, sorted; complete
+	// says whether it holds all of them (it did not overflow bandCap).
+	band     []scored
+	complete bool
+	// confusable and watch count every verdict pair, kept or not.
+	confusable, watch int
+	neighbors         [][]scored // per tool, best first
 }
 
 // sink is one worker's share of what a pass keeps.
 type sink struct {
-	w     want
-	heap  []scored // the best w.rank pairs, worst at the root
-	all   []scored // every pair, when w.rank == 0
-	band  []scored
-	nb    []scored // n rows of w.neighbors
-	nbLen []int32
+	w    want
+	rank bounded  // the best w.rank pairs
+	all  []scored // every pair, when w.rank == 0
+	band bounded
+	// confusable and watch count verdict pairs.
+	confusable, watch int
+	nb                []scored // n rows of w.neighbors, best first
+	nbLen             []int32
+	// nbWorst is each row's last key once the row is full, -Inf before:
+	// a pair below it cannot enter.
+	nbWorst []float64
+	// marks flags the current row's name tokens, by token id.
+	marks []uint8
 	dots  [tile * tile]float64
 }
 
-func newSink(n int, w want) *sink {
-	s := &sink{w: w}
+func newSink(g *geometry, w want) *sink {
+	n := g.n
+	s := &sink{w: w, rank: newBounded(w.rank), band: newBounded(w.bandCap), marks: make([]uint8, g.vocab)}
 	if w.neighbors > 0 {
 		s.nb = make([]scored, n*w.neighbors)
 		s.nbLen = make([]int32, n)
+		s.nbWorst = make([]float64, n)
+		for t := range s.nbWorst {
+			s.nbWorst[t] = math.Inf(-1)
+		}
 	}
 	return s
 }
 
-// heapWorse orders the bounded heap: the root is the pair ranked last.
-func heapWorse(p, q scored) bool { return before(q, p) }
-
 func (s *sink) add(p scored) {
-	switch {
-	case s.w.rank == 0:
+	if s.w.rank == 0 {
 		s.all = append(s.all, p)
-	case s.w.rank > 0:
-		if len(s.heap) < s.w.rank {
-			s.heap = append(s.heap, p)
-			up(s.heap, len(s.heap)-1)
-		} else if before(p, s.heap[0]) {
-			s.heap[0] = p
-			down(s.heap, 0)
-		}
+	} else if s.w.rank > 0 {
+		s.rank.offer(p)
 	}
-	if p.s >= s.w.floor {
-		s.band = append(s.band, p)
+	if p.s >= s.w.floor && p.a >= s.w.affinityFloor {
+		if p.s >= s.w.threshold {
+			s.confusable++
+		} else {
+			s.watch++
+		}
+		s.band.offer(p)
 	}
 	if s.w.neighbors > 0 {
-		s.neighbor(p.i, p)
-		s.neighbor(p.j, p)
+		key := p.s
+		if s.w.byAffinity {
+			key = p.a
+		}
+		if key >= s.nbWorst[p.i] {
+			s.neighbor(p.i, p)
+		}
+		if key >= s.nbWorst[p.j] {
+			s.neighbor(p.j, p)
+		}
+	}
+}
+
+// bounded keeps the best limit pairs offered (all when limit is 0) in a
+// heap whose root is the pair ranked last.
+type bounded struct {
+	limit int
+	h     []scored
+	// overflowed says a pair was turned away or pushed out.
+	overflowed bool
+}
+
+func newBounded(limit int) bounded { return bounded{limit: limit} }
+
+func (b *bounded) offer(p scored) {
+	switch {
+	case b.limit <= 0:
+		b.h = append(b.h, p)
+	case len(b.h) < b.limit:
+		b.h = append(b.h, p)
+		up(b.h, len(b.h)-1)
+	default:
+		b.overflowed = true
+		if p.s >= b.h[0].s && before(p, b.h[0]) {
+			b.h[0] = p
+			down(b.h, 0)
+		}
 	}
 }
 
@@ -128,17 +183,7 @@ func (s *sink) neighbor(t int32, p scored) {
 	k := s.w.neighbors
 	row := s.nb[int(t)*k : int(t+1)*k]
 	n := int(s.nbLen[t])
-	better := func(x, y scored) bool {
-		xs, ys := x.s, y.s
-		if s.w.byAffinity {
-			xs, ys = x.a, y.a
-		}
-		if xs != ys {
-			return xs > ys
-		}
-		return other(x, t) < other(y, t)
-	}
-	if n == k && !better(p, row[k-1]) {
+	if n == k && !s.better(t, p, row[k-1]) {
 		return
 	}
 	at := n
@@ -147,11 +192,30 @@ func (s *sink) neighbor(t int32, p scored) {
 	} else {
 		s.nbLen[t]++
 	}
-	for at > 0 && better(p, row[at-1]) {
+	for at > 0 && s.better(t, p, row[at-1]) {
 		row[at] = row[at-1]
 		at--
 	}
 	row[at] = p
+	if int(s.nbLen[t]) == k {
+		s.nbWorst[t] = s.key(row[k-1])
+	}
+}
+
+func (s *sink) key(p scored) float64 {
+	if s.w.byAffinity {
+		return p.a
+	}
+	return p.s
+}
+
+// better orders tool t's neighbours: key descending, then the other
+// tool's index.
+func (s *sink) better(t int32, x, y scored) bool {
+	if kx, ky := s.key(x), s.key(y); kx != ky {
+		return kx > ky
+	}
+	return other(x, t) < other(y, t)
 }
 
 func other(p scored, t int32) int32 {
@@ -160,6 +224,9 @@ func other(p scored, t int32) int32 {
 	}
 	return p.i
 }
+
+// heapWorse orders the bounded heap: the root is the pair ranked last.
+func heapWorse(p, q scored) bool { return before(q, p) }
 
 func up(h []scored, i int) {
 	for i > 0 {
@@ -199,7 +266,7 @@ func (g *geometry) run(ctx context.Context, w want, progress func(done int)) (ke
 	sinks := make([]*sink, workers)
 	var wg sync.WaitGroup
 	for k := range sinks {
-		sinks[k] = newSink(g.n, w)
+		sinks[k] = newSink(g, w)
 		wg.Add(1)
 		go func(s *sink) {
 			defer wg.Done()
@@ -245,14 +312,65 @@ func (g *geometry) blockRow(s *sink, bi int) int {
 		j1 := min(j0+tile, g.n)
 		g.dotTile(&s.dots, i0, i1, j0, j1)
 		for i := i0; i < i1; i++ {
-			row := s.dots[(i-i0)*tile:]
-			for j := max(j0, i+1); j < j1; j++ {
-				s.add(g.score(i, j, row[j-j0]))
-				count++
+			from := max(j0, i+1)
+			if from >= j1 {
+				continue
 			}
+			g.row(s, i, s.dots[(i-i0)*tile+from-j0:(i-i0)*tile+j1-j0], from)
+			count += j1 - from
 		}
 	}
 	return count
+}
+
+// row scores row i against the columns from, from+1, ... whose dot
+// products are dots, and hands each pair to the sink.
+func (g *geometry) row(s *sink, i int, dots []float64, from int) {
+	ni := g.norms[i]
+	var ui float64
+	if g.usual != nil {
+		ui = g.usual[i]
+	}
+	if g.weight != 0 {
+		for _, id := range g.tokens[i] {
+			s.marks[id] = 1
+		}
+	}
+	for k, dot := range dots {
+		j := from + k
+		var c float64
+		if nj := g.norms[j]; ni != 0 && nj != 0 {
+			c = dot / (ni * nj)
+		}
+		a := c
+		if g.weight != 0 {
+			a = c + g.weight*g.jaccard(s.marks, i, j)
+		}
+		sc := a
+		if g.usual != nil {
+			sc = 2*a - ui - g.usual[j]
+		}
+		s.add(scored{i: int32(i), j: int32(j), s: sc, a: a})
+	}
+	if g.weight != 0 {
+		for _, id := range g.tokens[i] {
+			s.marks[id] = 0
+		}
+	}
+}
+
+// jaccard is |x ∩ y| / |x ∪ y| of tools i's and j's name tokens, 0 when
+// both have none; marks flags i's tokens.
+func (g *geometry) jaccard(marks []uint8, i, j int) float64 {
+	mi, mj := g.masks[i], g.masks[j]
+	if mi[0]&mj[0] == 0 && mi[1]&mj[1] == 0 {
+		return 0
+	}
+	inter := 0
+	for _, id := range g.tokens[j] {
+		inter += int(marks[id])
+	}
+	return float64(inter) / float64(len(g.tokens[i])+len(g.tokens[j])-inter)
 }
 
 // dotTile fills dots[(i-i0)*tile + (j-j0)] with the dot product of rows i
@@ -294,56 +412,26 @@ func (g *geometry) dotTile(dots *[tile * tile]float64, i0, i1, j0, j1 int) {
 	}
 }
 
-// score turns a dot product into the pair's score and affinity.
-func (g *geometry) score(i, j int, dot float64) scored {
-	var c float64
-	if g.norms[i] != 0 && g.norms[j] != 0 {
-		c = dot / (g.norms[i] * g.norms[j])
-	}
-	a := c
-	if g.weight != 0 {
-		a = c + g.weight*jaccard(g.tokens[i], g.tokens[j])
-	}
-	s := a
-	if g.usual != nil {
-		s = 2*a - g.usual[i] - g.usual[j]
-	}
-	return scored{i: int32(i), j: int32(j), s: s, a: a}
-}
-
-// jaccard is |x ∩ y| / |x ∪ y| of two sorted sets, 0 when both are empty.
-func jaccard(x, y []int32) float64 {
-	if len(x) == 0 && len(y) == 0 {
-		return 0
-	}
-	inter := 0
-	for p, q := 0, 0; p < len(x) && q < len(y); {
-		switch {
-		case x[p] == y[q]:
-			inter++
-			p++
-			q++
-		case x[p] < y[q]:
-			p++
-		default:
-			q++
-		}
-	}
-	return float64(inter) / float64(len(x)+len(y)-inter)
-}
-
 // merge combines the workers' sinks into one sorted result.
 func merge(sinks []*sink, n int, w want) kept {
-	var out kept
+	out := kept{complete: true}
+	rank, band := newBounded(w.rank), newBounded(w.bandCap)
 	for _, s := range sinks {
-		out.ranked = append(out.ranked, s.heap...)
+		for _, p := range s.rank.h {
+			rank.offer(p)
+		}
 		out.ranked = append(out.ranked, s.all...)
-		out.band = append(out.band, s.band...)
+		for _, p := range s.band.h {
+			band.offer(p)
+		}
+		out.complete = out.complete && !s.band.overflowed
+		out.confusable += s.confusable
+		out.watch += s.watch
 	}
+	out.complete = out.complete && !band.overflowed
+	out.ranked = append(out.ranked, rank.h...)
 	slices.SortFunc(out.ranked, comparePairs)
-	if w.rank > 0 && len(out.ranked) > w.rank {
-		out.ranked = out.ranked[:w.rank:w.rank]
-	}
+	out.band = band.h
 	slices.SortFunc(out.band, comparePairs)
 	if w.neighbors > 0 {
 		out.neighbors = make([][]scored, n)

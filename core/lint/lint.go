@@ -91,6 +91,12 @@ type Similarity struct {
 	// Neighbours holds, per tool (by catalog index), its nearest other
 	// tools, best first; nil for a tool left out of similarity.
 	Neighbours [][]Pair `json:"-"`
+	// ConfusableCount and WatchCount count every verdict pair; the lists
+	// above hold at most Options.VerdictLimit of each, best first, and
+	// Truncated says they were cut.
+	ConfusableCount int  `json:"-"`
+	WatchCount      int  `json:"-"`
+	Truncated       bool `json:"truncated,omitempty"`
 	// Notes are caveats a reader must see beside the verdicts (an
 	// uncalibrated embedder, one whose verdicts mean little).
 	Notes []string `json:"notes,omitempty"`
@@ -239,6 +245,12 @@ const DefaultRankLimit = 1000
 // DefaultNeighbours is how many nearest neighbours are kept per tool.
 const DefaultNeighbours = 10
 
+// DefaultVerdictLimit bounds each verdict list. An embedder that
+// compresses everything (the mock puts most pairs of a large catalog above
+// 0.94) would otherwise make the report grow with N²; the counts stay
+// exact.
+const DefaultVerdictLimit = 10000
+
 // Options configure an analysis; the zero value is not useful, start from
 // DefaultOptions.
 type Options struct {
@@ -256,6 +268,8 @@ type Options struct {
 	RankLimit int
 	// Neighbours is how many nearest neighbours to keep per tool.
 	Neighbours int
+	// VerdictLimit bounds each verdict list; 0 keeps them all.
+	VerdictLimit int
 	// Rules is the structural pack; Disabled lists rule ids to skip.
 	Rules    []Rule
 	Disabled []string
@@ -267,12 +281,13 @@ type Options struct {
 // DefaultOptions is the command line's defaults without an embedder.
 func DefaultOptions() Options {
 	return Options{
-		Scoring:    ScoringAdaptive,
-		Adaptive:   DefaultAdaptive(),
-		FailOn:     SeverityError,
-		RankLimit:  DefaultRankLimit,
-		Neighbours: DefaultNeighbours,
-		Rules:      DefaultRules(),
+		Scoring:      ScoringAdaptive,
+		Adaptive:     DefaultAdaptive(),
+		FailOn:       SeverityError,
+		RankLimit:    DefaultRankLimit,
+		Neighbours:   DefaultNeighbours,
+		VerdictLimit: DefaultVerdictLimit,
+		Rules:        DefaultRules(),
 	}
 }
 
@@ -317,8 +332,8 @@ func NewReport(cat *catalog.Catalog, findings []Finding, sim Similarity, failOn 
 			failing++
 		}
 	}
-	r.Summary.Confusable = len(sim.Confusable)
-	r.Summary.Watch = len(sim.Watch)
+	r.Summary.Confusable = max(len(sim.Confusable), sim.ConfusableCount)
+	r.Summary.Watch = max(len(sim.Watch), sim.WatchCount)
 	r.OK = r.Summary.Confusable == 0 && failing == 0
 	return r
 }

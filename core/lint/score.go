@@ -32,10 +32,20 @@ type Scores struct {
 	pairCount  int
 	geo        *geometry
 	ranked     []scored
-	band       []scored // every pair scoring at least bandFloor
-	bandFloor  float64
 	neighbors  [][]scored
+	limit      int     // Options.VerdictLimit
 	words      []words // hint material, filled on first need
+	band       band
+}
+
+// band is the verdict pairs kept for the thresholds they were scored
+// against: the best 2×limit pairs at or above the floor with the affinity
+// floor met, and the exact counts of all of them.
+type band struct {
+	pairs                           []scored
+	floor, threshold, affinityFloor float64
+	complete                        bool
+	confusable, watch               int
 }
 
 // Score embeds the catalog's distinct tools and scores every pair under
@@ -46,7 +56,7 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 		return nil, errors.New("similarity needs an embedder")
 	}
 	c := newContext(cat)
-	s := &Scores{toolCount: len(cat.Tools), embedderID: opts.Embedder.ID(), scoring: opts.Scoring, bandFloor: noFloor}
+	s := &Scores{toolCount: len(cat.Tools), embedderID: opts.Embedder.ID(), scoring: opts.Scoring, limit: max(0, opts.VerdictLimit)}
 	if s.scoring == "" {
 		s.scoring = ScoringAdaptive
 	}
@@ -169,13 +179,20 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	}
 	if s.scoring == ScoringAdaptive {
 		g.weight = opts.Adaptive.JaccardWeight
-		g.tokens = nameTokenIDs(s.tools)
+		g.tokens, g.vocab = nameTokenIDs(s.tools)
+		g.masks = make([][2]uint64, len(g.tokens))
+		for k, set := range g.tokens {
+			for _, id := range set {
+				g.masks[k][id>>6&1] |= 1 << (id & 63)
+			}
+		}
 	}
 	return g, nil
 }
 
-// nameTokenIDs numbers every name word and gives each tool its sorted set.
-func nameTokenIDs(tools []*catalog.Tool) [][]int32 {
+// nameTokenIDs numbers every name word and gives each tool its sorted
+// set, with how many words there are.
+func nameTokenIDs(tools []*catalog.Tool) ([][]int32, int) {
 	ids := map[string]int32{}
 	out := make([][]int32, len(tools))
 	for k, t := range tools {
@@ -191,7 +208,7 @@ func nameTokenIDs(tools []*catalog.Tool) [][]int32 {
 		slices.Sort(set)
 		out[k] = slices.Compact(set)
 	}
-	return out
+	return out, len(ids)
 }
 
 // scoreAll runs the kernel: one pass for cosine; for adaptive, a first
@@ -219,16 +236,32 @@ func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
 	if rank < 0 {
 		rank = -1
 	}
-	floor := noFloor
-	if !s.thresholds.ReportOnly() {
-		floor = s.thresholds.Confusability - s.thresholds.WatchBand
-	}
-	k, err := s.geo.run(ctx, want{rank: rank, floor: floor, neighbors: max(0, opts.Neighbours)}, progress)
+	w := s.verdictWant(s.thresholds)
+	w.rank, w.neighbors = rank, max(0, opts.Neighbours)
+	k, err := s.geo.run(ctx, w, progress)
 	if err != nil {
 		return err
 	}
-	s.ranked, s.band, s.bandFloor, s.neighbors = k.ranked, k.band, floor, k.neighbors
+	s.ranked, s.neighbors = k.ranked, k.neighbors
+	s.keepBand(w, k)
 	return nil
+}
+
+// verdictWant is a pass collecting the verdict pairs for th.
+func (s *Scores) verdictWant(th Thresholds) want {
+	w := want{rank: -1, floor: noFloor, threshold: th.Confusability, affinityFloor: math.Inf(-1), bandCap: 2 * s.limit}
+	if !th.ReportOnly() {
+		w.floor = th.Confusability - th.WatchBand
+	}
+	if s.scoring == ScoringAdaptive {
+		w.affinityFloor = th.AffinityFloor
+	}
+	return w
+}
+
+func (s *Scores) keepBand(w want, k kept) {
+	s.band = band{pairs: k.band, floor: w.floor, threshold: w.threshold, affinityFloor: w.affinityFloor,
+		complete: k.complete, confusable: k.confusable, watch: k.watch}
 }
 
 func newTicker() *time.Ticker { return time.NewTicker(100 * time.Millisecond) }
@@ -261,37 +294,47 @@ func (s *Scores) Judge(th Thresholds) Similarity {
 	if s.geo == nil {
 		return sim
 	}
-	floor := noFloor
-	if !th.ReportOnly() {
-		floor = th.Confusability - th.WatchBand
-	}
-	if floor < s.bandFloor {
-		// Lower than anything kept: score again for this floor only. The
-		// context is background: a rescan is bounded and not cancellable
+	w := s.verdictWant(th)
+	b := s.band
+	sameAsKept := w.floor == b.floor && w.threshold == b.threshold && w.affinityFloor == b.affinityFloor
+	within := b.complete && w.floor >= b.floor && w.affinityFloor >= b.affinityFloor
+	if !sameAsKept && !within {
+		// The kept pairs cannot answer: score again for these thresholds
+		// (not embedding again). A rescan is bounded and not cancellable
 		// mid-way, like a sort.
-		k, err := s.geo.run(context.Background(), want{rank: -1, floor: floor}, nil)
+		k, err := s.geo.run(context.Background(), w, nil)
 		if err == nil {
-			s.band, s.bandFloor = k.band, floor
+			s.keepBand(w, k)
+			b, sameAsKept = s.band, true
 		}
 	}
-	for _, p := range s.band {
-		if p.s < floor {
+	confusable, watch := 0, 0
+	for _, p := range b.pairs {
+		if p.s < w.floor {
 			break
 		}
-		if s.scoring == ScoringAdaptive && p.a < th.AffinityFloor {
+		if p.a < w.affinityFloor {
 			continue
 		}
 		kind := Watch
-		if p.s >= th.Confusability {
+		if p.s >= w.threshold {
 			kind = Confusable
-		}
-		f := s.finding(kind, p)
-		if kind == Confusable {
-			sim.Confusable = append(sim.Confusable, f)
+			confusable++
 		} else {
-			sim.Watch = append(sim.Watch, f)
+			watch++
+		}
+		if kind == Confusable && (s.limit == 0 || len(sim.Confusable) < s.limit) {
+			sim.Confusable = append(sim.Confusable, s.finding(kind, p))
+		}
+		if kind == Watch && (s.limit == 0 || len(sim.Watch) < s.limit) {
+			sim.Watch = append(sim.Watch, s.finding(kind, p))
 		}
 	}
+	if sameAsKept && !b.complete {
+		confusable, watch = b.confusable, b.watch
+	}
+	sim.ConfusableCount, sim.WatchCount = confusable, watch
+	sim.Truncated = len(sim.Confusable) < confusable || len(sim.Watch) < watch
 	sim.Ranked = s.pairs(s.ranked)
 	sim.Neighbours = make([][]Pair, s.toolCount)
 	for k, row := range s.neighbors {
