@@ -137,7 +137,7 @@ func BenchmarkAnalyze(b *testing.B) {
 							}
 						}))
 					}
-					b.ReportMetric((cpuTime() - cpu).Seconds()/float64(b.N), "cpu-s/op")
+					b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 					b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 					b.ReportMetric(float64(r.Summary.Confusable+r.Summary.Watch), "verdicts")
 				})
