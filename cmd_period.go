@@ -68,11 +68,8 @@ func runPeriod(args []string, io stdio) int {
 	}
 	sp := declare.Spelling(positional[0])
 	if !sp.Known() {
-		names := make([]string, len(declare.PeriodSpellings))
-		for i, s := range declare.PeriodSpellings {
-			names[i] = string(s)
-		}
-		return usageError(io, "period", fmt.Sprintf("unknown spelling %s (want one of %s)", jsonv.Quote(positional[0]), strings.Join(names, ", ")))
+		_, err := declare.Parse(sp, "") // its error names the spellings there are
+		return usageError(io, "period", err.Error())
 	}
 	if *format != "text" && *format != "json" {
 		return usageError(io, "period", fmt.Sprintf("--format %q: want text or json", *format))

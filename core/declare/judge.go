@@ -175,17 +175,11 @@ func (j *judge) rule(m jsonv.Member, wanted []string) (Rule, *Refusal) {
 		return r, j.fits(assume, prop, path, name, "assume")
 	}
 	r.Kind = Ask
-	q, ok := ask.Str()
-	switch {
-	case !ok:
-		return r, j.refuse(ask, path, name, "ask is %s, want the question as a string", article(ask.TypeName()))
-	case strings.TrimFunc(q, isJSSpace) == "":
-		return r, j.refuse(ask, path, name, "the ask question is blank")
-	case utf8.RuneCountInString(q) > AskQuestionChars:
-		return r, j.refuse(ask, path, name, "the ask question is %d characters, over %d", utf8.RuneCountInString(q), AskQuestionChars)
+	q, ref := j.text(ask, path, name, "ask question", AskQuestionChars)
+	if ref != nil {
+		return r, ref
 	}
 	r.Question = q
-	var ref *Refusal
 	if c := v.Get("choices"); c != nil {
 		r.Choices, ref = j.choices(c, prop, path+".choices", name)
 	}
@@ -250,19 +244,28 @@ func (j *judge) choice(item *jsonv.Value, path, name string) (Choice, *Refusal) 
 		return ch, j.refuse(said, path+".said", name, "has %d phrases, over %d", len(said.Items), MaxSaidPhrases)
 	}
 	for i, p := range said.Items {
-		at := fmt.Sprintf("%s.said[%d]", path, i)
-		s, ok := p.Str()
-		switch {
-		case !ok:
-			return ch, j.refuse(p, at, name, "is %s, want a phrase", article(p.TypeName()))
-		case strings.TrimFunc(s, isJSSpace) == "":
-			return ch, j.refuse(p, at, name, "the phrase is blank")
-		case utf8.RuneCountInString(s) > SaidPhraseChars:
-			return ch, j.refuse(p, at, name, "the phrase is %d characters, over %d", utf8.RuneCountInString(s), SaidPhraseChars)
+		s, ref := j.text(p, fmt.Sprintf("%s.said[%d]", path, i), name, "phrase", SaidPhraseChars)
+		if ref != nil {
+			return ch, ref
 		}
 		ch.Said = append(ch.Said, s)
 	}
 	return ch, nil
+}
+
+// text reads an author's bounded, non-blank text: a question or a phrase.
+func (j *judge) text(v *jsonv.Value, path, name, what string, max int) (string, *Refusal) {
+	s, ok := v.Str()
+	n := utf8.RuneCountInString(s)
+	switch {
+	case !ok:
+		return "", j.refuse(v, path, name, "the %s is %s, want a string", what, article(v.TypeName()))
+	case strings.TrimFunc(s, isJSSpace) == "":
+		return "", j.refuse(v, path, name, "the %s is blank", what)
+	case n > max:
+		return "", j.refuse(v, path, name, "the %s is %d characters, over %d", what, n, max)
+	}
+	return s, nil
 }
 
 // fits refuses a declared value (an assume or a choice) that the property's

@@ -99,7 +99,7 @@ func (j *judge) form(v *jsonv.Value, path string) (Form, *Refusal) {
 	}
 	keys, ok := formKeys[FormKind(kind)]
 	if !ok {
-		return Form{}, j.refuse(v.Get("kind"), path+".kind", "", "unknown kind %s (want one of %s)", jsonv.Quote(kind), kindList())
+		return Form{}, j.refuse(v.Get("kind"), path+".kind", "", "unknown kind %s (want one of %s)", jsonv.Quote(kind), joinNames(formKinds, ", "))
 	}
 	for _, m := range v.Members {
 		if !slices.Contains(keys, m.Key) {
@@ -136,14 +136,6 @@ func (j *judge) zone(f *Form, v *jsonv.Value, path string) *Refusal {
 		return j.refuse(v.Get("zoneArgument"), path+".zoneArgument", f.ZoneArgument, "%s carries both the window and its zone", f.ZoneArgument)
 	}
 	return nil
-}
-
-func kindList() string {
-	names := make([]string, len(formKinds))
-	for i, k := range formKinds {
-		names[i] = string(k)
-	}
-	return strings.Join(names, ", ")
 }
 
 // joined reads a joined form, or the single-argument sugar that means one:
@@ -210,7 +202,7 @@ func (j *judge) bound(v *jsonv.Value, end, path string) (Bound, *Refusal) {
 	path += "." + end
 	b := v.Get(end)
 	if !b.Is(jsonv.Object) {
-		return Bound{}, j.refuse(orParent(b, v), path, "", "is %s, want {\"argument\": NAME, \"as\": %s}", describeValue(b), asList())
+		return Bound{}, j.refuse(orParent(b, v), path, "", "is %s, want {\"argument\": NAME, \"as\": %s}", describeValue(b), joinNames(asValues, ", "))
 	}
 	keys := []string{"argument", "as"}
 	if end == "to" {
@@ -306,7 +298,7 @@ func (j *judge) as(v *jsonv.Value, path, argument string) (As, *Refusal) {
 	a := v.Get("as")
 	s, _ := a.Str()
 	if !slices.Contains(asValues, As(s)) {
-		return "", j.refuse(orParent(a, v), path+".as", argument, "is %s, want one of %s", describeValue(a), asList())
+		return "", j.refuse(orParent(a, v), path+".as", argument, "is %s, want one of %s", describeValue(a), joinNames(asValues, ", "))
 	}
 	return As(s), nil
 }
@@ -321,14 +313,6 @@ func (j *judge) edge(v *jsonv.Value, path, argument string) (Edge, *Refusal) {
 		return "", j.refuse(e, path+".edge", argument, "is %s, want inclusive or exclusive", describeValue(e))
 	}
 	return Edge(s), nil
-}
-
-func asList() string {
-	names := make([]string, len(asValues))
-	for i, a := range asValues {
-		names[i] = string(a)
-	}
-	return strings.Join(names, ", ")
 }
 
 func (j *judge) facts(v *jsonv.Value) (Facts, *Refusal) {

@@ -104,7 +104,7 @@ func TestJudgeRefusesEachListedCase(t *testing.T) {
 			refusal: "tool t: askOrAssume.pool: the ask question is 4097 characters, over 4096", arg: "pool"},
 		{name: "question at the limit", aoa: fmt.Sprintf(`{"pool": {"ask": %q}}`, q4096)},
 		{name: "question not a string", aoa: `{"pool": {"ask": 3}}`,
-			refusal: "tool t: askOrAssume.pool: ask is a number, want the question as a string", arg: "pool"},
+			refusal: "tool t: askOrAssume.pool: the ask question is a number, want a string", arg: "pool"},
 		// Choices.
 		{name: "empty choices", aoa: `{"pool": {"ask": "Which?", "choices": []}}`,
 			refusal: "tool t: askOrAssume.pool.choices: is empty; leave choices out for a free answer", arg: "pool"},
@@ -146,7 +146,7 @@ func TestJudgeRefusesEachListedCase(t *testing.T) {
 			refusal: "tool t: askOrAssume.pool.choices[0].said: has 17 phrases, over 16", arg: "pool"},
 		{name: "phrases at the limit", aoa: fmt.Sprintf(`{"pool": {"ask": "Which?", "choices": [{"value": "gold", "said": %s}]}}`, phrasesJSON(MaxSaidPhrases))},
 		{name: "phrase not a string", aoa: `{"pool": {"ask": "Which?", "choices": [{"value": "gold", "said": [7]}]}}`,
-			refusal: "tool t: askOrAssume.pool.choices[0].said[0]: is a number, want a phrase", arg: "pool"},
+			refusal: "tool t: askOrAssume.pool.choices[0].said[0]: the phrase is a number, want a string", arg: "pool"},
 		{name: "said not an array", aoa: `{"pool": {"ask": "Which?", "choices": [{"value": "gold", "said": "the good one"}]}}`,
 			refusal: "tool t: askOrAssume.pool.choices[0].said: is a string, want an array of phrases", arg: "pool"},
 		{name: "choice object without value", aoa: `{"pool": {"ask": "Which?", "choices": [{"said": ["x"]}]}}`,

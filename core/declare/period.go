@@ -127,12 +127,7 @@ func (f *Form) String() string {
 	case KindJoined:
 		b.WriteString(f.Argument)
 		b.WriteString(" (")
-		for i, s := range f.Spellings {
-			if i > 0 {
-				b.WriteString(" or ")
-			}
-			b.WriteString(string(s))
-		}
+		b.WriteString(joinNames(f.Spellings, " or "))
 		b.WriteByte(')')
 	case KindBounds:
 		writeBound(&b, f.From, false)

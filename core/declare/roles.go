@@ -63,11 +63,7 @@ func (f *Form) roleOf(argument string) role {
 func (f *Form) describe(r role) string {
 	switch r {
 	case roleJoined:
-		names := make([]string, len(f.Spellings))
-		for i, s := range f.Spellings {
-			names[i] = string(s)
-		}
-		return strings.Join(names, " or ")
+		return joinNames(f.Spellings, " or ")
 	case roleFrom:
 		return string(f.From.As)
 	case roleTo:

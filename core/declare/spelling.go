@@ -38,12 +38,18 @@ func (s Spelling) Known() bool {
 }
 
 // spellingList names every spelling for messages: `lookback, signed-lookback, ...`.
-func spellingList() string {
-	names := make([]string, len(PeriodSpellings))
-	for i, s := range PeriodSpellings {
-		names[i] = string(s)
+func spellingList() string { return joinNames(PeriodSpellings, ", ") }
+
+// joinNames joins the names of a list of named values for a message.
+func joinNames[T ~string](names []T, sep string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(string(n))
 	}
-	return strings.Join(names, ", ")
+	return b.String()
 }
 
 // Parsed is a period value read under its spelling: a format check passed,
