@@ -1,10 +1,13 @@
 package declare
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/fixtures"
 )
 
 // fuzzParse checks one spelling's parser on any text: no panic, and a value
@@ -126,6 +129,42 @@ func FuzzSameArgumentValue(f *testing.F) {
 		}
 		if SameArgumentValue(va, va) != (len(Tokens(va)) > 0) {
 			t.Fatalf("%s: equal to itself exactly when it has a token", a)
+		}
+	})
+}
+
+// FuzzResolve resolves any arguments against every declaring tool of the
+// demo catalog: nothing panics, every ruled argument gets a fate, and a
+// window that places has a non-negative length unless the advice says its
+// from is after its to.
+func FuzzResolve(f *testing.F) {
+	f.Add(`{"start_ms": 1772355600000, "end_ms": "1772442000000", "day": "2026-02-29", "between": "2026-03-01T09:00..2026-03-01T17:30", "tz": "Asia/Kolkata"}`)
+	f.Add(`{"window": "-24h", "created_within": "7d", "last": 1e308, "unit": "WEEKS", "range": "2026-03-01T00:00:00Z..2026-02-01T00:00:00Z"}`)
+	f.Add(`{"since": "2026-03-01T00:00:00+14:00", "until": null, "days": -3, "window": "   "}`)
+	cat, err := catalog.Parse(fixtures.DemoName, fixtures.Demo())
+	if err != nil {
+		f.Fatal(err)
+	}
+	var all []*Rules
+	for _, tool := range cat.Tools {
+		if rules, ref := Read(tool); rules != nil && ref == nil {
+			all = append(all, rules)
+		}
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		call, err := jsonv.Parse([]byte(args))
+		if err != nil {
+			return
+		}
+		for _, rules := range all {
+			res := Resolve(rules, call, now, time.UTC)
+			if len(res.Arguments) != len(rules.Ruled) {
+				t.Fatalf("%s: %d fates for %d rules", rules.Tool, len(res.Arguments), len(rules.Ruled))
+			}
+			if p := res.Period; p != nil && p.Window != nil && p.Window.Length() < 0 && !strings.Contains(strings.Join(p.Advice, "|"), "from is after to") {
+				t.Fatalf("%s: a backwards window without the advice: %+v", rules.Tool, p)
+			}
+			_ = res.Lines()
 		}
 	})
 }
