@@ -531,7 +531,8 @@ func (m *Model) tabBar() string {
 	for id := range paneCount {
 		label := string('1'+rune(id)) + " " + paneNames[id]
 		if id == m.focus {
-			tabs = append(tabs, m.styles.TabOn.Render(label))
+			// Brackets too, so the tab shows without colour.
+			tabs = append(tabs, m.styles.TabOn.Render("["+label+"]"))
 		} else {
 			tabs = append(tabs, m.styles.Tab.Render(label))
 		}
@@ -574,7 +575,12 @@ func (m *Model) footer() string {
 			hintText(k.Scoring), hintText(k.Embedder), hintText(k.Export), hintText(k.Reload), hintText(k.Quit))
 	}
 	line := ""
+	seen := map[string]bool{}
 	for _, it := range items {
+		if seen[it] {
+			continue
+		}
+		seen[it] = true
 		next := it
 		if line != "" {
 			next = line + " · " + it

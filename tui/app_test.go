@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/catalog"
+	"toolscope/core/lint"
 )
 
 func testCatalog(t testing.TB) *catalog.Catalog {
@@ -272,40 +275,51 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 	}
 }
 
-// screens drives the model into each main screen.
+// screens drives the model into each screen there is.
 var screens = []struct {
 	name string
 	keys []string
 }{
 	{"main", nil},
-	{"tool", []string{"down", "2", "pgdown"}},
+	{"tool", []string{"down", "2", "w", "pgdown"}},
 	{"filter", []string{"/", "v", "o"}},
+	{"pairs", []string{"3", "down"}},
+	{"ranking", []string{"3", "g", "end"}},
+	{"compare", []string{"3", "enter"}},
 	{"drawer", []string{"a", "{", `"`, "x", "\n"}},
+	{"drawer results", []string{"a", "{", "esc", "down"}},
 	{"help", []string{"?"}},
+	{"export prompt", []string{"e"}},
 }
 
-// Every screen fits every terminal from 20x5 to 250x80: never wider or
-// taller, and no panic.
+// Every screen fits every terminal from 20x5 to 250x80, resized in any
+// order: never wider or taller, and no panic.
 func TestEveryScreenFitsEverySize(t *testing.T) {
-	cat := testCatalog(t)
 	sizes := [][2]int{}
 	for w := 20; w <= 250; w += 23 {
 		for h := 5; h <= 80; h += 7 {
 			sizes = append(sizes, [2]int{w, h})
 		}
 	}
-	sizes = append(sizes, [2]int{20, 5}, [2]int{80, 24}, [2]int{100, 18}, [2]int{140, 18}, [2]int{160, 45}, [2]int{250, 80}, [2]int{1, 1}, [2]int{0, 0})
-	for _, sc := range screens {
-		for _, sz := range sizes {
-			m := New(Options{Catalog: cat})
-			m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-			press(m, sc.keys...)
-			view := m.View()
-			if w := lipgloss.Width(view); w > sz[0] {
-				t.Fatalf("%s at %dx%d: %d wide", sc.name, sz[0], sz[1], w)
+	sizes = append(sizes, [2]int{20, 5}, [2]int{80, 24}, [2]int{100, 18}, [2]int{140, 18}, [2]int{160, 45}, [2]int{250, 80}, [2]int{1, 1}, [2]int{0, 0}, [2]int{20, 5})
+	opts := mockOptions(t)
+	opts.Export = func(io.Writer, string, *lint.Report, *catalog.Catalog) error { return nil }
+	for _, banner := range []bool{false, true} {
+		for _, sc := range screens {
+			m := scoredModel(t, opts, 160, 45)
+			if banner {
+				m.fail("reload", errors.New("cat.json:3:4: tools[1]: not valid JSON: a long message that will not fit on a narrow screen"))
 			}
-			if h := lipgloss.Height(view); h > sz[1] && view != "" {
-				t.Fatalf("%s at %dx%d: %d tall", sc.name, sz[0], sz[1], h)
+			press(m, sc.keys...)
+			for _, sz := range sizes {
+				m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+				view := m.View()
+				if w := lipgloss.Width(view); w > sz[0] {
+					t.Fatalf("%s (banner %v) at %dx%d: %d wide", sc.name, banner, sz[0], sz[1], w)
+				}
+				if h := lipgloss.Height(view); h > sz[1] && view != "" {
+					t.Fatalf("%s (banner %v) at %dx%d: %d tall", sc.name, banner, sz[0], sz[1], h)
+				}
 			}
 		}
 	}

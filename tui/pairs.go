@@ -123,6 +123,10 @@ func (p *pairsPane) move(d int) {
 	p.scroll()
 }
 
+// notesFullMin is the least pane height at which the caveats are shown
+// whole; lower, each gets one line (help has them in full).
+const notesFullMin = 30
+
 // notes are the caveats shown above the list (the mock's honesty note, an
 // uncalibrated embedder).
 func (p *pairsPane) notes() []string {
@@ -131,7 +135,11 @@ func (p *pairsPane) notes() []string {
 	}
 	var out []string
 	for _, n := range p.snap.sim.Notes {
-		out = append(out, wrap("! "+n, p.w)...)
+		if p.h >= notesFullMin {
+			out = append(out, wrap("! "+n, p.w)...)
+		} else {
+			out = append(out, clip("! "+n, p.w))
+		}
 	}
 	return out
 }
@@ -145,7 +153,7 @@ func (p *pairsPane) detailHeight() int {
 }
 
 func (p *pairsPane) listHeight() int {
-	return max(p.h-min(len(p.notes()), 3)-p.detailHeight()-1, 1)
+	return max(p.h-len(p.notes())-p.detailHeight()-1, 1)
 }
 
 // rowHeight is one pair's lines: a flagged pair carries its hint.
@@ -183,8 +191,7 @@ func (p *pairsPane) View() string {
 	}
 	st := p.styles
 	var lines []string
-	notes := p.notes()
-	for _, n := range notes[:min(len(notes), 3)] {
+	for _, n := range p.notes() {
 		lines = append(lines, st.Warn.Render(n))
 	}
 	if p.snap.sim == nil || len(p.rows) == 0 {
@@ -241,9 +248,32 @@ func (p *pairsPane) row(i int) []string {
 	}
 	out := []string{cur + mark + p.score(pr.Similarity) + "  " + name}
 	if v != nil {
-		out = append(out, "     "+st.Muted.Render(clip(v.Hint, max(p.w-5, 1))))
+		out = append(out, "     "+st.Muted.Render(clip(shortHint(v), max(p.w-5, 1))))
 	}
 	return out
+}
+
+// shortHint is a verdict's hint in a few words, for the one line under a
+// pair; the detail area and the comparison have it whole.
+func shortHint(v *lint.PairFinding) string {
+	ax := v.Axis
+	switch ax.Kind {
+	case lint.AxisQualifier:
+		return "names differ by " + quoted(ax.Qualifiers, " vs ") + ": say WHEN to pick each"
+	case lint.AxisTerms:
+		return "only " + v.A + ": " + listOrNone(ax.TermsA) + " · only " + v.B + ": " + listOrNone(ax.TermsB)
+	case lint.AxisNearDuplicate:
+		return "near-duplicate descriptions: say when each is the right call"
+	}
+	return v.Hint
+}
+
+func quoted(words []string, sep string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + w + "'"
+	}
+	return strings.Join(q, sep)
 }
 
 // score shows a pair's score under the snapshot's scoring.
