@@ -134,7 +134,7 @@ func New(opts Options) (*Embedder, error) {
 		return nil, fmt.Errorf("%s is not a valid URL", from)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s is not an http(s) URL: %q", from, showURL(u))
+		return nil, fmt.Errorf("%s is not an http(s) URL: %q (it starts with http:// or https://)", from, showURL(u))
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	if !strings.HasSuffix(u.Path, "/embeddings") {
