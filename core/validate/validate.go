@@ -93,8 +93,8 @@ type seg struct {
 }
 
 // walker carries one validation. The path to the current node is a stack of
-// segments, rendered only when an issue needs it, so a valid call allocates
-// nothing for paths.
+// segments, rendered only when an issue needs it, so a valid call does not
+// build path strings.
 type walker struct {
 	issues   []Issue
 	warnings []string
@@ -102,7 +102,7 @@ type walker struct {
 	// tried again, so one hostile pattern over a long array costs one timeout.
 	skipped []string
 	path    []seg
-	buf     [8]seg // the path's first backing store: one allocation per call, deep or not
+	buf     [8]seg // the path's first backing store, so paths up to 8 deep cost no allocation of their own
 }
 
 func (w *walker) push(key string, index int) { w.path = append(w.path, seg{key, index}) }
