@@ -67,9 +67,10 @@ type geometry struct {
 // want says what a pass keeps.
 type want struct {
 	rank int // best pairs kept overall; <0 none, 0 all
-	// floor: pairs scoring at least this (+Inf: none) are counted as
-	// verdicts and the best bandCap of them kept (0: all). threshold and
-	// affinityFloor split the count into confusable and watch.
+	// floor: pairs scoring at least this (+Inf: none) with their affinity
+	// at least affinityFloor are verdicts, confusable from threshold up,
+	// watch below; all are counted and the best bandCap of each kind kept
+	// (0: all).
 	floor, threshold, affinityFloor float64
 	bandCap                         int
 	neighbors                       int // nearest kept per tool
@@ -81,8 +82,8 @@ type want struct {
 // kept is what a pass returns.
 type kept struct {
 	ranked []scored // sorted, at most want.rank (all when 0)
-	// band holds the best pairs at or above want.floor, sorted; complete
-	// says whether it holds all of them (it did not overflow bandCap).
+	// band holds the best verdict pairs of each kind, sorted; complete
+	// says whether it holds all of them (neither kind overflowed bandCap).
 	band     []scored
 	complete bool
 	// confusable and watch count every verdict pair, kept or not.
@@ -95,11 +96,10 @@ type sink struct {
 	w    want
 	rank bounded  // the best w.rank pairs
 	all  []scored // every pair, when w.rank == 0
-	band bounded
-	// confusable and watch count verdict pairs.
-	confusable, watch int
-	nb                []scored // n rows of w.neighbors, best first
-	nbLen             []int32
+	// conf and watch keep the best verdict pairs of each kind.
+	conf, watch bounded
+	nb          []scored // n rows of w.neighbors, best first
+	nbLen       []int32
 	// nbWorst is each row's last key once the row is full, -Inf before:
 	// a pair below it cannot enter.
 	nbWorst []float64
@@ -110,7 +110,7 @@ type sink struct {
 
 func newSink(g *geometry, w want) *sink {
 	n := g.n
-	s := &sink{w: w, rank: newBounded(w.rank), band: newBounded(w.bandCap), marks: make([]uint8, g.vocab)}
+	s := &sink{w: w, rank: newBounded(w.rank), conf: newBounded(w.bandCap), watch: newBounded(w.bandCap), marks: make([]uint8, g.vocab)}
 	if w.neighbors > 0 {
 		s.nb = make([]scored, n*w.neighbors)
 		s.nbLen = make([]int32, n)
@@ -130,11 +130,10 @@ func (s *sink) add(p scored) {
 	}
 	if p.s >= s.w.floor && p.a >= s.w.affinityFloor {
 		if p.s >= s.w.threshold {
-			s.confusable++
+			s.conf.offer(p)
 		} else {
-			s.watch++
+			s.watch.offer(p)
 		}
-		s.band.offer(p)
 	}
 	if s.w.neighbors > 0 {
 		key := p.s
@@ -151,17 +150,17 @@ func (s *sink) add(p scored) {
 }
 
 // bounded keeps the best limit pairs offered (all when limit is 0) in a
-// heap whose root is the pair ranked last.
+// heap whose root is the pair ranked last, and counts every offer.
 type bounded struct {
-	limit int
-	h     []scored
-	// overflowed says a pair was turned away or pushed out.
-	overflowed bool
+	limit   int
+	h       []scored
+	offered int
 }
 
 func newBounded(limit int) bounded { return bounded{limit: limit} }
 
 func (b *bounded) offer(p scored) {
+	b.offered++
 	switch {
 	case b.limit <= 0:
 		b.h = append(b.h, p)
@@ -169,7 +168,6 @@ func (b *bounded) offer(p scored) {
 		b.h = append(b.h, p)
 		up(b.h, len(b.h)-1)
 	default:
-		b.overflowed = true
 		if p.s >= b.h[0].s && before(p, b.h[0]) {
 			b.h[0] = p
 			down(b.h, 0)
@@ -414,24 +412,26 @@ func (g *geometry) dotTile(dots *[tile * tile]float64, i0, i1, j0, j1 int) {
 
 // merge combines the workers' sinks into one sorted result.
 func merge(sinks []*sink, n int, w want) kept {
-	out := kept{complete: true}
-	rank, band := newBounded(w.rank), newBounded(w.bandCap)
+	var out kept
+	rank, conf, watch := newBounded(w.rank), newBounded(w.bandCap), newBounded(w.bandCap)
 	for _, s := range sinks {
 		for _, p := range s.rank.h {
 			rank.offer(p)
 		}
 		out.ranked = append(out.ranked, s.all...)
-		for _, p := range s.band.h {
-			band.offer(p)
+		for _, p := range s.conf.h {
+			conf.offer(p)
 		}
-		out.complete = out.complete && !s.band.overflowed
-		out.confusable += s.confusable
-		out.watch += s.watch
+		for _, p := range s.watch.h {
+			watch.offer(p)
+		}
+		out.confusable += s.conf.offered
+		out.watch += s.watch.offered
 	}
-	out.complete = out.complete && !band.overflowed
+	out.complete = out.confusable == len(conf.h) && out.watch == len(watch.h)
 	out.ranked = append(out.ranked, rank.h...)
 	slices.SortFunc(out.ranked, comparePairs)
-	out.band = band.h
+	out.band = append(conf.h, watch.h...)
 	slices.SortFunc(out.band, comparePairs)
 	if w.neighbors > 0 {
 		out.neighbors = make([][]scored, n)

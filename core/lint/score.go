@@ -39,8 +39,7 @@ type Scores struct {
 }
 
 // band is the verdict pairs kept for the thresholds they were scored
-// against: the best 2×limit pairs at or above the floor with the affinity
-// floor met, and the exact counts of all of them.
+// against: the best limit pairs of each kind, and the exact counts of all.
 type band struct {
 	pairs                           []scored
 	floor, threshold, affinityFloor float64
@@ -249,7 +248,7 @@ func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
 
 // verdictWant is a pass collecting the verdict pairs for th.
 func (s *Scores) verdictWant(th Thresholds) want {
-	w := want{rank: -1, floor: noFloor, threshold: th.Confusability, affinityFloor: math.Inf(-1), bandCap: 2 * s.limit}
+	w := want{rank: -1, floor: noFloor, threshold: th.Confusability, affinityFloor: math.Inf(-1), bandCap: s.limit}
 	if !th.ReportOnly() {
 		w.floor = th.Confusability - th.WatchBand
 	}

@@ -1,0 +1,499 @@
+package lint
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"toolscope/core/catalog"
+	"toolscope/embed"
+)
+
+// bruteForce scores every pair the plain way, as the SPEC states it, for
+// the kernel to be checked against.
+func bruteForce(t *testing.T, cat *catalog.Catalog, scoring Scoring, ad Adaptive) []scored {
+	t.Helper()
+	textOf := CosineText
+	if scoring == ScoringAdaptive {
+		textOf = AdaptiveText
+	}
+	n := len(cat.Tools)
+	vec := make([][]float32, n)
+	for i, tl := range cat.Tools {
+		v, _ := embed.Mock{}.Embed(context.Background(), []string{textOf(tl)})
+		vec[i] = v[0]
+	}
+	cos := func(a, b []float32) float64 {
+		var dot, ma, mb float64
+		for k := range a {
+			x, y := float64(a[k]), float64(b[k])
+			dot += x * y
+			ma += x * x
+			mb += y * y
+		}
+		if ma == 0 || mb == 0 {
+			return 0
+		}
+		return dot / (math.Sqrt(ma) * math.Sqrt(mb))
+	}
+	aff := func(i, j int) float64 {
+		c := cos(vec[i], vec[j])
+		if scoring == ScoringCosine {
+			return c
+		}
+		x, y := map[string]bool{}, map[string]bool{}
+		for _, w := range NameTokens(cat.Tools[i].Name) {
+			x[w] = true
+		}
+		for _, w := range NameTokens(cat.Tools[j].Name) {
+			y[w] = true
+		}
+		inter := 0
+		for w := range x {
+			if y[w] {
+				inter++
+			}
+		}
+		jac := 0.0
+		if union := len(x) + len(y) - inter; union > 0 {
+			jac = float64(inter) / float64(union)
+		}
+		return c + ad.JaccardWeight*jac
+	}
+	usual := make([]float64, n)
+	if scoring == ScoringAdaptive {
+		k := min(ad.K, n-1)
+		for i := range n {
+			var row []float64
+			for j := range n {
+				if j != i {
+					row = append(row, aff(min(i, j), max(i, j)))
+				}
+			}
+			slices.SortFunc(row, func(a, b float64) int { return cmp.Compare(b, a) })
+			var sum float64
+			for _, a := range row[:k] {
+				sum += a
+			}
+			usual[i] = sum / float64(k)
+		}
+	}
+	var all []scored
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			a := aff(i, j)
+			s := a
+			if scoring == ScoringAdaptive {
+				s = 2*a - usual[i] - usual[j]
+			}
+			all = append(all, scored{i: int32(i), j: int32(j), s: s, a: a})
+		}
+	}
+	slices.SortStableFunc(all, func(p, q scored) int { return cmp.Compare(q.s, p.s) })
+	return all
+}
+
+// testCatalog is a few hundred real tools (the testdata copies).
+func testCatalog(t *testing.T, n int) *catalog.Catalog {
+	t.Helper()
+	var tools []*catalog.Tool
+	for _, name := range []string{"mcp-grafana", "supabase-mcp-server", "notion-mcp-server", "server-everything"} {
+		c, err := catalog.Load("testdata/catalogs/"+name+".json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, c.Tools...)
+	}
+	cat := &catalog.Catalog{Source: "test"}
+	for i, tl := range tools[:min(n, len(tools))] {
+		c := *tl
+		c.Index = i
+		cat.Tools = append(cat.Tools, &c)
+	}
+	return cat
+}
+
+func mockOptions(scoring Scoring) Options {
+	o := DefaultOptions()
+	o.Embedder = embed.Mock{}
+	o.Scoring = scoring
+	return o
+}
+
+func TestKernelMatchesBruteForce(t *testing.T) {
+	cat := testCatalog(t, 150)
+	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
+		t.Run(string(scoring), func(t *testing.T) {
+			all := bruteForce(t, cat, scoring, DefaultAdaptive())
+			opts := mockOptions(scoring)
+			opts.RankLimit = 0
+			opts.Neighbours = 4
+			s, err := Score(context.Background(), cat, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.ranked) != len(all) {
+				t.Fatalf("ranked %d pairs, want all %d", len(s.ranked), len(all))
+			}
+			for k, p := range all {
+				g := s.ranked[k]
+				if g.i != p.i || g.j != p.j || math.Float64bits(g.s) != math.Float64bits(p.s) || math.Float64bits(g.a) != math.Float64bits(p.a) {
+					t.Fatalf("ranked[%d] = %+v, want %+v", k, g, p)
+				}
+			}
+			// Each tool's neighbours: its best pairs, ties to the lower
+			// other index.
+			for tl := range cat.Tools {
+				var want []scored
+				for _, p := range all {
+					if int(p.i) == tl || int(p.j) == tl {
+						want = append(want, p)
+					}
+				}
+				slices.SortStableFunc(want, func(x, y scored) int {
+					if c := cmp.Compare(y.s, x.s); c != 0 {
+						return c
+					}
+					return cmp.Compare(other(x, int32(tl)), other(y, int32(tl)))
+				})
+				want = want[:4]
+				if got := s.neighbors[tl]; !slices.Equal(got, want) {
+					t.Fatalf("neighbours of %d = %+v, want %+v", tl, got, want)
+				}
+			}
+			// RankLimit keeps the head of the same ranking.
+			opts.RankLimit = 37
+			s2, err := Score(context.Background(), cat, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(s2.ranked, s.ranked[:37]) {
+				t.Errorf("RankLimit 37 kept a different head of the ranking")
+			}
+		})
+	}
+}
+
+func TestRankingTiesKeepCatalogOrder(t *testing.T) {
+	// Anagram names embed to the same mock vector: every pair among them
+	// ties, and ties rank in (i, j) order.
+	cat := mustCatalog(t, list(tool("abc", "-", ""), tool("zzzz", "-", ""), tool("cab", "-", ""), tool("bca", "-", ""), tool("acb", "-", "")))
+	opts := mockOptions(ScoringCosine)
+	r, err := Analyze(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range r.Similarity.Ranked[:6] {
+		got = append(got, p.A+"-"+p.B)
+	}
+	want := []string{"abc-cab", "abc-bca", "abc-acb", "cab-bca", "cab-acb", "bca-acb"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tied pairs ranked %v, want %v", got, want)
+	}
+	if r.Similarity.PairCount != 10 || len(r.Similarity.Ranked) != 10 {
+		t.Errorf("pairCount %d, ranked %d, want 10 and 10", r.Similarity.PairCount, len(r.Similarity.Ranked))
+	}
+	for _, p := range r.Similarity.Ranked {
+		if p.I >= p.J || cat.Tools[p.I].Name != p.A || cat.Tools[p.J].Name != p.B {
+			t.Errorf("pair %+v: A must be the lower catalog index", p)
+		}
+	}
+}
+
+func TestJudgeRederivesVerdicts(t *testing.T) {
+	cat := testCatalog(t, 120)
+	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
+		opts := mockOptions(scoring)
+		s, err := Score(context.Background(), cat, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := s.Thresholds()
+		for _, th := range []Thresholds{
+			base,
+			{Confusability: base.Confusability + 0.01, WatchBand: base.WatchBand / 2, AffinityFloor: base.AffinityFloor},
+			{Confusability: base.Confusability - 0.05, WatchBand: 0.03, AffinityFloor: base.AffinityFloor - 0.1},
+			{Confusability: math.Inf(1)},
+			base,
+		} {
+			got := s.Judge(th)
+			o := opts
+			c, w := th.Confusability, th.WatchBand
+			o.Threshold, o.WatchBand = &c, &w
+			o.Adaptive.AffinityFloor = th.AffinityFloor
+			fresh, err := Analyze(context.Background(), cat, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fresh.Similarity
+			if !samePairs(got.Confusable, want.Confusable) || !samePairs(got.Watch, want.Watch) ||
+				got.ConfusableCount != want.ConfusableCount || got.WatchCount != want.WatchCount {
+				t.Errorf("%s %+v: Judge gave %d/%d verdicts, a fresh analysis %d/%d", scoring, th,
+					len(got.Confusable), len(got.Watch), len(want.Confusable), len(want.Watch))
+			}
+		}
+	}
+}
+
+func samePairs(a, b []PairFinding) bool {
+	return slices.EqualFunc(a, b, func(x, y PairFinding) bool {
+		return x.Kind == y.Kind && x.I == y.I && x.J == y.J && x.Similarity == y.Similarity && x.Hint == y.Hint
+	})
+}
+
+func TestVerdictLimitKeepsCountsExact(t *testing.T) {
+	cat := testCatalog(t, 120)
+	opts := mockOptions(ScoringCosine)
+	full, err := Analyze(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.VerdictLimit = 5
+	cut, err := Analyze(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Summary.Confusable <= 5 || full.Summary.Watch <= 5 {
+		t.Fatalf("the test needs more than 5 verdicts of each kind, got %+v", full.Summary)
+	}
+	if cut.Summary != full.Summary {
+		t.Errorf("summary with limit %+v, without %+v", cut.Summary, full.Summary)
+	}
+	if !cut.Similarity.Truncated || full.Similarity.Truncated {
+		t.Errorf("truncated = %v (limited) and %v (full)", cut.Similarity.Truncated, full.Similarity.Truncated)
+	}
+	if !samePairs(cut.Similarity.Confusable, full.Similarity.Confusable[:5]) || !samePairs(cut.Similarity.Watch, full.Similarity.Watch[:5]) {
+		t.Errorf("the limited lists are not the head of the full ones")
+	}
+	if cut.OK || full.OK {
+		t.Errorf("confusable pairs must fail the gate")
+	}
+}
+
+func TestAdaptiveAffinityFloor(t *testing.T) {
+	// Two unrelated tools: whatever their score against each other, the
+	// affinity floor keeps a two-tool catalog from flagging them.
+	cat := mustCatalog(t, list(tool("alpha", "Weighs cargo", ""), tool("omega", "Paints fences blue", "")))
+	r, err := Analyze(context.Background(), cat, mockOptions(ScoringAdaptive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Similarity.Ranked[0]
+	if p.Affinity == nil || *p.Affinity >= 0.75 {
+		t.Fatalf("affinity = %v, want below the floor", p.Affinity)
+	}
+	if p.Similarity < -0.04 {
+		t.Fatalf("score %v: want at least the threshold for the test to mean something", p.Similarity)
+	}
+	if r.Summary.Confusable != 0 || r.Summary.Watch != 0 {
+		t.Errorf("verdicts %+v under the affinity floor", r.Summary)
+	}
+}
+
+func TestHints(t *testing.T) {
+	cases := []struct {
+		a, b, da, db string
+		want         Axis
+	}{
+		{"get_fcns_database", "influx_get_fcns_database", "", "", Axis{Kind: AxisQualifier, Qualifiers: []string{"influx"}}},
+		{"getVolumeStatus", "hist-volume-status", "", "", Axis{Kind: AxisQualifier, Qualifiers: []string{"get", "hist"}}},
+		{"volume_status", "status_volume", "", "", Axis{Kind: AxisQualifier}},
+		{"list_a", "list_b", "Lists the pools of a cluster", "Lists the disks in a pool, by size",
+			Axis{Kind: AxisTerms, TermsA: []string{"pools", "cluster"}, TermsB: []string{"disks", "pool", "size"}}},
+		{"x_one", "y_two", "Show every host.", "Show every host!", Axis{Kind: AxisNearDuplicate}},
+		{"x_one", "y_two", "The host", "The host and its disks", Axis{Kind: AxisTerms, TermsB: []string{"disks"}}},
+	}
+	for _, c := range cases {
+		got := axisOf(wordsOf(c.a, c.da), wordsOf(c.b, c.db))
+		if got.Kind != c.want.Kind || !slices.Equal(got.Qualifiers, c.want.Qualifiers) || !slices.Equal(got.TermsA, c.want.TermsA) || !slices.Equal(got.TermsB, c.want.TermsB) {
+			t.Errorf("%s/%s: axis %+v, want %+v", c.a, c.b, got, c.want)
+		}
+		text := hintText(got, c.a, c.b)
+		for _, w := range append(append(got.Qualifiers, got.TermsA...), got.TermsB...) {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s/%s: hint %q does not name %q", c.a, c.b, text, w)
+			}
+		}
+	}
+}
+
+func TestTexts(t *testing.T) {
+	cases := []struct{ name, desc, cosine, adaptive string }{
+		{"get_volume-status", "  Live status. Use for now.  ", "get volume status: Live status. Use for now.", "get volume status: Live status."},
+		{"getHTTPStatus2xx", "", "get HTTPStatus2xx", "get HTTPStatus2xx"},
+		{"a1B2c", "First line\nsecond line", "a1 B2c: First line\nsecond line", "a1 B2c: First line"},
+		{"x", "Use e.g. this, i.e. that. Then more.", "x: Use e.g. this, i.e. that. Then more.", "x: Use e.g. this, i.e. that."},
+		{"__x__", "v1.2 is out! Really", "x: v1.2 is out! Really", "x: v1.2 is out!"},
+	}
+	for _, c := range cases {
+		tl := &catalog.Tool{Name: c.name, Description: c.desc}
+		if got := CosineText(tl); got != c.cosine {
+			t.Errorf("CosineText(%q) = %q, want %q", c.name, got, c.cosine)
+		}
+		if got := AdaptiveText(tl); got != c.adaptive {
+			t.Errorf("AdaptiveText(%q) = %q, want %q", c.name, got, c.adaptive)
+		}
+	}
+	if got := NameTokens("getVolume__Status-v2"); !slices.Equal(got, []string{"get", "volume", "status", "v2"}) {
+		t.Errorf("NameTokens = %v", got)
+	}
+}
+
+// countingEmbedder is the mock, counting the texts it is asked for.
+type countingEmbedder struct {
+	embed.Mock
+	texts int
+}
+
+func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.texts += len(texts)
+	return c.Mock.Embed(ctx, texts)
+}
+
+func TestIdenticalTextsEmbedOnce(t *testing.T) {
+	cat := mustCatalog(t, list(tool("a", "Same words", ""), tool("b", "x", ""), tool("a", "dup", ""), tool("c", "x", ""), tool("b", "x", "")))
+	e := &countingEmbedder{}
+	opts := mockOptions(ScoringCosine)
+	opts.Embedder = e
+	r, err := Analyze(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Distinct tools a, b, c; b and c differ by name, so three texts.
+	if e.texts != 3 || r.Similarity.PairCount != 3 {
+		t.Errorf("embedded %d texts for %d pairs, want 3 and 3", e.texts, r.Similarity.PairCount)
+	}
+}
+
+// fakeEmbedder returns fixed vectors.
+type fakeEmbedder struct {
+	embed.Mock
+	vecs [][]float32
+	err  error
+}
+
+func (f fakeEmbedder) Embed(context.Context, []string) ([][]float32, error) { return f.vecs, f.err }
+
+func TestEmbedderMisbehaviour(t *testing.T) {
+	cat := mustCatalog(t, list(tool("a", "one", ""), tool("b", "two", "")))
+	cases := []struct {
+		name string
+		e    fakeEmbedder
+		want string
+	}{
+		{"failure", fakeEmbedder{err: errors.New("boom")}, "boom"},
+		{"too few vectors", fakeEmbedder{vecs: [][]float32{{1}}}, "got 1 vectors for 2 texts"},
+		{"different lengths", fakeEmbedder{vecs: [][]float32{{1, 2}, {1}}}, "different lengths"},
+		{"not a number", fakeEmbedder{vecs: [][]float32{{float32(math.NaN())}, {1}}}, "NaN"},
+	}
+	for _, c := range cases {
+		opts := mockOptions(ScoringCosine)
+		opts.Embedder = c.e
+		if _, err := Analyze(context.Background(), cat, opts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+	opts := mockOptions(ScoringCosine)
+	opts.Embedder = fakeEmbedder{vecs: [][]float32{{0, 0}, {1, 1}}}
+	r, err := Analyze(context.Background(), cat, opts)
+	if err != nil || r.Similarity.Ranked[0].Similarity != 0 {
+		t.Errorf("a zero vector: %v, %+v; want cosine 0", err, r)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Analyze(ctx, testCatalog(t, 100), mockOptions(ScoringCosine)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestSkippedSimilarity(t *testing.T) {
+	cat := mustCatalog(t, list(tool("a", long+" for x", ""), tool("b", long+" for y", "")))
+	r, err := Analyze(context.Background(), cat, DefaultOptions())
+	if err != nil || r.Similarity.Analyzed || !r.OK || r.Similarity.Ranked == nil {
+		t.Errorf("no embedder: %v %+v, want analyzed false, ok, empty lists", err, r)
+	}
+	one := mustCatalog(t, list(tool("a", long+" for x", ""), tool("a", "dup", "")))
+	r, err = Analyze(context.Background(), one, mockOptions(ScoringAdaptive))
+	if err != nil || r.Similarity.Analyzed || r.Similarity.PairCount != 0 || r.OK {
+		t.Errorf("one distinct tool: %v %+v, want analyzed false and the duplicate failing the gate", err, r)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	cat := testCatalog(t, 150)
+	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
+		opts := mockOptions(scoring)
+		last := map[Stage]Progress{}
+		opts.Progress = func(p Progress) {
+			if p.Done > p.Total || p.Done < last[p.Stage].Done {
+				t.Errorf("%s progress went %+v -> %+v", scoring, last[p.Stage], p)
+			}
+			last[p.Stage] = p
+		}
+		if _, err := Analyze(context.Background(), cat, opts); err != nil {
+			t.Fatal(err)
+		}
+		passes := map[Scoring]int{ScoringCosine: 1, ScoringAdaptive: 2}[scoring]
+		if e, s := last[StageEmbed], last[StageScore]; e.Done != e.Total || e.Total == 0 || s.Done != s.Total || s.Total != passes*150*149/2 {
+			t.Errorf("%s: last progress embed %+v score %+v", scoring, e, s)
+		}
+	}
+}
+
+func TestThresholdResolution(t *testing.T) {
+	five, one := 0.5, 0.1
+	cases := []struct {
+		name       string
+		scoring    Scoring
+		threshold  *float64
+		band       *float64
+		want       Thresholds
+		calibrated bool
+	}{
+		{"the mock's cosine calibration", ScoringCosine, nil, nil, Thresholds{Confusability: 0.94, WatchBand: 0.02}, true},
+		{"no calibration for adaptive: the scoring's defaults", ScoringAdaptive, nil, nil, Thresholds{Confusability: -0.04, WatchBand: 0.05, AffinityFloor: 0.75}, false},
+		{"the user's threshold", ScoringCosine, &five, nil, Thresholds{Confusability: 0.5, WatchBand: 0.02}, true},
+		{"the user's threshold and band", ScoringAdaptive, &five, &one, Thresholds{Confusability: 0.5, WatchBand: 0.1, AffinityFloor: 0.75}, true},
+	}
+	for _, c := range cases {
+		o := mockOptions(c.scoring)
+		o.Threshold, o.WatchBand = c.threshold, c.band
+		th, cal := resolveThresholds(embed.Mock{}, c.scoring, o)
+		if th != c.want || cal != c.calibrated {
+			t.Errorf("%s: %+v calibrated %v, want %+v %v", c.name, th, cal, c.want, c.calibrated)
+		}
+	}
+	o := mockOptions(ScoringCosine)
+	o.Embedder = fakeEmbedder{}
+	if th, cal := resolveThresholds(uncalibrated{}, ScoringCosine, o); th != (Thresholds{Confusability: 0.85, WatchBand: 0.05}) || cal {
+		t.Errorf("uncalibrated cosine: %+v %v, want the 0.85/0.05 defaults", th, cal)
+	}
+}
+
+type uncalibrated struct{ embed.Mock }
+
+func (uncalibrated) Calibration(string) (embed.Calibration, bool) { return embed.Calibration{}, false }
+
+func ExampleAnalyze() {
+	cat, _ := catalog.Parse("ops.json", []byte(`[
+  {"name": "get_volume_status", "description": "Live status of one volume."},
+  {"name": "hist_volume_status", "description": "Recorded status of one volume."},
+  {"name": "list_pools", "description": "Lists storage pools."}]`))
+	opts := DefaultOptions()
+	opts.Embedder = embed.Mock{}
+	opts.Scoring = ScoringCosine
+	r, _ := Analyze(context.Background(), cat, opts)
+	for _, p := range r.Similarity.Confusable {
+		fmt.Printf("%s %s %.4f %s %v\n", p.A, p.B, p.Similarity, p.Axis.Kind, p.Axis.Qualifiers)
+	}
+	fmt.Println("ok:", r.OK)
+	// Output:
+	// get_volume_status hist_volume_status 0.9614 qualifier [get hist]
+	// ok: false
+}
