@@ -16,11 +16,17 @@ import (
 // kind and drops any other reply, so a slow answer about an old catalog or
 // old thresholds can never overwrite a newer one.
 
-// loadedMsg answers a reload.
+// loadedMsg answers a reload: the catalog read again and analysed.
 type loadedMsg struct {
-	id  int
-	cat *catalog.Catalog
-	err error
+	id   int
+	snap *snapshot
+	err  error
+}
+
+// analysedMsg answers the first analysis of the catalog.
+type analysedMsg struct {
+	id   int
+	snap *snapshot
 }
 
 // scoredMsg answers a similarity run: the scored catalog, or why not.
@@ -118,10 +124,21 @@ func judge(id int, s *lint.Scores, th lint.Thresholds) tea.Cmd {
 	})
 }
 
-// reload re-reads the catalog in the background.
-func reload(id int, load func(context.Context) (*catalog.Catalog, error)) tea.Cmd {
+// reload re-reads and analyses the catalog in the background, so the
+// screen swaps to the new catalog whole.
+func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options) tea.Cmd {
 	return safe("reload", func() tea.Msg {
 		cat, err := load(context.Background())
-		return loadedMsg{id: id, cat: cat, err: err}
+		if err != nil {
+			return loadedMsg{id: id, err: err}
+		}
+		return loadedMsg{id: id, snap: analyse(cat, opts)}
+	})
+}
+
+// analyseCmd runs the rules and the declarations in the background.
+func analyseCmd(id int, cat *catalog.Catalog, opts lint.Options) tea.Cmd {
+	return safe("rules", func() tea.Msg {
+		return analysedMsg{id: id, snap: analyse(cat, opts)}
 	})
 }

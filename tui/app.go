@@ -120,6 +120,7 @@ type Model struct {
 	// Background work: the id of the latest request of each kind (replies
 	// to older ones are dropped) and what came back.
 	loadID    int
+	analyseID int
 	scoreID   int
 	judgeID   int
 	job       *scoreJob
@@ -159,14 +160,17 @@ func New(opts Options) *Model {
 	}
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
-	m.setSnapshot(analyse(opts.Catalog, opts.Lint))
+	// The rules run after the first frame (Init), so it never waits for
+	// them, whatever the catalog's size.
+	m.setSnapshot(bare(opts.Catalog, opts.Lint.FailOn))
 	m.render()
 	return m
 }
 
 // Init starts the background work; the first frame does not wait for it.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.startScoring()}
+	m.analyseID++
+	cmds := []tea.Cmd{analyseCmd(m.analyseID, m.snap.cat, m.opts.Lint), m.startScoring()}
 	if m.opts.Watch != "" {
 		w, err := startWatch(m.opts.Watch)
 		if err != nil {
@@ -230,6 +234,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.watcher.next()
 	case loadedMsg:
 		return m.loaded(msg)
+	case analysedMsg:
+		m.analysed(msg)
+		return nil
 	case progressMsg:
 		if m.job == nil || msg.id != m.job.id {
 			return nil

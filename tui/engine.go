@@ -23,7 +23,7 @@ func (m *Model) reload() tea.Cmd {
 		return nil
 	}
 	m.loadID++
-	return reload(m.loadID, m.opts.Reload)
+	return reload(m.loadID, m.opts.Reload, m.opts.Lint)
 }
 
 // loaded takes a reloaded catalog; a failed reload keeps the last good one
@@ -37,9 +37,23 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 		return nil
 	}
 	delete(m.problems, "reload")
-	m.notice = "reloaded " + plural(len(msg.cat.Tools), "tool")
-	m.setSnapshot(analyse(msg.cat, m.opts.Lint))
+	m.notice = "reloaded " + plural(len(msg.snap.cat.Tools), "tool")
+	m.analyseID++ // an analysis still running is about the old catalog
+	m.setSnapshot(msg.snap)
 	return m.startScoring()
+}
+
+// analysed takes the first analysis of the catalog, keeping verdicts that
+// arrived before it.
+func (m *Model) analysed(msg analysedMsg) {
+	if msg.id != m.analyseID {
+		return
+	}
+	s := msg.snap
+	if m.snap.sim != nil {
+		s = s.withSimilarity(*m.snap.sim, m.opts.Lint.FailOn)
+	}
+	m.setSnapshot(s)
 }
 
 // startScoring embeds and scores the current catalog in the background,

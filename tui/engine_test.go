@@ -59,10 +59,13 @@ func TestSimilarityArrivesInTheBackground(t *testing.T) {
 	if !strings.Contains(first, "similarity: opening mock") {
 		t.Errorf("the first frame does not say the similarity is on its way:\n%s", first)
 	}
-	if len(m.snap.findings) == 0 {
-		t.Error("the structural findings are not in the first frame")
+	if m.snap.analysed || !strings.Contains(first, "checking the rules…") {
+		t.Errorf("the rules ran before the first frame:\n%s", first)
 	}
 	drain(m, cmd)
+	if len(m.snap.findings) == 0 || m.snap.tools[4].errors != 1 {
+		t.Errorf("the structural findings did not arrive: %d findings", len(m.snap.findings))
+	}
 	view := ansi.Strip(m.View())
 	if m.snap.sim == nil || !strings.Contains(view, "mock adaptive") || !strings.Contains(view, "Neighbours of get_volume_status") {
 		t.Fatalf("after the background work:\n%s", view)
@@ -118,7 +121,8 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	snap := m.snap
 	m.Update(judgedMsg{id: m.judgeID - 1, sim: lint.Similarity{}})
-	m.Update(loadedMsg{id: m.loadID - 1, cat: &catalog.Catalog{Source: "old"}})
+	m.Update(loadedMsg{id: m.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
+	m.Update(analysedMsg{id: m.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
 	m.Update(scoredMsg{id: m.scoreID - 1, err: errors.New("old")})
 	m.Update(progressMsg{id: m.scoreID - 1})
 	if m.snap != snap || len(m.problems) != 0 {

@@ -37,7 +37,12 @@ func TestGoldens(t *testing.T) {
 		for _, sc := range goldenScreens {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
 				tm := teatest.NewTestModel(t, New(mockOptions(t)), teatest.WithInitialTermSize(size[0], size[1]))
-				teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("mock adaptive")) },
+				// The verdicts and the findings are both in once the header
+				// names the embedder and the gate fails (the catalog has an
+				// error).
+				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+					return bytes.Contains(b, []byte("mock adaptive")) && bytes.Contains(b, []byte("FAIL"))
+				},
 					teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 				for _, k := range sc.keys {
 					tm.Send(k)

@@ -24,6 +24,8 @@ type snapshot struct {
 	verdicts map[[2]int]*lint.PairFinding
 	report   *lint.Report
 	tools    []toolInfo // parallel to cat.Tools
+	// analysed is false until the rules and the declarations have run.
+	analysed bool
 }
 
 // toolInfo is what the tool list's badges and sorts need about one tool.
@@ -35,9 +37,17 @@ type toolInfo struct {
 	period            bool
 }
 
-// analyse runs what is quick, the structural rules, on a new catalog.
+// bare is a catalog before any analysis: what the first frame shows.
+func bare(cat *catalog.Catalog, failOn lint.Severity) *snapshot {
+	s := &snapshot{cat: cat, byTool: make([][]lint.Finding, len(cat.Tools)), decls: make([]declaration, len(cat.Tools))}
+	s.derive(failOn)
+	return s
+}
+
+// analyse runs the structural rules and judges the declarations: quick,
+// but proportional to the catalog, so it runs in the background.
 func analyse(cat *catalog.Catalog, opts lint.Options) *snapshot {
-	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts), decls: make([]declaration, len(cat.Tools))}
+	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts), decls: make([]declaration, len(cat.Tools)), analysed: true}
 	for i, t := range cat.Tools {
 		s.decls[i].rules, s.decls[i].refusal = declare.Read(t)
 	}

@@ -24,6 +24,8 @@ func (m *Model) header() string {
 	sim := m.similarityStatus()
 	verdict := st.OK.Render("PASS")
 	switch {
+	case !s.analysed:
+		verdict = st.Muted.Render("checking the rules…")
 	case !r.OK:
 		verdict = st.Error.Render("FAIL")
 	case m.job != nil:

@@ -163,6 +163,9 @@ func (p *toolPane) rebuild() {
 
 func (p *toolPane) sectionLines(s section, w int) []string {
 	t := p.snap.cat.Tools[p.tool]
+	if s != secSchema && !p.snap.analysed {
+		return []string{p.styles.Muted.Render("checking…")}
+	}
 	switch s {
 	case secFindings:
 		return p.findingLines(w)

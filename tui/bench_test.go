@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"toolscope/core/catalog"
+)
+
+// typical is a call as a model would send it to the test catalog's
+// query_metrics: ruled arguments, a period, a few keys.
+const typical = `{"metric": "cpu.load", "region": "eu", "window": "24h"}`
+
+// drawerModel is the explorer at 160x45 with the drawer editing
+// query_metrics' arguments.
+func drawerModel(b testing.TB) *Model {
+	m := scoredModel(b, mockOptions(b), 160, 45)
+	press(m, "end", "a")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(typical), Paste: true})
+	if !strings.Contains(strings.Join(m.drawer.results, "\n"), "region: model's own") {
+		b.Fatalf("the drawer does not resolve the declarations:\n%s", strings.Join(m.drawer.results, "\n"))
+	}
+	return m
+}
+
+// BenchmarkDrawerKeystroke is one key typed in the arguments drawer to a
+// fresh screen: the edit, validation, resolution and the render (SPEC §8:
+// under 16 ms).
+func BenchmarkDrawerKeystroke(b *testing.B) {
+	m := drawerModel(b)
+	keys := []tea.KeyMsg{keyMsg(" "), keyMsg("backspace")}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		m.Update(keys[i%2])
+		_ = m.View()
+	}
+}
+
+// Keystrokes in the drawer do not pile up memory: the allocations of a
+// keystroke stay the same after thousands of them.
+func TestDrawerKeystrokeAllocationsDoNotGrow(t *testing.T) {
+	m := drawerModel(t)
+	keys := []tea.KeyMsg{keyMsg(" "), keyMsg("backspace")}
+	i := 0
+	step := func() { m.Update(keys[i%2]); _ = m.View(); i++ }
+	before := testing.AllocsPerRun(200, step)
+	for range 4000 {
+		step()
+	}
+	after := testing.AllocsPerRun(200, step)
+	if after > before*1.1+1 {
+		t.Errorf("allocations per keystroke grew from %.0f to %.0f", before, after)
+	}
+}
+
+// bigCatalog is n tools in the MCP shape, each with a few parameters.
+func bigCatalog(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"tools": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name": "tool_%d_get_item", "description": "Get item %d from the store %d. Use when the id is known.",
+ "inputSchema": {"type": "object", "properties": {"id": {"type": "string", "description": "The item id."},
+ "limit": {"type": "integer", "description": "How many; defaults to 10."}}, "required": ["id"]}}`, i, i, i%7)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+// BenchmarkStartup is the explorer's way to its first frame: read the
+// catalog, run the structural rules and judge the declarations, lay out
+// and render (SPEC §8: under 0.3 s whatever the size; the similarity starts
+// after it, in the background).
+func BenchmarkStartup(b *testing.B) {
+	for _, n := range []int{100, 1000, 5000} {
+		data := bigCatalog(n)
+		b.Run(fmt.Sprintf("%d_tools", n), func(b *testing.B) {
+			for range b.N {
+				cat, err := catalog.Parse("big.json", data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				opts := mockOptions(b)
+				opts.Catalog = cat
+				m := New(opts)
+				m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+				m.Init()
+				m.Close()
+				if m.View() == "" {
+					b.Fatal("no first frame")
+				}
+			}
+		})
+	}
+}
