@@ -185,7 +185,7 @@ func TestResolve(t *testing.T) {
 			args:   `{"range": {"since": "2026-02-01", "until": "2026-02-28"}}`,
 			want: []string{
 				`period: object range {since .. until} (date)`,
-				`range {"since":"2026-02-01","until":"2026-02-28"} ({since, until} (date)): ok`,
+				`range {"since":"2026-02-01","until":"2026-02-28"} ({since, until} as date): ok`,
 				`covers 2026-01-31T23:00:00Z .. 2026-02-28T23:00:00Z (28d)`,
 				`in Europe/Paris: 2026-02-01T00:00:00+01:00 .. 2026-03-01T00:00:00+01:00`,
 				`advice: spans 28d, wider than the maxRange 7d`,
@@ -195,7 +195,7 @@ func TestResolve(t *testing.T) {
 			args:   `{"range": {"since": "2026-02-01T00:00:00Z"}}`,
 			want: []string{
 				`period: object range {since .. until} (iso)`,
-				`range {"since":"2026-02-01T00:00:00Z"} ({since, until} (iso)): has no until`,
+				`range {"since":"2026-02-01T00:00:00Z"} ({since, until} as iso): has no until`,
 			}},
 		{name: "an iso range in the future, backwards",
 			aoa:    `{"window": {"ask": "When?"}}`,

@@ -69,7 +69,7 @@ func (f *Form) describe(r role) string {
 	case roleTo:
 		return string(f.To.As)
 	case roleObject:
-		return fmt.Sprintf("{%s, %s} (%s)", f.From.Argument, f.To.Argument, f.To.As)
+		return fmt.Sprintf("{%s, %s} as %s", f.From.Argument, f.To.Argument, f.To.As)
 	case roleDay:
 		return "day"
 	case roleAmount:
