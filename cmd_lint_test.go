@@ -1,0 +1,140 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cleanCatalog passes every rule: distinct, described tools that say when
+// to use them.
+const cleanCatalog = `[
+ {"name": "get_weather", "description": "Current weather for one city; use for questions about right now.",
+  "inputSchema": {"type": "object", "properties": {"city": {"type": "string", "description": "City name."}}, "required": ["city"]}},
+ {"name": "convert_currency", "description": "Converts an amount between two currencies at today's rate, for prices.",
+  "inputSchema": {"type": "object", "properties": {"amount": {"type": "number", "description": "How much."}}, "required": ["amount"]}}
+]`
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLintExitCodes(t *testing.T) {
+	clean := writeFile(t, "clean.json", cleanCatalog)
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		out   string // in stdout
+		err   string // in stderr
+	}{
+		{"a clean catalog passes", "", []string{"lint", "--embedder", "mock", "--scoring", "cosine", "--threshold", "0.99", clean}, 0, "RESULT: ok", ""},
+		{"structural rules only", "", []string{"lint", "--no-similarity", clean}, 0, "Similarity: skipped", ""},
+		{"the demo fails the gate", "", []string{"lint", "--embedder", "mock", "--scoring", "cosine", demoPath}, 1, "RESULT: FAIL", ""},
+		{"report-only similarity does not gate", "", []string{"lint", "--embedder", "mock", "--threshold", "off", "--disable", "declaration-refused", demoPath}, 0, "report-only", ""},
+		{"strict: warnings fail", "", []string{"lint", "--no-similarity", "--strict", "--disable", "declaration-refused", demoPath}, 1, "warnings (strict)", ""},
+		{"flags after the catalog", "", []string{"lint", clean, "--no-similarity", "--format", "json"}, 0, `"ok": true`, ""},
+		{"stdin", cleanCatalog, []string{"lint", "--no-similarity", "-"}, 0, "toolscope lint · stdin", ""},
+		{"-- ends the flags", "", []string{"lint", "--no-similarity", "--", clean}, 0, "RESULT: ok", ""},
+		{"help", "", []string{"lint", "--help"}, 0, "Usage: toolscope lint [flags] CATALOG", ""},
+		{"an unknown flag", "", []string{"lint", "--bogus", clean}, 2, "", "flag provided but not defined: -bogus"},
+		{"no catalog", "", []string{"lint", "--no-similarity"}, 2, "", "want one CATALOG, got 0"},
+		{"two catalogs", "", []string{"lint", clean, clean}, 2, "", "want one CATALOG, got 2"},
+		{"an unknown rule", "", []string{"lint", "--disable", "nope", clean}, 2, "", "--disable nope: no such rule"},
+		{"an unknown format", "", []string{"lint", "--format", "xml", clean}, 2, "", `--format "xml"`},
+		{"an unknown scoring", "", []string{"lint", "--scoring", "dot", clean}, 2, "", `--scoring "dot"`},
+		{"a threshold that is no number", "", []string{"lint", "--threshold", "high", clean}, 2, "", "want a number"},
+		{"a negative rank limit", "", []string{"lint", "--rank-limit", "-1", clean}, 2, "", "--rank-limit -1"},
+		{"an unknown embedder", "", []string{"lint", "--embedder", "nope", clean}, 2, "", `unknown embedder "nope"`},
+		{"a missing file", "", []string{"lint", "--no-similarity", "missing.json"}, 2, "", "missing.json: cannot read"},
+		{"not JSON", "{", []string{"lint", "--no-similarity", "-"}, 2, "", "not valid JSON"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runCmd(c.stdin, c.args...)
+			if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.err) {
+				t.Errorf("exit %d, want %d\nstdout: %.600s\nstderr: %s", code, c.code, out, errOut)
+			}
+			if c.code == 2 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+				t.Errorf("a usage or input error must be one line: %q", errOut)
+			}
+		})
+	}
+}
+
+func TestLintFormats(t *testing.T) {
+	for _, format := range []string{"json", "sarif", "markdown", "text"} {
+		code, out, errOut := runCmd("", "lint", "--embedder", "mock", "--scoring", "cosine", "--format", format, demoPath)
+		if code != 1 || errOut != "" {
+			t.Fatalf("%s: exit %d, stderr %s", format, code, errOut)
+		}
+		switch format {
+		case "json":
+			var r struct {
+				OK         bool `json:"ok"`
+				Similarity struct {
+					Embedder, Scoring string
+				} `json:"similarity"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil || r.OK || r.Similarity.Embedder != "mock" || r.Similarity.Scoring != "cosine" {
+				t.Errorf("json: %v %+v", err, r)
+			}
+		case "sarif":
+			var log struct {
+				Version string `json:"version"`
+				Runs    []struct {
+					Results []json.RawMessage `json:"results"`
+				} `json:"runs"`
+			}
+			if err := json.Unmarshal([]byte(out), &log); err != nil || log.Version != "2.1.0" || len(log.Runs[0].Results) == 0 {
+				t.Errorf("sarif: %v %+v", err, log.Version)
+			}
+		case "markdown":
+			if !strings.HasPrefix(out, "### toolscope lint: ❌ FAIL") {
+				t.Errorf("markdown starts %q", out[:60])
+			}
+		case "text":
+			if strings.Contains(out, "\x1b[") {
+				t.Errorf("colour in a report that is not on a terminal")
+			}
+		}
+	}
+}
+
+func TestLintDisable(t *testing.T) {
+	_, out, _ := runCmd("", "lint", "--no-similarity", "--format", "json", "--disable", "says-what-not-when,enum-in-prose", "--disable", "declaration-refused", demoPath)
+	for _, id := range []string{"says-what-not-when", "enum-in-prose", "declaration-refused"} {
+		if strings.Contains(out, `"rule": "`+id+`"`) {
+			t.Errorf("disabled rule %s reported", id)
+		}
+	}
+	if !strings.Contains(out, `"rule": "optional-param-undocumented"`) {
+		t.Errorf("other rules must still run")
+	}
+}
+
+func TestRulesCommand(t *testing.T) {
+	code, out, _ := runCmd("", "rules")
+	if code != 0 || !strings.Contains(out, "says-what-not-when (warn)") || !strings.Contains(out, "Before:") {
+		t.Errorf("rules: exit %d\n%.300s", code, out)
+	}
+	code, out, _ = runCmd("", "rules", "--format", "json")
+	var doc struct{ Rules []struct{ ID string } }
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil || len(doc.Rules) < 12 {
+		t.Errorf("rules --format json: exit %d, %v, %d rules", code, err, len(doc.Rules))
+	}
+	if code, _, errOut := runCmd("", "rules", "extra"); code != 2 || !strings.Contains(errOut, "unexpected argument") {
+		t.Errorf("rules extra: exit %d %s", code, errOut)
+	}
+	if code, _, _ := runCmd("", "rules", "--format", "yaml"); code != 2 {
+		t.Errorf("rules --format yaml: exit %d", code)
+	}
+}
