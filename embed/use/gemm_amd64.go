@@ -1,0 +1,25 @@
+package use
+
+import "golang.org/x/sys/cpu"
+
+func init() {
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		kernel = kernelAVX2
+	}
+}
+
+// kernelAVX2 is kernelGo with AVX2 and fused multiply-adds. The slices'
+// lengths were checked by the caller (tile): a holds tileRows·k values, b
+// k·16, bias 16, and c reaches row tileRows-1, column 15 at stride ldc.
+func kernelAVX2(k int, a, b, bias, c []float32, ldc int) {
+	_ = c[(tileRows-1)*ldc+panelCols-1] // bounds, once, before the unchecked kernel
+	_ = a[tileRows*k-1]
+	_ = b[k*panelCols-1]
+	_ = bias[panelCols-1]
+	tileAVX2(k, &a[0], &b[0], &bias[0], &c[0], ldc)
+}
+
+// tileAVX2 is in gemm_amd64.s.
+//
+//go:noescape
+func tileAVX2(k int, a, b, bias, c *float32, ldc int)

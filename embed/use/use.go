@@ -1,0 +1,139 @@
+// Package use is toolscope's built-in sentence encoder: Universal Sentence
+// Encoder lite (a 2-layer transformer over an 8,000-piece SentencePiece
+// vocabulary, 512-d unit vectors), run in pure Go from weights embedded in
+// the binary. Its tokenizer and forward pass reproduce the model's own
+// JavaScript runtime (@energetic-ai/embeddings@0.2.0); the numbers behind
+// every step are in models/use-lite.md.
+//
+// The model loads on first use (or in the background with Load), so a
+// program that never embeds pays nothing for it.
+package use
+
+//go:generate go run ./internal/convert -out model
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"toolscope/embed"
+)
+
+const (
+	// ID names the encoder in reports and cache keys.
+	ID = "use-lite"
+	// Dimensions is the length of every vector.
+	Dimensions = 512
+	// MaxTokens is how many tokens of a text the model reads; the rest is
+	// cut off, as the original graph does.
+	MaxTokens = 128
+	// batchTokens is how many tokens one forward pass stacks: enough rows
+	// for the GEMMs to run at full speed on both cores, few enough that a
+	// batch's activations stay around 25 MB and cancellation stays prompt.
+	batchTokens = 1024
+)
+
+// loaded is the model, decoded once per process and shared by every
+// Encoder.
+var loaded struct {
+	once  sync.Once
+	model *model
+	err   error
+}
+
+func load() (*model, error) {
+	loaded.once.Do(func() { loaded.model, loaded.err = loadModel() })
+	return loaded.model, loaded.err
+}
+
+// Encoder is the built-in embedder. The zero value is ready to use, and it
+// is safe for concurrent use (set Progress before sharing it).
+type Encoder struct {
+	// Progress, when set, is called after each batch with the number of
+	// texts embedded so far and the total.
+	Progress func(done, total int)
+}
+
+var _ embed.Embedder = (*Encoder)(nil)
+
+// New returns an encoder; the model itself loads on first use.
+func New() *Encoder { return &Encoder{} }
+
+// ID returns "use-lite".
+func (*Encoder) ID() string { return ID }
+
+// Dimensions returns 512.
+func (*Encoder) Dimensions() int { return Dimensions }
+
+// Load decodes the embedded model now rather than on the first Embed. It is
+// safe to call from a background goroutine at startup, and more than once.
+func (*Encoder) Load() error {
+	_, err := load()
+	return err
+}
+
+// Calibration gives the thresholds measured for this encoder on labelled
+// tool twins (docs/calibration.md).
+func (*Encoder) Calibration(scoring string) (embed.Calibration, bool) {
+	switch scoring {
+	case "cosine":
+		return embed.Calibration{Threshold: 0.85, WatchBand: 0.05}, true
+	case "adaptive":
+		return embed.Calibration{Threshold: -0.04, WatchBand: 0.05}, true
+	}
+	return embed.Calibration{}, false
+}
+
+// Embed returns one unit vector per text. Only a text's first MaxTokens
+// tokens count. Every empty text gets the vector the model gives a text
+// with no tokens, l2norm(tanh(head bias)), wherever it stands in the batch.
+// Cancelling ctx stops between batches.
+func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	m, err := load()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(texts))
+	var batch [][]int
+	var which []int
+	var ws workspace
+	tokens := 0
+	// flush embeds the pending batch; done counts the texts handled once
+	// it has run.
+	flush := func(done int) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s: %w", ID, err)
+		}
+		if len(batch) > 0 {
+			for i, v := range m.forward(&ws, batch) {
+				out[which[i]] = v
+			}
+			batch, which, tokens = batch[:0], which[:0], 0
+		}
+		if e.Progress != nil {
+			e.Progress(done, len(texts))
+		}
+		return nil
+	}
+	for i, text := range texts {
+		ids := m.tok.encode(text)
+		if len(ids) == 0 {
+			out[i] = slices.Clone(m.empty)
+			continue
+		}
+		ids = ids[:min(len(ids), MaxTokens)]
+		batch = append(batch, ids)
+		which = append(which, i)
+		tokens += len(ids)
+		if tokens >= batchTokens && i+1 < len(texts) {
+			if err := flush(i + 1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := flush(len(texts)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
