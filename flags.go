@@ -14,6 +14,7 @@ import (
 	"toolscope/embed"
 	"toolscope/embed/cache"
 	"toolscope/embed/openai"
+	_ "toolscope/embed/use" // registers the built-in encoder as "use"
 )
 
 // The flags shared by the explorer and `lint` (SPEC §7), parsed into lint

@@ -227,3 +227,13 @@ func TestIdentity(t *testing.T) {
 		}
 	}
 }
+
+func TestRegisteredAsUse(t *testing.T) {
+	e, err := embed.Open("use", embed.Options{})
+	if err != nil || e.ID() != ID {
+		t.Fatalf("Open(use) = %v, %v", e, err)
+	}
+	if _, err := embed.Open("use:large", embed.Options{}); err == nil || !strings.Contains(err.Error(), "no argument") {
+		t.Errorf("use:large: %v", err)
+	}
+}
