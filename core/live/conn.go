@@ -1,0 +1,414 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"toolscope/core/catalog"
+)
+
+// closeGrace is how long a stdio server gets to leave after its stdin
+// closes, and again after SIGTERM.
+const closeGrace = 2 * time.Second
+
+// exitWait is how long a failure waits to learn whether the server exited,
+// which explains a dropped connection better than the connection does.
+const exitWait = 300 * time.Millisecond
+
+// maxPages stops a server whose cursors never end.
+const maxPages = 10000
+
+// Error is a failure talking to a server: which one, at which step, and
+// what it wrote to stderr.
+type Error struct {
+	// Server names the server as Spec.String does.
+	Server string
+	// Step is "start", "initialize", "tools/list page 2", "connection".
+	Step string
+	Msg  string
+	// Stderr is the tail of a stdio server's stderr ("" for HTTP).
+	Stderr string
+}
+
+func (e *Error) Error() string {
+	s := e.Server + ": " + e.Step + ": " + e.Msg
+	if t := stderrExcerpt(e.Stderr); t != "" {
+		s += "; server stderr: " + t
+	}
+	return s
+}
+
+// stderrExcerpt is the last few lines of a server's stderr, on one line.
+func stderrExcerpt(s string) string {
+	const lines, chars = 5, 600
+	var keep []string
+	all := strings.Split(s, "\n")
+	for i := len(all) - 1; i >= 0 && len(keep) < lines; i-- {
+		if l := strings.TrimSpace(all[i]); l != "" {
+			keep = append(keep, l)
+		}
+	}
+	for i, j := 0, len(keep)-1; i < j; i, j = i+1, j-1 {
+		keep[i], keep[j] = keep[j], keep[i]
+	}
+	out := strings.Join(keep, " | ")
+	if r := []rune(out); len(r) > chars {
+		out = "…" + string(r[len(r)-chars:])
+	}
+	return out
+}
+
+// conn is one connected server.
+type conn struct {
+	spec    Spec
+	session *mcp.ClientSession
+	proc    *process // nil over HTTP
+	pages   *pages
+	secrets []string // header values and the like, scrubbed from messages
+
+	listed  atomic.Bool   // a List has begun; earlier list_changed are moot
+	closing atomic.Bool   // close was asked for; a lost connection is expected
+	lost    chan struct{} // closed when the session ends, for whatever reason
+}
+
+// dial starts or reaches the server and runs the MCP handshake. changed is
+// called on the server's notifications/tools/list_changed, ended when the
+// connection drops without being closed.
+func dial(ctx context.Context, spec Spec, opts Options, changed func(), ended func(error)) (*conn, error) {
+	c := &conn{spec: spec, pages: newPages(), lost: make(chan struct{})}
+	spec, err := c.resolve(spec, opts)
+	if err != nil {
+		return nil, err
+	}
+	var transport mcp.Transport
+	if spec.URL != "" {
+		transport = c.httpTransport(spec, opts)
+	} else {
+		p, err := startProcess(append([]string{spec.Command}, spec.Args...), childEnv(spec.Env), orDefault(opts.grace, closeGrace))
+		if err != nil {
+			return nil, &Error{Server: spec.String(), Step: "start", Msg: c.scrub(err.Error())}
+		}
+		c.proc = p
+		transport = tappedTransport{&mcp.IOTransport{Reader: pipeReader{p}, Writer: pipeWriter{p}}, c.pages}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolscope", Version: version()}, &mcp.ClientOptions{
+		// A linter has no roots, sampling or elicitation to offer.
+		Capabilities: &mcp.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			if c.listed.Load() {
+				changed()
+			}
+		},
+	})
+	ictx, cancel := context.WithTimeout(ctx, opts.initTimeout())
+	defer cancel()
+	session, err := client.Connect(ictx, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.protocolVersion})
+	if err != nil {
+		ferr := c.failure("initialize", err, ictx, opts.initTimeout())
+		if c.proc != nil {
+			c.proc.close()
+		}
+		return nil, ferr
+	}
+	c.session = session
+	go func() {
+		err := session.Wait()
+		close(c.lost)
+		if !c.closing.Load() {
+			ended(c.failure("connection", orLost(err), context.Background(), 0))
+		}
+	}()
+	return c, nil
+}
+
+func orLost(err error) error {
+	if err == nil {
+		return errors.New("the server closed the connection")
+	}
+	return err
+}
+
+// resolve expands a config's ${VAR} references and adds the bearer token
+// from the environment to a lone URL.
+func (c *conn) resolve(spec Spec, opts Options) (Spec, error) {
+	getenv := opts.getenv()
+	if spec.Config != "" {
+		e := expander{getenv: getenv, workspace: workspaceOf(spec.Config)}
+		fail := func(field string, err error) (Spec, error) {
+			return spec, &Error{Server: spec.String(), Step: "config", Msg: field + ": " + err.Error()}
+		}
+		var err error
+		if spec.Command, err = e.expand(spec.Command); err != nil {
+			return fail("command", err)
+		}
+		if spec.URL, err = e.expand(spec.URL); err != nil {
+			return fail("url", err)
+		}
+		args := make([]string, len(spec.Args))
+		for i, a := range spec.Args {
+			if args[i], err = e.expand(a); err != nil {
+				return fail(fmt.Sprintf("args[%d]", i), err)
+			}
+		}
+		spec.Args = args
+		if spec.Env, err = expandMap(e, spec.Env); err != nil {
+			return fail("env", err)
+		}
+		if spec.Headers, err = expandMap(e, spec.Headers); err != nil {
+			return fail("headers", err)
+		}
+	}
+	if spec.URL != "" && spec.Name == "" {
+		if tok, ok := getenv(EnvBearer); ok && tok != "" && !hasHeader(spec.Headers, "Authorization") {
+			h := make(map[string]string, len(spec.Headers)+1)
+			for k, v := range spec.Headers {
+				h[k] = v
+			}
+			h["Authorization"] = "Bearer " + tok
+			spec.Headers = h
+		}
+	}
+	for _, v := range spec.Headers {
+		c.secrets = append(c.secrets, v)
+		if _, tok, ok := strings.Cut(v, " "); ok {
+			c.secrets = append(c.secrets, strings.TrimSpace(tok))
+		}
+	}
+	for _, v := range spec.Env {
+		c.secrets = append(c.secrets, v)
+	}
+	return spec, nil
+}
+
+func expandMap(e expander, m map[string]string) (map[string]string, error) {
+	if m == nil {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make(map[string]string, len(m))
+	for _, k := range keys {
+		v, err := e.expand(m[k])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func hasHeader(h map[string]string, name string) bool {
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func childEnv(extra map[string]string) []string {
+	env := os.Environ()
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+extra[k])
+	}
+	return env
+}
+
+func (c *conn) httpTransport(spec Spec, opts Options) mcp.Transport {
+	base := opts.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc := &http.Client{Transport: &httpTap{base: base, headers: spec.Headers, pages: c.pages}}
+	if spec.SSE {
+		return &mcp.SSEClientTransport{Endpoint: spec.URL, HTTPClient: hc}
+	}
+	return &mcp.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: hc}
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// failure turns an SDK error at a step into an Error: a timeout says so
+// with its limit, a dropped stdio connection says how the server exited,
+// and the server's stderr comes along.
+func (c *conn) failure(step string, err error, ctx context.Context, limit time.Duration) *Error {
+	var msg string
+	switch {
+	case ctx.Err() == context.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded):
+		msg = fmt.Sprintf("timed out after %s", limit)
+	case ctx.Err() == context.Canceled:
+		msg = "cancelled"
+	default:
+		msg = sdkNoise.ReplaceAllString(err.Error(), "")
+		if c.proc != nil {
+			wait := time.Duration(0)
+			if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || step == "connection" {
+				wait = exitWait
+			}
+			if st, ok := c.proc.awaitExit(wait); ok {
+				msg = "the server exited (" + st + ")"
+			}
+		}
+	}
+	e := &Error{Server: c.spec.String(), Step: step, Msg: c.scrub(msg)}
+	if c.proc != nil {
+		e.Stderr = c.proc.stderr.String()
+	}
+	return e
+}
+
+// sdkNoise is the SDK's wrapping of a failed call, which repeats the
+// method the step already names.
+var sdkNoise = regexp.MustCompile(`(calling|sending) "[^"]*": `)
+
+// scrub removes header and environment values from a message: an SDK or
+// HTTP error may quote a request, and secrets must never be echoed.
+func (c *conn) scrub(s string) string {
+	if c.spec.URL != "" {
+		s = strings.ReplaceAll(s, c.spec.URL, redactURL(c.spec.URL))
+	}
+	for _, v := range c.secrets {
+		if len(v) >= 4 {
+			s = strings.ReplaceAll(s, v, "[redacted]")
+		}
+	}
+	return s
+}
+
+// list reads every page of the server's tools/list and returns them as one
+// document, `{"tools":[...]}`, made of the entries' bytes exactly as the
+// server sent them.
+func (c *conn) list(ctx context.Context, pageTimeout time.Duration) ([]byte, error) {
+	c.listed.Store(true)
+	var doc bytes.Buffer
+	doc.WriteString(`{"tools":[`)
+	empty := true
+	cursor := ""
+	seen := map[string]bool{}
+	for n := 1; ; n++ {
+		step := fmt.Sprintf("tools/list page %d", n)
+		if n > maxPages {
+			return nil, &Error{Server: c.spec.String(), Step: step, Msg: fmt.Sprintf("more than %d pages", maxPages)}
+		}
+		before := c.pages.seq()
+		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
+		_, err := c.session.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
+		raw, at, ok := c.pages.page(cursor)
+		if err != nil && !(ok && at > before) {
+			// Only a failure with no answer is the server's: an answer the
+			// SDK could not decode is read below, and the loader says
+			// what is wrong with it.
+			ferr := c.failure(step, err, pctx, pageTimeout)
+			cancel()
+			return nil, ferr
+		}
+		cancel()
+		if !ok {
+			return nil, &Error{Server: c.spec.String(), Step: step, Msg: "the answer was not seen on the wire"}
+		}
+		tools, next, err := splitPage(raw)
+		if err != nil {
+			return nil, &Error{Server: c.spec.String(), Step: step, Msg: err.Error()}
+		}
+		if len(tools) > 0 {
+			if !empty {
+				doc.WriteByte(',')
+			}
+			doc.Write(tools)
+			empty = false
+		}
+		if doc.Len() > catalog.MaxFileBytes {
+			return nil, &Error{Server: c.spec.String(), Step: step, Msg: fmt.Sprintf("the tool list is over the %d MiB limit", catalog.MaxFileBytes>>20)}
+		}
+		if next == "" {
+			break
+		}
+		if seen[next] || next == cursor {
+			return nil, &Error{Server: c.spec.String(), Step: step, Msg: fmt.Sprintf("the server sent cursor %q again (its pages never end)", next)}
+		}
+		seen[next] = true
+		cursor = next
+	}
+	doc.WriteString("]}")
+	return doc.Bytes(), nil
+}
+
+// splitPage reads one tools/list result: the bytes between the brackets of
+// its tools array, and its nextCursor.
+func splitPage(raw []byte) (tools []byte, next string, err error) {
+	var page struct {
+		Tools      json.RawMessage `json:"tools"`
+		NextCursor json.RawMessage `json:"nextCursor"`
+	}
+	if err := json.Unmarshal(raw, &page); err != nil {
+		return nil, "", fmt.Errorf("the result is not a JSON object: %w", err)
+	}
+	t := bytes.TrimSpace(page.Tools)
+	if len(t) < 2 || t[0] != '[' {
+		return nil, "", errors.New("the result has no tools array")
+	}
+	tools = bytes.TrimSpace(t[1 : len(t)-1])
+	if nc := bytes.TrimSpace(page.NextCursor); len(nc) > 0 && string(nc) != "null" {
+		if err := json.Unmarshal(nc, &next); err != nil {
+			return nil, "", errors.New("nextCursor is not a string")
+		}
+	}
+	return tools, next, nil
+}
+
+// close ends the session and, for stdio, the child; it returns once the
+// child is reaped.
+func (c *conn) close() {
+	c.closing.Store(true)
+	if c.session != nil {
+		_ = c.session.Close()
+	}
+	if c.proc != nil {
+		c.proc.close()
+	}
+}
+
+// alive reports whether the session still stands.
+func (c *conn) alive() bool {
+	select {
+	case <-c.lost:
+		return false
+	default:
+		return true
+	}
+}
+
+// stderr is the tail of a stdio server's stderr.
+func (c *conn) stderr() string {
+	if c.proc == nil {
+		return ""
+	}
+	return c.proc.stderr.String()
+}

@@ -1,0 +1,345 @@
+// Package live reads tool catalogs from running MCP servers: a command
+// started over stdio, a Streamable HTTP (or older HTTP+SSE) endpoint, or
+// every server of an mcp-config file (Claude Desktop, Cursor, VS Code,
+// Claude Code) merged as a host would see them.
+//
+// A live catalog is built from the raw bytes of the server's tools/list
+// pages, so it is the same catalog the same list gives when read from a
+// file: key order, number text and duplicate keys included.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"toolscope/core/catalog"
+)
+
+// Defaults for Options.
+const (
+	// DefaultInitTimeout bounds starting a server and the MCP handshake;
+	// generous because `npx -y` may download the server first.
+	DefaultInitTimeout = 30 * time.Second
+	// DefaultPageTimeout bounds one tools/list page.
+	DefaultPageTimeout = 10 * time.Second
+)
+
+// EnvBearer names the environment variable whose value, when set, is sent
+// as `Authorization: Bearer <value>` to a lone http(s):// source that has no
+// Authorization header of its own. (Never to the servers of a config file:
+// one token must not reach every server.)
+const EnvBearer = "TOOLSCOPE_MCP_BEARER"
+
+// Separator joins a config server's name and a tool's name in a merged
+// catalog: `github__create_issue`. Provider name rules allow letters,
+// digits, `_` and `-` only, so a dot would make every merged tool a
+// finding; the double underscore is what Claude Code uses.
+const Separator = "__"
+
+// Options tune how servers are reached. The zero value is ready to use.
+type Options struct {
+	// InitTimeout bounds start and initialize (0: DefaultInitTimeout).
+	InitTimeout time.Duration
+	// PageTimeout bounds each tools/list page (0: DefaultPageTimeout).
+	PageTimeout time.Duration
+	// Getenv looks variables up for ${VAR} in config files and for
+	// EnvBearer (nil: the process environment).
+	Getenv Getenv
+	// Transport carries HTTP requests (nil: http.DefaultTransport).
+	Transport http.RoundTripper
+
+	// protocolVersion pins the version offered (tests reach the older
+	// handshake with it); "" offers the SDK's latest.
+	protocolVersion string
+	// grace is how long a stdio server gets to leave after its stdin
+	// closes, and again after SIGTERM (0: closeGrace).
+	grace time.Duration
+}
+
+func (o Options) initTimeout() time.Duration { return orDefault(o.InitTimeout, DefaultInitTimeout) }
+func (o Options) pageTimeout() time.Duration { return orDefault(o.PageTimeout, DefaultPageTimeout) }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+func (o Options) getenv() Getenv {
+	if o.Getenv != nil {
+		return o.Getenv
+	}
+	return os.LookupEnv
+}
+
+// Change is news from a live source. Err is nil when a server said its
+// tools changed (list again to see them); otherwise the server's
+// connection was lost, and Err says how (the next List starts it again).
+type Change struct {
+	Server string
+	Err    error
+}
+
+// Source is one live server, or the servers of a config file, kept
+// connected so the catalog can be listed again.
+type Source struct {
+	name  string
+	specs []Spec
+	opts  Options
+
+	ctx    context.Context // cancelled by Close, to cut a List short
+	cancel context.CancelFunc
+
+	mu    sync.Mutex // serialises List and Close
+	conns []*conn    // one per spec; nil or lost ones are dialled again by List
+
+	notifyMu sync.Mutex
+	changes  chan Change
+	closed   bool
+}
+
+// Open starts or reaches one server and runs the MCP handshake.
+func Open(ctx context.Context, spec Spec, opts Options) (*Source, error) {
+	return open(ctx, spec.String(), []Spec{spec}, opts)
+}
+
+// OpenConfig reaches the named servers of a config file (every enabled one
+// when names is empty), all at once; its catalog merges theirs with tool
+// names qualified by server.
+func OpenConfig(ctx context.Context, cfg *Config, names []string, opts Options) (*Source, error) {
+	specs, err := cfg.Select(names)
+	if err != nil {
+		return nil, err
+	}
+	return open(ctx, cfg.Path, specs, opts)
+}
+
+func open(ctx context.Context, name string, specs []Spec, opts Options) (*Source, error) {
+	sctx, cancel := context.WithCancel(context.Background())
+	s := &Source{name: name, specs: specs, opts: opts, ctx: sctx, cancel: cancel,
+		conns: make([]*conn, len(specs)), changes: make(chan Change, 16)}
+	if err := s.connect(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// String names the source: the command line, the URL without credentials,
+// or the config file.
+func (s *Source) String() string { return s.name }
+
+// connect dials every server not connected, concurrently.
+func (s *Source) connect(ctx context.Context) error {
+	ctx, stop := s.bound(ctx)
+	defer stop()
+	return s.each(func(i int) error {
+		if c := s.conns[i]; c != nil {
+			if c.alive() {
+				return nil
+			}
+			c.close()
+			s.conns[i] = nil
+		}
+		spec := s.specs[i]
+		c, err := dial(ctx, spec, s.opts,
+			func() { s.notify(Change{Server: spec.String()}) },
+			func(err error) { s.notify(Change{Server: spec.String(), Err: err}) })
+		if err != nil {
+			return err
+		}
+		s.conns[i] = c
+		return nil
+	})
+}
+
+// bound ties ctx to the source's life, so Close interrupts work in flight.
+func (s *Source) bound(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// each runs f for every server at once and returns the first error in
+// server order, noting how many others failed too.
+func (s *Source) each(f func(i int) error) error {
+	errs := make([]error, len(s.specs))
+	var wg sync.WaitGroup
+	for i := range s.specs {
+		wg.Go(func() { errs[i] = f(i) })
+	}
+	wg.Wait()
+	var first error
+	others := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case first == nil:
+			first = err
+		default:
+			others++
+		}
+	}
+	if others > 0 {
+		return fmt.Errorf("%w (and %d more servers failed)", first, others)
+	}
+	return first
+}
+
+// List reads every page of every server's tools/list and returns the
+// catalog. A server whose connection was lost is started again first. For a
+// config file the tools of all servers are merged in server order, each
+// named `server__tool` and marked with its server.
+func (s *Source) List(ctx context.Context) (*catalog.Catalog, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		return nil, errors.New(s.name + ": the source is closed")
+	}
+	if err := s.connect(ctx); err != nil {
+		return nil, err
+	}
+	ctx, stop := s.bound(ctx)
+	defer stop()
+	cats := make([]*catalog.Catalog, len(s.specs))
+	err := s.each(func(i int) error {
+		doc, err := s.conns[i].list(ctx, s.opts.pageTimeout())
+		if err != nil {
+			return err
+		}
+		cats[i], err = catalog.Parse(s.specs[i].String(), doc)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(s.specs) == 1 && s.specs[0].Name == "" {
+		return cats[0], nil
+	}
+	return s.merge(cats), nil
+}
+
+// merge joins the servers' catalogs, qualifying names by server.
+func (s *Source) merge(cats []*catalog.Catalog) *catalog.Catalog {
+	out := &catalog.Catalog{Source: s.name}
+	for i, c := range cats {
+		prefix := serverPrefix(s.specs[i].Name)
+		for _, t := range c.Tools {
+			q := *t
+			q.Index = len(out.Tools)
+			q.Name = prefix + Separator + t.Name
+			q.Entry = prefix + "." + t.Entry
+			q.Server = s.specs[i].Name
+			out.Tools = append(out.Tools, &q)
+		}
+	}
+	return out
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// serverPrefix makes a config server's name fit provider name rules, as
+// hosts do: every run of other characters becomes one `_`.
+func serverPrefix(name string) string {
+	return unsafeName.ReplaceAllString(name, "_")
+}
+
+// QualifiedName is the name a server's tool goes by in a merged catalog.
+func QualifiedName(server, tool string) string {
+	return serverPrefix(server) + Separator + tool
+}
+
+// Changes delivers list_changed notifications and lost connections. It is
+// closed by Close. Notifications arriving faster than they are read are
+// coalesced, never blocking the connection.
+func (s *Source) Changes() <-chan Change { return s.changes }
+
+func (s *Source) notify(c Change) {
+	s.notifyMu.Lock()
+	defer s.notifyMu.Unlock()
+	if s.closed {
+		return
+	}
+	select {
+	case s.changes <- c:
+	default:
+	}
+}
+
+// Stderr returns the tail of what the stdio servers wrote to stderr, each
+// line marked with its server when there are several.
+func (s *Source) Stderr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	for i, c := range s.conns {
+		if c == nil {
+			continue
+		}
+		text := c.stderr()
+		if len(s.specs) == 1 {
+			return text
+		}
+		for _, line := range strings.SplitAfter(text, "\n") {
+			if line != "" {
+				fmt.Fprintf(&b, "[%s] %s", s.specs[i].Name, line)
+			}
+		}
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// Close ends every session and child process (each one reaped before
+// Close returns) and closes Changes. It is safe to call more than once.
+func (s *Source) Close() error {
+	s.cancel()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The closed connections stay, so Stderr still tells what the servers
+	// said; List refuses to run once the source is closed.
+	var wg sync.WaitGroup
+	for _, c := range s.conns {
+		if c != nil {
+			wg.Go(c.close)
+		}
+	}
+	wg.Wait()
+	s.notifyMu.Lock()
+	if !s.closed {
+		s.closed = true
+		close(s.changes)
+	}
+	s.notifyMu.Unlock()
+	return nil
+}
+
+// ParseHeader reads a `Name: value` header line, expanding `$VAR` and
+// `${VAR}` in the value from getenv (nil: the process environment), so a
+// token can stay out of the command line: --header 'Authorization: Bearer
+// $TOKEN'. Errors name the header and the variable, never a value.
+func ParseHeader(line string, getenv Getenv) (name, value string, err error) {
+	name, value, ok := strings.Cut(line, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return "", "", errors.New("a header is written 'Name: value'")
+	}
+	if getenv == nil {
+		getenv = os.LookupEnv
+	}
+	value, err = expander{getenv: getenv}.expand(strings.TrimSpace(value))
+	if err != nil {
+		return "", "", fmt.Errorf("header %s: %w", name, err)
+	}
+	return name, value, nil
+}

@@ -1,0 +1,291 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The SDK decodes a tools/list result into Go maps, which loses the key
+// order authors wrote their parameters in (SPEC §1.3). So every message is
+// also seen on the wire, before decoding, and the raw bytes of each
+// tools/list result are kept: the catalog is built from those, exactly as if
+// the same list had been read from a file.
+
+// maxMessage bounds one recorded message; a bigger catalog is over the
+// catalog loader's limit anyway.
+const maxMessage = 64 << 20
+
+const methodListTools = "tools/list"
+
+// pages keeps the raw result of each tools/list response, by the cursor
+// that asked for it.
+type pages struct {
+	mu    sync.Mutex
+	asked map[jsonrpc.ID]string // tools/list requests in flight → cursor
+	got   map[string]rawPage    // cursor → its latest answer
+	n     int                   // answers received so far
+}
+
+type rawPage struct {
+	raw []byte
+	at  int // pages.n when it arrived
+}
+
+func newPages() *pages {
+	return &pages{asked: map[jsonrpc.ID]string{}, got: map[string]rawPage{}}
+}
+
+// sent notes an outgoing message.
+func (p *pages) sent(m jsonrpc.Message) {
+	req, ok := m.(*jsonrpc.Request)
+	if !ok || req.Method != methodListTools || !req.IsCall() {
+		return
+	}
+	var params struct {
+		Cursor string `json:"cursor"`
+	}
+	// Params are the SDK's own encoding; a cursor it cannot read back is
+	// the first page.
+	_ = json.Unmarshal(req.Params, &params)
+	p.mu.Lock()
+	p.asked[req.ID] = params.Cursor
+	p.mu.Unlock()
+}
+
+// received notes an incoming message.
+func (p *pages) received(m jsonrpc.Message) {
+	resp, ok := m.(*jsonrpc.Response)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cursor, ok := p.asked[resp.ID]
+	if !ok {
+		return
+	}
+	delete(p.asked, resp.ID)
+	if resp.Error == nil {
+		p.n++
+		p.got[cursor] = rawPage{bytes.Clone(resp.Result), p.n}
+	}
+}
+
+// seq counts the answers received so far; an answer whose at is above a
+// seq taken before a request arrived after it.
+func (p *pages) seq() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
+
+// page returns the raw result last received for cursor. The SDK may serve
+// a page from its own cache (when the server allows it), and then the
+// latest answer for that cursor is the one it cached.
+func (p *pages) page(cursor string) (raw []byte, at int, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pg, ok := p.got[cursor]
+	return pg.raw, pg.at, ok
+}
+
+// receivedRaw decodes wire bytes (one message or a batch) and notes them.
+func (p *pages) receivedRaw(data []byte) {
+	for _, m := range decodeMessages(data) {
+		p.received(m)
+	}
+}
+
+func decodeMessages(data []byte) []jsonrpc.Message {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(data, &batch) != nil {
+			return nil
+		}
+		var out []jsonrpc.Message
+		for _, raw := range batch {
+			if m, err := jsonrpc.DecodeMessage(raw); err == nil {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	if m, err := jsonrpc.DecodeMessage(data); err == nil {
+		return []jsonrpc.Message{m}
+	}
+	return nil
+}
+
+// tappedTransport shows every message of a connection to pages. It is used
+// for stdio, whose connection has no hidden interface a wrapper would lose.
+type tappedTransport struct {
+	mcp.Transport
+	pages *pages
+}
+
+func (t tappedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return tappedConn{c, t.pages}, nil
+}
+
+type tappedConn struct {
+	mcp.Connection
+	pages *pages
+}
+
+func (c tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if err == nil {
+		c.pages.received(m)
+	}
+	return m, err
+}
+
+func (c tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	c.pages.sent(m)
+	return c.Connection.Write(ctx, m)
+}
+
+// httpTap sits under the SDK's Streamable HTTP client: it adds the
+// configured headers and shows request and response bodies to pages. (The
+// SDK's HTTP connection learns the session's protocol version through an
+// unexported method, so wrapping the connection itself would break it.)
+type httpTap struct {
+	base    http.RoundTripper
+	headers map[string]string
+	pages   *pages
+}
+
+func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	if req.Method == http.MethodPost && req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(body, maxMessage))
+			body.Close()
+			for _, m := range decodeMessages(data) {
+				t.pages.sent(m)
+			}
+		}
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch mt {
+	case "application/json":
+		resp.Body = &jsonTee{ReadCloser: resp.Body, pages: t.pages}
+	case "text/event-stream":
+		resp.Body = &sseTee{ReadCloser: resp.Body, pages: t.pages}
+	}
+	return resp, nil
+}
+
+// jsonTee collects a JSON response body as the SDK reads it and hands it to
+// pages at its end.
+type jsonTee struct {
+	io.ReadCloser
+	pages *pages
+	buf   []byte
+	over  bool
+	done  bool
+}
+
+func (j *jsonTee) Read(b []byte) (int, error) {
+	n, err := j.ReadCloser.Read(b)
+	if !j.over && len(j.buf)+n <= maxMessage {
+		j.buf = append(j.buf, b[:n]...)
+	} else {
+		j.over, j.buf = true, nil
+	}
+	if err == io.EOF && !j.done && !j.over {
+		j.done = true
+		j.pages.receivedRaw(j.buf)
+	}
+	return n, err
+}
+
+// sseTee reads the server-sent events of a response body as the SDK reads
+// them, and hands each event's data to pages.
+type sseTee struct {
+	io.ReadCloser
+	pages   *pages
+	line    []byte
+	data    []byte
+	hasData bool
+	skipLF  bool // the last line ended with CR; a following LF belongs to it
+	over    bool // the current event is over the size limit
+}
+
+func (s *sseTee) Read(b []byte) (int, error) {
+	n, err := s.ReadCloser.Read(b)
+	s.feed(b[:n])
+	return n, err
+}
+
+func (s *sseTee) feed(b []byte) {
+	for _, c := range b {
+		if s.skipLF {
+			s.skipLF = false
+			if c == '\n' {
+				continue
+			}
+		}
+		switch c {
+		case '\r':
+			s.skipLF = true
+			s.endLine()
+		case '\n':
+			s.endLine()
+		default:
+			if len(s.line) < maxMessage {
+				s.line = append(s.line, c)
+			} else {
+				s.over = true
+			}
+		}
+	}
+}
+
+// endLine applies one SSE line: a blank line dispatches the event, a data
+// field adds to it, everything else is no concern of ours.
+func (s *sseTee) endLine() {
+	line := s.line
+	s.line = s.line[:0]
+	if len(line) == 0 {
+		if s.hasData && !s.over {
+			s.pages.receivedRaw(s.data)
+		}
+		s.data, s.hasData, s.over = s.data[:0], false, false
+		return
+	}
+	field, value, _ := bytes.Cut(line, []byte(":"))
+	if string(field) != "data" {
+		return
+	}
+	value = bytes.TrimPrefix(value, []byte(" "))
+	if s.hasData {
+		s.data = append(s.data, '\n')
+	}
+	if len(s.data)+len(value) > maxMessage {
+		s.over = true
+		return
+	}
+	s.data = append(s.data, value...)
+	s.hasData = true
+}
