@@ -189,21 +189,21 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json":
-		resp.Body = &jsonTee{ReadCloser: resp.Body, pages: t.pages}
+		resp.Body = &jsonTee{ReadCloser: resp.Body, emit: t.pages.receivedRaw}
 	case "text/event-stream":
-		resp.Body = &sseTee{ReadCloser: resp.Body, pages: t.pages}
+		resp.Body = &sseTee{ReadCloser: resp.Body, emit: t.pages.receivedRaw}
 	}
 	return resp, nil
 }
 
-// jsonTee collects a JSON response body as the SDK reads it and hands it to
-// pages at its end.
+// jsonTee collects a JSON response body as the SDK reads it and emits it
+// at its end.
 type jsonTee struct {
 	io.ReadCloser
-	pages *pages
-	buf   []byte
-	over  bool
-	done  bool
+	emit func([]byte)
+	buf  []byte
+	over bool
+	done bool
 }
 
 func (j *jsonTee) Read(b []byte) (int, error) {
@@ -215,16 +215,16 @@ func (j *jsonTee) Read(b []byte) (int, error) {
 	}
 	if err == io.EOF && !j.done && !j.over {
 		j.done = true
-		j.pages.receivedRaw(j.buf)
+		j.emit(j.buf)
 	}
 	return n, err
 }
 
 // sseTee reads the server-sent events of a response body as the SDK reads
-// them, and hands each event's data to pages.
+// them, and emits each event's data.
 type sseTee struct {
 	io.ReadCloser
-	pages   *pages
+	emit    func([]byte)
 	line    []byte
 	data    []byte
 	hasData bool
@@ -269,7 +269,7 @@ func (s *sseTee) endLine() {
 	s.line = s.line[:0]
 	if len(line) == 0 {
 		if s.hasData && !s.over {
-			s.pages.receivedRaw(s.data)
+			s.emit(s.data)
 		}
 		s.data, s.hasData, s.over = s.data[:0], false, false
 		return

@@ -95,8 +95,7 @@ func redactURL(raw string) string {
 	}
 	u.User = nil
 	if u.RawQuery != "" {
-		u.RawQuery = ""
-		u.ForceQuery = true
+		u.RawQuery = "…"
 	}
 	u.Fragment = ""
 	return u.String()
