@@ -77,9 +77,12 @@ func (d *dense) tile(x, bias, out []float32) {
 	}
 }
 
+// kernelFunc computes one tile; see kernelGo.
+type kernelFunc func(k int, a, b, bias, c []float32, ldc int)
+
 // kernel is the fastest tile kernel this machine runs; gemm_amd64.go swaps
 // in the assembly one when the CPU has AVX2 and FMA.
-var kernel = kernelGo
+var kernel kernelFunc = kernelGo
 
 // kernelGo computes c[r][j] = bias[j] + Σ_l a[r·k+l]·b[l·16+j] for the
 // tileRows rows r of a (each k long) and the 16 columns j of the panel b;

@@ -2,8 +2,11 @@ package use
 
 import "golang.org/x/sys/cpu"
 
+// hasAVX2 says whether this CPU runs kernelAVX2.
+var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
 func init() {
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+	if hasAVX2 {
 		kernel = kernelAVX2
 	}
 }
@@ -12,6 +15,10 @@ func init() {
 // lengths were checked by the caller (tile): a holds tileRows·k values, b
 // k·16, bias 16, and c reaches row tileRows-1, column 15 at stride ldc.
 func kernelAVX2(k int, a, b, bias, c []float32, ldc int) {
+	if k == 0 {
+		kernelGo(k, a, b, bias, c, ldc) // nothing to point a and b at
+		return
+	}
 	_ = c[(tileRows-1)*ldc+panelCols-1] // bounds, once, before the unchecked kernel
 	_ = a[tileRows*k-1]
 	_ = b[k*panelCols-1]

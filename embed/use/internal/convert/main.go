@@ -245,9 +245,29 @@ type manifest struct {
 	} `json:"weightsManifest"`
 }
 
-// readTensors walks the weight manifest over the concatenated shards and
-// returns the wanted tensors under their short names, in wanted() order.
+// readTensors returns the wanted tensors under their short names, in
+// wanted() order.
 func readTensors(files map[string][]byte) ([]weights.Tensor, error) {
+	byName, err := readManifest(files)
+	if err != nil {
+		return nil, err
+	}
+	var out []weights.Tensor
+	for _, w := range wanted() {
+		t, ok := byName[w[1]]
+		if !ok {
+			return nil, fmt.Errorf("model.json: no tensor %s", w[1])
+		}
+		t.Name = w[0]
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// readManifest walks the weight manifest over the concatenated shards and
+// returns every float32 tensor by its graph name; the int32 graph
+// constants between them are stepped over.
+func readManifest(files map[string][]byte) (map[string]weights.Tensor, error) {
 	var m manifest
 	if err := json.Unmarshal(files["package/dist/model.json"], &m); err != nil {
 		return nil, fmt.Errorf("model.json: %w", err)
@@ -287,16 +307,7 @@ func readTensors(files map[string][]byte) ([]weights.Tensor, error) {
 			return nil, fmt.Errorf("model.json: entries cover %d bytes, shards hold %d", off, len(shards))
 		}
 	}
-	var out []weights.Tensor
-	for _, w := range wanted() {
-		t, ok := byName[w[1]]
-		if !ok {
-			return nil, fmt.Errorf("model.json: no tensor %s", w[1])
-		}
-		t.Name = w[0]
-		out = append(out, t)
-	}
-	return out, nil
+	return byName, nil
 }
 
 // squeeze drops the leading 1s of a convolution kernel's [1,1,in,out], so

@@ -1,0 +1,7 @@
+package use
+
+func init() {
+	if hasAVX2 {
+		testKernels["avx2"] = kernelAVX2
+	}
+}
