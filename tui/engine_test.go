@@ -36,12 +36,18 @@ func mockOptions(t testing.TB) Options {
 	}
 }
 
-// scoredModel is a model whose similarity has arrived.
-func scoredModel(t testing.TB, opts Options, w, h int) *Model {
-	t.Helper()
+// settledModel is a model whose background work is done.
+func settledModel(opts Options, w, h int) *Model {
 	m := New(opts)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	drain(m, m.Init())
+	return m
+}
+
+// scoredModel is a model whose similarity has arrived.
+func scoredModel(t testing.TB, opts Options, w, h int) *Model {
+	t.Helper()
+	m := settledModel(opts, w, h)
 	if m.snap.sim == nil {
 		t.Fatalf("no similarity after the background work: problems %v", m.problems)
 	}
