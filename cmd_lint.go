@@ -32,10 +32,11 @@ func runLint(args []string, io stdio) int {
 	if err := f.check(); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
-	if len(positional) != 1 {
-		return usageError(io, "lint", fmt.Sprintf("want one CATALOG, got %d arguments", len(positional)))
+	arg, rest, given := f.live.catalogArgs(positional)
+	if !given || len(rest) > 0 {
+		return usageError(io, "lint", fmt.Sprintf("want one CATALOG, or --mcp-config FILE and none; got %d arguments", len(positional)))
 	}
-	cat, err := loadCatalog(positional[0], io)
+	cat, err := f.live.load(arg, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return 2

@@ -53,7 +53,7 @@ func runExplore(args []string, io stdio) int {
 	if len(positional) == 1 {
 		arg = positional[0]
 	}
-	cat, err := loadCatalog(arg, io)
+	cat, err := f.live.load(arg, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2
@@ -118,10 +118,10 @@ func exploreOptions(arg string, cat *catalog.Catalog, f *catalogFlags, io stdio)
 		Now:       time.Now,
 		Zone:      time.Local,
 	}
-	if arg == "" || arg == "-" {
+	if (arg == "" && f.live.config == "") || arg == "-" {
 		return o
 	}
-	o.Reload = func(context.Context) (*catalog.Catalog, error) { return loadCatalog(arg, io) }
+	o.Reload = func(context.Context) (*catalog.Catalog, error) { return f.live.load(arg, io) }
 	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
 		o.Watch = arg
 		o.ExportDir = filepath.Dir(arg)

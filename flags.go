@@ -43,6 +43,7 @@ type catalogFlags struct {
 	disable      listFlag
 	format       string
 	formats      []string
+	live         *liveFlags
 }
 
 // optionalFloat is a number flag that remembers whether it was given;
@@ -107,6 +108,7 @@ func newCatalogFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
 	if len(formats) > 0 {
 		fs.StringVar(&f.format, "format", formats[0], "output `FORMAT`: "+strings.Join(formats, ", "))
 	}
+	f.live = addLiveFlags(fs)
 	return f
 }
 
@@ -117,6 +119,9 @@ func (f *catalogFlags) check() error {
 	}
 	if f.watchBand.v != nil && *f.watchBand.v < 0 {
 		return fmt.Errorf("--watch-band %s: want zero or more", f.watchBand.String())
+	}
+	if err := f.live.check(); err != nil {
+		return err
 	}
 	if f.rankLimit < 0 {
 		return fmt.Errorf("--rank-limit %d: want zero (all) or more", f.rankLimit)

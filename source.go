@@ -1,17 +1,165 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
+	"toolscope/core/live"
 	"toolscope/fixtures"
 )
 
-// loadCatalog resolves a CATALOG argument: "" is the bundled demo, "-" is
-// stdin, anything else a file.
-func loadCatalog(arg string, io stdio) (*catalog.Catalog, error) {
-	switch arg {
-	case "":
-		return catalog.Parse(fixtures.DemoName, fixtures.Demo())
-	default:
-		return catalog.Load(arg, io.in)
+// liveFlags are the flags for live MCP sources, declared on every command
+// that reads a CATALOG.
+type liveFlags struct {
+	config  string
+	servers listFlag
+	headers headerFlag
+	timeout time.Duration
+}
+
+// headerFlag gathers repeated --header lines, unparsed: they are read (and
+// their $VARs expanded) when a server is opened.
+type headerFlag []string
+
+func (h *headerFlag) String() string { return fmt.Sprintf("%d headers", len(*h)) }
+
+func (h *headerFlag) Set(s string) error {
+	if _, _, err := live.ParseHeader(s, func(string) (string, bool) { return "", true }); err != nil {
+		return err
 	}
+	*h = append(*h, s)
+	return nil
+}
+
+// addLiveFlags declares the live-source flags on fs.
+func addLiveFlags(fs *flag.FlagSet) *liveFlags {
+	l := &liveFlags{}
+	fs.StringVar(&l.config, "mcp-config", "", "`FILE` of MCP servers (Claude Desktop, Cursor, VS Code): lint them all, merged, instead of a CATALOG")
+	fs.Var(&l.servers, "server", "`NAME,...` of the --mcp-config servers to use (default: every enabled one)")
+	fs.Var(&l.headers, "header", "`'NAME: VALUE'` sent to an http(s):// server, $VAR expanded from the environment (repeatable)")
+	fs.DurationVar(&l.timeout, "mcp-timeout", 0, "`DURATION` allowed a live server per step: start and initialize, each tools/list page (default 30s and 10s)")
+	return l
+}
+
+// catalogArgs splits a command's positional arguments into its CATALOG and
+// the rest (check-args' TOOL and ARGS). With --mcp-config the config is the
+// catalog and no CATALOG argument is taken: arg is "" and ok tells a
+// catalog was given either way.
+func (l *liveFlags) catalogArgs(positional []string) (arg string, rest []string, ok bool) {
+	if l.config != "" {
+		return "", positional, true
+	}
+	if len(positional) == 0 {
+		return "", nil, false
+	}
+	return positional[0], positional[1:], true
+}
+
+// check validates the flags' combination.
+func (l *liveFlags) check() error {
+	if len(l.servers) > 0 && l.config == "" {
+		return errors.New("--server picks servers of an --mcp-config file; give the file too")
+	}
+	if l.timeout < 0 {
+		return fmt.Errorf("--mcp-timeout %s: want a positive duration", l.timeout)
+	}
+	return nil
+}
+
+// loadCatalog resolves a CATALOG argument with the default live-source
+// settings: "" is the bundled demo, "-" is stdin, `mcp:COMMAND ARGS` and
+// http(s):// URLs are live MCP servers, anything else a file.
+func loadCatalog(arg string, io stdio) (*catalog.Catalog, error) {
+	return (&liveFlags{}).load(arg, io)
+}
+
+// load resolves a CATALOG argument (see loadCatalog), or the --mcp-config
+// servers when the flag is given. A live source is listed once and closed,
+// its child processes reaped; Ctrl-C cuts it short cleanly.
+func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	if l.config == "" && !live.IsLive(arg) {
+		switch arg {
+		case "":
+			return catalog.Parse(fixtures.DemoName, fixtures.Demo())
+		default:
+			cat, err := catalog.Load(arg, io.in)
+			if err != nil && arg != "-" && isMCPConfig(arg) {
+				return nil, fmt.Errorf("%s is an MCP server config, not a catalog: use --mcp-config %s to start its servers and lint their tools", arg, arg)
+			}
+			return cat, err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	src, err := l.open(ctx, arg)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	return src.List(ctx)
+}
+
+// open connects to a live source: the --mcp-config servers, or the server a
+// CATALOG argument names (see live.IsLive). The caller lists it, watches its
+// Changes and closes it.
+func (l *liveFlags) open(ctx context.Context, arg string) (*live.Source, error) {
+	if err := l.check(); err != nil {
+		return nil, err
+	}
+	opts := live.Options{InitTimeout: l.timeout, PageTimeout: l.timeout}
+	if l.config != "" {
+		if arg != "" {
+			return nil, fmt.Errorf("--mcp-config %s replaces CATALOG; drop %s or the flag", l.config, arg)
+		}
+		if len(l.headers) > 0 {
+			return nil, errors.New("--header is for an http(s):// CATALOG; an --mcp-config server takes its headers from the file")
+		}
+		cfg, err := live.LoadConfig(l.config)
+		if err != nil {
+			return nil, err
+		}
+		return live.OpenConfig(ctx, cfg, l.servers, opts)
+	}
+	spec, err := live.ParseArg(arg)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.headers) > 0 {
+		if spec.URL == "" {
+			return nil, errors.New("--header is for an http(s):// CATALOG, not a stdio server")
+		}
+		spec.Headers = map[string]string{}
+		for _, h := range l.headers {
+			name, value, err := live.ParseHeader(h, nil)
+			if err != nil {
+				return nil, fmt.Errorf("--header: %w", err)
+			}
+			spec.Headers[name] = value
+		}
+	}
+	return live.Open(ctx, spec, opts)
+}
+
+// isMCPConfig reports whether a file that is not a catalog is an MCP
+// server config, to point its user to --mcp-config.
+func isMCPConfig(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > catalog.MaxFileBytes {
+		return false
+	}
+	root, err := jsonv.Parse(data)
+	if err != nil {
+		return false
+	}
+	return !root.Has("tools") && (root.Get("mcpServers").Is(jsonv.Object) || root.Get("servers").Is(jsonv.Object))
 }
