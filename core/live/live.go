@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 )
 
 // Defaults for Options.
@@ -215,8 +216,21 @@ func (s *Source) List(ctx context.Context) (*catalog.Catalog, error) {
 		if err != nil {
 			return err
 		}
-		cats[i], err = catalog.Parse(s.specs[i].String(), doc)
-		return err
+		cat, err := catalog.Parse(s.specs[i].String(), doc)
+		// Positions would point into a document nobody can open: a live
+		// tool has none, and renderers leave the line out.
+		var ce *catalog.Error
+		if errors.As(err, &ce) {
+			ce.Pos = nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, t := range cat.Tools {
+			t.Pos = jsonv.Pos{}
+		}
+		cats[i] = cat
+		return nil
 	})
 	if err != nil {
 		return nil, err

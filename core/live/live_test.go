@@ -408,3 +408,50 @@ func TestLostServerIsReportedAndRestartedByList(t *testing.T) {
 		t.Errorf("the killed server %d was not reaped", old.Pid)
 	}
 }
+
+func TestLiveToolsHaveNoPosition(t *testing.T) {
+	s := openT(t, serve(t, transport{name: "http", http: true}, livetest.Behaviour{}), testOptions(transport{http: true}))
+	cat, err := s.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range cat.Tools {
+		if tool.Pos.Line != 0 {
+			t.Errorf("%s has position %+v, want none", tool.Name, tool.Pos)
+		}
+	}
+}
+
+func TestABrokenListNamesTheEntry(t *testing.T) {
+	// A server whose tool has no string name: the SDK cannot decode the
+	// page, the loader says which entry is wrong.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		if req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result := `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bad","version":"1"}}`
+		switch req.Method {
+		case "tools/list":
+			result = `{"tools":[{"name":"ok","inputSchema":{"type":"object"}},{"name":7}]}`
+		case "server/discover":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32601,"message":"Method not found"}}`))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + `}`))
+	}))
+	t.Cleanup(srv.Close)
+	s := openT(t, Spec{URL: srv.URL}, testOptions(transport{http: true}))
+	_, err := s.List(context.Background())
+	want := srv.URL + ": tools[1]: name is a number, want a string"
+	if err == nil || err.Error() != want {
+		t.Errorf("List: %v, want %q", err, want)
+	}
+}
