@@ -337,11 +337,13 @@ func (c *conn) list(ctx context.Context, pageTimeout time.Duration) ([]byte, err
 		if err != nil {
 			return nil, &Error{Server: c.spec.String(), Step: step, Msg: err.Error()}
 		}
-		if len(tools) > 0 {
+		for _, tool := range tools {
+			// One entry a line: the JSON reader's columns cost the
+			// length of the line so far.
 			if !empty {
-				doc.WriteByte(',')
+				doc.WriteString(",\n")
 			}
-			doc.Write(tools)
+			doc.Write(tool)
 			empty = false
 		}
 		if doc.Len() > catalog.MaxFileBytes {
@@ -360,9 +362,9 @@ func (c *conn) list(ctx context.Context, pageTimeout time.Duration) ([]byte, err
 	return doc.Bytes(), nil
 }
 
-// splitPage reads one tools/list result: the bytes between the brackets of
-// its tools array, and its nextCursor.
-func splitPage(raw []byte) (tools []byte, next string, err error) {
+// splitPage reads one tools/list result: the bytes of each entry of its
+// tools array, and its nextCursor.
+func splitPage(raw []byte) (tools []json.RawMessage, next string, err error) {
 	var page struct {
 		Tools      json.RawMessage `json:"tools"`
 		NextCursor json.RawMessage `json:"nextCursor"`
@@ -370,11 +372,9 @@ func splitPage(raw []byte) (tools []byte, next string, err error) {
 	if err := json.Unmarshal(raw, &page); err != nil {
 		return nil, "", fmt.Errorf("the result is not a JSON object: %w", err)
 	}
-	t := bytes.TrimSpace(page.Tools)
-	if len(t) < 2 || t[0] != '[' {
+	if t := bytes.TrimSpace(page.Tools); len(t) == 0 || t[0] != '[' || json.Unmarshal(t, &tools) != nil {
 		return nil, "", errors.New("the result has no tools array")
 	}
-	tools = bytes.TrimSpace(t[1 : len(t)-1])
 	if nc := bytes.TrimSpace(page.NextCursor); len(nc) > 0 && string(nc) != "null" {
 		if err := json.Unmarshal(nc, &next); err != nil {
 			return nil, "", errors.New("nextCursor is not a string")

@@ -106,9 +106,10 @@ func TestPagesMatchAnswersToTheirCursor(t *testing.T) {
 
 func TestSplitPage(t *testing.T) {
 	cases := []struct{ raw, tools, next, err string }{
-		{raw: `{"tools":[{"name":"a"} , {"name":"b"}],"nextCursor":"x"}`, tools: `{"name":"a"} , {"name":"b"}`, next: "x"},
+		{raw: `{"tools":[{"name":"a"} , {"name":"b", "name":"c"}],"nextCursor":"x"}`, tools: `{"name":"a"}|{"name":"b", "name":"c"}`, next: "x"},
 		{raw: `{"tools":[ ],"nextCursor":null}`, tools: ""},
 		{raw: `{"nextCursor":"x","tools":[{"name":"a","n":1.50}]}`, tools: `{"name":"a","n":1.50}`, next: "x"},
+		{raw: `{"tools":[1, null]}`, tools: `1|null`},
 		{raw: `{"tools":{}}`, err: "the result has no tools array"},
 		{raw: `{}`, err: "the result has no tools array"},
 		{raw: `{"tools":[],"nextCursor":5}`, err: "nextCursor is not a string"},
@@ -122,10 +123,30 @@ func TestSplitPage(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || string(tools) != tc.tools || next != tc.next {
+		var got []string
+		for _, tool := range tools {
+			got = append(got, string(tool))
+		}
+		if err != nil || strings.Join(got, "|") != tc.tools || next != tc.next {
 			t.Errorf("splitPage(%s) = %q, %q, %v", tc.raw, tools, next, err)
 		}
 	}
+}
+
+func FuzzSplitPage(f *testing.F) {
+	f.Add([]byte(`{"tools":[{"name":"a"}],"nextCursor":"c"}`))
+	f.Add([]byte(`{"tools":[],"nextCursor":null}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		tools, _, err := splitPage(raw)
+		if err != nil {
+			return
+		}
+		for _, tool := range tools {
+			if !json.Valid(tool) {
+				t.Fatalf("entry %q of %q is not JSON", tool, raw)
+			}
+		}
+	})
 }
 
 func TestStderrExcerpt(t *testing.T) {

@@ -61,6 +61,9 @@ type Behaviour struct {
 	// Grandchild starts a long sleep in the server's process group and
 	// writes "grandchild <pid>" to stderr (stdio).
 	Grandchild bool `json:"grandchild,omitempty"`
+	// Extra adds that many generated tools (extra_0000, ...), for
+	// benchmarks of big catalogs.
+	Extra int `json:"extra,omitempty"`
 }
 
 // Added is the name of the tool ChangeAfterList adds.
@@ -131,6 +134,16 @@ var added = tool{
 	input:       `{"type":"object","properties":{"volume_id":{"type":"string"}},"required":["volume_id"]}`,
 }
 
+// generated is the i-th extra tool: a realistic size, a few parameters.
+func generated(i int) tool {
+	return tool{
+		name:        fmt.Sprintf("extra_%04d", i),
+		description: fmt.Sprintf("Generated tool number %d, for big catalogs; use only in benchmarks.", i),
+		input:       `{"type":"object","properties":{"id":{"type":"string","description":"The record id."},"limit":{"type":"integer","minimum":1,"maximum":100},"mode":{"type":"string","enum":["fast","full"]}},"required":["id"]}`,
+		meta:        map[string]string{"askOrAssume": `{"mode":{"assume":"fast"}}`},
+	}
+}
+
 func (t tool) mcp() *mcp.Tool {
 	m := &mcp.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: json.RawMessage(t.input), Annotations: t.annotations}
 	if t.output != "" {
@@ -185,6 +198,9 @@ func NewServer(b Behaviour) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "livetest", Version: "1.0.0"}, opts)
 	for _, t := range catalog {
 		s.AddTool(t.mcp(), noop)
+	}
+	for i := range b.Extra {
+		s.AddTool(generated(i).mcp(), noop)
 	}
 	var changed atomic.Bool
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
