@@ -93,9 +93,13 @@ func BenchmarkCatalogCold(b *testing.B) {
 // BenchmarkLoad decodes the embedded model: the float16 weights widened to
 // float32 and packed for the kernel, the timing table and the tokenizer.
 func BenchmarkLoad(b *testing.B) {
+	cpu := cpuTime()
 	for b.Loop() {
 		if _, err := loadModel(); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if spent := cpuTime() - cpu; spent > 0 {
+		b.ReportMetric(float64(spent.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }

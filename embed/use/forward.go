@@ -15,9 +15,8 @@ import (
 // span is one text's rows in the stacked token matrix.
 type span struct{ start, n int }
 
-// workspace holds a batch's activations. One Embed call reuses it for
-// all its batches, so a long run does not hand the collector tens of
-// megabytes per batch.
+// workspace holds a batch's activations, reused from batch to batch so a
+// long run does not hand the collector tens of megabytes per batch.
 type workspace struct {
 	x0, h, qkv, ctx, y, res, f, inner, z, pooled []float32
 }

@@ -47,6 +47,11 @@ func load() (*model, error) {
 	return loaded.model, loaded.err
 }
 
+// workspaces keeps activation buffers between Embed calls: a caller
+// embedding a catalog 256 texts at a time would otherwise allocate tens of
+// megabytes per call.
+var workspaces sync.Pool
+
 // Encoder is the built-in embedder. The zero value is ready to use, and it
 // is safe for concurrent use (set Progress before sharing it).
 type Encoder struct {
@@ -97,7 +102,11 @@ func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error
 	out := make([][]float32, len(texts))
 	var batch [][]int
 	var which []int
-	var ws workspace
+	ws, _ := workspaces.Get().(*workspace)
+	if ws == nil {
+		ws = new(workspace)
+	}
+	defer workspaces.Put(ws)
 	tokens := 0
 	// flush embeds the pending batch; done counts the texts handled once
 	// it has run.
@@ -106,7 +115,7 @@ func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error
 			return fmt.Errorf("%s: %w", ID, err)
 		}
 		if len(batch) > 0 {
-			for i, v := range m.forward(&ws, batch) {
+			for i, v := range m.forward(ws, batch) {
 				out[which[i]] = v
 			}
 			batch, which, tokens = batch[:0], which[:0], 0
