@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -99,8 +100,10 @@ type Source struct {
 	ctx    context.Context // cancelled by Close, to cut a List short
 	cancel context.CancelFunc
 
-	mu    sync.Mutex // serialises List and Close
-	conns []*conn    // one per spec; nil or lost ones are dialled again by List
+	mu sync.Mutex // serialises List and Close, which may take seconds
+
+	connsMu sync.Mutex // guards conns, so Stderr never waits for a List
+	conns   []*conn    // one per spec; nil or lost ones are dialled again by List
 
 	notifyMu sync.Mutex
 	changes  chan Change
@@ -143,12 +146,12 @@ func (s *Source) connect(ctx context.Context) error {
 	ctx, stop := s.bound(ctx)
 	defer stop()
 	return s.each(func(i int) error {
-		if c := s.conns[i]; c != nil {
+		if c := s.conn(i); c != nil {
 			if c.alive() {
 				return nil
 			}
 			c.close()
-			s.conns[i] = nil
+			s.setConn(i, nil)
 		}
 		spec := s.specs[i]
 		c, err := dial(ctx, spec, s.opts,
@@ -157,9 +160,28 @@ func (s *Source) connect(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s.conns[i] = c
+		s.setConn(i, c)
 		return nil
 	})
+}
+
+func (s *Source) conn(i int) *conn {
+	s.connsMu.Lock()
+	defer s.connsMu.Unlock()
+	return s.conns[i]
+}
+
+func (s *Source) setConn(i int, c *conn) {
+	s.connsMu.Lock()
+	defer s.connsMu.Unlock()
+	s.conns[i] = c
+}
+
+// connected is a snapshot of the connections.
+func (s *Source) connected() []*conn {
+	s.connsMu.Lock()
+	defer s.connsMu.Unlock()
+	return slices.Clone(s.conns)
 }
 
 // bound ties ctx to the source's life, so Close interrupts work in flight.
@@ -212,7 +234,7 @@ func (s *Source) List(ctx context.Context) (*catalog.Catalog, error) {
 	defer stop()
 	cats := make([]*catalog.Catalog, len(s.specs))
 	err := s.each(func(i int) error {
-		doc, err := s.conns[i].list(ctx, s.opts.pageTimeout())
+		doc, err := s.conn(i).list(ctx, s.opts.pageTimeout())
 		if err != nil {
 			return err
 		}
@@ -291,10 +313,8 @@ func (s *Source) notify(c Change) {
 // Stderr returns the tail of what the stdio servers wrote to stderr, each
 // line marked with its server when there are several.
 func (s *Source) Stderr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var b strings.Builder
-	for i, c := range s.conns {
+	for i, c := range s.connected() {
 		if c == nil {
 			continue
 		}
@@ -323,7 +343,7 @@ func (s *Source) Close() error {
 	// The closed connections stay, so Stderr still tells what the servers
 	// said; List refuses to run once the source is closed.
 	var wg sync.WaitGroup
-	for _, c := range s.conns {
+	for _, c := range s.connected() {
 		if c != nil {
 			wg.Go(c.close)
 		}

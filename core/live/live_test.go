@@ -124,7 +124,7 @@ func TestListEqualsTheSameListFromAFile(t *testing.T) {
 			if err != nil {
 				t.Fatalf("List: %v", err)
 			}
-			if pages := s.conns[0].pages.seq(); pages != 4 {
+			if pages := s.conn(0).pages.seq(); pages != 4 {
 				t.Errorf("read %d pages, want 4 (7 tools, 2 a page)", pages)
 			}
 			if len(got.Tools) != len(want.Tools) {
@@ -284,7 +284,7 @@ func TestCloseEndsAndReapsTheServer(t *testing.T) {
 			if _, err := s.List(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			pid := s.conns[0].proc.cmd.Process.Pid
+			pid := s.conn(0).proc.cmd.Process.Pid
 			start := time.Now()
 			s.Close()
 			if d := time.Since(start); d > 3*time.Second {
@@ -381,7 +381,7 @@ func TestLostServerIsReportedAndRestartedByList(t *testing.T) {
 	if _, err := s.List(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	old := s.conns[0].proc.cmd.Process
+	old := s.conn(0).proc.cmd.Process
 	if err := old.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +401,7 @@ func TestLostServerIsReportedAndRestartedByList(t *testing.T) {
 	if len(cat.Tools) != len(livetest.Tools()) {
 		t.Errorf("%d tools after restart, want %d", len(cat.Tools), len(livetest.Tools()))
 	}
-	if s.conns[0].proc.cmd.Process.Pid == old.Pid {
+	if s.conn(0).proc.cmd.Process.Pid == old.Pid {
 		t.Error("List did not start a new server")
 	}
 	if alive(old.Pid) {
