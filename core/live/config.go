@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -25,22 +26,23 @@ type Config struct {
 
 // LoadConfig reads an mcp-config file.
 func LoadConfig(path string) (*Config, error) {
-	st, err := os.Stat(path)
-	if err == nil && st.Size() > maxConfigBytes {
-		return nil, fmt.Errorf("%s: file is %d bytes, over the %d MiB limit for an mcp-config", path, st.Size(), maxConfigBytes>>20)
-	}
-	var data []byte
+	f, err := os.Open(path)
 	if err == nil {
-		data, err = os.ReadFile(path)
-	}
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
+		defer f.Close()
+		var data []byte
+		data, err = io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+		switch {
+		case err == nil && len(data) > maxConfigBytes:
+			return nil, fmt.Errorf("%s: over the %d MiB limit for an mcp-config", path, maxConfigBytes>>20)
+		case err == nil:
+			return ParseConfig(path, data)
 		}
-		return nil, fmt.Errorf("%s: cannot read: %w", path, err)
 	}
-	return ParseConfig(path, data)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return nil, fmt.Errorf("%s: cannot read: %w", path, err)
 }
 
 // ParseConfig reads the servers of an mcp-config document: an object whose

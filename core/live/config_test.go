@@ -191,3 +191,21 @@ func TestConfigVariableMissing(t *testing.T) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
+
+func TestLoadConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, make([]byte, maxConfigBytes+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ path, want string }{
+		{filepath.Join(dir, "missing.json"), "missing.json: cannot read: no such file or directory"},
+		{dir, ": cannot read: is a directory"},
+		{big, "big.json: over the 4 MiB limit for an mcp-config"},
+	}
+	for _, tc := range cases {
+		if _, err := LoadConfig(tc.path); err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("LoadConfig(%s): %v, want …%s", tc.path, err, tc.want)
+		}
+	}
+}
