@@ -16,11 +16,13 @@ import (
 // kind and drops any other reply, so a slow answer about an old catalog or
 // old thresholds can never overwrite a newer one.
 
-// loadedMsg answers a reload: the catalog read again and analysed.
+// loadedMsg answers a reload: the catalog read again and analysed, or
+// unchanged when it lists the same tools as before.
 type loadedMsg struct {
-	id   int
-	snap *snapshot
-	err  error
+	id        int
+	snap      *snapshot
+	unchanged bool
+	err       error
 }
 
 // analysedMsg answers the first analysis of the catalog.
@@ -125,12 +127,16 @@ func judge(id int, s *lint.Scores, th lint.Thresholds) tea.Cmd {
 }
 
 // reload re-reads and analyses the catalog in the background, so the
-// screen swaps to the new catalog whole.
-func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options) tea.Cmd {
+// screen swaps to the new catalog whole; when the tools are the same as
+// old's, nothing needs doing again.
+func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options, old *catalog.Catalog) tea.Cmd {
 	return safe("reload", func() tea.Msg {
 		cat, err := load(context.Background())
-		if err != nil {
+		switch {
+		case err != nil:
 			return loadedMsg{id: id, err: err}
+		case sameTools(old, cat):
+			return loadedMsg{id: id, unchanged: true}
 		}
 		return loadedMsg{id: id, snap: analyse(cat, opts)}
 	})

@@ -25,6 +25,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/live"
 	"toolscope/embed"
 )
 
@@ -80,6 +81,12 @@ type Options struct {
 	Reload func(ctx context.Context) (*catalog.Catalog, error)
 	// Watch is the file whose saves trigger a reload, "" for none.
 	Watch string
+	// Changes is a live source's news (tools changed, server lost); nil
+	// for a file.
+	Changes <-chan live.Change
+	// Origin says where the catalog came from, for the header; "" is the
+	// catalog source's file name.
+	Origin string
 	// Export writes the report in a format ("json", "sarif", "markdown");
 	// nil turns the export key off.
 	Export ExportFunc
@@ -180,6 +187,9 @@ func (m *Model) Init() tea.Cmd {
 			cmds = append(cmds, w.next())
 		}
 	}
+	if m.opts.Changes != nil {
+		cmds = append(cmds, waitChange(m.opts.Changes))
+	}
 	// The first frame is drawn after Init: show what was just started.
 	m.settle()
 	return tea.Batch(cmds...)
@@ -234,6 +244,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.watcher.next()
 	case loadedMsg:
 		return m.loaded(msg)
+	case liveChangeMsg:
+		return m.liveChanged(msg)
 	case analysedMsg:
 		m.analysed(msg)
 		return nil

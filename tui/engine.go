@@ -23,7 +23,7 @@ func (m *Model) reload() tea.Cmd {
 		return nil
 	}
 	m.loadID++
-	return reload(m.loadID, m.opts.Reload, m.opts.Lint)
+	return reload(m.loadID, m.opts.Reload, m.opts.Lint, m.snap.cat)
 }
 
 // loaded takes a reloaded catalog; a failed reload keeps the last good one
@@ -37,6 +37,11 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 		return nil
 	}
 	delete(m.problems, "reload")
+	delete(m.problems, "server")
+	if msg.unchanged {
+		m.notice = "reloaded: the tools are unchanged"
+		return nil
+	}
 	m.notice = "reloaded " + plural(len(msg.snap.cat.Tools), "tool")
 	m.analyseID++ // an analysis still running is about the old catalog
 	m.setSnapshot(msg.snap)

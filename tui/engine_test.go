@@ -15,6 +15,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/live"
 	"toolscope/embed"
 )
 
@@ -309,5 +310,56 @@ func TestExportPath(t *testing.T) {
 		if got := exportPath(tt.dir, tt.source, tt.format); got != tt.want {
 			t.Errorf("exportPath(%q, %q, %q) = %q, want %q", tt.dir, tt.source, tt.format, got, tt.want)
 		}
+	}
+}
+
+func TestLiveSourceRelistsOnChangeAndSurvivesALostServer(t *testing.T) {
+	// The news is delivered to Update by the test; the source's channel
+	// is closed so the explorer's wait for more returns at once.
+	changes := make(chan live.Change)
+	close(changes)
+	listed := testCatalog(t)
+	opts := mockOptions(t)
+	opts.Changes = changes
+	opts.Origin = "live mcp:ops-server"
+	opts.Reload = func(context.Context) (*catalog.Catalog, error) { return listed, nil }
+	m := settledModel(opts, 160, 45)
+	if !strings.Contains(ansi.Strip(m.View()), "live mcp:ops-server") {
+		t.Errorf("the header does not say where the catalog came from:\n%s", ansi.Strip(m.View()))
+	}
+	news := func(c live.Change) {
+		_, cmd := m.Update(liveChangeMsg{c})
+		drain(m, cmd)
+	}
+	snap := m.snap
+
+	// The same tools listed again: nothing to redo.
+	news(live.Change{Server: "ops-server"})
+	if m.snap != snap || !strings.Contains(m.notice, "unchanged") {
+		t.Errorf("an unchanged list was analysed again (notice %q)", m.notice)
+	}
+
+	// New tools: listed, analysed and scored again.
+	data, err := os.ReadFile("testdata/ops.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err = catalog.Parse("mcp:ops-server", []byte(strings.Replace(string(data), "get_volume_status", "get_volume_state", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	news(live.Change{Server: "ops-server"})
+	if m.snap.cat != listed || m.snap.sim == nil || !m.snap.analysed {
+		t.Fatal("the changed list was not taken, analysed and scored")
+	}
+
+	// The server dies: the banner says so and the catalog stays.
+	news(live.Change{Server: "ops-server", Err: errors.New("server exited: signal: killed")})
+	if m.snap.cat != listed || !strings.Contains(ansi.Strip(m.View()), "✗ server: server exited: signal: killed") {
+		t.Errorf("a lost server: catalog kept %v, view:\n%s", m.snap.cat == listed, ansi.Strip(m.View()))
+	}
+	drain(m, press(m, "r"))
+	if len(m.problems) != 0 {
+		t.Errorf("a good re-list left problems %v", m.problems)
 	}
 }

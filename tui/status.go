@@ -20,7 +20,10 @@ func (m *Model) header() string {
 	st := m.styles
 	s := m.snap
 	r := s.report
-	source := filepath.Base(s.cat.Source)
+	source := m.opts.Origin
+	if source == "" {
+		source = filepath.Base(s.cat.Source)
+	}
 	sim := m.similarityStatus()
 	verdict := st.OK.Render("PASS")
 	switch {
