@@ -21,14 +21,20 @@ type liveFlags struct {
 	config  string
 	servers listFlag
 	headers headerFlag
-	timeout time.Duration
+	timeout stepTimeout
 }
 
 // headerFlag gathers repeated --header lines, unparsed: they are read (and
 // their $VARs expanded) when a server is opened.
 type headerFlag []string
 
-func (h *headerFlag) String() string { return fmt.Sprintf("%d headers", len(*h)) }
+// String never shows a value: headers carry tokens.
+func (h *headerFlag) String() string {
+	if len(*h) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d headers", len(*h))
+}
 
 func (h *headerFlag) Set(s string) error {
 	if _, _, err := live.ParseHeader(s, func(string) (string, bool) { return "", true }); err != nil {
@@ -44,8 +50,27 @@ func addLiveFlags(fs *flag.FlagSet) *liveFlags {
 	fs.StringVar(&l.config, "mcp-config", "", "`FILE` of MCP servers (Claude Desktop, Cursor, VS Code): lint them all, merged, instead of a CATALOG")
 	fs.Var(&l.servers, "server", "`NAME,...` of the --mcp-config servers to use (default: every enabled one)")
 	fs.Var(&l.headers, "header", "`'NAME: VALUE'` sent to an http(s):// server, $VAR expanded from the environment (repeatable)")
-	fs.DurationVar(&l.timeout, "mcp-timeout", 0, "`DURATION` allowed a live server per step: start and initialize, each tools/list page (default 30s and 10s)")
+	fs.Var(&l.timeout, "mcp-timeout", "`DURATION` allowed a live server per step: start and initialize, each tools/list page (default 30s and 10s)")
 	return l
+}
+
+// stepTimeout is --mcp-timeout: 0 leaves each step its own default.
+type stepTimeout time.Duration
+
+func (d *stepTimeout) String() string {
+	if *d == 0 {
+		return ""
+	}
+	return time.Duration(*d).String()
+}
+
+func (d *stepTimeout) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil || v <= 0 {
+		return errors.New("want a positive duration, like 45s or 2m")
+	}
+	*d = stepTimeout(v)
+	return nil
 }
 
 // catalogArgs splits a command's positional arguments into its CATALOG and
@@ -66,9 +91,6 @@ func (l *liveFlags) catalogArgs(positional []string) (arg string, rest []string,
 func (l *liveFlags) check() error {
 	if len(l.servers) > 0 && l.config == "" {
 		return errors.New("--server picks servers of an --mcp-config file; give the file too")
-	}
-	if l.timeout < 0 {
-		return fmt.Errorf("--mcp-timeout %s: want a positive duration", l.timeout)
 	}
 	return nil
 }
@@ -116,7 +138,7 @@ func (l *liveFlags) open(ctx context.Context, arg string) (*live.Source, error) 
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	opts := live.Options{InitTimeout: l.timeout, PageTimeout: l.timeout}
+	opts := live.Options{InitTimeout: time.Duration(l.timeout), PageTimeout: time.Duration(l.timeout)}
 	if l.config != "" {
 		if arg != "" {
 			return nil, fmt.Errorf("--mcp-config %s replaces CATALOG; drop %s or the flag", l.config, arg)

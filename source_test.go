@@ -50,6 +50,8 @@ func TestLintLiveSources(t *testing.T) {
 		{"--server without a config", append(lint, "--server", "ops", plain.URL), 2, "", "--server picks servers of an --mcp-config file"},
 		{"a header for stdio", append(lint, "--header", "A: b", "mcp:true"), 2, "", "--header is for an http(s):// CATALOG"},
 		{"a malformed header", append(lint, "--header", "nocolon", plain.URL), 2, "", "a header is written 'Name: value'"},
+		{"a zero timeout", append(lint, "--mcp-timeout", "0s", plain.URL), 2, "", "want a positive duration"},
+		{"a step timeout", append(lint, "--mcp-timeout", "5s", plain.URL), 1, `"toolCount": 7`, ""},
 		{"a config passed as CATALOG", append(lint, cfg), 2, "", "is an MCP server config, not a catalog: use --mcp-config"},
 		{"a command that is not there", append(lint, "mcp:toolscope-no-such-server --flag"), 2, "", "mcp:toolscope-no-such-server --flag: start: executable file not found"},
 	}
