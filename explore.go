@@ -7,6 +7,7 @@ import (
 	"fmt"
 	stdlibio "io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/live"
 	"toolscope/embed"
 	"toolscope/tui"
 )
@@ -46,25 +48,60 @@ func runExplore(args []string, io stdio) int {
 	if err := f.check(); err != nil {
 		return exploreUsageError(io, err.Error())
 	}
-	if len(positional) > 1 {
+	// No CATALOG is the demo.
+	arg, rest, _ := f.live.catalogArgs(positional)
+	if len(rest) > 0 {
 		return exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %d arguments", len(positional)))
 	}
-	arg := ""
-	if len(positional) == 1 {
-		arg = positional[0]
+	if !io.outTTY || (f.live.config == "" && !live.IsLive(arg)) {
+		cat, err := f.live.load(arg, io)
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+			return 2
+		}
+		if !io.outTTY {
+			return printReport(cat, f, io)
+		}
+		return runExplorer(exploreOptions(arg, cat, f, io), arg == "-", io)
 	}
-	cat, err := f.live.load(arg, io)
+	// A live source stays open while the explorer runs: r lists it again,
+	// and its list_changed notifications do so by themselves.
+	src, cat, err := openLive(arg, f)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2
 	}
-	if !io.outTTY {
-		return printReport(cat, f, io)
+	defer src.Close()
+	o := exploreOptions("", cat, f, io)
+	o.Reload = src.List
+	o.Changes = src.Changes()
+	o.Origin = "live " + src.String()
+	return runExplorer(o, false, io)
+}
+
+// openLive connects to a live source and lists its tools once; Ctrl-C
+// cuts a slow server short.
+func openLive(arg string, f *catalogFlags) (*live.Source, *catalog.Catalog, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	src, err := f.live.open(ctx, arg)
+	if err != nil {
+		return nil, nil, err
 	}
-	m := tui.New(exploreOptions(arg, cat, f, io))
+	cat, err := src.List(ctx)
+	if err != nil {
+		src.Close()
+		return nil, nil, err
+	}
+	return src, cat, nil
+}
+
+// runExplorer runs the explorer full screen until the user quits.
+func runExplorer(o tui.Options, catalogOnStdin bool, io stdio) int {
+	m := tui.New(o)
 	defer m.Close()
 	opts := []tea.ProgramOption{tea.WithAltScreen()}
-	if arg == "-" {
+	if catalogOnStdin {
 		// The catalog came on stdin: keys come from the terminal.
 		opts = append(opts, tea.WithInputTTY())
 	}
@@ -101,7 +138,7 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, io stdio) int {
 // exploreOptions wires the explorer to the flags and the catalog's source:
 // a file is re-read and watched, and reports are exported beside it;
 // stdin and the demo cannot be re-read, and export to the working
-// directory.
+// directory (a live source's caller adds its own re-listing).
 func exploreOptions(arg string, cat *catalog.Catalog, f *catalogFlags, io stdio) tui.Options {
 	o := tui.Options{
 		Catalog:      cat,
