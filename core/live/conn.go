@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -80,9 +81,10 @@ type conn struct {
 	pages   *pages
 	secrets []string // header values and the like, scrubbed from messages
 
-	listed  atomic.Bool   // a List has begun; earlier list_changed are moot
-	closing atomic.Bool   // close was asked for; a lost connection is expected
-	lost    chan struct{} // closed when the session ends, for whatever reason
+	end     context.CancelCauseFunc // ends the context the session runs in
+	listed  atomic.Bool             // a List has begun; earlier list_changed are moot
+	closing atomic.Bool             // close was asked for; a lost connection is expected
+	lost    chan struct{}           // closed when the session ends, for whatever reason
 }
 
 // dial starts or reaches the server and runs the MCP handshake. changed is
@@ -114,11 +116,20 @@ func dial(ctx context.Context, spec Spec, opts Options, changed func(), ended fu
 			}
 		},
 	})
-	ictx, cancel := context.WithTimeout(ctx, opts.initTimeout())
-	defer cancel()
-	session, err := client.Connect(ictx, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.protocolVersion})
+	// The older SSE transport ties its event stream to the context Connect
+	// is given, so that context lives as long as the connection; the
+	// handshake's limit and the caller's cancellation end it only until
+	// the handshake is done.
+	life, end := context.WithCancelCause(context.WithoutCancel(ctx))
+	c.end = end
+	limit := time.AfterFunc(opts.initTimeout(), func() { end(context.DeadlineExceeded) })
+	unbind := context.AfterFunc(ctx, func() { end(context.Cause(ctx)) })
+	session, err := client.Connect(life, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.protocolVersion})
+	limit.Stop()
+	unbind()
 	if err != nil {
-		ferr := c.failure("initialize", err, ictx, opts.initTimeout())
+		ferr := c.failure("initialize", err, life, opts.initTimeout())
+		end(nil)
 		if c.proc != nil {
 			c.proc.close()
 		}
@@ -191,6 +202,10 @@ func (c *conn) resolve(spec Spec, opts Options) (Spec, error) {
 	for _, v := range spec.Env {
 		c.secrets = append(c.secrets, v)
 	}
+	if u, err := url.Parse(spec.URL); err == nil {
+		pw, _ := u.User.Password()
+		c.secrets = append(c.secrets, u.RawQuery, pw)
+	}
 	return spec, nil
 }
 
@@ -260,10 +275,11 @@ func version() string {
 // and the server's stderr comes along.
 func (c *conn) failure(step string, err error, ctx context.Context, limit time.Duration) *Error {
 	var msg string
+	stopped := context.Cause(ctx)
 	switch {
-	case ctx.Err() == context.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(stopped, context.DeadlineExceeded) || stopped == nil && errors.Is(err, context.DeadlineExceeded):
 		msg = fmt.Sprintf("timed out after %s", limit)
-	case ctx.Err() == context.Canceled:
+	case stopped != nil:
 		msg = "cancelled"
 	default:
 		msg = sdkNoise.ReplaceAllString(err.Error(), "")
@@ -390,6 +406,7 @@ func (c *conn) close() {
 	if c.session != nil {
 		_ = c.session.Close()
 	}
+	c.end(nil)
 	if c.proc != nil {
 		c.proc.close()
 	}

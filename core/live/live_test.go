@@ -30,6 +30,8 @@ type transport struct {
 	name   string
 	legacy bool // the pre-2026-07-28 handshake
 	http   bool
+	json   bool // Streamable HTTP answers in application/json
+	sse    bool // the older HTTP+SSE transport
 }
 
 var transports = []transport{
@@ -37,13 +39,20 @@ var transports = []transport{
 	{name: "stdio-legacy", legacy: true},
 	{name: "http", http: true},
 	{name: "http-legacy", http: true, legacy: true},
+	{name: "http-json", http: true, json: true},
+	{name: "sse", http: true, sse: true, legacy: true},
 }
 
 // serve starts the test server with behaviour b and returns its spec.
 func serve(t *testing.T, tr transport, b livetest.Behaviour) Spec {
 	t.Helper()
-	b.Legacy = tr.legacy
-	if tr.http {
+	b.Legacy, b.JSONResponse = tr.legacy, tr.json
+	switch {
+	case tr.sse:
+		srv := httptest.NewServer(livetest.SSEHandler(b))
+		t.Cleanup(srv.Close)
+		return Spec{URL: srv.URL, SSE: true}
+	case tr.http:
 		srv := httptest.NewServer(livetest.Handler(b))
 		t.Cleanup(srv.Close)
 		return Spec{URL: srv.URL}
@@ -243,14 +252,16 @@ func TestBearerFromEnvironmentNeverEchoed(t *testing.T) {
 		t.Fatalf("List with the bearer: %v", err)
 	}
 	opts.Getenv = env("wrong-" + token)
-	_, err := Open(context.Background(), Spec{URL: srv.URL}, opts)
-	if err == nil {
-		t.Fatal("Open with a wrong token succeeded")
+	for _, url := range []string{srv.URL, srv.URL + "/?key=" + token, "http://user:" + token + "@127.0.0.1:1/"} {
+		_, err := Open(context.Background(), Spec{URL: url}, opts)
+		if err == nil {
+			t.Fatal("Open with a wrong token succeeded")
+		}
+		if strings.Contains(err.Error(), token) {
+			t.Errorf("error echoes the token: %v", err)
+		}
+		t.Log(err)
 	}
-	if strings.Contains(err.Error(), token) {
-		t.Errorf("error echoes the token: %v", err)
-	}
-	t.Log(err)
 }
 
 // alive reports whether a process (or a zombie) with that pid exists.

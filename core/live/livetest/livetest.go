@@ -61,6 +61,9 @@ type Behaviour struct {
 	// Grandchild starts a long sleep in the server's process group and
 	// writes "grandchild <pid>" to stderr (stdio).
 	Grandchild bool `json:"grandchild,omitempty"`
+	// JSONResponse answers Streamable HTTP requests with application/json
+	// bodies instead of event streams.
+	JSONResponse bool `json:"jsonResponse,omitempty"`
 	// Extra adds that many generated tools (extra_0000, ...), for
 	// benchmarks of big catalogs.
 	Extra int `json:"extra,omitempty"`
@@ -303,7 +306,19 @@ func (nopCloser) Close() error { return nil }
 // request for page 2 gets its connection dropped, as by a server that died.
 func Handler(b Behaviour) http.Handler {
 	s := NewServer(b)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	return crashing(b, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{JSONResponse: b.JSONResponse}))
+}
+
+// SSEHandler serves the server over the older HTTP+SSE transport.
+func SSEHandler(b Behaviour) http.Handler {
+	s := NewServer(b)
+	return crashing(b, mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil))
+}
+
+// crashing drops the connection of the request for page 2 when the
+// behaviour asks for a crash.
+func crashing(b Behaviour, h http.Handler) http.Handler {
 	if !b.CrashMidList {
 		return h
 	}
