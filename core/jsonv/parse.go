@@ -46,10 +46,18 @@ type parser struct {
 	i         int
 	line      int
 	lineStart int
+	// colAt and col remember the last column computed on the current line,
+	// so a minified one-line catalog costs linear time, not quadratic.
+	colAt, col int
 }
 
 func (p *parser) pos() Pos {
-	return Pos{Offset: p.i, Line: p.line, Col: utf8.RuneCount(p.data[p.lineStart:p.i]) + 1}
+	if p.colAt < p.lineStart || p.colAt > p.i {
+		p.colAt, p.col = p.lineStart, 0
+	}
+	p.col += utf8.RuneCount(p.data[p.colAt:p.i])
+	p.colAt = p.i
+	return Pos{Offset: p.i, Line: p.line, Col: p.col + 1}
 }
 
 func (p *parser) errf(format string, args ...any) error {

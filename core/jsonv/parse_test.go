@@ -113,3 +113,32 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestColumnsOnALongLine(t *testing.T) {
+	v, err := Parse([]byte(`["é", {"k": "ü"}, 3]` + "\n" + ` `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := []int{2, 7, 19}
+	for i, want := range cols {
+		if got := v.Items[i].Pos.Col; got != want {
+			t.Errorf("item %d at column %d, want %d", i, got, want)
+		}
+	}
+	if got := v.Items[1].Get("k").Pos.Col; got != 13 {
+		t.Errorf("k's value at column %d, want 13", got)
+	}
+}
+
+// BenchmarkParseMinified pins that a catalog on one line parses in linear
+// time (columns are counted incrementally).
+func BenchmarkParseMinified(b *testing.B) {
+	entry := `{"name":"t","description":"déjà vu","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}},`
+	data := []byte("[" + strings.Repeat(entry, 5000) + "1]")
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
