@@ -32,7 +32,9 @@ would get back. When the tool declares askOrAssume or a period, also show
 how the call's ruled and period arguments resolve (now, in the local zone):
 advice that never changes the verdict.
 
-CATALOG  a catalog file, '-' for stdin
+CATALOG  a catalog file, '-' for stdin, 'mcp:COMMAND ARGS...' (one quoted
+         argument) for a live MCP server over stdio, or an http(s):// URL of
+         a Streamable HTTP MCP server; left out with --mcp-config
 TOOL     the tool's name
 ARGS     the arguments: inline JSON (anything starting with '{' or '[', or
          any other JSON value), '-' for stdin, or a file holding them;
@@ -44,6 +46,12 @@ Flags:
                               enforce rejects it before dispatch (default),
                               warn runs it and reports the issues,
                               off does not check
+  --mcp-config FILE           MCP servers config (Claude Desktop, Cursor,
+                              VS Code): TOOL is looked up in their merged
+                              catalog, named server__tool
+  --server NAME,...           the --mcp-config servers to use
+  --header 'NAME: VALUE'      header for an http(s):// server ($VAR expanded)
+  --mcp-timeout DURATION      time allowed a live server per step
 Put '--' before ARGS that start with '-' (a negative number).
 
 Exit codes: 0 accepted (or run anyway in warn/off mode), 1 rejected,
@@ -80,6 +88,7 @@ func runCheckArgs(args []string, io stdio) int {
 	fs := newFlagSet(name)
 	format := fs.String("format", "text", "output format: text or json")
 	modeName := fs.String("mode", string(validate.Enforce), "enforce, warn or off")
+	lf := addLiveFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(io.out, checkArgsHelp)
@@ -95,27 +104,34 @@ func runCheckArgs(args []string, io stdio) int {
 	if err != nil {
 		return usageError(io, name, err.Error())
 	}
-	if len(pos) < 2 || len(pos) > 3 {
+	if err := lf.check(); err != nil {
+		return usageError(io, name, err.Error())
+	}
+	catArg, rest, _ := lf.catalogArgs(pos)
+	if lf.config == "" && (len(rest) < 1 || len(rest) > 2) {
 		return usageError(io, name, fmt.Sprintf("want CATALOG TOOL [ARGS], got %d arguments", len(pos)))
+	}
+	if lf.config != "" && (len(rest) < 1 || len(rest) > 2) {
+		return usageError(io, name, fmt.Sprintf("with --mcp-config, want TOOL [ARGS], got %d arguments", len(pos)))
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(io.err, "toolscope "+name+": "+format+"\n", a...)
 		return 2
 	}
 	argsArg := ""
-	if len(pos) == 3 {
-		argsArg = pos[2]
+	if len(rest) == 2 {
+		argsArg = rest[1]
 	}
-	if pos[0] == "-" && argsArg == "-" {
+	if catArg == "-" && argsArg == "-" {
 		return fail("CATALOG and ARGS cannot both be read from stdin")
 	}
-	cat, err := loadCatalog(pos[0], io)
+	cat, err := lf.load(catArg, io)
 	if err != nil {
 		return fail("%s", oneLine(err))
 	}
-	tool, ok := cat.Lookup(pos[1])
+	tool, ok := cat.Lookup(rest[0])
 	if !ok {
-		return fail("%s has no tool named %s%s", cat.Source, jsonv.Quote(pos[1]), didYouMean(cat, pos[1]))
+		return fail("%s has no tool named %s%s", cat.Source, jsonv.Quote(rest[0]), didYouMean(cat, rest[0]))
 	}
 	text, err := readArgsText(argsArg, io.in)
 	if err != nil {
