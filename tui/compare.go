@@ -175,18 +175,9 @@ func (c *compareView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	k := c.keys
-	switch {
-	case key.Matches(km, k.Up):
-		c.scroll--
-	case key.Matches(km, k.Down):
-		c.scroll++
-	case key.Matches(km, k.PgUp):
-		c.scroll -= c.h
-	case key.Matches(km, k.PgDown):
-		c.scroll += c.h
+	if d, ok := c.keys.movement(km, c.h, len(c.lines)); ok {
+		c.scroll = clampInt(c.scroll+d, 0, max(len(c.lines)-c.h, 0))
 	}
-	c.scroll = clampInt(c.scroll, 0, max(len(c.lines)-c.h, 0))
 	return nil
 }
 
@@ -200,7 +191,7 @@ func (c *compareView) View() string {
 
 func (c *compareView) Keys() []key.Binding {
 	k := c.keys
-	return []key.Binding{k.Back, k.Up, k.Down, k.PgUp, k.PgDown}
+	return append([]key.Binding{k.Back}, k.movementKeys()...)
 }
 
 func (c *compareView) Typing() bool { return false }

@@ -133,14 +133,10 @@ func (d *drawer) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Clear):
 		d.editor.Reset()
 		d.evaluate()
-	case key.Matches(km, k.Up):
-		d.scrollBy(-1)
-	case key.Matches(km, k.Down):
-		d.scrollBy(1)
-	case key.Matches(km, k.PgUp):
-		d.scrollBy(-d.h)
-	case key.Matches(km, k.PgDown):
-		d.scrollBy(d.h)
+	default:
+		if n, ok := k.movement(km, d.h, len(d.results)); ok {
+			d.scrollBy(n)
+		}
 	}
 	return nil
 }
@@ -298,5 +294,5 @@ func (d *drawer) Keys() []key.Binding {
 	if d.editing {
 		return []key.Binding{k.Back}
 	}
-	return []key.Binding{k.Edit, k.Mode, k.Clear, k.Up, k.Down, k.PgUp, k.PgDown, k.Arguments}
+	return append([]key.Binding{k.Edit, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
 }

@@ -1,6 +1,9 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // KeyMap is every key the explorer answers to. Bindings that do nothing in
 // the current state are disabled, so help and the hint line show only what
@@ -119,4 +122,30 @@ func DefaultKeyMap() KeyMap {
 		FormatSARIF:    off(b("s", "SARIF", "s")),
 		FormatMarkdown: off(b("m", "Markdown", "m")),
 	}
+}
+
+// movement is how far a movement key moves through total lines or rows in
+// pages of page; ok is false for any other key. Every list and view moves
+// by it.
+func (k *KeyMap) movement(msg tea.KeyMsg, page, total int) (delta int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1, true
+	case key.Matches(msg, k.Down):
+		return 1, true
+	case key.Matches(msg, k.PgUp):
+		return -page, true
+	case key.Matches(msg, k.PgDown):
+		return page, true
+	case key.Matches(msg, k.Home):
+		return -total, true
+	case key.Matches(msg, k.End):
+		return total, true
+	}
+	return 0, false
+}
+
+// movementKeys are the movement keys, for help.
+func (k *KeyMap) movementKeys() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PgUp, k.PgDown, k.Home, k.End}
 }

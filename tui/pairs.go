@@ -96,24 +96,12 @@ func (p *pairsPane) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	k := p.keys
-	switch {
-	case key.Matches(km, k.Scope):
+	if d, ok := p.keys.movement(km, p.listHeight(), len(p.rows)); ok {
+		p.move(d)
+	} else if key.Matches(km, p.keys.Scope) {
 		p.global = !p.global
 		p.cursor, p.offset = 0, 0
 		p.show(p.snap, p.tool, p.pending, p.th)
-	case key.Matches(km, k.Up):
-		p.move(-1)
-	case key.Matches(km, k.Down):
-		p.move(1)
-	case key.Matches(km, k.PgUp):
-		p.move(-p.listHeight())
-	case key.Matches(km, k.PgDown):
-		p.move(p.listHeight())
-	case key.Matches(km, k.Home):
-		p.move(-len(p.rows))
-	case key.Matches(km, k.End):
-		p.move(len(p.rows))
 	}
 	return nil
 }
@@ -321,5 +309,5 @@ func (p *pairsPane) detail() []string {
 
 func (p *pairsPane) Keys() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Scope, k.Compare, k.Up, k.Down, k.PgUp, k.PgDown, k.Home, k.End}
+	return append([]key.Binding{k.Scope, k.Compare}, k.movementKeys()...)
 }

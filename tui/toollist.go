@@ -211,18 +211,10 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 		keep := l.selectedTool()
 		l.refresh()
 		l.selectIndex(keep)
-	case key.Matches(km, k.Up):
-		l.move(-1)
-	case key.Matches(km, k.Down):
-		l.move(1)
-	case key.Matches(km, k.PgUp):
-		l.move(-l.listHeight())
-	case key.Matches(km, k.PgDown):
-		l.move(l.listHeight())
-	case key.Matches(km, k.Home):
-		l.move(-len(l.rows))
-	case key.Matches(km, k.End):
-		l.move(len(l.rows))
+	default:
+		if d, ok := k.movement(km, l.listHeight(), len(l.rows)); ok {
+			l.move(d)
+		}
 	}
 	return nil
 }
@@ -346,5 +338,5 @@ func (l *toolList) badges(tool int) string {
 // Keys are the list's own keys, for help and the hint line.
 func (l *toolList) Keys() []key.Binding {
 	k := l.keys
-	return []key.Binding{k.Filter, k.Sort, k.Up, k.Down, k.PgUp, k.PgDown, k.Home, k.End, k.Open}
+	return append([]key.Binding{k.Filter, k.Sort, k.Open}, k.movementKeys()...)
 }

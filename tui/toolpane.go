@@ -251,23 +251,20 @@ func (p *toolPane) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Why):
 		p.why = !p.why
 		p.rebuild()
-	case key.Matches(km, k.Up):
-		p.scrollBy(-1)
-	case key.Matches(km, k.Down):
-		p.scrollBy(1)
-	case key.Matches(km, k.PgUp):
-		p.scrollBy(-p.h)
-	case key.Matches(km, k.PgDown):
-		p.scrollBy(p.h)
-	case key.Matches(km, k.Home):
-		p.scroll = 0
-	case key.Matches(km, k.End):
-		p.scrollBy(len(p.lines))
+	default:
+		if d, ok := k.movement(km, p.h, len(p.lines)); ok {
+			p.scrollBy(d)
+		}
 	}
 	return nil
 }
 
-func (p *toolPane) scrollBy(d int) { p.scrollTo(p.scroll + d) }
+// scrollBy moves the view, stopping at the last page (or where a section
+// jump left it, past the last page).
+func (p *toolPane) scrollBy(d int) {
+	last := max(len(p.lines)-p.h, 0, min(p.scroll, len(p.lines)-1))
+	p.scroll = clampInt(p.scroll+d, 0, last)
+}
 
 // scrollTo puts line i at the top; a section heading may scroll past the
 // last page so that jumping to it always lands on it.
@@ -285,5 +282,5 @@ func (p *toolPane) View() string {
 
 func (p *toolPane) Keys() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Why, k.NextSection, k.PrevSection, k.Up, k.Down, k.PgUp, k.PgDown, k.Home, k.End}
+	return append([]key.Binding{k.Why, k.NextSection, k.PrevSection}, k.movementKeys()...)
 }
