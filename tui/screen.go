@@ -1,0 +1,150 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The screen: the root's rendering of the layout, done once per Update
+// (View only returns it).
+
+// render draws the whole screen into m.frame.
+func (m *Model) render() {
+	l := m.layout
+	if l.Width <= 0 || l.Height <= 0 {
+		m.frame = ""
+		return
+	}
+	if m.quitting {
+		m.frame = ""
+		return
+	}
+	rows := make([]string, 0, 4)
+	if !l.Header.Empty() {
+		rows = append(rows, m.header())
+	}
+	if !l.Banner.Empty() {
+		rows = append(rows, m.styles.Error.Render(clip(" ✗ "+m.problemText(), l.Width)))
+	}
+	if !l.TabBar.Empty() {
+		rows = append(rows, m.tabBar())
+	}
+	if !l.Body.Empty() {
+		rows = append(rows, m.body())
+	}
+	if !l.Footer.Empty() {
+		rows = append(rows, m.footer())
+	}
+	m.frame = fit(strings.Join(rows, "\n"), l.Width, l.Height)
+}
+
+// bodyInner is the content size of a view framed over the whole body.
+func (m *Model) bodyInner() (w, h int) {
+	fw, fh := m.styles.frameSize()
+	return max(m.layout.Body.W-fw, 0), max(m.layout.Body.H-fh, 0)
+}
+
+func (m *Model) body() string {
+	l := m.layout
+	if m.helpOpen {
+		return m.helpView(l.Body.W, l.Body.H)
+	}
+	if m.compare != nil {
+		return m.styles.frame(m.compare.title(), m.compare.View(), l.Body.W, l.Body.H, true)
+	}
+	if l.Mode == ModeTabs {
+		return m.paneView(m.focus, l.Body)
+	}
+	var top string
+	if l.Mode == ModeWide {
+		top = lipgloss.JoinHorizontal(lipgloss.Top, m.paneView(paneTools, l.Tools), m.paneView(paneTool, l.Tool), m.paneView(panePairs, l.Pairs))
+	} else {
+		right := lipgloss.JoinVertical(lipgloss.Left, m.paneView(paneTool, l.Tool), m.paneView(panePairs, l.Pairs))
+		top = lipgloss.JoinHorizontal(lipgloss.Top, m.paneView(paneTools, l.Tools), right)
+	}
+	if m.drawerOpen {
+		return top + "\n" + m.paneView(paneArgs, l.Drawer)
+	}
+	return top
+}
+
+func (m *Model) paneView(id paneID, r Rect) string {
+	p := m.panes[id]
+	return m.styles.frame(p.title(), p.View(), r.W, r.H, id == m.focus)
+}
+
+func (m *Model) tabBar() string {
+	var tabs []string
+	for id := range paneCount {
+		label := string('1'+rune(id)) + " " + paneNames[id]
+		if id == m.focus {
+			// Brackets too, so the tab shows without colour.
+			tabs = append(tabs, m.styles.TabOn.Render("["+label+"]"))
+		} else {
+			tabs = append(tabs, m.styles.Tab.Render(label))
+		}
+	}
+	return " " + strings.Join(tabs, m.styles.Muted.Render(" · "))
+}
+
+// footerPaneKeys is how many of the focused pane's keys the footer shows
+// before the global ones.
+const footerPaneKeys = 3
+
+// footer shows a passing notice, then the keys that work now, as many as
+// fit; "? help" is always kept.
+func (m *Model) footer() string {
+	w := m.layout.Width
+	if m.exporting {
+		return m.styles.Footer.Render(clip(" "+m.exportPrompt(), w))
+	}
+	var items []string
+	if m.notice != "" {
+		items = append(items, m.styles.Warn.Render(m.notice))
+	}
+	p := m.focused()
+	n := 0
+	for _, k := range p.Keys() {
+		if k.Enabled() && n < footerPaneKeys {
+			items = append(items, hintText(k))
+			n++
+		}
+	}
+	help := hintText(m.keys.Help)
+	switch {
+	case p.Typing():
+		items = append(items, hintText(m.keys.ForceQuit))
+	case m.compare != nil:
+		items = append(items, hintText(m.keys.Quit))
+	default:
+		k := m.keys
+		items = append(items, hintText(k.NextPane), hintText(k.Filter), hintText(k.Arguments), "+/- threshold",
+			hintText(k.Scoring), hintText(k.Embedder), hintText(k.Export), hintText(k.Reload), hintText(k.Quit))
+	}
+	line := ""
+	seen := map[string]bool{}
+	for _, it := range items {
+		if seen[it] {
+			continue
+		}
+		seen[it] = true
+		next := it
+		if line != "" {
+			next = line + " · " + it
+		}
+		if ansi.StringWidth(next)+ansi.StringWidth(" · "+help)+1 > w {
+			break
+		}
+		line = next
+	}
+	if !p.Typing() {
+		line += " · " + help
+	}
+	return m.styles.Footer.Render(clip(" "+strings.TrimPrefix(line, " · "), w))
+}
+
+// hintText is a key and what it does, as the footer lists it.
+func hintText(k key.Binding) string { return k.Help().Key + " " + k.Help().Desc }
