@@ -11,6 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
+
+	"toolscope/core/lint"
 )
 
 // sortMode orders the tool list.
@@ -44,6 +46,8 @@ type toolList struct {
 	rows   []listRow
 	cursor int
 	offset int
+	// nameWidth is the widest name, where descriptions start.
+	nameWidth int
 }
 
 type listRow struct {
@@ -66,6 +70,10 @@ func (l *toolList) setSnapshot(s *snapshot) {
 		keep = l.snap.cat.Tools[t].Name
 	}
 	l.snap = s
+	l.nameWidth = 0
+	for _, t := range s.cat.Tools {
+		l.nameWidth = max(l.nameWidth, ansi.StringWidth(t.Name))
+	}
 	l.refresh()
 	if keep != "" {
 		l.selectName(keep)
@@ -274,21 +282,31 @@ func (l *toolList) View() string {
 	return b.String()
 }
 
+// describeMin is the least room left after a name for the list to show
+// the start of the tool's description beside it (a wide list, as the tab
+// of a narrow screen is).
+const describeMin = 24
+
 func (l *toolList) row(i int) string {
 	r := l.rows[i]
-	name := l.snap.cat.Tools[r.tool].Name
+	t := l.snap.cat.Tools[r.tool]
 	badges := l.badges(r.tool)
-	nameW := max(l.w-2-ansi.StringWidth(badges)-1, 1)
+	room := max(l.w-2-ansi.StringWidth(badges)-1, 1)
 	marker := "  "
 	if i == l.cursor {
 		marker = "▸ "
 	}
-	shown := l.highlight(name, r.matched, nameW)
-	pad := max(nameW-ansi.StringWidth(shown), 0)
+	shown := l.highlight(t.Name, r.matched, room)
+	used := ansi.StringWidth(shown)
 	if i == l.cursor {
 		shown = l.styles.Selected.Render(shown)
 	}
-	return marker + shown + strings.Repeat(" ", pad) + " " + badges
+	if rest := room - l.nameWidth - 2; rest >= describeMin && used <= l.nameWidth {
+		desc := clip(lint.FirstSentence(oneLine(t.Description)), rest)
+		shown += strings.Repeat(" ", l.nameWidth-used+2) + l.styles.Muted.Render(desc)
+		used = l.nameWidth + 2 + ansi.StringWidth(desc)
+	}
+	return marker + shown + strings.Repeat(" ", max(room-used, 0)) + " " + badges
 }
 
 // highlight marks the filter's matched bytes of name, cut to w cells.
