@@ -128,10 +128,13 @@ type Model struct {
 	analyseID int
 	scoreID   int
 	judgeID   int
-	job       *scoreJob
-	scores    *lint.Scores
-	embedders map[string]embed.Embedder
-	watcher   *watcher
+	// judging is true while verdicts are being derived; judgeAgain asks
+	// for another derivation when it ends (the thresholds moved meanwhile).
+	judging, judgeAgain bool
+	job                 *scoreJob
+	scores              *lint.Scores
+	embedders           map[string]embed.Embedder
+	watcher             *watcher
 
 	// What the user switched live.
 	embedSpec string
@@ -257,10 +260,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case scoredMsg:
 		return m.scored(msg)
 	case judgedMsg:
-		if msg.id == m.judgeID {
-			m.setSnapshot(m.snap.withSimilarity(msg.sim, m.opts.Lint.FailOn))
-		}
-		return nil
+		return m.judged(msg)
 	case exportedMsg:
 		if msg.err != nil {
 			m.fail("export", msg.err)

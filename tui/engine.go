@@ -69,7 +69,9 @@ func (m *Model) startScoring() tea.Cmd {
 		m.job = nil
 	}
 	m.scores = nil
-	m.judgeID++ // verdicts in flight are about the old scores
+	// Verdicts in flight are about the old scores.
+	m.judgeID++
+	m.judging, m.judgeAgain = false, false
 	if m.embedSpec == "" || m.opts.OpenEmbedder == nil {
 		return nil
 	}
@@ -112,13 +114,35 @@ func (m *Model) thresholds() lint.Thresholds {
 	return lint.Thresholds{}
 }
 
-// rejudge asks for verdicts at the thresholds in force.
+// rejudge asks for verdicts at the thresholds in force. One derivation
+// runs at a time: keys pressed meanwhile ask for one more, at the
+// thresholds in force when it starts, so holding a key never queues up
+// rescans.
 func (m *Model) rejudge() tea.Cmd {
 	if m.scores == nil {
 		return nil
 	}
-	m.judgeID++
+	if m.judging {
+		m.judgeAgain = true
+		return nil
+	}
+	m.judging = true
 	return judge(m.judgeID, m.scores, m.thresholds())
+}
+
+// judged takes new verdicts, and starts the derivation asked for while
+// they were coming.
+func (m *Model) judged(msg judgedMsg) tea.Cmd {
+	if msg.id != m.judgeID {
+		return nil
+	}
+	m.judging = false
+	m.setSnapshot(m.snap.withSimilarity(msg.sim, m.opts.Lint.FailOn))
+	if m.judgeAgain {
+		m.judgeAgain = false
+		return m.rejudge()
+	}
+	return nil
 }
 
 // moveThresholds nudges the threshold (dt) or the watch band (db) and

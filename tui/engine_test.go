@@ -363,3 +363,25 @@ func TestLiveSourceRelistsOnChangeAndSurvivesALostServer(t *testing.T) {
 		t.Errorf("a good re-list left problems %v", m.problems)
 	}
 }
+
+// Keys pressed while verdicts are being derived do not queue a derivation
+// each: one more runs when the current one ends, at the latest thresholds.
+func TestHeldThresholdKeyCoalesces(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	var cmds []tea.Cmd
+	for range 5 {
+		if cmd := press(m, "-"); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	if len(cmds) != 1 {
+		t.Fatalf("%d derivations started for 5 presses, want 1", len(cmds))
+	}
+	drain(m, cmds[0])
+	if got, want := m.snap.sim.Thresholds, m.thresholds(); got.Confusability != want.Confusability {
+		t.Errorf("verdicts at %v, thresholds in force %v", got.Confusability, want.Confusability)
+	}
+	if m.judging || m.judgeAgain {
+		t.Error("a derivation is still pending")
+	}
+}
