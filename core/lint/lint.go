@@ -163,22 +163,13 @@ type Pair struct {
 }
 
 // PairFinding is a pair with a verdict and the hint for telling them apart.
+// Its JSON is the pair's fields between kind and hint.
 type PairFinding struct {
-	Kind       Verdict  `json:"kind"`
-	A          string   `json:"a"`
-	B          string   `json:"b"`
-	I          int      `json:"-"`
-	J          int      `json:"-"`
-	Similarity float64  `json:"similarity"`
-	Affinity   *float64 `json:"affinity,omitempty"`
-	Hint       string   `json:"hint"`
+	Kind Verdict `json:"kind"`
+	Pair
+	Hint string `json:"hint"`
 	// Axis is the hint's structure, for a UI that marks the terms.
 	Axis Axis `json:"-"`
-}
-
-// Pair returns the finding's pair without the verdict.
-func (f PairFinding) Pair() Pair {
-	return Pair{A: f.A, B: f.B, I: f.I, J: f.J, Similarity: f.Similarity, Affinity: f.Affinity}
 }
 
 // Finding is one structural finding on one tool.

@@ -370,6 +370,5 @@ func (s *Scores) finding(kind Verdict, p scored) PairFinding {
 	}
 	pair := s.pairs([]scored{p})[0]
 	ax := axisOf(s.words[p.i], s.words[p.j])
-	return PairFinding{Kind: kind, A: pair.A, B: pair.B, I: pair.I, J: pair.J, Similarity: pair.Similarity,
-		Affinity: pair.Affinity, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
+	return PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
 }
