@@ -12,8 +12,8 @@ import (
 // The pairwise kernel. Every pair (i < j) of the distinct tools is scored
 // once, tile by tile so a block of vectors stays in cache, on every core;
 // nothing of size N² is ever held. A sink keeps only what a report can
-// show: the best pairs overall, every pair at or above a floor, and each
-// tool's nearest neighbours.
+// show: the best pairs overall, the best verdict pairs of each kind (all of
+// them counted), and each tool's nearest neighbours.
 
 // tile is the side of the square blocks of pairs the kernel works through.
 const tile = 64
@@ -36,6 +36,7 @@ func before(p, q scored) bool {
 	return p.j < q.j
 }
 
+// comparePairs is before as a sort comparison.
 func comparePairs(p, q scored) int {
 	switch {
 	case before(p, q):

@@ -286,7 +286,8 @@ func DefaultOptions() Options {
 // It fails only when embedding fails or ctx ends.
 func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, error) {
 	findings := Structural(cat, opts)
-	var sim Similarity
+	// Without an embedder there are no verdicts: report-only thresholds.
+	sim := Similarity{Scoring: opts.Scoring, Thresholds: Thresholds{Confusability: math.Inf(1)}}
 	if opts.Embedder != nil {
 		scores, err := Score(ctx, cat, opts)
 		if err != nil {
