@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"toolscope/embed"
 )
@@ -30,8 +31,14 @@ const (
 	MaxTokens = 128
 	// batchTokens is how many tokens one forward pass stacks: enough rows
 	// for the GEMMs to run at full speed on both cores, few enough that a
-	// batch's activations stay around 25 MB and cancellation stays prompt.
+	// batch's activations stay under 30 MB and cancellation stays prompt.
 	batchTokens = 1024
+	// maxTextBytes bounds what is tokenized of one text. The tokenizer's
+	// lattice takes about 70 bytes a code point, and a catalog may hold a
+	// 50 MB description; the 128 tokens the model reads cover at most
+	// 2,048 code points, and their segmentation would have to hinge on
+	// text 30,000 characters further on for the cut to change them.
+	maxTextBytes = 32 << 10
 )
 
 // loaded is the model, decoded once per process and shared by every
@@ -78,8 +85,10 @@ func (*Encoder) Load() error {
 	return err
 }
 
-// Calibration gives the thresholds measured for this encoder on labelled
-// tool twins (docs/calibration.md).
+// Calibration gives where this encoder's verdicts start: for adaptive, the
+// SPEC's threshold, which the labelled tool twins bear out; for cosine, the
+// seed's default, kept because no threshold fitted to the twins transfers
+// to single-server catalogs (docs/calibration.md).
 func (*Encoder) Calibration(scoring string) (embed.Calibration, bool) {
 	switch scoring {
 	case "cosine":
@@ -126,7 +135,7 @@ func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error
 		return nil
 	}
 	for i, text := range texts {
-		ids := m.tok.encode(text)
+		ids := m.tok.encode(head(text, maxTextBytes))
 		if len(ids) == 0 {
 			out[i] = slices.Clone(m.empty)
 			continue
@@ -145,4 +154,15 @@ func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error
 		return nil, err
 	}
 	return out, nil
+}
+
+// head returns text cut to at most n bytes, at a code point boundary.
+func head(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n]
 }

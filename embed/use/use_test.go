@@ -160,6 +160,28 @@ func TestOnlyTheFirst128TokensCount(t *testing.T) {
 	}
 }
 
+func TestHugeTextsAreCutBeforeTokenizing(t *testing.T) {
+	sentence := "the cat sat on the mat é "
+	got := embedAll(t, strings.Repeat(sentence, 1<<20/len(sentence)), strings.Repeat(sentence, 30))
+	if !slices.Equal(got[0], got[1]) {
+		t.Error("a megabyte of text embeds unlike its first 128 tokens")
+	}
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abcdef", 3, "abc"},
+		{"aé", 2, "a"}, // é is two bytes: cut before it, not inside
+		{"éé", 3, "é"},
+	} {
+		if got := head(tt.in, tt.n); got != tt.want {
+			t.Errorf("head(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestBatchingDoesNotChangeVectors(t *testing.T) {
 	ref := readReference(t)
 	var texts []string
