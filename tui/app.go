@@ -222,7 +222,25 @@ func (m *Model) settle() {
 	if m.layout.banner != (len(m.problems) > 0) {
 		m.resize(m.layout.Width, m.layout.Height)
 	}
+	m.enableKeys()
 	m.render()
+}
+
+// enableKeys turns on the keys that can do something now, so help and the
+// footer list only those.
+func (m *Model) enableKeys() {
+	k := &m.keys
+	scored := m.scores != nil
+	for _, b := range []*key.Binding{&k.Raise, &k.Lower, &k.Widen, &k.Narrow} {
+		b.SetEnabled(scored)
+	}
+	k.Reload.SetEnabled(m.opts.Reload != nil)
+	k.Export.SetEnabled(m.opts.Export != nil)
+	k.Scoring.SetEnabled(m.embedSpec != "" && m.opts.OpenEmbedder != nil)
+	k.Embedder.SetEnabled(m.opts.OpenEmbedder != nil && (len(m.opts.Embedders) > 1 || len(m.opts.Embedders) == 1 && m.embedSpec != m.opts.Embedders[0]))
+	_, paired := m.pairs.selected()
+	k.Compare.SetEnabled(paired)
+	k.Scope.SetEnabled(m.snap.sim != nil)
 }
 
 // View returns the screen rendered by the last Update.

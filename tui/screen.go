@@ -121,8 +121,15 @@ func (m *Model) footer() string {
 		items = append(items, hintText(m.keys.Quit))
 	default:
 		k := m.keys
-		items = append(items, hintText(k.NextPane), hintText(k.Filter), hintText(k.Arguments), "+/- threshold",
-			hintText(k.Scoring), hintText(k.Embedder), hintText(k.Export), hintText(k.Reload), hintText(k.Quit))
+		items = append(items, hintText(k.NextPane), hintText(k.Filter), hintText(k.Arguments))
+		if k.Raise.Enabled() {
+			items = append(items, "+/- threshold")
+		}
+		for _, b := range []key.Binding{k.Scoring, k.Embedder, k.Export, k.Reload, k.Quit} {
+			if b.Enabled() {
+				items = append(items, hintText(b))
+			}
+		}
 	}
 	line := ""
 	seen := map[string]bool{}
