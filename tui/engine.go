@@ -19,7 +19,6 @@ const (
 // reload re-reads the catalog, when its source can be re-read.
 func (m *Model) reload() tea.Cmd {
 	if m.opts.Reload == nil {
-		m.notice = "this catalog cannot be re-read (stdin)"
 		return nil
 	}
 	m.loadID++
@@ -149,7 +148,6 @@ func (m *Model) judged(msg judgedMsg) tea.Cmd {
 // re-derives the verdicts without scoring again.
 func (m *Model) moveThresholds(dt, db float64) tea.Cmd {
 	if m.scores == nil {
-		m.notice = "no similarity yet: the thresholds move once the pairs are scored"
 		return nil
 	}
 	th := m.thresholds()

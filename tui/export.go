@@ -26,7 +26,6 @@ type exportedMsg struct {
 // startExport asks for a format in the footer.
 func (m *Model) startExport() {
 	if m.opts.Export == nil {
-		m.notice = "export is not available here"
 		return
 	}
 	m.exporting = true
