@@ -259,3 +259,26 @@ func TestRegisteredAsUse(t *testing.T) {
 		t.Errorf("use:large: %v", err)
 	}
 }
+
+func TestConcurrentCallsAgree(t *testing.T) {
+	texts := []string{"hello", "delete a file", "", "東京都の天気を取得します"}
+	want := embedAll(t, texts...)
+	e := New()
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, err := e.Embed(context.Background(), texts)
+			for i := range got {
+				if err == nil && !slices.Equal(got[i], want[i]) {
+					err = errors.New("a concurrent call embedded " + texts[i] + " differently")
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
