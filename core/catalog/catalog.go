@@ -76,6 +76,20 @@ type Tool struct {
 	// Server is the mcp-config server a merged live catalog's tool came
 	// from ("" otherwise); Name is then qualified as `server__tool`.
 	Server string
+	// ServedName is the name the server itself serves, when Name was
+	// qualified by a merge.
+	ServedName string
+}
+
+// OwnName is the tool's name as its server serves it: what a model reads
+// of the tool once a host has stripped its own server qualifier. The
+// similarity analysis compares tools by it, so two servers' twins are not
+// told apart by the prefix a merge added.
+func (t *Tool) OwnName() string {
+	if t.ServedName != "" {
+		return t.ServedName
+	}
+	return t.Name
 }
 
 // Catalog is a loaded list of tools.

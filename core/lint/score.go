@@ -196,7 +196,7 @@ func nameTokenIDs(tools []*catalog.Tool) ([][]int32, int) {
 	out := make([][]int32, len(tools))
 	for k, t := range tools {
 		var set []int32
-		for _, w := range NameTokens(t.Name) {
+		for _, w := range NameTokens(t.OwnName()) {
 			id, ok := ids[w]
 			if !ok {
 				id = int32(len(ids))
@@ -365,7 +365,7 @@ func (s *Scores) finding(kind Verdict, p scored) PairFinding {
 	if s.words == nil {
 		s.words = make([]words, len(s.tools))
 		for k, t := range s.tools {
-			s.words[k] = wordsOf(t.Name, t.Description)
+			s.words[k] = wordsOf(t.OwnName(), t.Description)
 		}
 	}
 	pair := s.pairs([]scored{p})[0]

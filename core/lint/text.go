@@ -67,14 +67,14 @@ func openName(name string) string {
 // CosineText is what the cosine scoring embeds for a tool: the opened name,
 // then ": " and the trimmed description (just the name when there is none).
 func CosineText(t *catalog.Tool) string {
-	return joinNameText(openName(t.Name), jsTrim(t.Description))
+	return joinNameText(openName(t.OwnName()), jsTrim(t.Description))
 }
 
 // AdaptiveText is what the adaptive scoring embeds: the opened name, then
 // ": " and the description's first sentence, the line that says what the
 // tool is (the rest is mostly usage notes that would drown it).
 func AdaptiveText(t *catalog.Tool) string {
-	return joinNameText(openName(t.Name), FirstSentence(t.Description))
+	return joinNameText(openName(t.OwnName()), FirstSentence(t.Description))
 }
 
 func joinNameText(name, text string) string {

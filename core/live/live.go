@@ -274,6 +274,7 @@ func (s *Source) merge(cats []*catalog.Catalog) *catalog.Catalog {
 			q.Name = prefix + Separator + t.Name
 			q.Entry = prefix + "." + t.Entry
 			q.Server = s.specs[i].Name
+			q.ServedName = t.Name
 			out.Tools = append(out.Tools, &q)
 		}
 	}
