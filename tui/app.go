@@ -63,9 +63,10 @@ type Options struct {
 	// Catalog is the catalog shown first, loaded before the first frame.
 	Catalog *catalog.Catalog
 	// Lint configures the rules and the similarity (scoring, thresholds,
-	// rank limit). Its Embedder is not used: the explorer opens embedders
-	// itself, in the background, so the first frame never waits for a
-	// model.
+	// rank limit), starting from lint.DefaultOptions (a zero Lint is
+	// replaced by it). Its Embedder is not used: the explorer opens
+	// embedders itself, in the background, so the first frame never waits
+	// for a model.
 	Lint lint.Options
 	// Embedder is the spec of the embedder to start with ("use", "mock",
 	// "openai:MODEL"); "" turns similarity off.
@@ -158,14 +159,14 @@ func New(opts Options) *Model {
 	if opts.Lint.Rules == nil {
 		opts.Lint = lint.DefaultOptions()
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: opts, embedSpec: opts.Embedder,
 		scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, problems: map[string]string{}}
 	m.tools = newToolList(&m.keys, &m.styles)
 	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
 	m.pairs = newPairsPane(&m.keys, &m.styles)
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
 	// The rules run after the first frame (Init), so it never waits for
@@ -288,10 +289,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case failedMsg:
+		// What failed is over: let the next request of its kind start.
 		m.fail(msg.what, msg.err)
-		if msg.what == "similarity" {
+		switch msg.what {
+		case "similarity":
 			m.job = nil
 			m.syncPairs()
+		case "verdicts":
+			m.judging, m.judgeAgain = false, false
 		}
 		return nil
 	}
