@@ -99,11 +99,20 @@ func hintText(ax Axis, a, b string) string {
 		}
 		return fmt.Sprintf("names differ only by %s: that qualifier is the axis, so each description must say WHEN to choose it (another source? live or historical? how fresh?), e.g. \"Use for ...; prefer %s when ...\"", diff, b)
 	case AxisTerms:
-		return fmt.Sprintf("the descriptions overlap; the terms only one of them uses are %s: [%s] vs %s: [%s]; anchor an explicit choice condition (\"use when ...\") on those",
-			a, strings.Join(ax.TermsA, ", "), b, strings.Join(ax.TermsB, ", "))
+		return fmt.Sprintf("the descriptions overlap; the terms only one of them uses are %s: %s vs %s: %s; anchor an explicit choice condition (\"use when ...\") on those",
+			a, termList(ax.TermsA), b, termList(ax.TermsB))
 	default:
 		return fmt.Sprintf("the descriptions are near-duplicates: rewrite one to say when it, and not %s, is the right call", b)
 	}
+}
+
+// termList shows a tool's own terms; a tool with none is said to have none,
+// so the author knows which description adds nothing of its own.
+func termList(terms []string) string {
+	if len(terms) == 0 {
+		return "(no words of its own)"
+	}
+	return "[" + strings.Join(terms, ", ") + "]"
 }
 
 func quoteJoin(ws []string, sep string) string {

@@ -315,6 +315,9 @@ func TestHints(t *testing.T) {
 			t.Errorf("%s/%s: axis %+v, want %+v", c.a, c.b, got, c.want)
 		}
 		text := hintText(got, c.a, c.b)
+		if strings.Contains(text, "[]") {
+			t.Errorf("%s/%s: hint %q shows an empty term list", c.a, c.b, text)
+		}
 		for _, w := range append(append(got.Qualifiers, got.TermsA...), got.TermsB...) {
 			if !strings.Contains(text, w) {
 				t.Errorf("%s/%s: hint %q does not name %q", c.a, c.b, text, w)
