@@ -176,26 +176,19 @@ func (d *drawer) evaluate() {
 	if strings.TrimSpace(text) == "" {
 		add(st.Muted, "No arguments yet: the call would send {}. Type or paste the arguments a model would send, as one JSON object.")
 	}
-	var args *jsonv.Value
-	var issues []validate.Issue
-	if strings.TrimSpace(text) != "" {
-		v, err := jsonv.Parse([]byte(text))
+	// Text that is not JSON is a transport failure for the boundary; the
+	// author also gets the line and column (the text stays as typed).
+	args, transport := validate.ParseArguments(text)
+	res := validate.Result{Issues: transport}
+	if transport == nil {
+		res = validate.Validate(args, tool.Schema)
+	} else if _, err := jsonv.Parse([]byte(text)); err != nil {
 		var se *jsonv.SyntaxError
 		if errors.As(err, &se) {
 			add(st.Error, "✗ JSON syntax, line "+strconv.Itoa(se.Pos.Line)+" column "+strconv.Itoa(se.Pos.Col)+": "+se.Msg)
 		}
-		args, issues = validate.ParseArguments(text)
-		if err == nil {
-			args = v
-		}
 	}
-	var res validate.Result
-	if issues == nil {
-		res = validate.Validate(args, tool.Schema)
-		issues = res.Issues
-	} else {
-		res = validate.Result{Issues: issues}
-	}
+	issues := res.Issues
 	action := d.mode.Apply(res)
 	switch {
 	case action == validate.Accepted:
@@ -218,7 +211,7 @@ func (d *drawer) evaluate() {
 			add(st.Warn, "  ~ "+warn)
 		}
 	}
-	d.resolution(add, args, len(issues) > 0 && issues[0].Expected == validate.ExpectedArguments)
+	d.resolution(add, args, transport != nil)
 	if action == validate.Rejected {
 		d.results = append(d.results, st.Bold.Render("the model would get:"))
 		for _, l := range strings.Split(validate.FormatIssues(tool.Name, issues), "\n") {
