@@ -76,7 +76,7 @@ func (l *toolList) setSnapshot(s *snapshot) {
 	}
 	l.refresh()
 	if keep != "" {
-		l.selectName(keep)
+		l.selectWhere(func(t int) bool { return l.snap.cat.Tools[t].Name == keep })
 	}
 }
 
@@ -88,9 +88,10 @@ func (l *toolList) selectedTool() int {
 	return l.rows[l.cursor].tool
 }
 
-func (l *toolList) selectName(name string) {
+// selectWhere moves the cursor to the first row whose tool is wanted.
+func (l *toolList) selectWhere(wanted func(tool int) bool) {
 	for i, r := range l.rows {
-		if l.snap.cat.Tools[r.tool].Name == name {
+		if wanted(r.tool) {
 			l.cursor = i
 			l.scroll()
 			return
@@ -218,23 +219,13 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 		l.sort = (l.sort + 1) % sortModes
 		keep := l.selectedTool()
 		l.refresh()
-		l.selectIndex(keep)
+		l.selectWhere(func(t int) bool { return t == keep })
 	default:
 		if d, ok := k.movement(km, l.listHeight(), len(l.rows)); ok {
 			l.move(d)
 		}
 	}
 	return nil
-}
-
-func (l *toolList) selectIndex(tool int) {
-	for i, r := range l.rows {
-		if r.tool == tool {
-			l.cursor = i
-			l.scroll()
-			return
-		}
-	}
 }
 
 func (l *toolList) move(d int) {
