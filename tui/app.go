@@ -498,7 +498,7 @@ func (m *Model) selectionChanged() {
 
 // syncPairs tells the pairs pane the selection and the similarity's state.
 func (m *Model) syncPairs() {
-	m.pairs.show(m.snap, m.tools.selectedTool(), "similarity: "+m.similarityStatus(), m.thresholds())
+	m.pairs.show(m.snap, m.tools.selectedTool(), "similarity: "+m.similarityStatus(), m.thresholdStatus())
 }
 
 // globalKeys are the keys every pane answers to, for help and hints.

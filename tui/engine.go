@@ -172,7 +172,7 @@ func (m *Model) switchScoring() tea.Cmd {
 	} else {
 		m.scoring = lint.ScoringCosine
 	}
-	m.th = nil
+	m.resetThresholds()
 	m.notice = "scoring: " + string(m.scoring)
 	return m.startScoring()
 }
@@ -190,7 +190,14 @@ func (m *Model) switchEmbedder() tea.Cmd {
 		}
 	}
 	m.embedSpec = next
-	m.th = nil
+	m.resetThresholds()
 	m.notice = "embedder: " + next
 	return m.startScoring()
+}
+
+// resetThresholds drops the thresholds moved here and those given as
+// flags: they were for another scale.
+func (m *Model) resetThresholds() {
+	m.th = nil
+	m.opts.Lint.Threshold, m.opts.Lint.WatchBand = nil, nil
 }

@@ -24,9 +24,10 @@ type pairsPane struct {
 	snap   *snapshot
 	tool   int
 	global bool
-	// pending says why there are no pairs yet (running, off, failed).
-	pending string
-	th      lint.Thresholds
+	// pending says why there are no pairs yet (running, off, failed);
+	// thresholds says which are in force and where they come from.
+	pending    string
+	thresholds string
 
 	rows   []lint.Pair
 	cursor int
@@ -39,10 +40,10 @@ func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
 
 // show follows the snapshot and the selected tool; pending says what the
 // similarity is doing while there are no verdicts.
-func (p *pairsPane) show(s *snapshot, tool int, pending string, th lint.Thresholds) {
+func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 	keep, had := p.selected()
 	sameTool := nameAt(p.snap, p.tool) == nameAt(s, tool)
-	p.snap, p.tool, p.pending, p.th = s, tool, pending, th
+	p.snap, p.tool, p.pending, p.thresholds = s, tool, pending, thresholds
 	p.rows = p.rows[:0]
 	if s.sim != nil {
 		switch {
@@ -101,7 +102,7 @@ func (p *pairsPane) Update(msg tea.Msg) tea.Cmd {
 	} else if key.Matches(km, p.keys.Scope) {
 		p.global = !p.global
 		p.cursor, p.offset = 0, 0
-		p.show(p.snap, p.tool, p.pending, p.th)
+		p.show(p.snap, p.tool, p.pending, p.thresholds)
 	}
 	return nil
 }
@@ -202,7 +203,7 @@ func (p *pairsPane) View() string {
 	if p.global {
 		scope = "g neighbours"
 	}
-	lines = append(lines, st.Muted.Render(thresholdText(p.th)+" · "+scope+" · enter compare"))
+	lines = append(lines, st.Muted.Render(p.thresholds+" · "+scope+" · enter compare"))
 	if p.detailHeight() > 0 {
 		lines = append(lines, p.detail()...)
 	}

@@ -76,13 +76,28 @@ func (m *Model) similarityStatus() string {
 	return m.snap.report.Similarity.Embedder + " " + string(m.scoring)
 }
 
-// thresholdText shows the thresholds in force, as the pairs pane titles
-// them.
+// thresholdText shows thresholds as the pairs pane lists them.
 func thresholdText(th lint.Thresholds) string {
 	if th.ReportOnly() {
 		return "report only"
 	}
 	return fmt.Sprintf("≥ %s · band %.2f", signed(th.Confusability), th.WatchBand)
+}
+
+// thresholdStatus is the thresholds in force and, unless they are the
+// scoring's defaults, where they come from: moved here, given as flags, or
+// the embedder's calibration for the scoring.
+func (m *Model) thresholdStatus() string {
+	th := thresholdText(m.thresholds())
+	switch {
+	case m.th != nil:
+		return th + " (yours)"
+	case m.opts.Lint.Threshold != nil || m.opts.Lint.WatchBand != nil:
+		return th + " (flags)"
+	case m.snap.sim != nil && m.snap.sim.Calibrated:
+		return th + " (" + m.snap.sim.Embedder + " calibration)"
+	}
+	return th
 }
 
 // signed shows a score with its sign, as the adaptive scoring's scores go
