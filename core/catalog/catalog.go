@@ -281,7 +281,7 @@ func toolList(root *jsonv.Value) (*jsonv.Value, string, error) {
 	case root.Is(jsonv.Object):
 		if t := root.Get("tools"); t != nil {
 			if !t.Is(jsonv.Array) {
-				return nil, "", fmt.Errorf("tools is %s, want an array of tools", article(t.TypeName()))
+				return nil, "", fmt.Errorf("tools is %s, want an array of tools", t.ArticleType())
 			}
 			return t, "tools", nil
 		}
@@ -302,7 +302,7 @@ func toolList(root *jsonv.Value) (*jsonv.Value, string, error) {
 		}
 		return nil, "", errors.New("unknown shape: want an array of tools, {\"tools\": [...]}, a tools/list response, or a Gemini {\"functionDeclarations\": [...]}")
 	default:
-		return nil, "", fmt.Errorf("the document is %s, want an array of tools or an object holding one", article(root.TypeName()))
+		return nil, "", fmt.Errorf("the document is %s, want an array of tools or an object holding one", root.ArticleType())
 	}
 }
 
@@ -319,11 +319,11 @@ func declarationsOf(v *jsonv.Value) *jsonv.Value {
 
 func (c *Catalog) addEntry(entry *jsonv.Value, where string) error {
 	if !entry.Is(jsonv.Object) {
-		return fmt.Errorf("entry is %s, want a tool object", article(entry.TypeName()))
+		return fmt.Errorf("entry is %s, want a tool object", entry.ArticleType())
 	}
 	if fd := declarationsOf(entry); fd != nil {
 		if !fd.Is(jsonv.Array) {
-			return fmt.Errorf("functionDeclarations is %s, want an array", article(fd.TypeName()))
+			return fmt.Errorf("functionDeclarations is %s, want an array", fd.ArticleType())
 		}
 		key := "functionDeclarations"
 		if !entry.Has(key) {
@@ -340,7 +340,7 @@ func (c *Catalog) addEntry(entry *jsonv.Value, where string) error {
 	typ, _ := entry.Get("type").Str()
 	if fn := entry.Get("function"); fn != nil && (typ == "function" || typ == "") {
 		if !fn.Is(jsonv.Object) {
-			return fmt.Errorf("function is %s, want an object", article(fn.TypeName()))
+			return fmt.Errorf("function is %s, want an object", fn.ArticleType())
 		}
 		return c.addTool(entry, fn, FormatOpenAIChat, where)
 	}
@@ -360,7 +360,7 @@ func (c *Catalog) addEntry(entry *jsonv.Value, where string) error {
 // there), body holds name, description and schema.
 func (c *Catalog) addTool(outer, body *jsonv.Value, format Format, where string) error {
 	if !body.Is(jsonv.Object) {
-		return fmt.Errorf("entry is %s, want a tool object", article(body.TypeName()))
+		return fmt.Errorf("entry is %s, want a tool object", body.ArticleType())
 	}
 	nameV := body.Get("name")
 	name, ok := nameV.Str()
@@ -368,13 +368,13 @@ func (c *Catalog) addTool(outer, body *jsonv.Value, format Format, where string)
 		if nameV == nil {
 			return errors.New("no name (every tool needs a string name)")
 		}
-		return fmt.Errorf("name is %s, want a string", article(nameV.TypeName()))
+		return fmt.Errorf("name is %s, want a string", nameV.ArticleType())
 	}
 	t := &Tool{Index: len(c.Tools), Entry: where, Name: name, Format: format, Pos: outer.Pos, Raw: outer}
 	if d := body.Get("description"); d != nil && d.Kind != jsonv.Null {
 		s, ok := d.Str()
 		if !ok {
-			return fmt.Errorf("tool %s: description is %s, want a string", jsonv.Quote(name), article(d.TypeName()))
+			return fmt.Errorf("tool %s: description is %s, want a string", jsonv.Quote(name), d.ArticleType())
 		}
 		t.Description, t.HasDescription = s, true
 	}
@@ -445,17 +445,6 @@ func joinPath(path, key string) string {
 		return key
 	}
 	return path + "." + key
-}
-
-func article(typeName string) string {
-	switch typeName {
-	case "array", "object", "undefined":
-		return "an " + typeName
-	case "null":
-		return "null"
-	default:
-		return "a " + typeName
-	}
 }
 
 // Lookup finds the first tool with the given name.

@@ -94,12 +94,12 @@ func (j *judge) wants(w *jsonv.Value) ([]string, *Refusal) {
 		return nil, nil
 	}
 	if !w.Is(jsonv.Object) {
-		return nil, j.refuse(w, "wants", "", "is %s, want an object naming arguments", article(w.TypeName()))
+		return nil, j.refuse(w, "wants", "", "is %s, want an object naming arguments", w.ArticleType())
 	}
 	names := make([]string, 0, len(w.Members))
 	for _, m := range w.Members {
 		if !m.Value.Is(jsonv.String) {
-			return nil, j.refuse(m.Value, "wants."+m.Key, m.Key, "is %s, want a string", article(m.Value.TypeName()))
+			return nil, j.refuse(m.Value, "wants."+m.Key, m.Key, "is %s, want a string", m.Value.ArticleType())
 		}
 		names = append(names, m.Key)
 	}
@@ -110,7 +110,7 @@ const ruleShape = `a rule is {"assume": V} or {"ask": "question", "choices": [..
 
 func (j *judge) rules(aoa *jsonv.Value, wanted []string) ([]Rule, *Refusal) {
 	if !aoa.Is(jsonv.Object) {
-		return nil, j.refuse(aoa, "askOrAssume", "", "is %s, want an object mapping argument names to rules", article(aoa.TypeName()))
+		return nil, j.refuse(aoa, "askOrAssume", "", "is %s, want an object mapping argument names to rules", aoa.ArticleType())
 	}
 	ruled := make([]Rule, 0, len(aoa.Members))
 	asks := 0
@@ -151,7 +151,7 @@ func (j *judge) rule(m jsonv.Member, wanted []string) (Rule, *Refusal) {
 		return r, j.refuse(v, path, name, "property %s %s; a ruled argument is exactly one of %s", name, typed, strings.Join(RuledTypes, ", "))
 	}
 	if !v.Is(jsonv.Object) {
-		return r, j.refuse(v, path, name, "is %s; %s", article(v.TypeName()), ruleShape)
+		return r, j.refuse(v, path, name, "is %s; %s", v.ArticleType(), ruleShape)
 	}
 	for _, k := range v.Members {
 		switch k.Key {
@@ -189,7 +189,7 @@ func (j *judge) rule(m jsonv.Member, wanted []string) (Rule, *Refusal) {
 func (j *judge) choices(c, prop *jsonv.Value, path, name string) ([]Choice, *Refusal) {
 	switch {
 	case !c.Is(jsonv.Array):
-		return nil, j.refuse(c, path, name, "is %s, want an array of choices", article(c.TypeName()))
+		return nil, j.refuse(c, path, name, "is %s, want an array of choices", c.ArticleType())
 	case len(c.Items) == 0:
 		return nil, j.refuse(c, path, name, "is empty; leave choices out for a free answer")
 	case len(c.Items) > MaxChoices:
@@ -239,7 +239,7 @@ func (j *judge) choice(item *jsonv.Value, path, name string) (Choice, *Refusal) 
 	}
 	switch {
 	case !said.Is(jsonv.Array):
-		return ch, j.refuse(said, path+".said", name, "is %s, want an array of phrases", article(said.TypeName()))
+		return ch, j.refuse(said, path+".said", name, "is %s, want an array of phrases", said.ArticleType())
 	case len(said.Items) > MaxSaidPhrases:
 		return ch, j.refuse(said, path+".said", name, "has %d phrases, over %d", len(said.Items), MaxSaidPhrases)
 	}
@@ -259,7 +259,7 @@ func (j *judge) text(v *jsonv.Value, path, name, what string, max int) (string, 
 	n := utf8.RuneCountInString(s)
 	switch {
 	case !ok:
-		return "", j.refuse(v, path, name, "the %s is %s, want a string", what, article(v.TypeName()))
+		return "", j.refuse(v, path, name, "the %s is %s, want a string", what, v.ArticleType())
 	case strings.TrimFunc(s, isJSSpace) == "":
 		return "", j.refuse(v, path, name, "the %s is blank", what)
 	case n > max:

@@ -24,7 +24,7 @@ var (
 func (j *judge) period(v *jsonv.Value, rules *Rules) (*Period, *Refusal) {
 	const path = "period"
 	if !v.Is(jsonv.Object) {
-		return nil, j.refuse(v, path, "", "is %s, want an object", article(v.TypeName()))
+		return nil, j.refuse(v, path, "", "is %s, want an object", v.ArticleType())
 	}
 	sugar := ""
 	for _, m := range v.Members {
@@ -72,7 +72,7 @@ func (j *judge) forms(v *jsonv.Value) ([]Form, *Refusal) {
 	const path = "period.forms"
 	switch {
 	case !v.Is(jsonv.Array):
-		return nil, j.refuse(v, path, "", "is %s, want an array of forms", article(v.TypeName()))
+		return nil, j.refuse(v, path, "", "is %s, want an array of forms", v.ArticleType())
 	case len(v.Items) == 0:
 		return nil, j.refuse(v, path, "", "is empty; a period takes at least one form")
 	case len(v.Items) > MaxPeriodForms:
@@ -91,7 +91,7 @@ func (j *judge) forms(v *jsonv.Value) ([]Form, *Refusal) {
 
 func (j *judge) form(v *jsonv.Value, path string) (Form, *Refusal) {
 	if !v.Is(jsonv.Object) {
-		return Form{}, j.refuse(v, path, "", "is %s, want a form object", article(v.TypeName()))
+		return Form{}, j.refuse(v, path, "", "is %s, want a form object", v.ArticleType())
 	}
 	kind, ref := j.name(v, "kind", path, true)
 	if ref != nil {
@@ -445,6 +445,6 @@ func describeValue(v *jsonv.Value) string {
 	case v.Kind == jsonv.String:
 		return jsonv.Quote(clip(v.Text))
 	default:
-		return article(v.TypeName())
+		return v.ArticleType()
 	}
 }

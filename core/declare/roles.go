@@ -181,7 +181,7 @@ func (f *Form) readJoined(v *jsonv.Value) (Parsed, error) {
 
 func (f *Form) readObject(v *jsonv.Value) (from, to endpoint, err error) {
 	if !v.Is(jsonv.Object) {
-		return from, to, fmt.Errorf("is %s, want an object with %s and %s", article(v.TypeName()), f.From.Argument, f.To.Argument)
+		return from, to, fmt.Errorf("is %s, want an object with %s and %s", v.ArticleType(), f.From.Argument, f.To.Argument)
 	}
 	for _, k := range []string{f.From.Argument, f.To.Argument} {
 		if IsMissing(v, k) {
@@ -274,7 +274,7 @@ func readNumber(v *jsonv.Value, whole bool) (float64, error) {
 			return 0, errors.New("not a whole number")
 		}
 	default:
-		return 0, fmt.Errorf("is %s, want a number", article(v.TypeName()))
+		return 0, fmt.Errorf("is %s, want a number", v.ArticleType())
 	}
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return 0, errors.New("not a finite number")
@@ -311,7 +311,7 @@ func unitNamed(name string) (time.Duration, error) {
 func wantString(v *jsonv.Value) (string, error) {
 	s, ok := v.Str()
 	if !ok {
-		return "", fmt.Errorf("is %s, want a string", article(v.TypeName()))
+		return "", fmt.Errorf("is %s, want a string", v.ArticleType())
 	}
 	return s, nil
 }
@@ -333,15 +333,4 @@ func clip(s string) string {
 		n++
 	}
 	return s
-}
-
-// article puts "a" or "an" before a JSON type name: "an array", "null".
-func article(typeName string) string {
-	switch typeName {
-	case "array", "object", "undefined":
-		return "an " + typeName
-	case "null":
-		return "null"
-	}
-	return "a " + typeName
 }

@@ -144,6 +144,19 @@ func (v *Value) TypeName() string {
 	return v.Kind.String()
 }
 
+// ArticleType is TypeName with its article, as an error message puts it:
+// "an array", "a string", "null".
+func (v *Value) ArticleType() string {
+	switch t := v.TypeName(); t {
+	case "array", "object", "undefined":
+		return "an " + t
+	case "null":
+		return t
+	default:
+		return "a " + t
+	}
+}
+
 // Equal is JavaScript's === on primitives, lifted to whole values: numbers
 // compare by value, strings by content, arrays and objects member by member
 // in order.

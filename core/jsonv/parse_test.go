@@ -142,3 +142,22 @@ func BenchmarkParseMinified(b *testing.B) {
 		}
 	}
 }
+
+func TestArticleType(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`[]`, "an array"}, {`{}`, "an object"}, {`null`, "null"},
+		{`"s"`, "a string"}, {`1`, "a number"}, {`true`, "a boolean"},
+	} {
+		v, err := Parse([]byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.ArticleType(); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	var missing *Value
+	if got := missing.ArticleType(); got != "an undefined" {
+		t.Errorf("nil: got %q", got)
+	}
+}

@@ -204,7 +204,7 @@ func EnumTypeMismatchRule() Rule {
 					if !typeAccepts(types, m) {
 						out = append(out, Finding{Severity: SeverityError, Param: path,
 							Message: fmt.Sprintf("enum member %s is %s, but the type is %s: a model that picks it fails validation",
-								cut(m.JSON(), 40), article(m), strings.Join(types, " or "))})
+								cut(m.JSON(), 40), m.ArticleType(), strings.Join(types, " or "))})
 					}
 				}
 			})
@@ -252,16 +252,6 @@ func typeAccepts(types []string, v *jsonv.Value) bool {
 		}
 	}
 	return false
-}
-
-func article(v *jsonv.Value) string {
-	switch v.Kind {
-	case jsonv.Null:
-		return "null"
-	case jsonv.Array, jsonv.Object:
-		return "an " + v.Kind.String()
-	}
-	return "a " + v.Kind.String()
 }
 
 // DefaultMaxTools is OpenAI's limit of tools per request.
