@@ -66,7 +66,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "toolscope: explore and lint the tool catalogs LLM agents are given.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
-	fmt.Fprintln(w, "  toolscope [flags] [CATALOG]    explore (on a terminal) or print the text report")
+	fmt.Fprintln(w, "  toolscope [flags] [CATALOG]")
+	fmt.Fprintln(w, "      explore (on a terminal) or print the text report; the bundled demo when CATALOG is left out")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
@@ -74,10 +75,10 @@ func usage(w io.Writer) {
 	sort.Strings(names)
 	for _, n := range names {
 		c := commands[n]
-		fmt.Fprintf(w, "  toolscope %-24s %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  toolscope %s\n      %s\n", c.usage, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "CATALOG is a file, '-' for stdin, mcp:COMMAND ARGS... for a live MCP server over")
+	fmt.Fprintln(w, "CATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) for a live MCP server over")
 	fmt.Fprintln(w, "stdio, or an http(s):// URL of a Streamable HTTP MCP server.")
 	fmt.Fprintln(w, "Run 'toolscope COMMAND --help' for a command's flags.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 the check failed, 2 usage or input error.")
