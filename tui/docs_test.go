@@ -9,18 +9,21 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// The key map in docs/explorer.md names every key the explorer answers to.
+// The key maps in the README and docs/explorer.md name every key the
+// explorer answers to.
 func TestDocsListEveryKey(t *testing.T) {
-	doc, err := os.ReadFile("../docs/explorer.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(doc)
-	km := reflect.ValueOf(DefaultKeyMap())
-	for i := range km.NumField() {
-		for _, k := range km.Field(i).Interface().(key.Binding).Keys() {
-			if !strings.Contains(text, "`"+docName(k)+"`") {
-				t.Errorf("%s: key %q is not in the docs' key map", km.Type().Field(i).Name, k)
+	for _, doc := range []string{"../README.md", "../docs/explorer.md"} {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		km := reflect.ValueOf(DefaultKeyMap())
+		for i := range km.NumField() {
+			for _, k := range km.Field(i).Interface().(key.Binding).Keys() {
+				if !strings.Contains(text, "`"+docName(k)+"`") {
+					t.Errorf("%s: %s: key %q is not in the key map", doc, km.Type().Field(i).Name, k)
+				}
 			}
 		}
 	}
