@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime/debug"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 )
@@ -14,6 +16,14 @@ const (
 	lintUsage   = "lint [flags] CATALOG"
 	lintSummary = "the CI gate: structural rules and similarity (exit 0 ok, 1 failed, 2 usage or input error)"
 )
+
+// lintHelp is lint's summary with what CATALOG may be and what a score
+// means.
+var lintHelp = lintSummary + "\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) or an http(s):// URL of an MCP server.\n\n" +
+	similarityHelp
+
+// similarityHelp says what a pair's score means, for --help.
+var similarityHelp = ansi.Wrap("Similarity: "+lint.ScoringAdaptive.Explain()+" "+lint.ScoringCosine.Explain(), 78, "")
 
 func init() {
 	register(command{name: "lint", usage: lintUsage, summary: lintSummary, run: runLint})
@@ -25,7 +35,7 @@ var lintFormats = []string{"text", "json", "sarif", "markdown"}
 func runLint(args []string, io stdio) int {
 	fs := newFlagSet("lint")
 	f := newCatalogFlags(fs, lintFormats)
-	positional, code, ok := parseCommand(fs, lintUsage, lintSummary+"\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) or an http(s):// URL of an MCP server.", args, io)
+	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
 	}

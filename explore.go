@@ -37,7 +37,7 @@ func runExplore(args []string, io stdio) int {
 	// command has none.
 	positional, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(io.out, "Usage: toolscope %s\n\n%s\n\nFlags:\n", exploreUsage, exploreSummary)
+		fmt.Fprintf(io.out, "Usage: toolscope %s\n\n%s\n\n%s\n\nFlags:\n", exploreUsage, exploreSummary, similarityHelp)
 		fs.SetOutput(io.out)
 		fs.PrintDefaults()
 		return 0

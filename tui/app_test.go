@@ -273,6 +273,12 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 	if m.helpOpen {
 		t.Error("a key did not close help")
 	}
+	// The pairs' help says what the score in use means, in one sentence.
+	press(m, "3", "?")
+	flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	if !strings.Contains(flat, "than each usually reads to its three nearest") {
+		t.Errorf("the pairs' help does not explain the adaptive score:\n%s", m.View())
+	}
 }
 
 // screens drives the model into each screen there is.

@@ -13,8 +13,7 @@ var paneHelp = map[string]string{
 	"Tool": "Findings come from the structural rules; w shows each rule's teaching text (why, how to fix, before and after). " +
 		"Declarations are judged against the schema at load: a refused one is shown in red with its sentence and counts as an error. " +
 		"The schema lists the parameters in file order.",
-	"Pairs": "✗ confusable, ~ watch. The adaptive score says how far a pair stands out against both tools' usual neighbours, " +
-		"so the same pair can score differently in two catalogs: that is the point. " +
+	"Pairs": "✗ confusable, ~ watch. " +
 		"+/- move the threshold and ]/[ the watch band; the verdicts follow without embedding again. " +
 		"s switches the scoring (adaptive, cosine), m the embedder. The mock embedder counts characters: trust its order, not its verdicts.",
 	"Arguments": "Type or paste the arguments a model would send, as JSON. Every keystroke judges them again: validation issues, " +
@@ -33,7 +32,12 @@ func (m *Model) helpView(w, h int) string {
 		name = "Compare"
 	}
 	b.WriteString(m.styles.Bold.Render(name) + "\n")
-	for _, l := range wrap(paneHelp[name], max(w-4, 10)) {
+	text := paneHelp[name]
+	if name == "Pairs" || name == "Compare" {
+		// What the score in use means, for the pairs on screen.
+		text += " " + m.scoring.Explain()
+	}
+	for _, l := range wrap(text, max(w-4, 10)) {
 		b.WriteString(l + "\n")
 	}
 	b.WriteString("\n" + m.styles.Bold.Render(name+" keys") + "\n")

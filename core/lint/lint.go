@@ -39,6 +39,24 @@ const (
 	ScoringAdaptive Scoring = "adaptive"
 )
 
+// Scorings are the scorings, the default first.
+var Scorings = []Scoring{ScoringAdaptive, ScoringCosine}
+
+// Explain says in one sentence, for a tool author, what a pair's score
+// means under the scoring.
+func (s Scoring) Explain() string {
+	switch s {
+	case ScoringAdaptive:
+		return "The adaptive score is how much closer two tools read to each other (name and first sentence, plus the words their names share) " +
+			"than each usually reads to its three nearest neighbours: at the threshold or above, with an affinity of at least 0.75, " +
+			"they stand out as a pair a model can take one for the other."
+	case ScoringCosine:
+		return "The cosine score is how alike two tools' full texts (name and description) read, from -1 to 1: " +
+			"at the threshold or above, a model can take one for the other."
+	}
+	return ""
+}
+
 // Verdict says how close a flagged pair is.
 type Verdict string
 

@@ -332,17 +332,31 @@ func WriteRulesText(w io.Writer, rules []Rule) error {
 		fmt.Fprintf(b, "  Why: %s\n  Fix: %s\n", r.Teaching.Why, r.Teaching.Fix)
 		fmt.Fprintf(b, "  Before:\n%s\n  After:\n%s\n", indent(r.Teaching.Before, "    "), indent(r.Teaching.After, "    "))
 	}
+	b.WriteString("\nSimilarity (not a rule: pairs of tools a model could mix up)\n")
+	for _, s := range Scorings {
+		fmt.Fprintf(b, "  %s: %s\n", s, s.Explain())
+	}
 	return b.Flush()
 }
 
-// WriteRulesJSON lists rules as JSON: id, severity, summary, teaching.
+// WriteRulesJSON lists rules as JSON: id, severity, summary, teaching;
+// then what each scoring's score means.
 func WriteRulesJSON(w io.Writer, rules []Rule) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
+	type scoring struct {
+		Name    Scoring `json:"name"`
+		Meaning string  `json:"meaning"`
+	}
+	var scorings []scoring
+	for _, s := range Scorings {
+		scorings = append(scorings, scoring{s, s.Explain()})
+	}
 	return enc.Encode(struct {
-		Rules []Rule `json:"rules"`
-	}{rules})
+		Rules    []Rule    `json:"rules"`
+		Scorings []scoring `json:"scorings"`
+	}{rules, scorings})
 }
 
 func indent(s, prefix string) string {

@@ -295,6 +295,7 @@ func TestRulesListings(t *testing.T) {
 			ID, Severity, Summary string
 			Teaching              Teaching
 		}
+		Scorings []struct{ Name, Meaning string }
 	}
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 		t.Fatal(err)
@@ -305,6 +306,15 @@ func TestRulesListings(t *testing.T) {
 	for _, r := range doc.Rules {
 		if r.Teaching.Why == "" || r.Teaching.Before == "" || !strings.Contains(text.String(), r.ID+" ("+r.Severity+")") {
 			t.Errorf("rule %s incomplete in the listings", r.ID)
+		}
+	}
+	// Both listings say what each scoring's score means.
+	if len(doc.Scorings) != 2 {
+		t.Fatalf("scorings in JSON: %+v", doc.Scorings)
+	}
+	for _, s := range doc.Scorings {
+		if s.Meaning == "" || !strings.Contains(text.String(), s.Name+": "+s.Meaning) {
+			t.Errorf("scoring %s is not explained in both listings", s.Name)
 		}
 	}
 }
