@@ -1,10 +1,12 @@
 package validate
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -129,9 +131,54 @@ func reason(err error, p string) string {
 // backtracking stack limit.
 var errTimedOut = fmt.Errorf("the match took longer than %v", MatchTimeout)
 
+// failedMatches remembers, process-wide, the pattern and value pairs whose
+// match gave up, so a caller that validates the same arguments again (the
+// explorer does, on every keystroke) does not wait out the timeout each
+// time, and gets the same answer. Bounded: cleared when full.
+var failedMatches = struct {
+	sync.Mutex
+	byKey map[[sha256.Size]byte]error
+}{byKey: map[[sha256.Size]byte]error{}}
+
+const maxFailedMatches = 1024
+
+func matchKey(pattern, s string) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(pattern))
+	h.Write([]byte{0})
+	h.Write([]byte(s))
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
 // matchString runs re over s; any failure of the engine comes back as an
-// error, never a panic.
+// error, never a panic. A pair that failed before fails again at once.
 func matchString(re *regexp2.Regexp, s string) (ok bool, err error) {
+	key := matchKey(re.String(), s)
+	failedMatches.Lock()
+	err, failed := failedMatches.byKey[key]
+	failedMatches.Unlock()
+	if failed {
+		return false, err
+	}
+	ok, err = runMatch(re, s)
+	if err != nil {
+		failedMatches.Lock()
+		if len(failedMatches.byKey) >= maxFailedMatches {
+			clear(failedMatches.byKey)
+		}
+		failedMatches.byKey[key] = err
+		failedMatches.Unlock()
+	}
+	return ok, err
+}
+
+// engineRuns counts the matches the engine ran, for tests.
+var engineRuns atomic.Int64
+
+func runMatch(re *regexp2.Regexp, s string) (ok bool, err error) {
+	engineRuns.Add(1)
 	defer func() {
 		if r := recover(); r != nil {
 			ok, err = false, fmt.Errorf("the regex engine failed: %v", r)

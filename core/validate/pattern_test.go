@@ -90,6 +90,30 @@ func TestHostilePatternTimesOut(t *testing.T) {
 	}
 }
 
+// A value whose match gave up is not matched again by the next call: the
+// explorer validates on every keystroke and must not wait out the timeout
+// each time.
+func TestFailedMatchIsRemembered(t *testing.T) {
+	schema := j(t, `{"properties":{"s":{"type":"string","pattern":"^(b|bb)+$"}}}`)
+	args := j(t, `{"s":"`+strings.Repeat("b", 40)+`!"}`)
+	first := Validate(args, schema)
+	before := engineRuns.Load()
+	second := Validate(args, schema)
+	if runs := engineRuns.Load() - before; runs != 0 {
+		t.Errorf("the engine ran %d more times for a value that timed out before", runs)
+	}
+	if !first.OK || !second.OK || len(second.Warnings) != 1 || second.Warnings[0] != first.Warnings[0] {
+		t.Errorf("the second call answered differently: %+v then %+v", first, second)
+	}
+	// A value that matched is matched again (only failures are kept).
+	ok := j(t, `{"s":"bbb"}`)
+	Validate(ok, schema)
+	before = engineRuns.Load()
+	if r := Validate(ok, schema); !r.OK || engineRuns.Load() == before {
+		t.Errorf("a good match was not run again: %+v", r)
+	}
+}
+
 func TestCompilePatternConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 8 {
