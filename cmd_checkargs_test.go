@@ -67,7 +67,7 @@ func TestCheckArgs(t *testing.T) {
 			[]string{`has no tool named "get_volume_statu"; nearest: get_volume_status, `}},
 		{"missing TOOL", "", []string{demoPath}, 2, nil, []string{"want CATALOG TOOL [ARGS]"}},
 		{"too many arguments", "", []string{demoPath, "a", "{}", "x"}, 2, nil, []string{"want CATALOG TOOL [ARGS]"}},
-		{"unknown flag", "", []string{"--strict", demoPath, "get_incident"}, 2, nil, []string{"flag provided but not defined: -strict"}},
+		{"unknown flag", "", []string{"--strict", demoPath, "get_incident"}, 2, nil, []string{"flag provided but not defined: --strict"}},
 		{"unknown mode", "", []string{"--mode", "strict", demoPath, "get_incident"}, 2, nil, []string{`unknown validation mode "strict"`}},
 		{"unknown format", "", []string{"--format", "yaml", demoPath, "get_incident"}, 2, nil, []string{`unknown --format "yaml"`}},
 		{"both from stdin", "", []string{"-", "get_incident", "-"}, 2, nil, []string{"cannot both be read from stdin"}},

@@ -41,7 +41,7 @@ func TestPeriodCommand(t *testing.T) {
 		{"bad zone", []string{"lookback", "24h", "--zone", "Mars/Olympus"}, 2, "", `--zone "Mars/Olympus": not an IANA zone name`},
 		{"Local is no zone name", []string{"lookback", "24h", "--zone", "Local"}, 2, "", `--zone "Local": not an IANA zone name`},
 		{"bad format", []string{"lookback", "24h", "--format", "yaml"}, 2, "", `--format "yaml": want text or json`},
-		{"unknown flag", []string{"lookback", "24h", "--strict"}, 2, "", "flag provided but not defined: -strict"},
+		{"unknown flag", []string{"lookback", "24h", "--strict"}, 2, "", "flag provided but not defined: --strict"},
 		{"one argument", []string{"lookback"}, 2, "", "want two arguments, SPELLING VALUE; got 1"},
 		{"three arguments", []string{"lookback", "24h", "7d"}, 2, "", "got 3"},
 	}

@@ -183,7 +183,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, doubleDash(err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -197,6 +197,22 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// doubleDash writes the flag package's messages ("invalid value ... for
+// flag -threshold", "flag provided but not defined: -x") with the two
+// dashes the help shows.
+func doubleDash(err error) error {
+	msg := err.Error()
+	for _, prefix := range []string{"for flag -", "not defined: -", "needs an argument: -"} {
+		if i := strings.Index(msg, prefix); i >= 0 && !strings.HasPrefix(msg[i+len(prefix):], "-") {
+			msg = msg[:i+len(prefix)] + "-" + msg[i+len(prefix):]
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
 }
 
 // newFlagSet makes a quiet flag set: parseCommand reports its errors and
