@@ -95,15 +95,9 @@ func (l *liveFlags) check() error {
 	return nil
 }
 
-// loadCatalog resolves a CATALOG argument with the default live-source
-// settings: "" is the bundled demo, "-" is stdin, `mcp:COMMAND ARGS` and
-// http(s):// URLs are live MCP servers, anything else a file.
-func loadCatalog(arg string, io stdio) (*catalog.Catalog, error) {
-	return (&liveFlags{}).load(arg, io)
-}
-
-// load resolves a CATALOG argument (see loadCatalog), or the --mcp-config
-// servers when the flag is given. A live source is listed once and closed,
+// load resolves a CATALOG argument: "" is the bundled demo, "-" is stdin,
+// `mcp:COMMAND ARGS` and http(s):// URLs are live MCP servers, anything
+// else a file; or the --mcp-config servers when the flag is given. A live source is listed once and closed,
 // its child processes reaped; Ctrl-C cuts it short cleanly.
 func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 	if err := l.check(); err != nil {
