@@ -161,6 +161,31 @@ func TestScoringAndEmbedderSwitch(t *testing.T) {
 	}
 }
 
+// The pairs pane says where the thresholds in force come from, and a
+// switch of scoring drops thresholds given as flags (they were for the
+// other scale).
+func TestThresholdSourceIsShown(t *testing.T) {
+	pane := func(m *Model) string { return strings.Join(strings.Fields(ansi.Strip(m.View())), " ") }
+	opts := mockOptions(t)
+	th, band := 0.5, 0.1
+	opts.Lint.Threshold, opts.Lint.WatchBand = &th, &band
+	m := scoredModel(t, opts, 160, 45)
+	if v := pane(m); !strings.Contains(v, "≥ +0.50 · band 0.10 (flags)") {
+		t.Errorf("flag thresholds not shown as flags':\n%s", v)
+	}
+	drain(m, press(m, "+"))
+	if v := pane(m); !strings.Contains(v, "≥ +0.51 · band 0.10 (yours)") {
+		t.Errorf("a moved threshold not shown as yours:\n%s", v)
+	}
+	drain(m, press(m, "s"))
+	if m.opts.Lint.Threshold != nil || m.thresholds().Confusability != 0.94 {
+		t.Errorf("the flag threshold survived the switch: %+v", m.thresholds())
+	}
+	if v := pane(m); !strings.Contains(v, "≥ +0.94 · band 0.02 (mock calibration)") {
+		t.Errorf("the mock's cosine calibration not named:\n%s", v)
+	}
+}
+
 func writeCatalog(t *testing.T, path, data string) {
 	t.Helper()
 	// Write and rename, as editors save.
