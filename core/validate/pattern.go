@@ -152,18 +152,27 @@ func matchKey(pattern, s string) [sha256.Size]byte {
 	return k
 }
 
+// anyFailed says whether failedMatches holds anything, so that the common
+// case, where no match ever gave up, hashes nothing.
+var anyFailed atomic.Bool
+
 // matchString runs re over s; any failure of the engine comes back as an
 // error, never a panic. A pair that failed before fails again at once.
 func matchString(re *regexp2.Regexp, s string) (ok bool, err error) {
-	key := matchKey(re.String(), s)
-	failedMatches.Lock()
-	err, failed := failedMatches.byKey[key]
-	failedMatches.Unlock()
-	if failed {
-		return false, err
+	var key [sha256.Size]byte
+	if anyFailed.Load() {
+		key = matchKey(re.String(), s)
+		failedMatches.Lock()
+		err, failed := failedMatches.byKey[key]
+		failedMatches.Unlock()
+		if failed {
+			return false, err
+		}
 	}
 	ok, err = runMatch(re, s)
 	if err != nil {
+		key = matchKey(re.String(), s)
+		anyFailed.Store(true)
 		failedMatches.Lock()
 		if len(failedMatches.byKey) >= maxFailedMatches {
 			clear(failedMatches.byKey)
