@@ -78,8 +78,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  toolscope %s\n      %s\n", c.usage, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "CATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) for a live MCP server over")
-	fmt.Fprintln(w, "stdio, or an http(s):// URL of a Streamable HTTP MCP server.")
+	fmt.Fprintln(w, "CATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) for a")
+	fmt.Fprintln(w, "live MCP server over stdio, or an http(s):// URL of a Streamable HTTP MCP server.")
 	fmt.Fprintln(w, "Run 'toolscope COMMAND --help' for a command's flags, 'toolscope rules' for what")
 	fmt.Fprintln(w, "each rule catches and what a similarity score means.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 the check failed, 2 usage or input error.")

@@ -97,8 +97,9 @@ func (l *liveFlags) check() error {
 
 // load resolves a CATALOG argument: "" is the bundled demo, "-" is stdin,
 // `mcp:COMMAND ARGS` and http(s):// URLs are live MCP servers, anything
-// else a file; or the --mcp-config servers when the flag is given. A live source is listed once and closed,
-// its child processes reaped; Ctrl-C cuts it short cleanly.
+// else a file; or the --mcp-config servers when the flag is given. A live
+// source is listed once and closed, its child processes reaped; Ctrl-C cuts
+// it short cleanly.
 func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 	if err := l.check(); err != nil {
 		return nil, err
