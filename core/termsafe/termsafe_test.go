@@ -1,0 +1,73 @@
+package termsafe
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestLineAndBlock(t *testing.T) {
+	cases := []struct {
+		name, in, line, block string
+	}{
+		{"plain", "search_files", "search_files", "search_files"},
+		{"unicode kept", "café 東京 🙂", "café 東京 🙂", "café 東京 🙂"},
+		{"clear screen", "a\x1b[2Jb", `a\x1b[2Jb`, `a\x1b[2Jb`},
+		{"osc52 clipboard", "\x1b]52;c;ZWNobyBoaQ==\x07", `\x1b]52;c;ZWNobyBoaQ==\x07`, `\x1b]52;c;ZWNobyBoaQ==\x07`},
+		{"c1 csi", "x\u009b31m", `x\x9b31m`, `x\x9b31m`},
+		{"newline and tab", "a\nb\tc", `a\nb\tc`, "a\nb\tc"},
+		{"carriage return", "ok\rFAIL", `ok\rFAIL`, `ok\rFAIL`},
+		{"del and nul", "a\x7fb\x00", `a\x7fb\x00`, `a\x7fb\x00`},
+		{"bidi override", "abc\u202edef", `abc\u202edef`, `abc\u202edef`},
+		{"isolate", "\u2066x\u2069", `\u2066x\u2069`, `\u2066x\u2069`},
+		{"line separator", "a\u2028b", `a\u2028b`, `a\u2028b`},
+		{"invalid utf-8", "a\xffb", `a\xffb`, `a\xffb`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Line(c.in); got != c.line {
+				t.Errorf("Line(%q) = %q, want %q", c.in, got, c.line)
+			}
+			if got := Block(c.in); got != c.block {
+				t.Errorf("Block(%q) = %q, want %q", c.in, got, c.block)
+			}
+			if Safe(c.in) != (c.in == c.block) {
+				t.Errorf("Safe(%q) = %v", c.in, Safe(c.in))
+			}
+		})
+	}
+}
+
+func TestPlainTextIsNotCopied(t *testing.T) {
+	s := "a perfectly ordinary description.\nWith two lines."
+	if allocs := testing.AllocsPerRun(100, func() { _ = Block(s) }); allocs != 0 {
+		t.Fatalf("Block allocated %v times on clean text", allocs)
+	}
+}
+
+func FuzzLine(f *testing.F) {
+	for _, s := range []string{"", "a\x1b[31m", "\u202e", "\xff\xfe", "\n\t\r", "\u009d0;title\u009c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, out := range []string{Line(s), Block(s)} {
+			if !utf8.ValidString(out) {
+				t.Fatalf("output is not UTF-8: %q", out)
+			}
+			for _, r := range out {
+				if r == '\n' || r == '\t' {
+					continue
+				}
+				if unsafe(r, true) {
+					t.Fatalf("control %U survived in %q", r, out)
+				}
+			}
+		}
+		if strings.ContainsAny(Line(s), "\n\t") {
+			t.Fatalf("Line kept a newline or tab: %q", Line(s))
+		}
+		if Safe(s) && Block(s) != s {
+			t.Fatalf("safe text changed: %q", s)
+		}
+	})
+}
