@@ -53,18 +53,23 @@ type judgedMsg struct {
 }
 
 // failedMsg is a background command that panicked: the explorer reports it
-// and keeps running.
+// and keeps running. id is the request it answers, so the panic of a
+// superseded request does not end the current one.
 type failedMsg struct {
 	what string
+	id   int
 	err  error
 }
 
 // safe runs work as a command, turning a panic into a failedMsg.
-func safe(what string, work func() tea.Msg) tea.Cmd {
+func safe(what string, work func() tea.Msg) tea.Cmd { return safeID(what, 0, work) }
+
+// safeID is safe for a request with an id, which its failedMsg carries.
+func safeID(what string, id int, work func() tea.Msg) tea.Cmd {
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = failedMsg{what: what, err: fmt.Errorf("internal error: %v", r)}
+				msg = failedMsg{what: what, id: id, err: fmt.Errorf("internal error: %v", r)}
 			}
 		}()
 		return work()
@@ -92,7 +97,7 @@ func score(id int, cat *catalog.Catalog, opts lint.Options, spec string, e embed
 		}
 		job.progress <- p
 	}
-	run := safe("similarity", func() tea.Msg {
+	run := safeID("similarity", id, func() tea.Msg {
 		defer close(job.progress)
 		if e == nil {
 			var err error
@@ -121,7 +126,7 @@ func (j *scoreJob) next() tea.Cmd {
 // judge derives the verdicts for thresholds th in the background: lowering
 // them below what was kept scores the pairs again.
 func judge(id int, s *lint.Scores, th lint.Thresholds) tea.Cmd {
-	return safe("verdicts", func() tea.Msg {
+	return safeID("verdicts", id, func() tea.Msg {
 		return judgedMsg{id: id, sim: s.Judge(th)}
 	})
 }
@@ -130,7 +135,7 @@ func judge(id int, s *lint.Scores, th lint.Thresholds) tea.Cmd {
 // screen swaps to the new catalog whole; when the tools are the same as
 // old's, nothing needs doing again.
 func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options, old *catalog.Catalog) tea.Cmd {
-	return safe("reload", func() tea.Msg {
+	return safeID("reload", id, func() tea.Msg {
 		cat, err := load(context.Background())
 		switch {
 		case err != nil:
@@ -144,7 +149,7 @@ func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts l
 
 // analyseCmd runs the rules and the declarations in the background.
 func analyseCmd(id int, cat *catalog.Catalog, opts lint.Options) tea.Cmd {
-	return safe("rules", func() tea.Msg {
+	return safeID("rules", id, func() tea.Msg {
 		return analysedMsg{id: id, snap: analyse(cat, opts)}
 	})
 }

@@ -24,6 +24,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/live"
+	"toolscope/core/termsafe"
 	"toolscope/embed"
 )
 
@@ -210,6 +211,11 @@ func (m *Model) Close() {
 // Update routes a message and re-renders the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
+	// The drawer judges its text in the background, after any update that
+	// changed it.
+	if c := m.drawer.command(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
 	m.settle()
 	if m.quitting {
 		return m, tea.Quit
@@ -288,16 +294,11 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			m.notice = "wrote " + msg.path
 		}
 		return nil
+	case argsJudgedMsg:
+		m.drawer.judged(msg)
+		return nil
 	case failedMsg:
-		// What failed is over: let the next request of its kind start.
-		m.fail(msg.what, msg.err)
-		switch msg.what {
-		case "similarity":
-			m.job = nil
-			m.syncPairs()
-		case "verdicts":
-			m.judging, m.judgeAgain = false, false
-		}
+		m.failed(msg)
 		return nil
 	}
 	return m.toPane(msg)
@@ -405,9 +406,43 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// failed takes a background command's panic. A panic in a superseded
+// request is dropped like its answer would have been; the current one's
+// is shown and ends it, so the next request of its kind can start.
+func (m *Model) failed(msg failedMsg) {
+	switch msg.what {
+	case "similarity":
+		if m.job == nil || msg.id != m.job.id {
+			return
+		}
+		m.job = nil
+		defer m.syncPairs()
+	case "verdicts":
+		if msg.id != m.judgeID {
+			return
+		}
+		m.judging, m.judgeAgain = false, false
+	case "rules":
+		if msg.id != m.analyseID {
+			return
+		}
+	case "reload":
+		if msg.id != m.loadID {
+			return
+		}
+	case "arguments":
+		if m.drawer.job == nil || msg.id != m.drawer.job.id {
+			return
+		}
+		m.drawer.judged(argsJudgedMsg{id: msg.id, lines: []verdictLine{{toneError, "the arguments could not be judged: " + msg.err.Error()}}})
+	}
+	m.fail(msg.what, msg.err)
+}
+
 // fail shows an error in the banner under what failed.
 func (m *Model) fail(what string, err error) {
-	m.problems[what] = what + ": " + oneLine(err.Error())
+	// A server's stderr can carry anything: it reaches the screen escaped.
+	m.problems[what] = what + ": " + termsafe.Line(oneLine(err.Error()))
 }
 
 // problemText is the banner's line: every current problem, in a stable

@@ -44,19 +44,34 @@ func keyMsg(k string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
 
-// press sends keys one by one and returns the last command.
+// press sends keys one by one, letting the drawer's judgement of each
+// arrive as the runtime would, and returns the last key's command.
 func press(m *Model, keys ...string) tea.Cmd {
 	var cmd tea.Cmd
 	for _, k := range keys {
-		_, cmd = m.Update(keyMsg(k))
+		cmd = send(m, keyMsg(k))
 	}
 	return cmd
+}
+
+// send is one message and the drawer's judgement it asked for.
+func send(m *Model, msg tea.Msg) tea.Cmd {
+	_, cmd := m.Update(msg)
+	judgeNow(m)
+	return cmd
+}
+
+// judgeNow runs the drawer's pending judgement and delivers its answer.
+func judgeNow(m *Model) {
+	if j := m.drawer.job; j != nil {
+		m.Update(j.run())
+	}
 }
 
 // typeKeys sends each rune of s as a key.
 func typeKeys(m *Model, s string) {
 	for _, r := range s {
-		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
 }
 
@@ -239,7 +254,7 @@ func TestDrawerKeepsADraftPerTool(t *testing.T) {
 func TestBracketedPasteGoesIntoTheEditor(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	press(m, "a")
-	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("{\n  \"volume_id\": \"vol-0a1b2c3d\"\n}"), Paste: true})
+	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("{\n  \"volume_id\": \"vol-0a1b2c3d\"\n}"), Paste: true})
 	if got := m.drawer.editor.Value(); got != "{\n  \"volume_id\": \"vol-0a1b2c3d\"\n}" {
 		t.Fatalf("pasted text became %q", got)
 	}

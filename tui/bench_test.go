@@ -19,7 +19,7 @@ const typical = `{"metric": "cpu.load", "region": "eu", "window": "24h"}`
 func drawerModel(b testing.TB) *Model {
 	m := scoredModel(b, mockOptions(b), 160, 45)
 	press(m, "end", "a")
-	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(typical), Paste: true})
+	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(typical), Paste: true})
 	if !strings.Contains(strings.Join(m.drawer.results, "\n"), "region: model's own") {
 		b.Fatalf("the drawer does not resolve the declarations:\n%s", strings.Join(m.drawer.results, "\n"))
 	}
@@ -35,7 +35,7 @@ func BenchmarkDrawerKeystroke(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		m.Update(keys[i%2])
+		send(m, keys[i%2])
 		_ = m.View()
 	}
 }
@@ -46,7 +46,7 @@ func TestDrawerKeystrokeAllocationsDoNotGrow(t *testing.T) {
 	m := drawerModel(t)
 	keys := []tea.KeyMsg{keyMsg(" "), keyMsg("backspace")}
 	i := 0
-	step := func() { m.Update(keys[i%2]); _ = m.View(); i++ }
+	step := func() { send(m, keys[i%2]); _ = m.View(); i++ }
 	before := testing.AllocsPerRun(200, step)
 	for range 4000 {
 		step()

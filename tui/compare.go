@@ -12,6 +12,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 // compareSplitMin is the least width at which the two tools sit side by
@@ -48,7 +49,7 @@ func (c *compareView) setSize(w, h int) {
 }
 
 func (c *compareView) title() string {
-	t := c.a.Name + " ⇄ " + c.b.Name + " · " + scoreText(c.scoring, c.pair.Similarity)
+	t := termsafe.Line(c.a.Name) + " ⇄ " + termsafe.Line(c.b.Name) + " · " + scoreText(c.scoring, c.pair.Similarity)
 	if c.pair.Affinity != nil {
 		t += fmt.Sprintf(" · affinity %.2f", *c.pair.Affinity)
 	}
@@ -78,7 +79,7 @@ func (c *compareView) rebuild() {
 	}
 	c.lines = append(c.lines, "")
 	if c.verdict != nil {
-		c.lines = append(c.lines, wrap("hint: "+c.verdict.Hint, c.w)...)
+		c.lines = append(c.lines, wrap(termsafe.Line(oneLine("hint: "+c.verdict.Hint)), c.w)...)
 	} else {
 		c.lines = append(c.lines, c.styles.Muted.Render("no verdict at the current thresholds"))
 	}
@@ -91,8 +92,8 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 	st := c.styles
 	own, theirs := lint.DescriptionTerms(t.Description), lint.DescriptionTerms(other.Description)
 	var out []string
-	out = append(out, st.Bold.Render(c.markWords(t.Name, lint.NameTokens(t.Name), lint.NameTokens(other.Name))))
-	desc := oneLine(t.Description)
+	out = append(out, st.Bold.Render(c.markWords(termsafe.Line(t.Name), lint.NameTokens(t.Name), lint.NameTokens(other.Name))))
+	desc := termsafe.Line(oneLine(t.Description))
 	if desc == "" {
 		out = append(out, st.Error.Render("no description"))
 	} else {
@@ -103,7 +104,7 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 		text = lint.CosineText(t)
 	}
 	out = append(out, "")
-	for _, l := range wrap("embedded as: "+oneLine(text), w) {
+	for _, l := range wrap(termsafe.Line("embedded as: "+oneLine(text)), w) {
 		out = append(out, st.Muted.Render(l))
 	}
 	if props := t.Schema.Get("properties"); props.Is(jsonv.Object) && len(props.Members) > 0 {
@@ -111,7 +112,7 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 		for i, m := range props.Members {
 			names[i] = m.Key
 		}
-		out = append(out, wrap("parameters: "+strings.Join(names, ", "), w)...)
+		out = append(out, wrap(termsafe.Line("parameters: "+strings.Join(names, ", ")), w)...)
 	}
 	var shared, only []string
 	for _, term := range own {
@@ -121,8 +122,8 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 			only = append(only, term)
 		}
 	}
-	out = append(out, wrap("shared terms: "+listOrNone(shared), w)...)
-	out = append(out, wrap("only here: "+listOrNone(only), w)...)
+	out = append(out, wrap(termsafe.Line("shared terms: "+listOrNone(shared)), w)...)
+	out = append(out, wrap(termsafe.Line("only here: "+listOrNone(only)), w)...)
 	return out
 }
 

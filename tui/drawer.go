@@ -12,8 +12,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"toolscope/core/catalog"
 	"toolscope/core/declare"
 	"toolscope/core/jsonv"
+	"toolscope/core/termsafe"
 	"toolscope/core/validate"
 )
 
@@ -36,8 +38,12 @@ type drawer struct {
 	// drafts keeps each tool's arguments (by name) while the user looks at
 	// another tool.
 	drafts map[string]string
-	// results caches the rendered verdict for the current text; scroll is
-	// the first result line shown.
+	// reqID numbers the judgements asked for; job is the latest, until
+	// its answer comes. verdict is the last answer, results its rendering
+	// for the current width; scroll is the first result line shown.
+	reqID   int
+	job     *argsJob
+	verdict []verdictLine
 	results []string
 	scroll  int
 	// now and zone are what pasted periods are read against.
@@ -63,6 +69,12 @@ func (d *drawer) show(s *snapshot, tool int) {
 			d.drafts[old] = d.editor.Value()
 		}
 		d.editor.SetValue(d.drafts[name])
+		// The last verdict was about another tool.
+		d.verdict = []verdictLine{{toneMuted, "judging…"}}
+		d.render()
+	}
+	if s == d.snap && tool == d.tool && d.verdict != nil {
+		return
 	}
 	d.snap, d.tool = s, tool
 	d.evaluate()
@@ -73,7 +85,7 @@ func (d *drawer) setSize(w, h int) {
 	ew, eh := d.editorSize()
 	d.editor.SetWidth(max(ew, 1))
 	d.editor.SetHeight(max(eh, 1))
-	d.evaluate()
+	d.render()
 }
 
 // split reports whether editor and results sit side by side.
@@ -93,7 +105,11 @@ func (d *drawer) title() string {
 	if name == "" {
 		return "Arguments"
 	}
-	return "Arguments · " + name + " · " + string(d.mode)
+	t := "Arguments · " + termsafe.Line(name) + " · " + string(d.mode)
+	if d.judging() {
+		t += " · judging…"
+	}
+	return t
 }
 
 func (d *drawer) Typing() bool { return d.editing }
@@ -156,25 +172,104 @@ func nextMode(m validate.Mode) validate.Mode {
 	return validate.Enforce
 }
 
-// evaluate judges the editor's text and renders the verdict.
+// tone is how a verdict line is drawn; the background judgement names
+// tones, the drawer maps them to styles when it renders.
+type tone int
+
+const (
+	tonePlain tone = iota
+	toneMuted
+	toneBold
+	toneOK
+	toneWarn
+	toneError
+)
+
+// verdictLine is one line of a judgement, before wrapping and styling.
+type verdictLine struct {
+	tone tone
+	text string
+}
+
+// argsJob is a judgement of the editor's text in flight: run computes it
+// off the UI goroutine; its reply carries id, and only the latest id is
+// taken, so a slow pattern never freezes typing nor overwrites a newer
+// verdict.
+type argsJob struct {
+	id   int
+	run  func() tea.Msg
+	sent bool
+}
+
+// argsJudgedMsg answers an argsJob.
+type argsJudgedMsg struct {
+	id    int
+	lines []verdictLine
+}
+
+// evaluate asks for the editor's text to be judged again, in the
+// background (the root sends the job's command after the update).
 func (d *drawer) evaluate() {
-	defer d.scrollBy(0)
-	d.results = d.results[:0]
+	d.reqID++
 	name := nameAt(d.snap, d.tool)
 	if name == "" {
+		d.job = nil
+		d.verdict = nil
+		d.render()
 		return
 	}
+	id, tool, decl, text, mode, now, zone := d.reqID, d.snap.cat.Tools[d.tool], d.snap.decls[d.tool], d.editor.Value(), d.mode, d.now(), d.zone
+	d.job = &argsJob{id: id, run: safeID("arguments", id, func() tea.Msg {
+		return argsJudgedMsg{id: id, lines: judgeArguments(tool, decl, text, mode, now, zone)}
+	})}
+}
+
+// command hands the pending judgement to the runtime, once.
+func (d *drawer) command() tea.Cmd {
+	if d.job == nil || d.job.sent {
+		return nil
+	}
+	d.job.sent = true
+	return d.job.run
+}
+
+// judging reports whether a judgement is still to come.
+func (d *drawer) judging() bool { return d.job != nil }
+
+// judged takes a judgement; a stale one (the text, tool or mode changed
+// since) is dropped.
+func (d *drawer) judged(msg argsJudgedMsg) {
+	if d.job == nil || msg.id != d.job.id {
+		return
+	}
+	d.job = nil
+	d.verdict = msg.lines
+	d.render()
+}
+
+// render wraps and styles the verdict for the results' width.
+func (d *drawer) render() {
+	defer d.scrollBy(0)
+	d.results = d.results[:0]
 	w, _ := d.resultsSize()
-	tool := d.snap.cat.Tools[d.tool]
-	text := d.editor.Value()
 	st := d.styles
-	add := func(style lipgloss.Style, text string) {
-		for _, l := range wrap(text, w) {
-			d.results = append(d.results, style.Render(l))
+	styles := [...]lipgloss.Style{tonePlain: st.Plain, toneMuted: st.Muted, toneBold: st.Bold, toneOK: st.OK, toneWarn: st.Warn, toneError: st.Error}
+	for _, v := range d.verdict {
+		for _, l := range wrap(termsafe.Line(v.text), w) {
+			d.results = append(d.results, styles[v.tone].Render(l))
 		}
 	}
+}
+
+// judgeArguments judges a call's arguments text against a tool: the
+// boundary's verdict and issues, how the declarations resolve the call,
+// and what the model would get back. It reads only what it is given, so it
+// runs in the background.
+func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode validate.Mode, now time.Time, zone *time.Location) []verdictLine {
+	var out []verdictLine
+	add := func(t tone, text string) { out = append(out, verdictLine{t, text}) }
 	if strings.TrimSpace(text) == "" {
-		add(st.Muted, "No arguments yet: the call would send {}. Type or paste the arguments a model would send, as one JSON object.")
+		add(toneMuted, "No arguments yet: the call would send {}. Type or paste the arguments a model would send, as one JSON object.")
 	}
 	// Text that is not JSON is a transport failure for the boundary; the
 	// author also gets the line and column (the text stays as typed).
@@ -185,59 +280,58 @@ func (d *drawer) evaluate() {
 	} else if _, err := jsonv.Parse([]byte(text)); err != nil {
 		var se *jsonv.SyntaxError
 		if errors.As(err, &se) {
-			add(st.Error, "✗ JSON syntax, line "+strconv.Itoa(se.Pos.Line)+" column "+strconv.Itoa(se.Pos.Col)+": "+se.Msg)
+			add(toneError, "✗ JSON syntax, line "+strconv.Itoa(se.Pos.Line)+" column "+strconv.Itoa(se.Pos.Col)+": "+se.Msg)
 		}
 	}
 	issues := res.Issues
-	action := d.mode.Apply(res)
+	action := mode.Apply(res)
 	switch {
 	case action == validate.Accepted:
-		add(st.OK, "✓ valid: the call runs ("+string(d.mode)+")")
+		add(toneOK, "✓ valid: the call runs ("+string(mode)+")")
 	case action == validate.NotChecked:
-		add(st.Muted, "validation off: the call runs unchecked")
+		add(toneMuted, "validation off: the call runs unchecked")
 	case action == validate.RunsWithWarning:
-		add(st.Warn, "~ "+action.String()+": the issues are reported beside the result")
+		add(toneWarn, "~ "+action.String()+": the issues are reported beside the result")
 	default:
-		add(st.Error, "✗ "+action.String())
+		add(toneError, "✗ "+action.String())
 	}
 	if action != validate.NotChecked {
 		for _, is := range issues {
-			add(st.Error, "  "+issueLine(is))
+			add(toneError, "  "+issueLine(is))
 			if is.Hint != "" {
-				add(st.Muted, "    hint: "+is.Hint)
+				add(toneMuted, "    hint: "+is.Hint)
 			}
 		}
 		for _, warn := range res.Warnings {
-			add(st.Warn, "  ~ "+warn)
+			add(toneWarn, "  ~ "+warn)
 		}
 	}
-	d.resolution(add, args, transport != nil)
+	resolution(add, decl, args, transport != nil, now, zone)
 	if action == validate.Rejected {
-		d.results = append(d.results, st.Bold.Render("the model would get:"))
+		add(toneBold, "the model would get:")
 		for _, l := range strings.Split(validate.FormatIssues(tool.Name, issues), "\n") {
-			add(st.Muted, "  "+l)
+			add(toneMuted, "  "+l)
 		}
 	}
+	return out
 }
 
 // resolution shows how the tool's declarations would resolve the call:
 // each ruled argument's fate, the batch of asks, the period and its window
 // with advice. Arguments that do not parse have nothing to resolve.
-func (d *drawer) resolution(add func(lipgloss.Style, string), args *jsonv.Value, unparsed bool) {
-	st := d.styles
-	decl := d.snap.decls[d.tool]
+func resolution(add func(tone, string), decl declaration, args *jsonv.Value, unparsed bool, now time.Time, zone *time.Location) {
 	switch {
 	case decl.refusal != nil:
-		add(st.Error, "declarations refused, so nothing is assumed or asked: "+decl.refusal.Error())
+		add(toneError, "declarations refused, so nothing is assumed or asked: "+decl.refusal.Error())
 		return
 	case decl.rules == nil:
 		return
 	case unparsed:
-		add(st.Muted, "declarations: waiting for arguments that parse")
+		add(toneMuted, "declarations: waiting for arguments that parse")
 		return
 	}
-	tones := map[declare.Tone]lipgloss.Style{declare.ToneInfo: st.Plain, declare.ToneOK: st.OK, declare.ToneAdvice: st.Warn, declare.ToneBad: st.Error}
-	for _, l := range declare.Resolve(decl.rules, args, d.now(), d.zone).Lines() {
+	tones := map[declare.Tone]tone{declare.ToneInfo: tonePlain, declare.ToneOK: toneOK, declare.ToneAdvice: toneWarn, declare.ToneBad: toneError}
+	for _, l := range declare.Resolve(decl.rules, args, now, zone).Lines() {
 		add(tones[l.Tone], l.Text)
 	}
 }

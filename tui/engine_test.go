@@ -410,3 +410,61 @@ func TestHeldThresholdKeyCoalesces(t *testing.T) {
 		t.Error("a derivation is still pending")
 	}
 }
+
+// A panic in a superseded similarity run must not end the current one:
+// the failure carries its request's id and a stale one is dropped.
+func TestStalePanicDoesNotClearTheCurrentRun(t *testing.T) {
+	m := New(mockOptions(t))
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	m.startScoring()
+	oldID := m.job.id
+	m.startScoring()
+	if m.job == nil || m.job.id == oldID {
+		t.Fatal("the second run did not replace the first")
+	}
+	current := m.job
+	panicky := safeID("similarity", oldID, func() tea.Msg { panic("boom") })
+	m.Update(panicky())
+	if m.job != current || len(m.problems) != 0 {
+		t.Fatalf("the old run's panic ended the current run: job %v problems %v", m.job, m.problems)
+	}
+	// The current run's own panic does end it, and says so.
+	m.Update(safeID("similarity", current.id, func() tea.Msg { panic("boom") })())
+	if m.job != nil || !strings.Contains(m.problems["similarity"], "internal error: boom") {
+		t.Fatalf("the current run's panic: job %v problems %v", m.job, m.problems)
+	}
+	// Verdicts, rules and reloads drop stale panics too.
+	for _, what := range []string{"verdicts", "rules", "reload", "arguments"} {
+		m.Update(failedMsg{what: what, id: -1, err: errors.New("stale")})
+		if _, ok := m.problems[what]; ok {
+			t.Errorf("a stale %s panic was shown", what)
+		}
+	}
+	m.Close()
+}
+
+// The drawer judges its text off the UI goroutine: an update only asks
+// for a judgement, and an answer to an older request never replaces a
+// newer one.
+func TestDrawerJudgementsRunInTheBackgroundAndStaleOnesAreDropped(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "a")
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": 1}`), Paste: true})
+	old := m.drawer.job
+	if old == nil || !old.sent {
+		t.Fatal("the edit did not ask for a judgement in a command")
+	}
+	if strings.Contains(ansi.Strip(m.View()), "expected string") {
+		t.Fatal("the edit was judged on the UI goroutine")
+	}
+	m.Update(keyMsg("x")) // the text moves on: {"volume_id": 1}x
+	newer := m.drawer.job
+	m.Update(old.run())
+	if m.drawer.job != newer || strings.Contains(ansi.Strip(m.View()), "expected string") {
+		t.Fatalf("a stale judgement was shown:\n%s", ansi.Strip(m.View()))
+	}
+	m.Update(newer.run())
+	if m.drawer.job != nil || !strings.Contains(ansi.Strip(m.View()), "JSON syntax") {
+		t.Fatalf("the current judgement was not shown:\n%s", ansi.Strip(m.View()))
+	}
+}

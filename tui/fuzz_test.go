@@ -30,7 +30,7 @@ func FuzzDrawer(f *testing.F) {
 		m.tools.cursor = len(text) % len(m.snap.cat.Tools)
 		m.selectionChanged()
 		press(m, "a", "x", "a")
-		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
+		send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true})
 		fits(t, m, 100, 30)
 	})
 }
@@ -58,7 +58,7 @@ func FuzzExplorer(f *testing.F) {
 		for _, size := range [][2]int{{160, 45}, {40, 12}} {
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			for _, k := range []string{"2", "w", "end", "3", "g", "enter", "esc", "a", "{", "esc", "/", "a", "esc", "down"} {
-				m.Update(keyMsg(k))
+				send(m, keyMsg(k))
 				fits(t, m, size[0], size[1])
 			}
 		}

@@ -18,13 +18,15 @@ import (
 var goldenScreens = []struct {
 	name string
 	keys []tea.KeyMsg
+	// wait is text the screen shows once the keys' background work is in.
+	wait string
 }{
-	{"main", nil},
-	{"tool", []tea.KeyMsg{keyMsg("end"), keyMsg("2"), keyMsg("w")}},
-	{"ranking", []tea.KeyMsg{keyMsg("3"), keyMsg("g")}},
+	{"main", nil, ""},
+	{"tool", []tea.KeyMsg{keyMsg("end"), keyMsg("2"), keyMsg("w")}, ""},
+	{"ranking", []tea.KeyMsg{keyMsg("3"), keyMsg("g")}, ""},
 	{"drawer", []tea.KeyMsg{keyMsg("down"), keyMsg("a"),
-		{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-1", "window": "2 hours", "extra": 1}`), Paste: true}}},
-	{"compare", []tea.KeyMsg{keyMsg("3"), keyMsg("enter")}},
+		{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-1", "window": "2 hours", "extra": 1}`), Paste: true}}, `model's own "2 hours"`},
+	{"compare", []tea.KeyMsg{keyMsg("3"), keyMsg("enter")}, ""},
 }
 
 // TestGoldens runs the explorer as a program at 80x24 and 160x45, colour
@@ -46,6 +48,10 @@ func TestGoldens(t *testing.T) {
 					teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 				for _, k := range sc.keys {
 					tm.Send(k)
+				}
+				if sc.wait != "" {
+					teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(sc.wait)) },
+						teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 				}
 				if err := tm.Quit(); err != nil {
 					t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 // pairsDetailMin is the least pane height that keeps a detail area for the
@@ -85,7 +86,7 @@ func (p *pairsPane) title() string {
 		return "Ranking"
 	}
 	if name := nameAt(p.snap, p.tool); name != "" {
-		return "Neighbours of " + name
+		return "Neighbours of " + termsafe.Line(name)
 	}
 	return "Pairs"
 }
@@ -125,9 +126,9 @@ func (p *pairsPane) notes() []string {
 	var out []string
 	for _, n := range p.snap.sim.Notes {
 		if p.h >= notesFullMin {
-			out = append(out, wrap("! "+n, p.w)...)
+			out = append(out, wrap(termsafe.Line(oneLine("! "+n)), p.w)...)
 		} else {
-			out = append(out, clip("! "+n, p.w))
+			out = append(out, clip(termsafe.Line(oneLine("! "+n)), p.w))
 		}
 	}
 	return out
@@ -223,11 +224,11 @@ func (p *pairsPane) row(i int) []string {
 	case v != nil:
 		mark = st.Watch.Render("~ ")
 	}
-	name := pr.A + " ⇄ " + pr.B
+	name := termsafe.Line(pr.A) + " ⇄ " + termsafe.Line(pr.B)
 	if !p.global {
-		name = pr.B
+		name = termsafe.Line(pr.B)
 		if pr.B == nameAt(p.snap, p.tool) {
-			name = pr.A
+			name = termsafe.Line(pr.A)
 		}
 	}
 	cur := "  "
@@ -237,7 +238,7 @@ func (p *pairsPane) row(i int) []string {
 	}
 	out := []string{cur + mark + p.score(pr.Similarity) + "  " + name}
 	if v != nil {
-		out = append(out, "     "+st.Muted.Render(clip(shortHint(v), max(p.w-5, 1))))
+		out = append(out, "     "+st.Muted.Render(clip(termsafe.Line(oneLine(shortHint(v))), max(p.w-5, 1))))
 	}
 	return out
 }
@@ -290,7 +291,7 @@ func (p *pairsPane) detail() []string {
 		return nil
 	}
 	st := p.styles
-	head := pr.A + " ⇄ " + pr.B + "  " + p.score(pr.Similarity)
+	head := termsafe.Line(pr.A) + " ⇄ " + termsafe.Line(pr.B) + "  " + p.score(pr.Similarity)
 	if pr.Affinity != nil {
 		head += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
 	}
@@ -302,7 +303,7 @@ func (p *pairsPane) detail() []string {
 	}
 	out := []string{st.Bold.Render(clip(head, p.w))}
 	if v != nil {
-		hint := wrap(v.Hint, p.w)
+		hint := wrap(termsafe.Line(oneLine(v.Hint)), p.w)
 		out = append(out, hint[:min(len(hint), p.detailHeight()-1)]...)
 	}
 	return out

@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/termsafe"
 )
 
 // The screen: the root's rendering of the layout, done once per Update
@@ -103,7 +105,7 @@ func (m *Model) footer() string {
 	}
 	var items []string
 	if m.notice != "" {
-		items = append(items, m.styles.Warn.Render(m.notice))
+		items = append(items, m.styles.Warn.Render(termsafe.Line(m.notice)))
 	}
 	p := m.focused()
 	n := 0

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 // progressWidth is the width of the header's progress bar.
@@ -24,6 +25,7 @@ func (m *Model) header() string {
 	if source == "" {
 		source = filepath.Base(s.cat.Source)
 	}
+	source = termsafe.Line(source)
 	sim := m.similarityStatus()
 	verdict := st.OK.Render("PASS")
 	switch {
@@ -63,7 +65,7 @@ func (m *Model) similarityStatus() string {
 		return "similarity off"
 	case m.job != nil:
 		p := m.job.last
-		label := "opening " + m.embedSpec
+		label := "opening " + termsafe.Line(m.embedSpec)
 		frac := 0.0
 		if p.Total > 0 {
 			frac = float64(p.Done) / float64(p.Total)
@@ -71,9 +73,9 @@ func (m *Model) similarityStatus() string {
 		}
 		return label + " " + m.styles.bar(frac, progressWidth)
 	case m.scores == nil:
-		return m.embedSpec + " " + string(m.scoring) + " (no verdicts)"
+		return termsafe.Line(m.embedSpec) + " " + string(m.scoring) + " (no verdicts)"
 	}
-	return m.snap.report.Similarity.Embedder + " " + string(m.scoring)
+	return termsafe.Line(m.snap.report.Similarity.Embedder) + " " + string(m.scoring)
 }
 
 // thresholdText shows thresholds as the pairs pane lists them.
@@ -95,7 +97,7 @@ func (m *Model) thresholdStatus() string {
 	case m.opts.Lint.Threshold != nil || m.opts.Lint.WatchBand != nil:
 		return th + " (flags)"
 	case m.snap.sim != nil && m.snap.sim.Calibrated:
-		return th + " (" + m.snap.sim.Embedder + " calibration)"
+		return th + " (" + termsafe.Line(m.snap.sim.Embedder) + " calibration)"
 	}
 	return th
 }

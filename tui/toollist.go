@@ -13,6 +13,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 // sortMode orders the tool list.
@@ -72,7 +73,7 @@ func (l *toolList) setSnapshot(s *snapshot) {
 	l.snap = s
 	l.nameWidth = 0
 	for _, t := range s.cat.Tools {
-		l.nameWidth = max(l.nameWidth, ansi.StringWidth(t.Name))
+		l.nameWidth = max(l.nameWidth, ansi.StringWidth(termsafe.Line(t.Name)))
 	}
 	l.refresh()
 	if keep != "" {
@@ -109,7 +110,7 @@ func (l *toolList) refresh() {
 	if q := l.filter.Value(); q != "" {
 		names := make([]string, len(order))
 		for i, t := range order {
-			names[i] = l.snap.cat.Tools[t].Name
+			names[i] = termsafe.Line(l.snap.cat.Tools[t].Name)
 		}
 		// Best matches first; equal scores keep the chosen sort order.
 		for _, m := range fuzzy.Find(q, names) {
@@ -287,13 +288,13 @@ func (l *toolList) row(i int) string {
 	if i == l.cursor {
 		marker = "▸ "
 	}
-	shown := l.highlight(t.Name, r.matched, room)
+	shown := l.highlight(termsafe.Line(t.Name), r.matched, room)
 	used := ansi.StringWidth(shown)
 	if i == l.cursor {
 		shown = l.styles.Selected.Render(shown)
 	}
 	if rest := room - l.nameWidth - 2; rest >= describeMin && used <= l.nameWidth {
-		desc := clip(lint.FirstSentence(oneLine(t.Description)), rest)
+		desc := clip(termsafe.Line(lint.FirstSentence(oneLine(t.Description))), rest)
 		shown += strings.Repeat(" ", l.nameWidth-used+2) + l.styles.Muted.Render(desc)
 		used = l.nameWidth + 2 + ansi.StringWidth(desc)
 	}

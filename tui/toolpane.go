@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 // section is one part of the tool pane.
@@ -101,6 +102,7 @@ func (p *toolPane) title() string {
 	if name == "" {
 		return "Tool"
 	}
+	name = termsafe.Line(name)
 	if p.columns() {
 		return name
 	}
@@ -127,14 +129,14 @@ func (p *toolPane) rebuild() {
 	}
 	t := p.snap.cat.Tools[p.tool]
 	if t.Title != "" {
-		p.lines = append(p.lines, p.styles.Bold.Render(t.Title))
+		p.lines = append(p.lines, p.styles.Bold.Render(termsafe.Line(t.Title)))
 	}
-	if desc := oneLine(t.Description); desc == "" {
+	if desc := termsafe.Line(oneLine(t.Description)); desc == "" {
 		p.lines = append(p.lines, p.styles.Error.Render("no description"))
 	} else {
 		p.lines = append(p.lines, wrap(desc, p.w)...)
 	}
-	p.lines = append(p.lines, p.styles.Muted.Render(t.Entry+" · line "+strconv.Itoa(t.Pos.Line)+" · "+string(t.Format)), "")
+	p.lines = append(p.lines, p.styles.Muted.Render(termsafe.Line(t.Entry)+" · line "+strconv.Itoa(t.Pos.Line)+" · "+string(t.Format)), "")
 	if !p.columns() {
 		for s := range sectionCount {
 			p.starts[s] = len(p.lines)
@@ -196,10 +198,10 @@ func (p *toolPane) findingLines(w int) []string {
 		if f.Param != "" {
 			head += " · " + f.Param
 		}
-		out = append(out, mark+" "+st.Bold.Render(head))
-		out = append(out, wrapIndented(f.Message, "  ", w-2)...)
+		out = append(out, mark+" "+st.Bold.Render(termsafe.Line(head)))
+		out = append(out, wrapIndented(termsafe.Line(oneLine(f.Message)), "  ", w-2)...)
 		if f.Suggestion != "" {
-			out = append(out, wrapIndented("→ "+f.Suggestion, "  ", w-2)...)
+			out = append(out, wrapIndented(termsafe.Line(oneLine("→ "+f.Suggestion)), "  ", w-2)...)
 		}
 		r, ok := p.rules[f.Rule]
 		if !p.why || !ok || taught[f.Rule] {
