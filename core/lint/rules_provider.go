@@ -317,7 +317,7 @@ func PatternRule() Rule {
 		Severity: SeverityWarn,
 		Summary:  "a pattern does not compile as an ECMA-262 regular expression",
 		Teaching: Teaching{
-			Why:    "JSON Schema patterns are ECMA-262 regular expressions. One that does not compile (a Python-only (?P<name>...), an unbalanced bracket) is ignored by validators, so the value it was meant to constrain goes through unchecked, and a model reading it learns nothing.",
+			Why:    "JSON Schema patterns are ECMA-262 regular expressions. One that does not compile (a Python-only (?P<name>...), .NET's inline (?i) or \\A...\\z anchors, an unbalanced bracket) is ignored by validators, so the value it was meant to constrain goes through unchecked, and a model reading it learns nothing.",
 			Fix:    "Rewrite it in ECMA-262 syntax and test it against a value that should pass and one that should not.",
 			Before: `"volume_id": {"type": "string", "pattern": "^(?P<prefix>vol)-[0-9a-f]{8}$"}`,
 			After:  `"volume_id": {"type": "string", "pattern": "^vol-[0-9a-f]{8}$"}`,

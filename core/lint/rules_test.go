@@ -146,6 +146,9 @@ func TestRules(t *testing.T) {
 
 		// pattern-not-ecma
 		{"a Python-only group warns", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?P<n>x)$"}}}`)), []string{"a.s warn"}},
+		{"a .NET inline option warns", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?i)[a-z]+$"}}}`)), []string{"a.s warn"}},
+		{"a .NET anchor warns", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"\\Avol-[0-9]+\\z"}}}`)), []string{"a.s warn"}},
+		{"an ES2025 modifier group compiles", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?i:vol)-[0-9]+$"}}}`)), nil},
 		{"ECMA lookbehind compiles", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"(?<=a)b"}}}`)), nil},
 
 		// declaration-refused

@@ -1,6 +1,12 @@
 package validate
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"toolscope/core/jsonv"
+)
 
 // typicalSchema is the kind of tool schema the explorer re-validates on
 // every keystroke: a handful of typed properties, a pattern, an enum, a
@@ -40,5 +46,43 @@ func BenchmarkValidateTypicalInvalid(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		FormatIssues("get_volume_stats", Validate(a, schema).Issues)
+	}
+}
+
+// hostileSchema declares n properties, each with its own catastrophic
+// pattern (distinct text, so neither the compile cache nor the memory of
+// failed matches answers for another), and arguments that make every one
+// of them backtrack.
+func hostileSchema(tb testing.TB, n int) (schema, args *jsonv.Value) {
+	var s, a strings.Builder
+	s.WriteString(`{"type":"object","properties":{`)
+	a.WriteByte('{')
+	value := strings.Repeat("a", 40) + "!"
+	for i := range n {
+		if i > 0 {
+			s.WriteByte(',')
+			a.WriteByte(',')
+		}
+		fmt.Fprintf(&s, `"p%d":{"type":"string","pattern":"^(a|aa)+b{0,%d}$"}`, i, i+1)
+		fmt.Fprintf(&a, `"p%d":%q`, i, value)
+	}
+	s.WriteString(`}}`)
+	a.WriteByte('}')
+	return j(tb, s.String()), j(tb, a.String())
+}
+
+// BenchmarkDistinctHostilePatterns: one call whose arguments meet 300
+// distinct catastrophic patterns, the memory of failed matches cleared
+// before each call so every call starts cold.
+func BenchmarkDistinctHostilePatterns(b *testing.B) {
+	schema, args := hostileSchema(b, 300)
+	Validate(emptyObject, schema) // nothing to match; warms nothing but the parse
+	for b.Loop() {
+		b.StopTimer()
+		failedMatches.Lock()
+		clear(failedMatches.byKey)
+		failedMatches.Unlock()
+		b.StartTimer()
+		Validate(args, schema)
 	}
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -82,5 +83,28 @@ func FuzzParseArguments(f *testing.F) {
 		default:
 			t.Fatalf("%d transport issues", len(issues))
 		}
+	})
+}
+
+// FuzzCompilePattern: any pattern text compiles or is refused with a
+// PatternError naming it; the scan for .NET syntax never panics, and a
+// refused pattern is never handed to the engine.
+func FuzzCompilePattern(f *testing.F) {
+	for _, p := range []string{`^vol-[0-9a-f]{8}$`, `(?i)a`, `(?i:a)`, `\A\z`, `[\e]`, `(?<n>a)\k<n>`, `(?<a-b>x)`, `\p{IsGreek}`, `\`, `(?`, `[`, `\\A`} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		re, err := CompilePattern(p)
+		if err != nil {
+			var pe *PatternError
+			if !errors.As(err, &pe) || pe.Pattern != p || re != nil {
+				t.Fatalf("CompilePattern(%q) = %v, %v", p, re, err)
+			}
+			return
+		}
+		if why, _ := notECMA(p); why != "" || re == nil {
+			t.Fatalf("CompilePattern(%q) accepted a pattern the scan refuses (%s)", p, why)
+		}
+		matchString(re, "vol-0a1b2c3d", MatchTimeout)
 	})
 }

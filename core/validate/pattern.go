@@ -16,6 +16,13 @@ import (
 // (catastrophic backtracking) must not hang the explorer.
 const MatchTimeout = 50 * time.Millisecond
 
+// CallMatchBudget bounds all the pattern matching of one validation call:
+// a schema with many distinct hostile patterns would otherwise cost
+// MatchTimeout each. A match never gets more than what is left of it, and
+// once it is spent the remaining pattern checks are not made (the call's
+// result says which).
+const CallMatchBudget = 2 * MatchTimeout
+
 // maxCachedPatterns bounds the compiled patterns kept; past it the compiled
 // ones are dropped and recompiled on demand (the ledger of failures stays).
 const maxCachedPatterns = 4096
@@ -107,6 +114,10 @@ func compile(p string) (c compiled) {
 			c = compiled{err: &PatternError{Pattern: p, Reason: fmt.Sprint("the regex engine failed: ", r)}}
 		}
 	}()
+	why, property := notECMA(p)
+	if why != "" {
+		return compiled{err: &PatternError{Pattern: p, Reason: why}}
+	}
 	var first error
 	for _, opts := range []regexp2.RegexOptions{regexp2.ECMAScript | regexp2.Unicode, regexp2.ECMAScript} {
 		re, err := regexp2.Compile(p, opts)
@@ -117,8 +128,118 @@ func compile(p string) (c compiled) {
 		if first == nil {
 			first = err
 		}
+		if property {
+			// The legacy reading of `\p{…}` is the letters "p{…}", never
+			// what the author meant; the Unicode reading's error stands.
+			break
+		}
 	}
 	return compiled{err: &PatternError{Pattern: p, Reason: reason(first, p)}}
+}
+
+// ecmaEscapes are the letters ECMA-262 gives a meaning after a backslash.
+// regexp2 gives others their .NET meaning even in its ECMAScript mode
+// (`\A`, `\z` and `\G` anchor, `\a` and `\e` are control characters),
+// which a browser reads differently or refuses, so such a pattern is
+// refused rather than checked by rules its author's other validators do
+// not share.
+const ecmaEscapes = "bBdDfnrsStvwWcxupPk"
+
+// notECMA scans p for the .NET syntax regexp2 accepts in its ECMAScript
+// mode but ECMA-262 does not: escapes of letters ECMA-262 leaves undefined,
+// and groups other than (?:…), lookaround, (?<name>…) and the ES2025
+// modifiers (?ims-ims:…). It says why p is refused, or "" (the compiler
+// judges the rest), and whether p holds a property escape (\p, \P).
+func notECMA(p string) (why string, property bool) {
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			if i+1 == len(p) {
+				return "", property
+			}
+			i++
+			n := p[i]
+			if n == 'p' || n == 'P' {
+				property = true
+			}
+			if isLetter(n) && strings.IndexByte(ecmaEscapes, n) < 0 {
+				return `\` + string(n) + " is not an ECMA-262 escape" + escapeAdvice(n), property
+			}
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+		case c == '(' && strings.HasPrefix(p[i+1:], "?"):
+			if why := groupNotECMA(p[i+2:]); why != "" {
+				return why, property
+			}
+		}
+	}
+	return "", property
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func escapeAdvice(n byte) string {
+	switch n {
+	case 'A':
+		return " (write ^)"
+	case 'z', 'Z':
+		return " (write $)"
+	}
+	return ""
+}
+
+// groupNotECMA judges what follows "(?".
+func groupNotECMA(rest string) string {
+	if rest == "" {
+		return ""
+	}
+	switch rest[0] {
+	case ':', '=', '!':
+		return ""
+	case '<':
+		if len(rest) > 1 && (rest[1] == '=' || rest[1] == '!') {
+			return ""
+		}
+		end := strings.IndexByte(rest, '>')
+		if end > 1 && !strings.ContainsAny(rest[1:end], "-'") {
+			return ""
+		}
+		if end > 1 {
+			return "balancing group (?" + rest[:end+1] + " is not ECMA-262"
+		}
+		return ""
+	case '>':
+		return "atomic group (?> is not ECMA-262"
+	case '#':
+		return "comment group (?# is not ECMA-262"
+	case '(':
+		return "conditional group (?( is not ECMA-262"
+	case '\'':
+		return "named group (?'name' is not ECMA-262 (write (?<name>…))"
+	case 'P':
+		return "" // Python's (?P<name>…): the compiler refuses it with its own words
+	}
+	// Modifiers: ES2025 allows (?ims-ims:…), a group; an inline (?i) that
+	// changes the rest of the pattern is .NET's.
+	j := 0
+	for j < len(rest) && (isLetter(rest[j]) || rest[j] == '-') {
+		j++
+	}
+	flags := rest[:j]
+	if j < len(rest) && rest[j] == ':' && strings.Trim(flags, "ims-") == "" && strings.Count(flags, "-") <= 1 {
+		return ""
+	}
+	if j < len(rest) && rest[j] == ')' && flags != "" {
+		return "inline option (?" + flags + ") is not ECMA-262"
+	}
+	if j < len(rest) && rest[j] == ':' && flags != "" {
+		return "option group (?" + flags + ":…) is not ECMA-262 (only i, m and s may be set)"
+	}
+	return ""
 }
 
 // reason trims regexp2's message ("error parsing regexp: X in `p`") to X.
@@ -156,9 +277,15 @@ func matchKey(pattern, s string) [sha256.Size]byte {
 // case, where no match ever gave up, hashes nothing.
 var anyFailed atomic.Bool
 
-// matchString runs re over s; any failure of the engine comes back as an
-// error, never a panic. A pair that failed before fails again at once.
-func matchString(re *regexp2.Regexp, s string) (ok bool, err error) {
+// errOverBudget says a match was not run to its end because the call's
+// budget (CallMatchBudget) ran out first; it is not remembered as a
+// failure, since a call with time left may well finish it.
+var errOverBudget = errors.New("the call's pattern budget ran out")
+
+// matchString runs re over s within left, the time the call has left for
+// matching; any failure of the engine comes back as an error, never a
+// panic. A pair that failed before fails again at once, whatever is left.
+func matchString(re *regexp2.Regexp, s string, left time.Duration) (ok bool, err error) {
 	var key [sha256.Size]byte
 	if anyFailed.Load() {
 		key = matchKey(re.String(), s)
@@ -169,7 +296,22 @@ func matchString(re *regexp2.Regexp, s string) (ok bool, err error) {
 			return false, err
 		}
 	}
+	if left <= 0 {
+		return false, errOverBudget
+	}
+	cut := left < re.MatchTimeout
+	if cut {
+		// A shallow copy with a shorter deadline: the compiled program,
+		// caches and runner pool are shared through pointers, and the
+		// cached Regexp, which other goroutines use, is left alone.
+		short := *re
+		short.MatchTimeout = left
+		re = &short
+	}
 	ok, err = runMatch(re, s)
+	if err != nil && cut && errors.Is(err, errTimedOut) {
+		return false, errOverBudget
+	}
 	if err != nil {
 		key = matchKey(re.String(), s)
 		anyFailed.Store(true)

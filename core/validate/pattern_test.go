@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +37,33 @@ func TestCompilePatternECMAScript(t *testing.T) {
 		{`a{2,1}`, false},
 		{`(?P<x>a)`, false}, // Python's named group is not ECMA-262
 		{`a++`, false},      // possessive quantifiers are not ECMA-262
+		// .NET syntax regexp2 reads even in its ECMAScript mode.
+		{`(?i)abc`, false},
+		{`^(?i)[a-z]+$`, false},
+		{`(?>a+)b`, false},
+		{`\Aabc\z`, false},
+		{`abc\Z`, false},
+		{`\Ga`, false},
+		{`^\a$`, false},
+		{`\e`, false},
+		{`[\e]`, false},
+		{`\Qa.b\E`, false},
+		{`(?#note)a`, false},
+		{`(?'n'a)`, false},
+		{`(?(a)b|c)`, false},
+		{`(?<a-b>x)`, false},
+		{`(?x: a)`, false},
+		{`(?n)a`, false},
+		{`\p{IsGreek}`, false}, // a .NET block name; the legacy reading would be the letters
+		// ECMA-262 syntax that looks alike stays.
+		{`(?i:abc)`, true}, // ES2025 modifiers
+		{`(?-i:a)`, true},
+		{`(?<name>a)\k<name>`, true},
+		{`(?<!a)b`, true},
+		{`[(?i)]`, true}, // in a class, only characters
+		{`\\A`, true},    // an escaped backslash, then A
+		{`\cA\x41\u0041\u{41}\d\D\w\W\s\S\b\B\f\n\r\t\v\0`, true},
+		{`\P{Lu}`, true},
 	}
 	for _, c := range cases {
 		_, err := CompilePattern(c.pattern)
@@ -129,4 +157,70 @@ func TestCompilePatternConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	DrainWarnings()
+}
+
+// TestNotECMAReason: a refused .NET construct is named in the warning, so
+// the author knows what to change.
+func TestNotECMAReason(t *testing.T) {
+	cases := map[string]string{
+		`^(?i)[a-z]+$`: "inline option (?i) is not ECMA-262",
+		`\Avol-\d+\z`:  `\A is not an ECMA-262 escape (write ^)`,
+		`(?>a|ab)c`:    "atomic group (?> is not ECMA-262",
+		`\e\[`:         `\e is not an ECMA-262 escape`,
+	}
+	for p, want := range cases {
+		_, err := CompilePattern(p)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CompilePattern(%q) = %v, want an error saying %q", p, err, want)
+		}
+	}
+	// Dropped at validation: the value is let through, as for any pattern
+	// that does not compile.
+	if r := Validate(j(t, `{"s":"ABC"}`), j(t, `{"properties":{"s":{"pattern":"^(?i)[a-z]+$"}}}`)); !r.OK {
+		t.Errorf("a refused pattern rejected a value: %+v", r)
+	}
+}
+
+// TestCallMatchBudget: distinct hostile patterns share one budget per call;
+// once it is spent the remaining checks are not made, every one of them is
+// named in one warning, and nothing is rejected. The memory of failed
+// matches answers for free, so the next call gets further.
+func TestCallMatchBudget(t *testing.T) {
+	schema, args := hostileSchema(t, 6)
+	failedMatches.Lock()
+	clear(failedMatches.byKey)
+	failedMatches.Unlock()
+	first := Validate(args, schema)
+	unchecked := func(r Result) (timedOut, notMade int, line string) {
+		for _, w := range r.Warnings {
+			switch {
+			case strings.Contains(w, "could not be checked"):
+				timedOut++
+			case strings.Contains(w, "were not made") || strings.Contains(w, "was not made"):
+				line = w
+				n, _ := strconv.Atoi(strings.Fields(w)[0])
+				notMade += n
+			}
+		}
+		return
+	}
+	if !first.OK || len(first.Issues) != 0 {
+		t.Fatalf("the budget rejected a call: %+v", first)
+	}
+	// Each match that gives up takes at least its deadline, so two exhaust
+	// the budget and at least four checks are left.
+	to1, nm1, line := unchecked(first)
+	if to1+nm1 != 6 || nm1 < 4 || to1 > 2 {
+		t.Fatalf("timed out %d, not made %d of 6: %q", to1, nm1, first.Warnings)
+	}
+	for _, p := range []string{"'p5'", "this call's 100ms for pattern matching ran out"} {
+		if !strings.Contains(line, p) {
+			t.Errorf("the warning %q does not say %q", line, p)
+		}
+	}
+	second := Validate(args, schema)
+	to2, nm2, _ := unchecked(second)
+	if to2+nm2 != 6 || nm2 >= nm1 {
+		t.Errorf("the second call made no progress: timed out %d, not made %d (first: %d, %d)", to2, nm2, to1, nm1)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"toolscope/core/jsonv"
@@ -83,7 +84,33 @@ func ValidatePropertyValue(value, propSchema *jsonv.Value) Result {
 	var w walker
 	w.path = w.buf[:0]
 	w.node(value, propSchema)
+	if len(w.unchecked) > 0 {
+		w.warnings = append(w.warnings, uncheckedWarning(w.unchecked))
+	}
 	return Result{OK: len(w.issues) == 0, Issues: w.issues, Warnings: w.warnings}
+}
+
+// uncheckedWarning says which pattern checks the call's budget left unmade.
+func uncheckedWarning(paths []string) string {
+	const listed = 5
+	var b strings.Builder
+	b.WriteString(plural(float64(len(paths)), "pattern check"))
+	if len(paths) == 1 {
+		b.WriteString(" was not made (at ")
+	} else {
+		b.WriteString(" were not made (at ")
+	}
+	for i, p := range paths[:min(len(paths), listed)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quotePath(p))
+	}
+	if len(paths) > listed {
+		fmt.Fprintf(&b, " and %d more", len(paths)-listed)
+	}
+	fmt.Fprintf(&b, "): this call's %v for pattern matching ran out; the values were let through unchecked", CallMatchBudget)
+	return b.String()
 }
 
 // seg is one step below the root: an object key, or an array index.
@@ -101,8 +128,13 @@ type walker struct {
 	// skipped lists the patterns that timed out on this call; they are not
 	// tried again, so one hostile pattern over a long array costs one timeout.
 	skipped []string
-	path    []seg
-	buf     [8]seg // the path's first backing store, so paths up to 8 deep cost no allocation of their own
+	// spent is the time this call's pattern matches have taken, against
+	// CallMatchBudget; unchecked holds the paths of the pattern checks left
+	// unmade once it ran out.
+	spent     time.Duration
+	unchecked []string
+	path      []seg
+	buf       [8]seg // the path's first backing store, so paths up to 8 deep cost no allocation of their own
 }
 
 func (w *walker) push(key string, index int) { w.path = append(w.path, seg{key, index}) }
@@ -159,16 +191,34 @@ func (w *walker) node(v, s *jsonv.Value) {
 	case v.Is(jsonv.Object):
 		w.object(v, s)
 	case v.Is(jsonv.Array):
-		if items := s.Get("items"); items.Is(jsonv.Object) {
-			for i, it := range v.Items {
-				if w.full() {
-					return
-				}
-				w.push("", i)
-				w.node(it, items)
-				w.pop()
-			}
+		w.array(v, s)
+	}
+}
+
+// array applies `items` to each element past the prefix: with
+// `prefixItems` (draft 2020-12) the first len(prefixItems) elements belong
+// to the tuple, which the subset does not check, and `items` covers only
+// the rest. A `prefixItems` that is not an array leaves the prefix's length
+// unknown, so nothing is checked.
+func (w *walker) array(v, s *jsonv.Value) {
+	items := s.Get("items")
+	if !items.Is(jsonv.Object) {
+		return
+	}
+	from := 0
+	if pi := s.Get("prefixItems"); pi != nil {
+		if !pi.Is(jsonv.Array) {
+			return
 		}
+		from = len(pi.Items)
+	}
+	for i := from; i < len(v.Items); i++ {
+		if w.full() {
+			return
+		}
+		w.push("", i)
+		w.node(v.Items[i], items)
+		w.pop()
 	}
 }
 
@@ -287,7 +337,9 @@ func (w *walker) stringShape(str string, s *jsonv.Value) {
 
 // matches runs a pattern, unanchored. A pattern that does not compile counts
 // as absent (CompilePattern records the developer warning); one that times
-// out counts as matching, with a warning on this call.
+// out counts as matching, with a warning on this call; one the call's
+// budget has no time left for is not run, counts as matching, and is
+// listed in one warning at the end.
 func (w *walker) matches(pattern, str string) bool {
 	for _, p := range w.skipped {
 		if p == pattern {
@@ -298,7 +350,13 @@ func (w *walker) matches(pattern, str string) bool {
 	if err != nil {
 		return true
 	}
-	ok, err := matchString(re, str)
+	start := time.Now()
+	ok, err := matchString(re, str, CallMatchBudget-w.spent)
+	w.spent += time.Since(start)
+	if err == errOverBudget {
+		w.unchecked = append(w.unchecked, w.pathString())
+		return true
+	}
 	if err != nil {
 		w.skipped = append(w.skipped, pattern)
 		w.warnings = append(w.warnings, fmt.Sprintf("pattern /%s/ at %s could not be checked (%v); the value was let through", pattern, quotePath(w.pathString()), err))

@@ -74,6 +74,11 @@ func TestValidateRules(t *testing.T) {
 		// items
 		{"items each element", `{"items":{"type":"string"}}`, `["a",1,"b",null]`, []Issue{iss("[1]", "string", "number"), iss("[3]", "string", "null")}},
 		{"tuple items ignored", `{"items":[{"type":"string"}]}`, `[1]`, nil},
+		{"items after prefixItems skip the prefix", `{"prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}`, `["a",1,true,false]`, nil},
+		{"items after prefixItems check the rest", `{"prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}`, `[2,"b",true,"x"]`, []Issue{iss("[3]", "boolean", "string")}},
+		{"prefixItems longer than the array", `{"prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}`, `["a"]`, nil},
+		{"empty prefixItems", `{"prefixItems":[],"items":{"type":"boolean"}}`, `[1]`, []Issue{iss("[0]", "boolean", "number")}},
+		{"malformed prefixItems leaves items unchecked", `{"prefixItems":{"type":"string"},"items":{"type":"boolean"}}`, `[1,2]`, nil},
 		{"items ignored on non-arrays", `{"items":{"type":"string"}}`, `{"a":1}`, nil},
 
 		// enum
