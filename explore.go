@@ -37,9 +37,7 @@ func runExplore(args []string, io stdio) int {
 	// command has none.
 	positional, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(io.out, "Usage: toolscope %s\n\n%s\n\n%s\n\nFlags:\n", exploreUsage, exploreSummary, similarityHelp)
-		fs.SetOutput(io.out)
-		fs.PrintDefaults()
+		printHelp(io.out, exploreUsage, exploreSummary+"\n\n"+similarityHelp, fs)
 		return 0
 	}
 	if err != nil {
@@ -53,7 +51,8 @@ func runExplore(args []string, io stdio) int {
 	if len(rest) > 0 {
 		return exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %d arguments", len(positional)))
 	}
-	if !io.outTTY || (f.live.config == "" && !live.IsLive(arg)) {
+	kind := resolveSource(arg, f)
+	if !io.outTTY || kind != sourceLive {
 		cat, err := f.live.load(arg, io)
 		if err != nil {
 			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
@@ -62,7 +61,7 @@ func runExplore(args []string, io stdio) int {
 		if !io.outTTY {
 			return printReport(cat, f, io)
 		}
-		return runExplorer(exploreOptions(arg, cat, f, io), arg == "-", io)
+		return runExplorer(exploreOptions(arg, kind, cat, f, io), kind == sourceStdin, io)
 	}
 	// A live source stays open while the explorer runs: r lists it again,
 	// and its list_changed notifications do so by themselves.
@@ -72,11 +71,35 @@ func runExplore(args []string, io stdio) int {
 		return 2
 	}
 	defer src.Close()
-	o := exploreOptions("", cat, f, io)
+	o := exploreOptions(arg, kind, cat, f, io)
 	o.Reload = src.List
 	o.Changes = src.Changes()
 	o.Origin = "live " + src.String()
 	return runExplorer(o, false, io)
+}
+
+// sourceKind is what a CATALOG argument names, resolved once: the
+// explorer's reloading, watching, export directory and key input follow
+// from it.
+type sourceKind int
+
+const (
+	sourceDemo  sourceKind = iota // no CATALOG: the bundled demo
+	sourceStdin                   // "-"
+	sourceFile                    // a catalog file
+	sourceLive                    // an MCP server or the --mcp-config servers
+)
+
+func resolveSource(arg string, f *catalogFlags) sourceKind {
+	switch {
+	case f.live.config != "" || live.IsLive(arg):
+		return sourceLive
+	case arg == "":
+		return sourceDemo
+	case arg == "-":
+		return sourceStdin
+	}
+	return sourceFile
 }
 
 // openLive connects to a live source and lists its tools once; Ctrl-C
@@ -139,7 +162,7 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, io stdio) int {
 // a file is re-read and watched, and reports are exported beside it;
 // stdin and the demo cannot be re-read, and export to the working
 // directory (a live source's caller adds its own re-listing).
-func exploreOptions(arg string, cat *catalog.Catalog, f *catalogFlags, io stdio) tui.Options {
+func exploreOptions(arg string, kind sourceKind, cat *catalog.Catalog, f *catalogFlags, io stdio) tui.Options {
 	o := tui.Options{
 		Catalog:      cat,
 		Lint:         f.options(),
@@ -155,7 +178,7 @@ func exploreOptions(arg string, cat *catalog.Catalog, f *catalogFlags, io stdio)
 		Now:       time.Now,
 		Zone:      time.Local,
 	}
-	if (arg == "" && f.live.config == "") || arg == "-" {
+	if kind != sourceFile {
 		return o
 	}
 	o.Reload = func(context.Context) (*catalog.Catalog, error) { return f.live.load(arg, io) }

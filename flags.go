@@ -231,13 +231,20 @@ func parseCommand(fs *flag.FlagSet, usage, summary string, args []string, io std
 	positional, err := parseFlags(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintf(io.out, "Usage: toolscope %s\n\n%s\n\nFlags:\n", usage, summary)
-		printFlags(io.out, fs)
+		printHelp(io.out, usage, summary, fs)
 		return nil, 0, false
 	case err != nil:
 		return nil, usageError(io, fs.Name(), oneLine(err)), false
 	}
 	return positional, 0, true
+}
+
+// printHelp is every command's --help: the usage line (the command and
+// its arguments, as in usage), the summary with any further paragraphs,
+// and the flags as users type them.
+func printHelp(w stdlibio.Writer, usage, summary string, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: toolscope %s\n\n%s\n\nFlags:\n", usage, summary)
+	printFlags(w, fs)
 }
 
 // usageError reports a usage mistake in one line and returns exit code 2.

@@ -59,6 +59,14 @@ type pane interface {
 	Typing() bool
 }
 
+// paneBase is what every pane shares: the key map and styles (the root's,
+// so enabling a key shows everywhere) and the content size the root gave.
+type paneBase struct {
+	keys   *KeyMap
+	styles *Styles
+	w, h   int
+}
+
 // Options configure the explorer.
 type Options struct {
 	// Catalog is the catalog shown first, loaded before the first frame.
@@ -124,25 +132,9 @@ type Model struct {
 	// exporting is true while the footer asks for an export format.
 	exporting bool
 
-	// Background work: the id of the latest request of each kind (replies
-	// to older ones are dropped) and what came back.
-	loadID    int
-	analyseID int
-	scoreID   int
-	judgeID   int
-	// judging is true while verdicts are being derived; judgeAgain asks
-	// for another derivation when it ends (the thresholds moved meanwhile).
-	judging, judgeAgain bool
-	job                 *scoreJob
-	scores              *lint.Scores
-	embedders           map[string]embed.Embedder
-	watcher             *watcher
-
-	// What the user switched live.
-	embedSpec string
-	scoring   lint.Scoring
-	// th overrides the scores' own thresholds once the user moves them.
-	th *lint.Thresholds
+	// eng is the analysis: background requests, scores, thresholds.
+	eng     engine
+	watcher *watcher
 
 	// problems are the errors the banner shows, by what failed (a reload,
 	// the similarity, an export, the file watch), each cleared when that
@@ -163,8 +155,7 @@ func New(opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: opts, embedSpec: opts.Embedder,
-		scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, problems: map[string]string{}}
+	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: opts, eng: newEngine(opts), problems: map[string]string{}}
 	m.tools = newToolList(&m.keys, &m.styles)
 	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
 	m.pairs = newPairsPane(&m.keys, &m.styles)
@@ -179,8 +170,7 @@ func New(opts Options) *Model {
 
 // Init starts the background work; the first frame does not wait for it.
 func (m *Model) Init() tea.Cmd {
-	m.analyseID++
-	cmds := []tea.Cmd{analyseCmd(m.analyseID, m.snap.cat, m.opts.Lint), m.startScoring()}
+	cmds := []tea.Cmd{m.eng.analyse(m.snap.cat), m.startScoring()}
 	if m.opts.Watch != "" {
 		w, err := startWatch(m.opts.Watch)
 		if err != nil {
@@ -200,9 +190,7 @@ func (m *Model) Init() tea.Cmd {
 
 // Close stops the background work and the file watch.
 func (m *Model) Close() {
-	if m.job != nil {
-		m.job.cancel()
-	}
+	m.eng.close()
 	if m.watcher != nil {
 		m.watcher.close()
 	}
@@ -237,14 +225,14 @@ func (m *Model) settle() {
 // footer list only those.
 func (m *Model) enableKeys() {
 	k := &m.keys
-	scored := m.scores != nil
+	scored := m.eng.scores != nil
 	for _, b := range []*key.Binding{&k.Raise, &k.Lower, &k.Widen, &k.Narrow} {
 		b.SetEnabled(scored)
 	}
-	k.Reload.SetEnabled(m.opts.Reload != nil)
+	k.Reload.SetEnabled(m.eng.load != nil)
 	k.Export.SetEnabled(m.opts.Export != nil)
-	k.Scoring.SetEnabled(m.embedSpec != "" && m.opts.OpenEmbedder != nil)
-	k.Embedder.SetEnabled(m.opts.OpenEmbedder != nil && (len(m.opts.Embedders) > 1 || len(m.opts.Embedders) == 1 && m.embedSpec != m.opts.Embedders[0]))
+	k.Scoring.SetEnabled(m.eng.canScore())
+	k.Embedder.SetEnabled(m.eng.canSwitchEmbedder())
 	_, paired := m.pairs.selected()
 	k.Compare.SetEnabled(paired)
 	k.Scope.SetEnabled(m.snap.sim != nil)
@@ -276,12 +264,11 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		m.analysed(msg)
 		return nil
 	case progressMsg:
-		if m.job == nil || msg.id != m.job.id {
-			return nil
+		cmd, ok := m.eng.progress(msg)
+		if ok {
+			m.syncPairs()
 		}
-		m.job.last = msg.p
-		m.syncPairs()
-		return m.job.next()
+		return cmd
 	case scoredMsg:
 		return m.scored(msg)
 	case judgedMsg:
@@ -375,13 +362,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && m.focus == paneArgs && m.drawerOpen:
 		m.closeDrawer()
 	case key.Matches(msg, k.Raise):
-		return m.moveThresholds(thresholdStep, 0)
+		return m.eng.moveThresholds(thresholdStep, 0)
 	case key.Matches(msg, k.Lower):
-		return m.moveThresholds(-thresholdStep, 0)
+		return m.eng.moveThresholds(-thresholdStep, 0)
 	case key.Matches(msg, k.Widen):
-		return m.moveThresholds(0, bandStep)
+		return m.eng.moveThresholds(0, bandStep)
 	case key.Matches(msg, k.Narrow):
-		return m.moveThresholds(0, -bandStep)
+		return m.eng.moveThresholds(0, -bandStep)
 	case key.Matches(msg, k.Scoring):
 		return m.switchScoring()
 	case key.Matches(msg, k.Embedder):
@@ -411,30 +398,18 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 // is shown and ends it, so the next request of its kind can start.
 func (m *Model) failed(msg failedMsg) {
 	switch msg.what {
-	case "similarity":
-		if m.job == nil || msg.id != m.job.id {
-			return
-		}
-		m.job = nil
-		defer m.syncPairs()
-	case "verdicts":
-		if msg.id != m.judgeID {
-			return
-		}
-		m.judging, m.judgeAgain = false, false
-	case "rules":
-		if msg.id != m.analyseID {
-			return
-		}
-	case "reload":
-		if msg.id != m.loadID {
-			return
-		}
 	case "arguments":
 		if m.drawer.job == nil || msg.id != m.drawer.job.id {
 			return
 		}
 		m.drawer.judged(argsJudgedMsg{id: msg.id, lines: []verdictLine{{toneError, "the arguments could not be judged: " + msg.err.Error()}}})
+	default:
+		if !m.eng.failed(msg) {
+			return
+		}
+		if msg.what == "similarity" {
+			defer m.syncPairs()
+		}
 	}
 	m.fail(msg.what, msg.err)
 }

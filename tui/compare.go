@@ -22,9 +22,7 @@ const compareSplitMin = 80
 // compareView opens a pair: both tools' texts with the terms they share and
 // the terms only one uses marked, the score and the hint.
 type compareView struct {
-	keys   *KeyMap
-	styles *Styles
-	w, h   int
+	paneBase
 
 	a, b    *catalog.Tool
 	pair    lint.Pair
@@ -36,7 +34,7 @@ type compareView struct {
 }
 
 func newCompareView(keys *KeyMap, styles *Styles, s *snapshot, pr lint.Pair) *compareView {
-	c := &compareView{keys: keys, styles: styles, a: s.cat.Tools[pr.I], b: s.cat.Tools[pr.J], pair: pr, verdict: s.verdict(pr)}
+	c := &compareView{paneBase: paneBase{keys: keys, styles: styles}, a: s.cat.Tools[pr.I], b: s.cat.Tools[pr.J], pair: pr, verdict: s.verdict(pr)}
 	if s.sim != nil {
 		c.scoring = s.sim.Scoring
 	}

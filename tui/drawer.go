@@ -26,9 +26,7 @@ const drawerSplitMin = 90
 // drawer is the arguments drawer: an editor for a call's arguments as JSON
 // and, on every change, what the boundary would say about them.
 type drawer struct {
-	keys   *KeyMap
-	styles *Styles
-	w, h   int
+	paneBase
 
 	snap    *snapshot
 	tool    int
@@ -58,7 +56,7 @@ func newDrawer(keys *KeyMap, styles *Styles, now func() time.Time, zone *time.Lo
 	ed.Placeholder = "type or paste the arguments as JSON"
 	ed.Cursor.SetMode(cursor.CursorStatic)
 	ed.FocusedStyle.CursorLine = lipgloss.NewStyle()
-	return &drawer{keys: keys, styles: styles, editor: ed, mode: validate.Enforce, drafts: map[string]string{}, tool: -1, now: now, zone: zone}
+	return &drawer{paneBase: paneBase{keys: keys, styles: styles}, editor: ed, mode: validate.Enforce, drafts: map[string]string{}, tool: -1, now: now, zone: zone}
 }
 
 // show follows the selected tool, saving the draft of the one left.

@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/embed"
 )
 
 // thresholdStep and bandStep are how far one key press moves the
@@ -16,19 +19,261 @@ const (
 	bandStep      = 0.01
 )
 
+// engine is the explorer's analysis, apart from the screen: the id of the
+// latest request of each kind (replies to older ones are dropped), the
+// similarity run in flight, the scores and the thresholds in force, and
+// the embedders opened so far. Its methods start work and take replies;
+// the root model decides what the screen does with them.
+type engine struct {
+	// lint is the rules' and the similarity's options; its Threshold and
+	// WatchBand are the flags', dropped when the scale changes.
+	lint lint.Options
+	// open opens an embedder by spec; load re-reads the catalog. Either may
+	// be nil.
+	open func(string) (embed.Embedder, error)
+	load func(context.Context) (*catalog.Catalog, error)
+	// specs are the embedders the embedder key cycles through.
+	specs []string
+
+	loadID    int
+	analyseID int
+	scoreID   int
+	judgeID   int
+	// judging is true while verdicts are being derived; judgeAgain asks
+	// for another derivation when it ends (the thresholds moved meanwhile).
+	judging, judgeAgain bool
+	job                 *scoreJob
+	scores              *lint.Scores
+	embedders           map[string]embed.Embedder
+
+	// What the user switched live.
+	spec    string
+	scoring lint.Scoring
+	// th overrides the scores' own thresholds once the user moves them.
+	th *lint.Thresholds
+}
+
+func newEngine(opts Options) engine {
+	return engine{lint: opts.Lint, open: opts.OpenEmbedder, load: opts.Reload, specs: opts.Embedders,
+		spec: opts.Embedder, scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}}
+}
+
+// close cancels the similarity run in flight.
+func (e *engine) close() {
+	if e.job != nil {
+		e.job.cancel()
+		e.job = nil
+	}
+}
+
+// analyse runs the rules and the declarations on cat in the background.
+func (e *engine) analyse(cat *catalog.Catalog) tea.Cmd {
+	e.analyseID++
+	return analyseCmd(e.analyseID, cat, e.lint)
+}
+
 // reload re-reads the catalog, when its source can be re-read.
-func (m *Model) reload() tea.Cmd {
-	if m.opts.Reload == nil {
+func (e *engine) reload(old *catalog.Catalog) tea.Cmd {
+	if e.load == nil {
 		return nil
 	}
-	m.loadID++
-	return reload(m.loadID, m.opts.Reload, m.opts.Lint, m.snap.cat)
+	e.loadID++
+	return reload(e.loadID, e.load, e.lint, old)
 }
+
+// canScore reports whether there is an embedder to score with.
+func (e *engine) canScore() bool { return e.spec != "" && e.open != nil }
+
+// canSwitchEmbedder reports whether the embedder key leads anywhere.
+func (e *engine) canSwitchEmbedder() bool {
+	return e.open != nil && (len(e.specs) > 1 || len(e.specs) == 1 && e.spec != e.specs[0])
+}
+
+// score embeds and scores cat in the background, cancelling any run still
+// going and any verdicts in flight (they are about the old scores).
+func (e *engine) score(cat *catalog.Catalog) tea.Cmd {
+	e.close()
+	e.scores = nil
+	e.judgeID++
+	e.judging, e.judgeAgain = false, false
+	if !e.canScore() {
+		return nil
+	}
+	e.scoreID++
+	opts := e.lint
+	opts.Scoring = e.scoring
+	job, cmd := score(e.scoreID, cat, opts, e.spec, e.embedders[e.spec], e.open)
+	e.job = job
+	return cmd
+}
+
+// progress takes a run's progress report and waits for the next; ok is
+// false for a stale one.
+func (e *engine) progress(msg progressMsg) (tea.Cmd, bool) {
+	if e.job == nil || msg.id != e.job.id {
+		return nil, false
+	}
+	e.job.last = msg.p
+	return e.job.next(), true
+}
+
+// scored takes a finished run: ok is false for a stale one, err is the
+// run's failure; else the verdicts are asked for.
+func (e *engine) scored(msg scoredMsg) (cmd tea.Cmd, ok bool, err error) {
+	if e.job == nil || msg.id != e.job.id {
+		return nil, false, nil
+	}
+	e.job = nil
+	if msg.embedder != nil {
+		e.embedders[msg.spec] = msg.embedder
+	}
+	if msg.err != nil {
+		return nil, true, msg.err
+	}
+	e.scores = msg.scores
+	return e.rejudge(), true, nil
+}
+
+// thresholds are the ones in force: the user's, else the scores' own.
+func (e *engine) thresholds() lint.Thresholds {
+	if e.th != nil {
+		return *e.th
+	}
+	if e.scores != nil {
+		return e.scores.Thresholds()
+	}
+	return lint.Thresholds{}
+}
+
+// rejudge asks for verdicts at the thresholds in force. One derivation
+// runs at a time: keys pressed meanwhile ask for one more, at the
+// thresholds in force when it starts, so holding a key never queues up
+// rescans.
+func (e *engine) rejudge() tea.Cmd {
+	if e.scores == nil {
+		return nil
+	}
+	if e.judging {
+		e.judgeAgain = true
+		return nil
+	}
+	e.judging = true
+	return judge(e.judgeID, e.scores, e.thresholds())
+}
+
+// judged takes new verdicts (ok is false for stale ones) and starts the
+// derivation asked for while they were coming.
+func (e *engine) judged(msg judgedMsg) (cmd tea.Cmd, ok bool) {
+	if msg.id != e.judgeID {
+		return nil, false
+	}
+	e.judging = false
+	if e.judgeAgain {
+		e.judgeAgain = false
+		return e.rejudge(), true
+	}
+	return nil, true
+}
+
+// moveThresholds nudges the threshold (dt) or the watch band (db) and
+// re-derives the verdicts without scoring again.
+func (e *engine) moveThresholds(dt, db float64) tea.Cmd {
+	if e.scores == nil {
+		return nil
+	}
+	th := e.thresholds()
+	if th.ReportOnly() {
+		// Report-only has no threshold to move from: start at the top pair.
+		th.Confusability = 1
+	}
+	th.Confusability = round2(th.Confusability + dt)
+	th.WatchBand = round2(math.Max(th.WatchBand+db, 0))
+	e.th = &th
+	return e.rejudge()
+}
+
+// round2 keeps repeated steps from drifting off the two-decimal grid.
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// switchScoring flips between the adaptive and cosine scorings. The
+// thresholds go back to the new scoring's own: the scales differ.
+func (e *engine) switchScoring() {
+	if e.scoring == lint.ScoringCosine {
+		e.scoring = lint.ScoringAdaptive
+	} else {
+		e.scoring = lint.ScoringCosine
+	}
+	e.resetThresholds()
+}
+
+// switchEmbedder moves to the next embedder in the list; ok is false when
+// there is none.
+func (e *engine) switchEmbedder() (ok bool) {
+	if len(e.specs) == 0 {
+		return false
+	}
+	next := e.specs[0]
+	for i, s := range e.specs {
+		if s == e.spec {
+			next = e.specs[(i+1)%len(e.specs)]
+		}
+	}
+	e.spec = next
+	e.resetThresholds()
+	return true
+}
+
+// resetThresholds drops the thresholds moved here and those given as
+// flags: they were for another scale.
+func (e *engine) resetThresholds() {
+	e.th = nil
+	e.lint.Threshold, e.lint.WatchBand = nil, nil
+}
+
+// thresholdSource says where the thresholds in force come from: "yours"
+// (moved here), "flags", or "" (the scores' own).
+func (e *engine) thresholdSource() string {
+	switch {
+	case e.th != nil:
+		return "yours"
+	case e.lint.Threshold != nil || e.lint.WatchBand != nil:
+		return "flags"
+	}
+	return ""
+}
+
+// failed takes a background panic; ok is false when it answers a
+// superseded request, which is dropped like its answer would have been.
+// The current request's panic ends it, so the next one can start.
+func (e *engine) failed(msg failedMsg) (ok bool) {
+	switch msg.what {
+	case "similarity":
+		if e.job == nil || msg.id != e.job.id {
+			return false
+		}
+		e.job = nil
+	case "verdicts":
+		if msg.id != e.judgeID {
+			return false
+		}
+		e.judging, e.judgeAgain = false, false
+	case "rules":
+		return msg.id == e.analyseID
+	case "reload":
+		return msg.id == e.loadID
+	}
+	return true
+}
+
+// The root's side: what the screen does with the engine's replies.
+
+// reload re-reads the catalog in the background.
+func (m *Model) reload() tea.Cmd { return m.eng.reload(m.snap.cat) }
 
 // loaded takes a reloaded catalog; a failed reload keeps the last good one
 // on screen and says why.
 func (m *Model) loaded(msg loadedMsg) tea.Cmd {
-	if msg.id != m.loadID {
+	if msg.id != m.eng.loadID {
 		return nil
 	}
 	if msg.err != nil {
@@ -42,7 +287,7 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 		return nil
 	}
 	m.notice = "reloaded " + plural(len(msg.snap.cat.Tools), "tool")
-	m.analyseID++ // an analysis still running is about the old catalog
+	m.eng.analyseID++ // an analysis still running is about the old catalog
 	m.setSnapshot(msg.snap)
 	return m.startScoring()
 }
@@ -50,154 +295,59 @@ func (m *Model) loaded(msg loadedMsg) tea.Cmd {
 // analysed takes the first analysis of the catalog, keeping verdicts that
 // arrived before it.
 func (m *Model) analysed(msg analysedMsg) {
-	if msg.id != m.analyseID {
+	if msg.id != m.eng.analyseID {
 		return
 	}
 	s := msg.snap
 	if m.snap.sim != nil {
-		s = s.withSimilarity(*m.snap.sim, m.opts.Lint.FailOn)
+		s = s.withSimilarity(*m.snap.sim, m.eng.lint.FailOn)
 	}
 	m.setSnapshot(s)
 }
 
-// startScoring embeds and scores the current catalog in the background,
-// cancelling any run still going.
+// startScoring embeds and scores the current catalog in the background.
 func (m *Model) startScoring() tea.Cmd {
-	if m.job != nil {
-		m.job.cancel()
-		m.job = nil
-	}
-	m.scores = nil
-	// Verdicts in flight are about the old scores.
-	m.judgeID++
-	m.judging, m.judgeAgain = false, false
-	if m.embedSpec == "" || m.opts.OpenEmbedder == nil {
-		return nil
-	}
-	m.scoreID++
-	opts := m.opts.Lint
-	opts.Scoring = m.scoring
-	job, cmd := score(m.scoreID, m.snap.cat, opts, m.embedSpec, m.embedders[m.embedSpec], m.opts.OpenEmbedder)
-	m.job = job
+	cmd := m.eng.score(m.snap.cat)
 	m.syncPairs()
 	return cmd
 }
 
 // scored takes a finished similarity run and asks for its verdicts.
 func (m *Model) scored(msg scoredMsg) tea.Cmd {
-	if m.job == nil || msg.id != m.job.id {
+	cmd, ok, err := m.eng.scored(msg)
+	switch {
+	case !ok:
 		return nil
-	}
-	m.job = nil
-	if msg.embedder != nil {
-		m.embedders[msg.spec] = msg.embedder
-	}
-	if msg.err != nil {
-		m.fail("similarity", msg.err)
+	case err != nil:
+		m.fail("similarity", err)
 		m.syncPairs()
 		return nil
 	}
 	delete(m.problems, "similarity")
-	m.scores = msg.scores
-	return m.rejudge()
+	return cmd
 }
 
-// thresholds are the ones in force: the user's, else the scores' own.
-func (m *Model) thresholds() lint.Thresholds {
-	if m.th != nil {
-		return *m.th
-	}
-	if m.scores != nil {
-		return m.scores.Thresholds()
-	}
-	return lint.Thresholds{}
-}
-
-// rejudge asks for verdicts at the thresholds in force. One derivation
-// runs at a time: keys pressed meanwhile ask for one more, at the
-// thresholds in force when it starts, so holding a key never queues up
-// rescans.
-func (m *Model) rejudge() tea.Cmd {
-	if m.scores == nil {
-		return nil
-	}
-	if m.judging {
-		m.judgeAgain = true
-		return nil
-	}
-	m.judging = true
-	return judge(m.judgeID, m.scores, m.thresholds())
-}
-
-// judged takes new verdicts, and starts the derivation asked for while
-// they were coming.
+// judged takes new verdicts.
 func (m *Model) judged(msg judgedMsg) tea.Cmd {
-	if msg.id != m.judgeID {
-		return nil
+	cmd, ok := m.eng.judged(msg)
+	if ok {
+		m.setSnapshot(m.snap.withSimilarity(msg.sim, m.eng.lint.FailOn))
 	}
-	m.judging = false
-	m.setSnapshot(m.snap.withSimilarity(msg.sim, m.opts.Lint.FailOn))
-	if m.judgeAgain {
-		m.judgeAgain = false
-		return m.rejudge()
-	}
-	return nil
+	return cmd
 }
 
-// moveThresholds nudges the threshold (dt) or the watch band (db) and
-// re-derives the verdicts without scoring again.
-func (m *Model) moveThresholds(dt, db float64) tea.Cmd {
-	if m.scores == nil {
-		return nil
-	}
-	th := m.thresholds()
-	if th.ReportOnly() {
-		// Report-only has no threshold to move from: start at the top pair.
-		th.Confusability = 1
-	}
-	th.Confusability = round2(th.Confusability + dt)
-	th.WatchBand = round2(math.Max(th.WatchBand+db, 0))
-	m.th = &th
-	return m.rejudge()
-}
-
-// round2 keeps repeated steps from drifting off the two-decimal grid.
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-// switchScoring flips between the adaptive and cosine scorings. The
-// thresholds go back to the new scoring's own: the scales differ.
+// switchScoring flips the scoring and scores again.
 func (m *Model) switchScoring() tea.Cmd {
-	if m.scoring == lint.ScoringCosine {
-		m.scoring = lint.ScoringAdaptive
-	} else {
-		m.scoring = lint.ScoringCosine
-	}
-	m.resetThresholds()
-	m.notice = "scoring: " + string(m.scoring)
+	m.eng.switchScoring()
+	m.notice = "scoring: " + string(m.eng.scoring)
 	return m.startScoring()
 }
 
-// switchEmbedder moves to the next embedder in the list.
+// switchEmbedder moves to the next embedder and scores again.
 func (m *Model) switchEmbedder() tea.Cmd {
-	list := m.opts.Embedders
-	if len(list) == 0 {
+	if !m.eng.switchEmbedder() {
 		return nil
 	}
-	next := list[0]
-	for i, s := range list {
-		if s == m.embedSpec {
-			next = list[(i+1)%len(list)]
-		}
-	}
-	m.embedSpec = next
-	m.resetThresholds()
-	m.notice = "embedder: " + next
+	m.notice = "embedder: " + m.eng.spec
 	return m.startScoring()
-}
-
-// resetThresholds drops the thresholds moved here and those given as
-// flags: they were for another scale.
-func (m *Model) resetThresholds() {
-	m.th = nil
-	m.opts.Lint.Threshold, m.opts.Lint.WatchBand = nil, nil
 }

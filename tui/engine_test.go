@@ -59,7 +59,7 @@ func TestSimilarityArrivesInTheBackground(t *testing.T) {
 	m := New(mockOptions(t))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	cmd := m.Init()
-	if m.snap.sim != nil || m.job == nil {
+	if m.snap.sim != nil || m.eng.job == nil {
 		t.Fatal("similarity ran before the first frame")
 	}
 	first := ansi.Strip(m.View())
@@ -87,13 +87,13 @@ func TestSimilarityArrivesInTheBackground(t *testing.T) {
 
 func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
-	base := m.thresholds()
+	base := m.eng.thresholds()
 	confusable := func() int { return m.snap.report.Summary.Confusable }
 	before := confusable()
 	for range 20 {
 		drain(m, press(m, "-"))
 	}
-	if got := m.thresholds().Confusability; got != round2(base.Confusability-0.2) {
+	if got := m.eng.thresholds().Confusability; got != round2(base.Confusability-0.2) {
 		t.Fatalf("threshold %v after 20 steps down from %v", got, base.Confusability)
 	}
 	lowered := confusable()
@@ -106,8 +106,8 @@ func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 	if got := confusable(); got >= before && before > 0 {
 		t.Errorf("raising the threshold kept %d confusable (was %d)", got, before)
 	}
-	if !strings.Contains(ansi.Strip(m.View()), thresholdText(m.thresholds())) {
-		t.Errorf("the pairs pane does not show the thresholds %q", thresholdText(m.thresholds()))
+	if !strings.Contains(ansi.Strip(m.View()), thresholdText(m.eng.thresholds())) {
+		t.Errorf("the pairs pane does not show the thresholds %q", thresholdText(m.eng.thresholds()))
 	}
 	watch := m.snap.report.Summary.Watch
 	for range 30 {
@@ -119,19 +119,19 @@ func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 	for range 200 {
 		press(m, "[")
 	}
-	if m.thresholds().WatchBand != 0 {
-		t.Errorf("the band went to %v, want it to stop at 0", m.thresholds().WatchBand)
+	if m.eng.thresholds().WatchBand != 0 {
+		t.Errorf("the band went to %v, want it to stop at 0", m.eng.thresholds().WatchBand)
 	}
 }
 
 func TestStaleRepliesAreDropped(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	snap := m.snap
-	m.Update(judgedMsg{id: m.judgeID - 1, sim: lint.Similarity{}})
-	m.Update(loadedMsg{id: m.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
-	m.Update(analysedMsg{id: m.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
-	m.Update(scoredMsg{id: m.scoreID - 1, err: errors.New("old")})
-	m.Update(progressMsg{id: m.scoreID - 1})
+	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: lint.Similarity{}})
+	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
+	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
+	m.Update(scoredMsg{id: m.eng.scoreID - 1, err: errors.New("old")})
+	m.Update(progressMsg{id: m.eng.scoreID - 1})
 	if m.snap != snap || len(m.problems) != 0 {
 		t.Errorf("a stale reply changed the model: problems %v", m.problems)
 	}
@@ -145,19 +145,19 @@ func TestScoringAndEmbedderSwitch(t *testing.T) {
 		t.Fatalf("scoring %q after s", m.snap.sim.Scoring)
 	}
 	// The mock's own calibration for cosine, not the moved threshold.
-	if th := m.thresholds(); th.Confusability != 0.94 || th.WatchBand != 0.02 {
+	if th := m.eng.thresholds(); th.Confusability != 0.94 || th.WatchBand != 0.02 {
 		t.Errorf("cosine thresholds %+v, want the mock's calibration", th)
 	}
 	drain(m, press(m, "m"))
-	if m.embedSpec != "broken" || !strings.Contains(m.problemText(), "no such model here") {
-		t.Fatalf("embedder %q, problems %q", m.embedSpec, m.problemText())
+	if m.eng.spec != "broken" || !strings.Contains(m.problemText(), "no such model here") {
+		t.Fatalf("embedder %q, problems %q", m.eng.spec, m.problemText())
 	}
 	if !strings.Contains(ansi.Strip(m.View()), "✗ similarity: no such model here") {
 		t.Errorf("the banner does not show the failure:\n%s", ansi.Strip(m.View()))
 	}
 	drain(m, press(m, "m"))
-	if m.embedSpec != "mock" || len(m.problems) != 0 || m.snap.sim == nil {
-		t.Errorf("back to mock: embedder %q, problems %v", m.embedSpec, m.problems)
+	if m.eng.spec != "mock" || len(m.problems) != 0 || m.snap.sim == nil {
+		t.Errorf("back to mock: embedder %q, problems %v", m.eng.spec, m.problems)
 	}
 }
 
@@ -178,8 +178,8 @@ func TestThresholdSourceIsShown(t *testing.T) {
 		t.Errorf("a moved threshold not shown as yours:\n%s", v)
 	}
 	drain(m, press(m, "s"))
-	if m.opts.Lint.Threshold != nil || m.thresholds().Confusability != 0.94 {
-		t.Errorf("the flag threshold survived the switch: %+v", m.thresholds())
+	if m.eng.lint.Threshold != nil || m.eng.thresholds().Confusability != 0.94 {
+		t.Errorf("the flag threshold survived the switch: %+v", m.eng.thresholds())
 	}
 	if v := pane(m); !strings.Contains(v, "≥ +0.94 · band 0.02 (mock calibration)") {
 		t.Errorf("the mock's cosine calibration not named:\n%s", v)
@@ -314,8 +314,8 @@ func TestExportWritesTheReport(t *testing.T) {
 	if _, err := os.Stat(want); err != nil {
 		t.Fatalf("no report at %s: %v", want, err)
 	}
-	if m.exporting || m.scoring != lint.ScoringAdaptive || !strings.Contains(ansi.Strip(m.View()), "wrote "+want) {
-		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.scoring)
+	if m.exporting || m.eng.scoring != lint.ScoringAdaptive || !strings.Contains(ansi.Strip(m.View()), "wrote "+want) {
+		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.eng.scoring)
 	}
 	press(m, "e", "esc")
 	if m.exporting {
@@ -403,10 +403,10 @@ func TestHeldThresholdKeyCoalesces(t *testing.T) {
 		t.Fatalf("%d derivations started for 5 presses, want 1", len(cmds))
 	}
 	drain(m, cmds[0])
-	if got, want := m.snap.sim.Thresholds, m.thresholds(); got.Confusability != want.Confusability {
+	if got, want := m.snap.sim.Thresholds, m.eng.thresholds(); got.Confusability != want.Confusability {
 		t.Errorf("verdicts at %v, thresholds in force %v", got.Confusability, want.Confusability)
 	}
-	if m.judging || m.judgeAgain {
+	if m.eng.judging || m.eng.judgeAgain {
 		t.Error("a derivation is still pending")
 	}
 }
@@ -417,21 +417,21 @@ func TestStalePanicDoesNotClearTheCurrentRun(t *testing.T) {
 	m := New(mockOptions(t))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	m.startScoring()
-	oldID := m.job.id
+	oldID := m.eng.job.id
 	m.startScoring()
-	if m.job == nil || m.job.id == oldID {
+	if m.eng.job == nil || m.eng.job.id == oldID {
 		t.Fatal("the second run did not replace the first")
 	}
-	current := m.job
+	current := m.eng.job
 	panicky := safeID("similarity", oldID, func() tea.Msg { panic("boom") })
 	m.Update(panicky())
-	if m.job != current || len(m.problems) != 0 {
-		t.Fatalf("the old run's panic ended the current run: job %v problems %v", m.job, m.problems)
+	if m.eng.job != current || len(m.problems) != 0 {
+		t.Fatalf("the old run's panic ended the current run: job %v problems %v", m.eng.job, m.problems)
 	}
 	// The current run's own panic does end it, and says so.
 	m.Update(safeID("similarity", current.id, func() tea.Msg { panic("boom") })())
-	if m.job != nil || !strings.Contains(m.problems["similarity"], "internal error: boom") {
-		t.Fatalf("the current run's panic: job %v problems %v", m.job, m.problems)
+	if m.eng.job != nil || !strings.Contains(m.problems["similarity"], "internal error: boom") {
+		t.Fatalf("the current run's panic: job %v problems %v", m.eng.job, m.problems)
 	}
 	// Verdicts, rules and reloads drop stale panics too.
 	for _, what := range []string{"verdicts", "rules", "reload", "arguments"} {

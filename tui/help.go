@@ -35,7 +35,7 @@ func (m *Model) helpView(w, h int) string {
 	text := paneHelp[name]
 	if name == "Pairs" || name == "Compare" {
 		// What the score in use means, for the pairs on screen.
-		text += " " + m.scoring.Explain()
+		text += " " + m.eng.scoring.Explain()
 	}
 	for _, l := range wrap(text, max(w-4, 10)) {
 		b.WriteString(l + "\n")

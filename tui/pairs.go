@@ -18,9 +18,7 @@ const pairsDetailMin = 12
 // pairsPane lists similarity pairs: the selected tool's nearest neighbours,
 // or the catalog's global ranking, with verdict marks, scores and hints.
 type pairsPane struct {
-	keys   *KeyMap
-	styles *Styles
-	w, h   int
+	paneBase
 
 	snap   *snapshot
 	tool   int
@@ -36,7 +34,7 @@ type pairsPane struct {
 }
 
 func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
-	return &pairsPane{keys: keys, styles: styles, tool: -1}
+	return &pairsPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1}
 }
 
 // show follows the snapshot and the selected tool; pending says what the

@@ -57,7 +57,8 @@ func wrap(text string, w int) []string {
 // frame draws body inside a rounded border of exactly w x h cells with title
 // set into the top edge; the border colour says whether the pane has focus.
 func (s Styles) frame(title, body string, w, h int, focused bool) string {
-	if w < 2 || h < 2 {
+	fw, fh := s.frameSize()
+	if w < fw || h < fh {
 		return fit("", w, h)
 	}
 	st := s.Pane
@@ -66,7 +67,7 @@ func (s Styles) frame(title, body string, w, h int, focused bool) string {
 	}
 	bd := st.GetBorderStyle()
 	color := lipgloss.NewStyle().Foreground(st.GetBorderTopForeground())
-	inner := w - 2
+	inner := w - fw
 	var b strings.Builder
 	if t := clip(" "+title+" ", inner-1); title != "" && inner > 2 {
 		b.WriteString(color.Render(bd.TopLeft + bd.Top))
@@ -76,8 +77,8 @@ func (s Styles) frame(title, body string, w, h int, focused bool) string {
 		b.WriteString(color.Render(bd.TopLeft + strings.Repeat(bd.Top, inner) + bd.TopRight))
 	}
 	left, right := color.Render(bd.Left), color.Render(bd.Right)
-	for _, line := range strings.Split(fit(body, inner, h-2), "\n") {
-		if h-2 == 0 {
+	for _, line := range strings.Split(fit(body, inner, h-fh), "\n") {
+		if h-fh == 0 {
 			break
 		}
 		b.WriteByte('\n')

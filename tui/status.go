@@ -33,7 +33,7 @@ func (m *Model) header() string {
 		verdict = st.Muted.Render("checking the rules…")
 	case !r.OK:
 		verdict = st.Error.Render("FAIL")
-	case m.job != nil:
+	case m.eng.job != nil:
 		verdict = st.Muted.Render("pending")
 	}
 	long := []string{"toolscope", source, plural(len(s.cat.Tools), "tool"), sim,
@@ -61,21 +61,21 @@ func count(text string, n int, render func(...string) string) string {
 // progress), or which embedder and scoring produced the verdicts.
 func (m *Model) similarityStatus() string {
 	switch {
-	case m.embedSpec == "":
+	case m.eng.spec == "":
 		return "similarity off"
-	case m.job != nil:
-		p := m.job.last
-		label := "opening " + termsafe.Line(m.embedSpec)
+	case m.eng.job != nil:
+		p := m.eng.job.last
+		label := "opening " + termsafe.Line(m.eng.spec)
 		frac := 0.0
 		if p.Total > 0 {
 			frac = float64(p.Done) / float64(p.Total)
 			label = string(p.Stage) + " " + fmt.Sprintf("%d/%d", p.Done, p.Total)
 		}
 		return label + " " + m.styles.bar(frac, progressWidth)
-	case m.scores == nil:
-		return termsafe.Line(m.embedSpec) + " " + string(m.scoring) + " (no verdicts)"
+	case m.eng.scores == nil:
+		return termsafe.Line(m.eng.spec) + " " + string(m.eng.scoring) + " (no verdicts)"
 	}
-	return termsafe.Line(m.snap.report.Similarity.Embedder) + " " + string(m.scoring)
+	return termsafe.Line(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
 }
 
 // thresholdText shows thresholds as the pairs pane lists them.
@@ -90,12 +90,10 @@ func thresholdText(th lint.Thresholds) string {
 // scoring's defaults, where they come from: moved here, given as flags, or
 // the embedder's calibration for the scoring.
 func (m *Model) thresholdStatus() string {
-	th := thresholdText(m.thresholds())
-	switch {
-	case m.th != nil:
-		return th + " (yours)"
-	case m.opts.Lint.Threshold != nil || m.opts.Lint.WatchBand != nil:
-		return th + " (flags)"
+	th := thresholdText(m.eng.thresholds())
+	switch src := m.eng.thresholdSource(); {
+	case src != "":
+		return th + " (" + src + ")"
 	case m.snap.sim != nil && m.snap.sim.Calibrated:
 		return th + " (" + termsafe.Line(m.snap.sim.Embedder) + " calibration)"
 	}

@@ -34,9 +34,7 @@ func (s sortMode) String() string { return sortNames[s] }
 // toolList is the tool list pane: every tool with its badges, a fuzzy
 // filter and a sort order.
 type toolList struct {
-	keys   *KeyMap
-	styles *Styles
-	w, h   int
+	paneBase
 
 	snap   *snapshot
 	sort   sortMode
@@ -60,7 +58,7 @@ func newToolList(keys *KeyMap, styles *Styles) *toolList {
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "filter"
-	return &toolList{keys: keys, styles: styles, filter: ti}
+	return &toolList{paneBase: paneBase{keys: keys, styles: styles}, filter: ti}
 }
 
 // setSnapshot shows a new catalog, keeping the selected tool when it is

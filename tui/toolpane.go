@@ -32,9 +32,7 @@ const sectionColumnMin = 34
 // declarations and schema, side by side when the pane is wide enough, else
 // one under the other with keys to jump between them.
 type toolPane struct {
-	keys   *KeyMap
-	styles *Styles
-	w, h   int
+	paneBase
 
 	// rules finds a rule's teaching text by id.
 	rules map[string]lint.Rule
@@ -51,7 +49,7 @@ type toolPane struct {
 }
 
 func newToolPane(keys *KeyMap, styles *Styles, rules []lint.Rule) *toolPane {
-	p := &toolPane{keys: keys, styles: styles, tool: -1, rules: map[string]lint.Rule{}}
+	p := &toolPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, rules: map[string]lint.Rule{}}
 	for _, r := range rules {
 		p.rules[r.ID] = r
 	}
