@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"toolscope/core/baseline"
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 )
@@ -30,11 +31,14 @@ func init() {
 }
 
 // lintFormats are what `lint --format` accepts, the default first.
-var lintFormats = []string{"text", "json", "sarif", "markdown"}
+var lintFormats = []string{"text", "json", "sarif", "markdown", "github"}
 
 func runLint(args []string, io stdio) int {
 	fs := newFlagSet("lint")
 	f := newCatalogFlags(fs, lintFormats)
+	var baselinePath, writeBaseline string
+	fs.StringVar(&baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
+	fs.StringVar(&writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
@@ -46,6 +50,15 @@ func runLint(args []string, io stdio) int {
 	if !given || len(rest) > 0 {
 		return usageError(io, "lint", fmt.Sprintf("want one CATALOG, or --mcp-config FILE and none; got %d arguments", len(positional)))
 	}
+	var base *baseline.File
+	if baselinePath != "" {
+		b, err := baseline.Load(baselinePath)
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+			return 2
+		}
+		base = b
+	}
 	cat, err := f.live.load(arg, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
@@ -55,6 +68,22 @@ func runLint(args []string, io stdio) int {
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return 2
+	}
+	if writeBaseline != "" {
+		// Written before the comparison, so the file holds this run's
+		// results and never a comparison's states.
+		written := baseline.FromReport(report)
+		if err := written.WriteFile(writeBaseline); err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+			return 2
+		}
+		if base == nil {
+			// The run is judged against what it just accepted: it passes.
+			base, baselinePath = written, writeBaseline
+		}
+	}
+	if base != nil {
+		base.Apply(report, cat, baselinePath, f.strict)
 	}
 	if err := writeReport(io.out, report, cat, f, io.outTTY); err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
@@ -92,6 +121,8 @@ func writeReport(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFl
 		return lint.WriteJSON(w, r)
 	case "sarif":
 		return lint.WriteSARIF(w, r, cat, lint.SARIFOptions{Rules: lint.EnabledRules(lint.DefaultRules(), f.disable), Version: version()})
+	case "github":
+		return lint.WriteGitHub(w, r, cat)
 	case "markdown":
 		return lint.WriteMarkdown(w, r, lint.MarkdownOptions{Source: cat.Source, MaxRows: 50, Top: 10})
 	default:

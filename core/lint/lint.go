@@ -74,6 +74,9 @@ type Report struct {
 	Similarity Similarity `json:"similarity"`
 	Structural []Finding  `json:"structural"`
 	Summary    Summary    `json:"summary"`
+	// Baseline, when the run was compared with one, counts the results by
+	// baseline state; the gate then fails only on new failing results.
+	Baseline *BaselineSummary `json:"baseline,omitempty"`
 	// FailOn is the least severity that failed the gate.
 	FailOn Severity `json:"-"`
 }
@@ -188,6 +191,8 @@ type PairFinding struct {
 	Hint string `json:"hint"`
 	// Axis is the hint's structure, for a UI that marks the terms.
 	Axis Axis `json:"-"`
+	// BaselineState is set when the run was compared with a baseline.
+	BaselineState BaselineState `json:"baselineState,omitempty"`
 }
 
 // Finding is one structural finding on one tool.
@@ -205,6 +210,8 @@ type Finding struct {
 	Column int `json:"column,omitempty"`
 	// ToolIndex is the tool's catalog index.
 	ToolIndex int `json:"-"`
+	// BaselineState is set when the run was compared with a baseline.
+	BaselineState BaselineState `json:"baselineState,omitempty"`
 }
 
 // Progress reports long work: Done of Total units of Stage.

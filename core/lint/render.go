@@ -61,6 +61,9 @@ func (t textWriter) style(code, s string) string {
 func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	t := textWriter{bufio.NewWriter(w), o.Color}
 	fmt.Fprintln(t, t.style(ansiBold, headline(r, o.Source)))
+	if b := r.Baseline; b != nil {
+		fmt.Fprintln(t, baselineText(b))
+	}
 	sim := r.Similarity
 	t.WriteString("\n")
 	if !sim.Analyzed {
@@ -97,7 +100,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		if f.Severity == SeverityError {
 			mark = t.style(ansiRed, "✗ error")
 		}
-		fmt.Fprintf(t, "  %s [%s] %s%s\n", mark, f.Rule, findingWhere(f), lineText(f))
+		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, f.Rule, findingWhere(f), lineText(f), stateText(f.BaselineState))
 		fmt.Fprintf(t, "      %s\n", f.Message)
 		if f.Suggestion != "" {
 			fmt.Fprintf(t, "      suggest: %s\n", f.Suggestion)
@@ -122,7 +125,7 @@ func (t textWriter) verdicts(list []PairFinding, max int, scoring Scoring) {
 		if p.Kind == Confusable {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
-		fmt.Fprintf(t, "  %s %s  %s <> %s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), p.A, p.B)
+		fmt.Fprintf(t, "  %s %s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), p.A, p.B, stateText(p.BaselineState))
 		fmt.Fprintln(t, t.style(ansiDim, "      hint: "+p.Hint))
 	}
 	if len(shown) < len(list) {
@@ -194,8 +197,25 @@ func lineText(f Finding) string {
 	return fmt.Sprintf("  (line %d)", f.Line)
 }
 
+// baselineText says how the run compares with its baseline.
+func baselineText(b *BaselineSummary) string {
+	return fmt.Sprintf("Baseline %s: %d new (%d failing), %d unchanged, %d updated, %d absent",
+		b.File, b.New, b.NewFailing, b.Unchanged, b.Updated, b.Absent)
+}
+
+// stateText marks a result that a baseline does not cover.
+func stateText(s BaselineState) string {
+	if s == BaselineNew || s == BaselineUpdated {
+		return "  [" + string(s) + "]"
+	}
+	return ""
+}
+
 // failReasons says what failed the gate.
 func failReasons(r *Report) string {
+	if b := r.Baseline; b != nil {
+		return plural(b.NewFailing, "new failing result") + " against the baseline"
+	}
 	var why []string
 	if r.Summary.Confusable > 0 {
 		why = append(why, plural(r.Summary.Confusable, "confusable pair"))
@@ -242,6 +262,9 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d watch", s.Watch),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	fmt.Fprintln(b, strings.Join(what, " · "))
+	if r.Baseline != nil {
+		fmt.Fprintf(b, "\n%s\n", mdCell(baselineText(r.Baseline)))
+	}
 	for _, n := range sim.Notes {
 		fmt.Fprintf(b, "\n> %s\n", mdCell(n))
 	}
@@ -266,7 +289,7 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 			if f.Line > 0 {
 				line = fmt.Sprint(f.Line)
 			}
-			fmt.Fprintf(b, "| %s | `%s` | `%s` | %s | %s |\n", mark, f.Rule, mdCode(findingWhere(f)), line, msg)
+			fmt.Fprintf(b, "| %s%s | `%s` | `%s` | %s | %s |\n", mark, stateText(f.BaselineState), f.Rule, mdCode(findingWhere(f)), line, msg)
 		}
 		if len(rows) < len(r.Structural) {
 			fmt.Fprintf(b, "\n… and %d more findings (run `toolscope lint --format json` for all).\n", len(r.Structural)-len(rows))
@@ -298,7 +321,7 @@ func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring
 		rows = rows[:max]
 	}
 	for _, p := range rows {
-		fmt.Fprintf(b, "| %s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), mdCode(p.A), mdCode(p.B), mdCell(p.Hint))
+		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), mdCell(p.Hint))
 	}
 	if len(rows) < len(list) {
 		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))

@@ -226,8 +226,13 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, cat := renderReport(t, ScoringAdaptive)
-	for _, source := range []string{cat.Source, "/abs/path/cat.json", "stdin", "mcp:npx server"} {
+	compared, _ := renderReport(t, ScoringAdaptive)
+	withBaseline(compared)
+	for k, source := range []string{cat.Source, "/abs/path/cat.json", "stdin", "mcp:npx server", cat.Source} {
 		cat.Source = source
+		if k == 4 {
+			r = compared
+		}
 		var buf bytes.Buffer
 		if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: DefaultRules(), Version: "v1.2.3"}); err != nil {
 			t.Fatal(err)

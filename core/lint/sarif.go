@@ -1,13 +1,12 @@
 package lint
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"toolscope/core/catalog"
@@ -69,13 +68,17 @@ type sarifArtifactLocation struct {
 }
 
 type sarifResult struct {
-	RuleID              string            `json:"ruleId"`
-	RuleIndex           int               `json:"ruleIndex"`
+	RuleID    string `json:"ruleId"`
+	RuleIndex int    `json:"ruleIndex"`
+	// Kind is "pass" for a baseline's absent result (no alert), else left
+	// out (SARIF's default, "fail").
+	Kind                string            `json:"kind,omitempty"`
 	Level               string            `json:"level"`
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	BaselineState       BaselineState     `json:"baselineState,omitempty"`
 }
 
 type sarifLocation struct {
@@ -132,14 +135,14 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 	if file {
 		run.Artifacts = []sarifArtifact{{Location: sarifArtifactLocation{URI: uri}}}
 	}
-	locate := func(toolIndex int, param string) sarifLocation {
-		t := cat.Tools[toolIndex]
-		fq := t.Name
+	locate := func(toolIndex int, tool, param string) sarifLocation {
+		fq := tool
 		if param != "" {
 			fq += "." + param
 		}
-		loc := sarifLocation{LogicalLocations: []sarifLogicalLocation{{Name: t.Name, FullyQualifiedName: fq, Kind: "function"}}}
-		if file {
+		loc := sarifLocation{LogicalLocations: []sarifLogicalLocation{{Name: tool, FullyQualifiedName: fq, Kind: "function"}}}
+		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
+			t := cat.Tools[toolIndex]
 			zero := 0
 			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri, Index: &zero}}
 			if t.Pos.Line > 0 {
@@ -148,7 +151,12 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		}
 		return loc
 	}
-	for _, f := range r.Structural {
+	findings, pairs := [][]Finding{r.Structural}, [][]PairFinding{r.Similarity.Confusable, r.Similarity.Watch}
+	if r.Baseline != nil {
+		findings = append(findings, r.Baseline.AbsentFindings)
+		pairs = append(pairs, r.Baseline.AbsentPairs)
+	}
+	for _, f := range slices.Concat(findings...) {
 		ri, ok := index[f.Rule]
 		if !ok {
 			// A finding from a rule the caller did not list: describe it
@@ -161,33 +169,43 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		if f.Suggestion != "" {
 			msg += " Suggestion: " + f.Suggestion
 		}
-		run.Results = append(run.Results, sarifResult{
+		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
 			Message:             sarifText{Text: msg},
-			Locations:           []sarifLocation{locate(f.ToolIndex, f.Param)},
-			PartialFingerprints: fingerprint(f.Rule, f.Tool, f.Param, f.Message),
-		})
+			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param)},
+			PartialFingerprints: partialFingerprints(FindingKey(f)),
+			BaselineState:       f.BaselineState,
+		}
+		if f.BaselineState == BaselineAbsent {
+			res.Kind, res.Level = "pass", "none"
+			res.Message.Text = "no longer reported (in the baseline): " + msg
+		}
+		run.Results = append(run.Results, res)
 	}
 	sim := r.Similarity
-	for _, list := range [][]PairFinding{sim.Confusable, sim.Watch} {
-		for _, p := range list {
-			id, level := sarifConfusableRule, "error"
-			if p.Kind == Watch {
-				id, level = sarifWatchRule, "note"
-			}
-			related := locate(p.J, "")
-			one := 1
-			related.ID = &one
-			related.Message = &sarifText{Text: p.B}
-			run.Results = append(run.Results, sarifResult{
-				RuleID: id, RuleIndex: index[id], Level: level,
-				Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s %s): %s",
-					p.A, p.B, p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), p.Hint)},
-				Locations:           []sarifLocation{locate(p.I, "")},
-				RelatedLocations:    []sarifLocation{related},
-				PartialFingerprints: fingerprint(id, p.A, p.B),
-			})
+	for _, p := range slices.Concat(pairs...) {
+		id, level := sarifConfusableRule, "error"
+		if p.Kind == Watch {
+			id, level = sarifWatchRule, "note"
 		}
+		related := locate(p.J, p.B, "")
+		one := 1
+		related.ID = &one
+		related.Message = &sarifText{Text: p.B}
+		res := sarifResult{
+			RuleID: id, RuleIndex: index[id], Level: level,
+			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s %s): %s",
+				p.A, p.B, p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), p.Hint)},
+			Locations:           []sarifLocation{locate(p.I, p.A, "")},
+			RelatedLocations:    []sarifLocation{related},
+			PartialFingerprints: partialFingerprints(PairKey(p.A, p.B)),
+			BaselineState:       p.BaselineState,
+		}
+		if p.BaselineState == BaselineAbsent {
+			res.Kind, res.Level = "pass", "none"
+			res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", p.A, p.B, p.Kind)
+		}
+		run.Results = append(run.Results, res)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -277,12 +295,6 @@ func pascal(id string) string {
 		}
 	}
 	return b.String()
-}
-
-// fingerprint identifies a result across runs whatever line it moves to.
-func fingerprint(parts ...string) map[string]string {
-	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return map[string]string{"toolscope/v1": hex.EncodeToString(sum[:16])}
 }
 
 // artifactURI turns a catalog source into a URI reference for SARIF; file

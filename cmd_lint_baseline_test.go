@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The baseline flow CI uses: accept today's results, then fail only on
+// what a change adds.
+func TestLintBaseline(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "baseline.json")
+	lint := []string{"lint", "--embedder", "mock", "--scoring", "cosine"}
+	code, out, errOut := runCmd("", append(lint, "--write-baseline", base, demoPath)...)
+	if code != 0 || errOut != "" || !strings.Contains(out, "0 new (0 failing)") {
+		t.Fatalf("--write-baseline: exit %d, %s\n%.400s", code, errOut, out)
+	}
+	first, _ := os.ReadFile(base)
+	// The same catalog against it passes; writing again gives the same file.
+	if code, out, _ := runCmd("", append(lint, "--baseline", base, "--write-baseline", base, demoPath)...); code != 0 {
+		t.Errorf("the baselined catalog: exit %d\n%.600s", code, out)
+	}
+	if again, _ := os.ReadFile(base); string(again) != string(first) {
+		t.Error("a second run wrote a different baseline")
+	}
+	// The demo reversed, with a new undescribed tool: only that fails.
+	data, err := os.ReadFile(demoPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Tools []json.RawMessage }
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tools := doc.Tools
+	changed := []json.RawMessage{json.RawMessage(`{"name": "zz_new_tool", "inputSchema": {"type": "object"}}`)}
+	for i := len(tools) - 1; i >= 0; i-- {
+		changed = append(changed, tools[i])
+	}
+	js, _ := json.Marshal(changed)
+	path := writeFile(t, "changed.json", string(js))
+	code, out, _ = runCmd("", append(lint, "--baseline", base, "--format", "json", path)...)
+	var r struct {
+		OK       bool `json:"ok"`
+		Baseline struct {
+			New, NewFailing, Absent int
+		} `json:"baseline"`
+		Structural []struct{ Tool, BaselineState string }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || r.OK || r.Baseline.NewFailing == 0 {
+		t.Errorf("a new undescribed tool must fail: exit %d %+v", code, r.Baseline)
+	}
+	for _, f := range r.Structural {
+		if (f.Tool == "zz_new_tool") != (f.BaselineState == "new") {
+			t.Errorf("finding on %s is %s", f.Tool, f.BaselineState)
+		}
+	}
+	// SARIF marks every result.
+	_, out, _ = runCmd("", append(lint, "--baseline", base, "--format", "sarif", path)...)
+	if strings.Count(out, `"baselineState"`) != strings.Count(out, `"ruleId"`) {
+		t.Errorf("SARIF results without a baselineState")
+	}
+	// Errors: a missing or broken baseline is an input error, in one line.
+	broken := writeFile(t, "broken.json", `{"kind": "toolscope-baseline", "version": 1, "extra": true}`)
+	for _, c := range []struct{ file, want string }{
+		{filepath.Join(dir, "nope.json"), "nope.json: cannot read"},
+		{broken, `broken.json: 1:60: unknown field "extra"`},
+	} {
+		code, _, errOut := runCmd("", append(lint, "--baseline", c.file, demoPath)...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("--baseline %s: exit %d %q, want %q", c.file, code, errOut, c.want)
+		}
+	}
+}

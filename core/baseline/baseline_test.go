@@ -1,0 +1,224 @@
+package baseline
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+)
+
+func cat(names ...string) *catalog.Catalog {
+	c := &catalog.Catalog{Source: "t.json"}
+	for i, n := range names {
+		c.Tools = append(c.Tools, &catalog.Tool{Index: i, Name: n})
+	}
+	return c
+}
+
+func finding(rule, tool, param string, sev lint.Severity, msg string) lint.Finding {
+	return lint.Finding{Rule: rule, Tool: tool, Param: param, Severity: sev, Message: msg}
+}
+
+func pair(kind lint.Verdict, a, b string) lint.PairFinding {
+	return lint.PairFinding{Kind: kind, Pair: lint.Pair{A: a, B: b}}
+}
+
+func report(findings []lint.Finding, pairs ...lint.PairFinding) *lint.Report {
+	var sim lint.Similarity
+	for _, p := range pairs {
+		if p.Kind == lint.Confusable {
+			sim.Confusable = append(sim.Confusable, p)
+		} else {
+			sim.Watch = append(sim.Watch, p)
+		}
+	}
+	sim.ConfusableCount, sim.WatchCount = len(sim.Confusable), len(sim.Watch)
+	return lint.NewReport(cat("a", "b", "c"), findings, sim, lint.SeverityError)
+}
+
+func write(t *testing.T, f *File) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// The same results in any order write the same file, and a pair is the
+// same whichever tool comes first.
+func TestFromReportIsStable(t *testing.T) {
+	one := report([]lint.Finding{
+		finding("r1", "a", "x", lint.SeverityWarn, "m1"),
+		finding("r2", "b", "", lint.SeverityError, "m2"),
+	}, pair(lint.Confusable, "a", "b"), pair(lint.Watch, "c", "a"))
+	two := report([]lint.Finding{
+		finding("r2", "b", "", lint.SeverityError, "m2"),
+		finding("r1", "a", "x", lint.SeverityWarn, "m1"),
+	}, pair(lint.Watch, "a", "c"), pair(lint.Confusable, "b", "a"))
+	if a, b := write(t, FromReport(one)), write(t, FromReport(two)); a != b {
+		t.Errorf("reordered results wrote different baselines:\n%s\n%s", a, b)
+	}
+	back, err := Parse([]byte(write(t, FromReport(one))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if write(t, back) != write(t, FromReport(one)) {
+		t.Error("a baseline read back writes differently")
+	}
+}
+
+func TestApply(t *testing.T) {
+	base := FromReport(report([]lint.Finding{
+		finding("short", "a", "", lint.SeverityWarn, "23 characters"),
+		finding("enum", "b", "x", lint.SeverityWarn, "m"),
+		finding("gone", "c", "", lint.SeverityError, "m"),
+	}, pair(lint.Confusable, "a", "b"), pair(lint.Watch, "b", "c"), pair(lint.Confusable, "a", "c")))
+	cases := []struct {
+		name     string
+		findings []lint.Finding
+		pairs    []lint.PairFinding
+		strict   bool
+		ok       bool
+		states   string // findings' then pairs' states, in report order
+		sum      [5]int // new, unchanged, updated, absent, new failing
+	}{
+		{"the same results pass",
+			[]lint.Finding{finding("short", "a", "", lint.SeverityWarn, "23 characters"), finding("enum", "b", "x", lint.SeverityWarn, "m"), finding("gone", "c", "", lint.SeverityError, "m")},
+			[]lint.PairFinding{pair(lint.Confusable, "b", "a"), pair(lint.Confusable, "a", "c"), pair(lint.Watch, "c", "b")},
+			false, true, "unchanged unchanged unchanged unchanged unchanged unchanged", [5]int{0, 6, 0, 0, 0}},
+		{"a reworded message is updated, not new",
+			[]lint.Finding{finding("short", "a", "", lint.SeverityWarn, "25 characters")}, nil,
+			false, true, "updated", [5]int{0, 0, 1, 5, 0}},
+		{"a new error fails",
+			[]lint.Finding{finding("enum", "b", "y", lint.SeverityError, "m")}, nil,
+			false, false, "new", [5]int{1, 0, 0, 6, 1}},
+		{"a new warning passes, unless strict",
+			[]lint.Finding{finding("enum", "a", "x", lint.SeverityWarn, "m")}, nil,
+			false, true, "new", [5]int{1, 0, 0, 6, 0}},
+		{"strict: a new warning fails",
+			[]lint.Finding{finding("enum", "a", "x", lint.SeverityWarn, "m")}, nil,
+			true, false, "new", [5]int{1, 0, 0, 6, 1}},
+		{"a warning become an error fails",
+			[]lint.Finding{finding("short", "a", "", lint.SeverityError, "23 characters")}, nil,
+			false, false, "updated", [5]int{0, 0, 1, 5, 1}},
+		{"a watch pair become confusable fails",
+			nil, []lint.PairFinding{pair(lint.Confusable, "c", "b")},
+			false, false, "updated", [5]int{0, 0, 1, 5, 1}},
+		{"a new confusable pair fails",
+			nil, []lint.PairFinding{pair(lint.Confusable, "b", "d")},
+			false, false, "new", [5]int{1, 0, 0, 6, 1}},
+		{"a new watch pair passes",
+			nil, []lint.PairFinding{pair(lint.Watch, "b", "d")},
+			false, true, "new", [5]int{1, 0, 0, 6, 0}},
+		{"a confusable pair become watch passes",
+			nil, []lint.PairFinding{pair(lint.Watch, "a", "b")},
+			false, true, "updated", [5]int{0, 0, 1, 5, 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := report(c.findings, c.pairs...)
+			base.Apply(r, cat("a", "b", "c"), "base.json", c.strict)
+			var states []string
+			for _, f := range r.Structural {
+				states = append(states, string(f.BaselineState))
+			}
+			for _, list := range [][]lint.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
+				for _, p := range list {
+					states = append(states, string(p.BaselineState))
+				}
+			}
+			b := r.Baseline
+			sum := [5]int{b.New, b.Unchanged, b.Updated, b.Absent, b.NewFailing}
+			if r.OK != c.ok || strings.Join(states, " ") != c.states || sum != c.sum {
+				t.Errorf("ok %v states %q summary %v, want ok %v states %q summary %v", r.OK, strings.Join(states, " "), sum, c.ok, c.states, c.sum)
+			}
+			if b.Absent != len(b.AbsentFindings)+len(b.AbsentPairs) {
+				t.Errorf("absent %d, but %d findings and %d pairs listed", b.Absent, len(b.AbsentFindings), len(b.AbsentPairs))
+			}
+		})
+	}
+}
+
+// A finding the baseline holds twice (two tools of one name) is matched
+// once per entry: a third occurrence is new.
+func TestApplyCountsRepeats(t *testing.T) {
+	dup := finding("duplicate-name", "a", "", lint.SeverityError, "m")
+	base := FromReport(report([]lint.Finding{dup, dup}))
+	r := report([]lint.Finding{dup, dup, dup})
+	base.Apply(r, cat("a"), "b.json", false)
+	if r.OK || r.Baseline.New != 1 || r.Baseline.Unchanged != 2 {
+		t.Errorf("ok %v, %+v", r.OK, *r.Baseline)
+	}
+	r = report([]lint.Finding{dup})
+	base.Apply(r, cat("a"), "b.json", false)
+	if !r.OK || r.Baseline.Absent != 1 || r.Baseline.AbsentFindings[0].ToolIndex != 0 {
+		t.Errorf("ok %v, %+v", r.OK, *r.Baseline)
+	}
+}
+
+// Confusable pairs the verdict list left out cannot be matched: they fail.
+func TestApplyTruncatedPairsCountAsNew(t *testing.T) {
+	base := FromReport(report(nil, pair(lint.Confusable, "a", "b")))
+	r := report(nil, pair(lint.Confusable, "a", "b"))
+	r.Similarity.ConfusableCount = 3
+	base.Apply(r, cat("a", "b"), "b.json", false)
+	if r.OK || r.Baseline.NewFailing != 2 {
+		t.Errorf("ok %v, %+v", r.OK, *r.Baseline)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{``, "empty"},
+		{`{`, "1:1: unexpected EOF"},
+		{`[]`, "cannot unmarshal array"},
+		{`{"kind": "toolscope-baseline", "version": 1, "extra": 1}`, `unknown field "extra"`},
+		{`{"kind": "other", "version": 1}`, "not a toolscope baseline"},
+		{`{"kind": "toolscope-baseline", "version": 2}`, "version 2"},
+		{`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r"}]}`, "findings[0]: want a rule and a tool"},
+		{`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r", "tool": "t", "severity": "info"}]}`, `findings[0]: severity "info"`},
+		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x"}]}`, "pairs[0]: want two tool names"},
+		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x", "b": "y", "kind": "close"}]}`, `pairs[0]: kind "close"`},
+		{"{\n \"kind\": \"toolscope-baseline\",\n \"version\": \"1\"}", "3:"},
+		{`{"kind": "toolscope-baseline", "version": 1} {}`, "more than one JSON value"},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Parse(%q): %v, want one line with %q", c.in, err, c.want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r", "tool": "t", "severity": "warn", "message": "m"}], "pairs": [{"a": "y", "b": "x", "kind": "watch"}]}`))
+	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1}`))
+	f.Add([]byte(`{`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := Parse(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("a multi-line error: %q", err)
+			}
+			return
+		}
+		// What parses writes back to what parses the same.
+		var buf bytes.Buffer
+		if err := b.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Parse(buf.Bytes())
+		if err != nil {
+			t.Fatalf("a written baseline does not parse: %v", err)
+		}
+		var buf2 bytes.Buffer
+		again.Write(&buf2)
+		if buf.String() != buf2.String() {
+			t.Errorf("round trip differs")
+		}
+		b.Apply(report(nil), cat("a"), "f", false)
+	})
+}

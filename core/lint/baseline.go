@@ -1,0 +1,67 @@
+package lint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// BaselineState says how a result compares with a baseline, in SARIF's
+// words: new (not in the baseline), unchanged, updated (in the baseline,
+// but its severity, verdict or message moved) or absent (in the baseline,
+// gone now). "" when no baseline was given.
+type BaselineState string
+
+// The baseline states.
+const (
+	BaselineNew       BaselineState = "new"
+	BaselineUnchanged BaselineState = "unchanged"
+	BaselineUpdated   BaselineState = "updated"
+	BaselineAbsent    BaselineState = "absent"
+)
+
+// BaselineSummary is what a report says about the baseline it was
+// compared with; nil when there was none.
+type BaselineSummary struct {
+	// File names the baseline.
+	File      string `json:"file"`
+	New       int    `json:"new"`
+	Unchanged int    `json:"unchanged"`
+	Updated   int    `json:"updated"`
+	Absent    int    `json:"absent"`
+	// NewFailing counts the new results that fail the gate: error findings
+	// (warnings too under --strict) and confusable pairs that are new, or
+	// that were only a warning or a watch pair in the baseline.
+	NewFailing int `json:"newFailing"`
+	// AbsentFindings and AbsentPairs are the baseline's entries the run no
+	// longer reports (the tool may be gone: ToolIndex is then -1).
+	AbsentFindings []Finding     `json:"absentFindings"`
+	AbsentPairs    []PairFinding `json:"absentPairs"`
+}
+
+// FindingKey identifies a finding across runs: its rule, tool and
+// parameter path, never its message or line, so rewording a message or
+// moving a tool keeps the key.
+func FindingKey(f Finding) string { return f.Rule + "\x00" + f.Tool + "\x00" + f.Param }
+
+// PairKey identifies a pair across runs by its two tool names, unordered.
+func PairKey(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return a + "\x00" + b
+}
+
+// Fingerprint hashes a key to the short hex SARIF's partialFingerprints
+// carry.
+func Fingerprint(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:16])
+}
+
+// fingerprintVersion names the fingerprint scheme in SARIF; a change to
+// FindingKey or PairKey must change it.
+const fingerprintVersion = "toolscope/v2"
+
+func partialFingerprints(key string) map[string]string {
+	return map[string]string{fingerprintVersion: Fingerprint(key)}
+}

@@ -1,0 +1,84 @@
+package lint
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"toolscope/core/catalog"
+)
+
+// WriteGitHub writes the report as GitHub Actions workflow commands
+// (`::error file=...,line=...,title=...::message`), which the runner turns
+// into annotations on the pull request's diff: an error per error finding
+// and confusable pair, a warning per warning finding, a notice per watch
+// pair. With a baseline only new and updated results are annotated: the
+// baseline accepted the rest. The last line is the gate's result, plain.
+func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
+	b := bufio.NewWriter(w)
+	_, file := artifactURI(cat.Source)
+	annotate := func(level, title string, toolIndex int, msg string) {
+		props := []string{}
+		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
+			props = append(props, "file="+ghProperty(cat.Source))
+			if pos := cat.Tools[toolIndex].Pos; pos.Line > 0 {
+				props = append(props, fmt.Sprintf("line=%d", pos.Line))
+				if pos.Col > 0 {
+					props = append(props, fmt.Sprintf("col=%d", pos.Col))
+				}
+			}
+		}
+		props = append(props, "title="+ghProperty(title))
+		fmt.Fprintf(b, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
+	}
+	shown := func(s BaselineState) bool { return r.Baseline == nil || s == BaselineNew || s == BaselineUpdated }
+	for _, f := range r.Structural {
+		if !shown(f.BaselineState) {
+			continue
+		}
+		level := "warning"
+		if f.Severity == SeverityError {
+			level = "error"
+		}
+		msg := findingWhere(f) + ": " + f.Message
+		if f.Suggestion != "" {
+			msg += " Suggestion: " + f.Suggestion
+		}
+		annotate(level, "toolscope "+f.Rule, f.ToolIndex, msg)
+	}
+	sim := r.Similarity
+	for _, list := range [][]PairFinding{sim.Confusable, sim.Watch} {
+		for _, p := range list {
+			if !shown(p.BaselineState) {
+				continue
+			}
+			level, title := "error", "toolscope "+sarifConfusableRule
+			if p.Kind == Watch {
+				level, title = "notice", "toolscope "+sarifWatchRule
+			}
+			annotate(level, title, p.I, fmt.Sprintf("%s and %s are %s (%s %s): %s",
+				p.A, p.B, p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), p.Hint))
+		}
+	}
+	fmt.Fprintln(b, headline(r, cat.Source))
+	if r.Baseline != nil {
+		fmt.Fprintln(b, baselineText(r.Baseline))
+	}
+	if r.OK {
+		fmt.Fprintln(b, "RESULT: ok")
+	} else {
+		fmt.Fprintln(b, "RESULT: FAIL ("+failReasons(r)+")")
+	}
+	return b.Flush()
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
