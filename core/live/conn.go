@@ -28,7 +28,13 @@ const closeGrace = 2 * time.Second
 
 // exitWait is how long a failure waits to learn whether the server exited,
 // which explains a dropped connection better than the connection does.
-const exitWait = 300 * time.Millisecond
+// Once the server's stdout has ended it is almost surely exiting, and only
+// its reaping is awaited: that gets longer, so a busy machine does not turn
+// "the server exited (exit status 3)" into a vaguer message.
+const (
+	exitWait      = 300 * time.Millisecond
+	exitWaitAtEOF = 5 * time.Second
+)
 
 // maxPages stops a server whose cursors never end.
 const maxPages = 10000
@@ -288,6 +294,9 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 			if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || step == "connection" {
 				wait = exitWait
 			}
+			if c.proc.stdoutEnded.Load() {
+				wait = exitWaitAtEOF
+			}
 			if st, ok := c.proc.awaitExit(wait); ok {
 				msg = "the server exited (" + st + ")"
 			}
@@ -295,7 +304,7 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 	}
 	e := &Error{Server: c.spec.String(), Step: step, Msg: c.scrub(msg)}
 	if c.proc != nil {
-		e.Stderr = c.proc.stderr.String()
+		e.Stderr = c.stderr()
 	}
 	return e
 }
@@ -422,10 +431,12 @@ func (c *conn) alive() bool {
 	}
 }
 
-// stderr is the tail of a stdio server's stderr.
+// stderr is the tail of a stdio server's stderr, scrubbed of the values
+// of its environment and headers: a server may print its own
+// configuration, tokens included.
 func (c *conn) stderr() string {
 	if c.proc == nil {
 		return ""
 	}
-	return c.proc.stderr.String()
+	return c.scrub(c.proc.stderr.String())
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,6 +28,13 @@ type process struct {
 
 	exited  chan struct{} // closed once the child is reaped
 	waitErr error         // Wait's result, set before exited closes
+	// drained is closed once the child's stderr reached its end: all it
+	// wrote is in the tail.
+	drained chan struct{}
+
+	// stdoutEnded is set once the child's stdout reached its end, which
+	// a child does by exiting (or by closing it on purpose).
+	stdoutEnded atomic.Bool
 
 	// grace is how long close waits after closing stdin (and again after
 	// SIGTERM) before the next, harsher step.
@@ -66,10 +74,12 @@ func startProcess(argv []string, env []string, grace time.Duration) (*process, e
 	// The child holds its own copies now; ours would keep the pipes open
 	// after it exits and hide the end of its output.
 	closeAll(inR, outW, errW)
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: &tail{max: stderrKeep}, exited: make(chan struct{}), grace: grace}
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, stderr: &tail{max: stderrKeep},
+		exited: make(chan struct{}), drained: make(chan struct{}), grace: grace}
 	go func() {
 		_, _ = io.Copy(p.stderr, errR)
 		errR.Close()
+		close(p.drained)
 	}()
 	go func() {
 		p.waitErr = cmd.Wait()
@@ -102,15 +112,41 @@ func (p *process) exitStatus() (string, bool) {
 	return p.waitErr.Error(), true
 }
 
+// stderrDrain bounds the wait, after the child exits, for the end of its
+// stderr: a grandchild that inherited the pipe may hold it open for ever.
+const stderrDrain = time.Second
+
 // awaitExit waits up to d for the child to end and reports its status.
+// Once the child has ended it also waits for its stderr to be read to the
+// end, so an exit is never reported with its last words missing.
 func (p *process) awaitExit(d time.Duration) (string, bool) {
+	if !p.waitExited(d) {
+		return "", false
+	}
+	p.awaitStderr(stderrDrain)
+	return p.exitStatus()
+}
+
+// waitExited waits up to d for the child to end.
+func (p *process) waitExited(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// awaitStderr waits up to d for the child's stderr to reach its end.
+func (p *process) awaitStderr(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.drained:
 	case <-t.C:
 	}
-	return p.exitStatus()
 }
 
 // close ends the child the way the MCP spec asks of a stdio client: close
@@ -120,9 +156,9 @@ func (p *process) awaitExit(d time.Duration) (string, bool) {
 func (p *process) close() {
 	p.closeOnce.Do(func() {
 		p.stdin.Close()
-		if _, done := p.awaitExit(p.grace); !done {
+		if !p.waitExited(p.grace) {
 			terminate(p.cmd)
-			if _, done := p.awaitExit(p.grace); !done {
+			if !p.waitExited(p.grace) {
 				kill(p.cmd)
 				<-p.exited
 			}
@@ -141,7 +177,14 @@ type (
 	pipeWriter struct{ p *process }
 )
 
-func (r pipeReader) Read(b []byte) (int, error)  { return r.p.stdout.Read(b) }
+func (r pipeReader) Read(b []byte) (int, error) {
+	n, err := r.p.stdout.Read(b)
+	if err == io.EOF {
+		r.p.stdoutEnded.Store(true)
+	}
+	return n, err
+}
+
 func (pipeReader) Close() error                  { return nil }
 func (w pipeWriter) Write(b []byte) (int, error) { return w.p.stdin.Write(b) }
 func (w pipeWriter) Close() error                { w.p.close(); return nil }
