@@ -174,12 +174,9 @@ func readArgsText(arg string, stdin io.Reader) (string, error) {
 	case arg == "":
 		return "", nil
 	case arg == "-":
-		data, err := io.ReadAll(io.LimitReader(stdin, catalog.MaxFileBytes+1))
+		data, err := catalog.ReadLimited("stdin", stdin, 0)
 		if err != nil {
-			return "", fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(data) > catalog.MaxFileBytes {
-			return "", fmt.Errorf("stdin holds over %d MiB", catalog.MaxFileBytes>>20)
+			return "", err
 		}
 		return string(data), nil
 	case looksInline(arg):
@@ -192,12 +189,10 @@ func readArgsText(arg string, stdin io.Reader) (string, error) {
 	if st.IsDir() {
 		return "", fmt.Errorf("%s is a directory, want a file holding the arguments", arg)
 	}
-	if st.Size() > catalog.MaxFileBytes {
-		return "", fmt.Errorf("%s is over %d MiB", arg, catalog.MaxFileBytes>>20)
-	}
-	data, err := os.ReadFile(arg)
+	// Through the limit, whatever the file: a pipe or /dev/zero too.
+	data, _, err := catalog.Read(arg, nil)
 	if err != nil {
-		return "", fmt.Errorf("cannot read %s: %w", arg, bareError(err))
+		return "", err
 	}
 	return string(data), nil
 }

@@ -109,8 +109,14 @@ func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 		case "":
 			return catalog.Parse(fixtures.DemoName, fixtures.Demo())
 		default:
-			cat, err := catalog.Load(arg, io.in)
-			if err != nil && arg != "-" && isMCPConfig(arg) {
+			// Read once, through the size limit: the same bytes are parsed
+			// and, when they are no catalog, sniffed for a server config.
+			data, source, err := catalog.Read(arg, io.in)
+			if err != nil {
+				return nil, err
+			}
+			cat, err := catalog.Parse(source, data)
+			if err != nil && arg != "-" && isMCPConfig(data) {
 				return nil, fmt.Errorf("%s is an MCP server config, not a catalog: use --mcp-config %s to start its servers and lint their tools", arg, arg)
 			}
 			return cat, err
@@ -167,13 +173,9 @@ func (l *liveFlags) open(ctx context.Context, arg string) (*live.Source, error) 
 	return live.Open(ctx, spec, opts)
 }
 
-// isMCPConfig reports whether a file that is not a catalog is an MCP
+// isMCPConfig reports whether a document that is not a catalog is an MCP
 // server config, to point its user to --mcp-config.
-func isMCPConfig(path string) bool {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > catalog.MaxFileBytes {
-		return false
-	}
+func isMCPConfig(data []byte) bool {
 	root, err := jsonv.Parse(data)
 	if err != nil {
 		return false

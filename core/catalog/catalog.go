@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,37 +128,94 @@ func (e *Error) Error() string {
 
 var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
-// Load reads a catalog from a file, or from r when path is "-".
+// Load reads a catalog from a file, or from stdin when path is "-".
 func Load(path string, stdin io.Reader) (*Catalog, error) {
-	var data []byte
-	var err error
-	if path == "-" {
-		path = "stdin"
-		if stdin == nil {
-			return nil, &Error{Source: path, Msg: "no standard input to read the catalog from"}
-		}
-		data, err = io.ReadAll(io.LimitReader(stdin, MaxFileBytes+1))
-	} else {
-		var st os.FileInfo
-		st, err = os.Stat(path)
-		if err == nil && st.IsDir() {
-			return nil, &Error{Source: path, Msg: "is a directory, want a catalog file"}
-		}
-		if err == nil && st.Size() > MaxFileBytes {
-			return nil, &Error{Source: path, Msg: fmt.Sprintf("file is %d bytes, over the %d MiB limit", st.Size(), MaxFileBytes>>20)}
-		}
-		if err == nil {
-			data, err = os.ReadFile(path)
-		}
-	}
+	data, source, err := Read(path, stdin)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, &Error{Source: path, Msg: "cannot read: " + err.Error()}
+		return nil, err
 	}
-	return Parse(path, data)
+	return Parse(source, data)
+}
+
+// Read reads the bytes of a catalog from a file, or from stdin when path is
+// "-", through the MaxFileBytes limit: a pipe, a FIFO or a device such as
+// /dev/zero is read no further than the limit, whatever it holds. source is
+// the name errors use ("stdin" for "-"). Errors are *Error values naming
+// the source and, for size, the limit.
+func Read(path string, stdin io.Reader) (data []byte, source string, err error) {
+	if path == "-" {
+		if stdin == nil {
+			return nil, "stdin", &Error{Source: "stdin", Msg: "no standard input to read the catalog from"}
+		}
+		data, err = ReadLimited("stdin", stdin, 0)
+		return data, "stdin", err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, path, cannotRead(path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, path, cannotRead(path, err)
+	}
+	if st.IsDir() {
+		return nil, path, &Error{Source: path, Msg: "is a directory, want a catalog file"}
+	}
+	size := int64(0)
+	if st.Mode().IsRegular() {
+		if st.Size() > MaxFileBytes {
+			return nil, path, &Error{Source: path, Msg: fmt.Sprintf("file is %d bytes, over the %d MiB limit", st.Size(), MaxFileBytes>>20)}
+		}
+		size = st.Size()
+	}
+	data, err = ReadLimited(path, f, size)
+	return data, path, err
+}
+
+// ReadLimited reads r to its end, or fails once it holds more than
+// MaxFileBytes, having read no more than one byte past the limit. size is
+// what r is expected to hold (0: unknown), to allocate once. Errors are
+// *Error values naming source.
+func ReadLimited(source string, r io.Reader, size int64) ([]byte, error) {
+	const limit = MaxFileBytes + 1 // one byte more tells the input is too big
+	if size <= 0 || size > MaxFileBytes {
+		size = 4096
+	}
+	buf := make([]byte, 0, size+1)
+	for {
+		if len(buf) >= limit {
+			return nil, tooBig(source)
+		}
+		if len(buf) == cap(buf) {
+			// Doubling, but never past the limit: the buffer stays within
+			// the limit's size whatever the input.
+			buf = slices.Grow(buf, min(2*cap(buf), limit)-len(buf))
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), limit)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			if len(buf) > MaxFileBytes {
+				return nil, tooBig(source)
+			}
+			return buf, nil
+		}
+		if err != nil {
+			return nil, cannotRead(source, err)
+		}
+	}
+}
+
+func tooBig(source string) error {
+	return &Error{Source: source, Msg: fmt.Sprintf("over the %d MiB input limit (reading stopped there)", MaxFileBytes>>20)}
+}
+
+func cannotRead(source string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Source: source, Msg: "cannot read: " + err.Error()}
 }
 
 // Parse reads a catalog from bytes; source names it in errors.

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -306,5 +308,57 @@ func TestLookupAndNearest(t *testing.T) {
 	}
 	if got := cat.Nearest("volumes", 1); !reflect.DeepEqual(got, []string{"list_volumes"}) {
 		t.Errorf("Nearest(substring) = %v", got)
+	}
+}
+
+// zeros is n bytes of spaces, or for ever when n < 0; read counts what
+// was read.
+type zeros struct{ n, read int64 }
+
+func (z *zeros) Read(b []byte) (int, error) {
+	if z.n >= 0 && z.read >= z.n {
+		return 0, io.EOF
+	}
+	if z.n >= 0 && int64(len(b)) > z.n-z.read {
+		b = b[:z.n-z.read]
+	}
+	for i := range b {
+		b[i] = ' '
+	}
+	z.read += int64(len(b))
+	return len(b), nil
+}
+
+func TestReadLimited(t *testing.T) {
+	cases := []struct {
+		name string
+		n    int64
+		ok   bool
+	}{
+		{"empty", 0, true},
+		{"small", 10, true},
+		{"exactly the limit", MaxFileBytes, true},
+		{"one byte over", MaxFileBytes + 1, false},
+		{"endless", -1, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			z := &zeros{n: c.n}
+			data, err := ReadLimited("src", z, 0)
+			if c.ok {
+				if err != nil || int64(len(data)) != c.n {
+					t.Fatalf("got %d bytes, %v; want %d bytes", len(data), err, c.n)
+				}
+				return
+			}
+			want := "src: over the 64 MiB input limit (reading stopped there)"
+			var ce *Error
+			if !errors.As(err, &ce) || err.Error() != want {
+				t.Fatalf("error %v, want %q", err, want)
+			}
+			if z.read > MaxFileBytes+1 {
+				t.Errorf("read %d bytes, want no more than the limit and one", z.read)
+			}
+		})
 	}
 }

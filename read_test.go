@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"toolscope/core/catalog"
+)
+
+// endless is input that never ends: a pipe or a device that always has
+// more.
+type endless struct{ n int64 }
+
+func (e *endless) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = ' '
+	}
+	e.n += int64(len(b))
+	return len(b), nil
+}
+
+// runInput runs toolscope with stdin read from r.
+func runInput(r io.Reader, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, stdio{in: r, out: &out, err: &errb})
+	return code, out.String(), errb.String()
+}
+
+// TestEndlessInputStopsAtTheLimit: input with no end (stdin, /dev/zero,
+// a FIFO fed for ever, ARGS) is read no further than the limit and
+// refused with one line naming the source and the limit.
+func TestEndlessInputStopsAtTheLimit(t *testing.T) {
+	limit := "over the 64 MiB input limit"
+	check := func(t *testing.T, code int, errOut, source string) {
+		t.Helper()
+		want := source + ": " + limit
+		if code != 2 || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("exit %d, stderr %q; want exit 2 and one line with %q", code, errOut, want)
+		}
+	}
+	t.Run("stdin", func(t *testing.T) {
+		in := &endless{}
+		code, _, errOut := runInput(in, "lint", "--no-similarity", "-")
+		check(t, code, errOut, "toolscope lint: stdin")
+		if in.n > catalog.MaxFileBytes+64<<10 {
+			t.Errorf("read %d bytes of stdin, want no more than the limit", in.n)
+		}
+	})
+	t.Run("ARGS on stdin", func(t *testing.T) {
+		code, _, errOut := runInput(&endless{}, "check-args", demoPath, "get_incident", "-")
+		check(t, code, errOut, "ARGS: stdin")
+	})
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	t.Run("/dev/zero", func(t *testing.T) {
+		code, _, errOut := runCmd("", "lint", "--no-similarity", "/dev/zero")
+		check(t, code, errOut, "toolscope lint: /dev/zero")
+	})
+	t.Run("ARGS /dev/zero", func(t *testing.T) {
+		code, _, errOut := runCmd("", "check-args", demoPath, "get_incident", "/dev/zero")
+		check(t, code, errOut, "ARGS: /dev/zero")
+	})
+}
