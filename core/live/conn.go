@@ -36,6 +36,10 @@ const (
 	exitWaitAtEOF = 5 * time.Second
 )
 
+// sdkMessageCap is the SDK's bound on one message or event, set above
+// maxMessage so toolscope's own cap, which says what happened, acts first.
+const sdkMessageCap = maxMessage + 1<<20
+
 // maxPages stops a server whose cursors never end.
 const maxPages = 10000
 
@@ -90,7 +94,13 @@ type conn struct {
 	end     context.CancelCauseFunc // ends the context the session runs in
 	listed  atomic.Bool             // a List has begun; earlier list_changed are moot
 	closing atomic.Bool             // close was asked for; a lost connection is expected
+	over    atomic.Bool             // an answer was cut at maxMessage bytes
 	lost    chan struct{}           // closed when the session ends, for whatever reason
+
+	// cut is cancelled when an answer is cut, so the request waiting for
+	// it fails at once instead of at its timeout.
+	cut     context.Context
+	cutDone context.CancelFunc
 }
 
 // dial starts or reaches the server and runs the MCP handshake. changed is
@@ -98,6 +108,7 @@ type conn struct {
 // connection drops without being closed.
 func dial(ctx context.Context, spec Spec, opts Options, changed func(), ended func(error)) (*conn, error) {
 	c := &conn{spec: spec, pages: newPages(), lost: make(chan struct{})}
+	c.cut, c.cutDone = context.WithCancel(context.Background())
 	spec, err := c.resolve(spec, opts)
 	if err != nil {
 		return nil, err
@@ -262,11 +273,20 @@ func (c *conn) httpTransport(spec Spec, opts Options) mcp.Transport {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc := &http.Client{Transport: &httpTap{base: base, headers: spec.Headers, pages: c.pages}}
+	hc := &http.Client{Transport: &httpTap{base: base, headers: spec.Headers, pages: c.pages, over: c.overLimit}}
+	// The SDK's own cap on an event (16 MiB) would refuse a page the
+	// catalog limit allows; the tap's cap, at the limit, comes first.
 	if spec.SSE {
-		return &mcp.SSEClientTransport{Endpoint: spec.URL, HTTPClient: hc}
+		return &mcp.SSEClientTransport{Endpoint: spec.URL, HTTPClient: hc, MaxEventSize: sdkMessageCap}
 	}
-	return &mcp.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: hc}
+	return &mcp.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: hc, MaxEventSize: sdkMessageCap}
+}
+
+// overLimit notes that an answer was cut at the size limit and fails the
+// request waiting for it.
+func (c *conn) overLimit() {
+	c.over.Store(true)
+	c.cutDone()
 }
 
 func version() string {
@@ -283,6 +303,8 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 	var msg string
 	stopped := context.Cause(ctx)
 	switch {
+	case c.over.Load():
+		msg = errOverLimit.Error()
 	case errors.Is(stopped, context.DeadlineExceeded) || stopped == nil && errors.Is(err, context.DeadlineExceeded):
 		msg = fmt.Sprintf("timed out after %s", limit)
 	case stopped != nil:
@@ -344,7 +366,9 @@ func (c *conn) list(ctx context.Context, pageTimeout time.Duration) ([]byte, err
 		}
 		before := c.pages.seq()
 		pctx, cancel := context.WithTimeout(ctx, pageTimeout)
+		uncut := context.AfterFunc(c.cut, cancel)
 		_, err := c.session.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
+		uncut()
 		raw, at, ok := c.pages.page(cursor)
 		if err != nil && !(ok && at > before) {
 			// Only a failure with no answer is the server's: an answer the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -159,13 +160,18 @@ func (c tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 }
 
 // httpTap sits under the SDK's Streamable HTTP client: it adds the
-// configured headers and shows request and response bodies to pages. (The
+// configured headers, shows request and response bodies to pages, and caps
+// what a response may make anyone hold: a JSON (or any other) body at
+// maxMessage bytes, an event stream at maxMessage bytes an event. (The
 // SDK's HTTP connection learns the session's protocol version through an
 // unexported method, so wrapping the connection itself would break it.)
 type httpTap struct {
 	base    http.RoundTripper
 	headers map[string]string
 	pages   *pages
+	// over is called when a response was cut at the limit, so the failure
+	// that follows can say why.
+	over func()
 }
 
 func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -188,12 +194,52 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
-	case "application/json":
-		resp.Body = &jsonTee{ReadCloser: resp.Body, emit: t.pages.receivedRaw}
 	case "text/event-stream":
-		resp.Body = &sseTee{ReadCloser: resp.Body, emit: t.pages.receivedRaw}
+		resp.Body = &sseTee{ReadCloser: resp.Body, emit: t.pages.receivedRaw, over: t.over}
+	case "application/json":
+		resp.Body = &jsonTee{ReadCloser: &limitedBody{ReadCloser: resp.Body, over: t.over}, emit: t.pages.receivedRaw}
+	default:
+		resp.Body = &limitedBody{ReadCloser: resp.Body, over: t.over}
 	}
 	return resp, nil
+}
+
+// errOverLimit ends a message that is over maxMessage bytes.
+var errOverLimit = fmt.Errorf("the server's answer is over the %d MiB limit (reading stopped there)", maxMessage>>20)
+
+// limitedBody fails a body once it is over max bytes (0: maxMessage), so
+// whoever reads it to its end holds no more than that.
+type limitedBody struct {
+	io.ReadCloser
+	max  int
+	read int
+	over func()
+}
+
+func (l *limitedBody) Read(b []byte) (int, error) {
+	max := orMax(l.max)
+	if l.read > max {
+		return 0, errOverLimit
+	}
+	if len(b) > max+1-l.read {
+		b = b[:max+1-l.read]
+	}
+	n, err := l.ReadCloser.Read(b)
+	l.read += n
+	if l.read > max {
+		if l.over != nil {
+			l.over()
+		}
+		return n, errOverLimit
+	}
+	return n, err
+}
+
+func orMax(max int) int {
+	if max <= 0 {
+		return maxMessage
+	}
+	return max
 }
 
 // jsonTee collects a JSON response body as the SDK reads it and emits it
@@ -221,25 +267,52 @@ func (j *jsonTee) Read(b []byte) (int, error) {
 }
 
 // sseTee reads the server-sent events of a response body as the SDK reads
-// them, and emits each event's data.
+// them, and emits each event's data. An event over max bytes (0:
+// maxMessage), field names and line ends included, fails the body.
 type sseTee struct {
 	io.ReadCloser
-	emit    func([]byte)
-	line    []byte
-	data    []byte
+	emit func([]byte)
+	max  int
+	over func()
+	err  error // errOverLimit once an event was too big
+
+	data    []byte // the current event's data
 	hasData bool
-	skipLF  bool // the last line ended with CR; a following LF belongs to it
-	over    bool // the current event is over the size limit
+	size    int // the current event's bytes so far
+
+	field     []byte // the current line's field name, up to len("data")+1
+	lineLen   int
+	inValue   bool // the line's first colon was seen
+	isData    bool // the line is a data field: its value goes to data
+	skipSpace bool // the value's first space is not part of it
+	skipLF    bool // the last line ended with CR; a following LF belongs to it
 }
 
 func (s *sseTee) Read(b []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
 	n, err := s.ReadCloser.Read(b)
-	s.feed(b[:n])
+	if ferr := s.feed(b[:n]); ferr != nil {
+		return n, ferr
+	}
 	return n, err
 }
 
-func (s *sseTee) feed(b []byte) {
+func (s *sseTee) feed(b []byte) error {
 	for _, c := range b {
+		if s.err != nil {
+			return s.err
+		}
+		s.size++
+		if s.size > orMax(s.max) {
+			s.err = errOverLimit
+			if s.over != nil {
+				s.over()
+			}
+			s.data = nil
+			return s.err
+		}
 		if s.skipLF {
 			s.skipLF = false
 			if c == '\n' {
@@ -253,39 +326,59 @@ func (s *sseTee) feed(b []byte) {
 		case '\n':
 			s.endLine()
 		default:
-			if len(s.line) < maxMessage {
-				s.line = append(s.line, c)
-			} else {
-				s.over = true
+			s.lineLen++
+			s.add(c)
+		}
+	}
+	return nil
+}
+
+// add takes one byte of a line: the field name up to the first colon, then
+// the value, kept only for a data field.
+func (s *sseTee) add(c byte) {
+	switch {
+	case !s.inValue && c == ':':
+		s.inValue = true
+		if string(s.field) == "data" {
+			s.isData, s.skipSpace = true, true
+			s.startData()
+		}
+	case !s.inValue:
+		if len(s.field) <= len("data") {
+			s.field = append(s.field, c)
+		}
+	case s.isData:
+		if s.skipSpace {
+			s.skipSpace = false
+			if c == ' ' {
+				return
 			}
 		}
+		s.data = append(s.data, c)
 	}
 }
 
-// endLine applies one SSE line: a blank line dispatches the event, a data
-// field adds to it, everything else is no concern of ours.
-func (s *sseTee) endLine() {
-	line := s.line
-	s.line = s.line[:0]
-	if len(line) == 0 {
-		if s.hasData && !s.over {
-			s.emit(s.data)
-		}
-		s.data, s.hasData, s.over = s.data[:0], false, false
-		return
-	}
-	field, value, _ := bytes.Cut(line, []byte(":"))
-	if string(field) != "data" {
-		return
-	}
-	value = bytes.TrimPrefix(value, []byte(" "))
+// startData begins a data field's value: several are joined by newlines.
+func (s *sseTee) startData() {
 	if s.hasData {
 		s.data = append(s.data, '\n')
 	}
-	if len(s.data)+len(value) > maxMessage {
-		s.over = true
+	s.hasData = true
+}
+
+// endLine ends one SSE line: a blank line dispatches the event, and a line
+// that is only `data` adds an empty value.
+func (s *sseTee) endLine() {
+	if s.lineLen == 0 {
+		if s.hasData {
+			s.emit(s.data)
+		}
+		s.data, s.hasData, s.size = s.data[:0], false, 0
 		return
 	}
-	s.data = append(s.data, value...)
-	s.hasData = true
+	if !s.inValue && string(s.field) == "data" {
+		s.startData()
+	}
+	s.field, s.lineLen = s.field[:0], 0
+	s.inValue, s.isData, s.skipSpace = false, false, false
 }
