@@ -225,6 +225,9 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 		return
 	}
 	w, err := pl.window(f, now, zone)
+	if err == nil {
+		err = fits(w)
+	}
 	if err != nil {
 		pr.Unplaced = err.Error()
 		if errors.Is(err, errNoZone) {

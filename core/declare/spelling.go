@@ -99,8 +99,17 @@ func Parse(sp Spelling, text string) (Parsed, error) {
 
 // Window places a parsed value in time: a lookback ends at now; a
 // wall-range reads its wall times in zone, which it needs. A wall time the
-// zone skips (a clock change) has no instant and is an error.
+// zone skips (a clock change) has no instant and is an error, and so is a
+// window longer than a time.Duration holds (over 292 years).
 func (p Parsed) Window(now time.Time, zone *time.Location) (Window, error) {
+	w, err := p.window(now, zone)
+	if err == nil {
+		err = fits(w)
+	}
+	return w, err
+}
+
+func (p Parsed) window(now time.Time, zone *time.Location) (Window, error) {
 	switch p.Spelling {
 	case Lookback, SignedLookback:
 		return Window{From: now.Add(-p.Length), To: now}, nil
@@ -233,5 +242,22 @@ func parseRange(sp Spelling, text string) (from, to stamp, err error) {
 	if to, err = parseStamp(right, zone); err != nil {
 		return from, to, fmt.Errorf("to: %w", err)
 	}
+	// Wall stamps are read as UTC here; Window checks again in the zone.
+	if fits(Window{From: from.instant(), To: to.instant()}) != nil {
+		return from, to, errTooWide
+	}
 	return from, to, nil
+}
+
+// errTooWide refuses a window whose length a time.Duration cannot hold:
+// its length would print as a clamped, wrong figure.
+var errTooWide = errors.New("spans more than 292 years, longer than a window can be measured")
+
+// fits says whether w's length is exact, not clamped at time.Duration's
+// bounds.
+func fits(w Window) error {
+	if !w.From.Add(w.Length()).Equal(w.To) {
+		return errTooWide
+	}
+	return nil
 }

@@ -47,6 +47,10 @@ func TestParseSpellings(t *testing.T) {
 		{ISORange, "2024-02-29T00:00:00Z..2024-03-01T00:00:00Z", ""},
 		{ISORange, "2026-03-02T00:00:00Z..2026-03-01T00:00:00Z", ""}, // backwards reads; advice says so
 		{ISORange, "", "empty"},
+		{ISORange, "1000-01-01T00:00:00Z..2000-01-01T00:00:00Z", "spans more than 292 years, longer than a window can be measured"},
+		{ISORange, "2000-01-01T00:00:00Z..1000-01-01T00:00:00Z", "spans more than 292 years, longer than a window can be measured"},
+		{ISORange, "1800-01-01T00:00:00Z..2000-01-01T00:00:00Z", ""},
+		{WallRange, "1000-01-01T00:00..2000-01-01T00:00", "spans more than 292 years, longer than a window can be measured"},
 		{ISORange, "2026-03-01T00:00:00Z", `no ".." joining two instants`},
 		{ISORange, "2026-02-30T00:00:00Z..2026-03-01T00:00:00Z", "from: 2026-02-30 does not exist (February 2026 has 28 days)"},
 		{ISORange, "2025-02-28T00:00:00Z..2025-02-29T00:00:00Z", "to: 2025-02-29 does not exist (February 2025 has 28 days)"},
