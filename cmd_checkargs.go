@@ -146,7 +146,11 @@ func runCheckArgs(args []string, io stdio) int {
 			return fail("writing the report: %v", err)
 		}
 	} else {
-		r.writeText(io.out)
+		out := &stickyWriter{w: io.out}
+		r.writeText(out)
+		if out.err != nil {
+			return fail("writing the report: %s", oneLine(out.err))
+		}
 		for _, w := range r.Warnings {
 			fmt.Fprintf(io.err, "warning: %s\n", w)
 		}

@@ -100,7 +100,12 @@ func runPeriod(args []string, io stdio) int {
 			return 2
 		}
 	} else {
-		r.writeText(io)
+		out := &stickyWriter{w: io.out}
+		r.writeText(out)
+		if out.err != nil {
+			fmt.Fprintf(io.err, "toolscope period: writing the report: %s\n", oneLine(out.err))
+			return 2
+		}
 	}
 	if !r.OK {
 		return 1
@@ -127,21 +132,21 @@ func parsePeriod(sp declare.Spelling, value string, now time.Time, zone *time.Lo
 }
 
 // writeText renders the report as the arguments drawer shows a period value.
-func (r *periodReport) writeText(io stdio) {
+func (r *periodReport) writeText(out stdlibio.Writer) {
 	head := jsonv.Quote(r.Value) + " (" + r.Spelling + "): "
 	if !r.OK {
-		fmt.Fprintln(io.out, head+r.Reason)
+		fmt.Fprintln(out, head+r.Reason)
 		return
 	}
-	fmt.Fprintln(io.out, head+"ok")
+	fmt.Fprintln(out, head+"ok")
 	if r.Unplaced != "" {
-		fmt.Fprintln(io.out, "no window: "+r.Unplaced)
+		fmt.Fprintln(out, "no window: "+r.Unplaced)
 		return
 	}
-	w := r.Window
-	fmt.Fprintf(io.out, "covers %s .. %s (%s)\n", w.From.UTC().Format(time.RFC3339Nano), w.To.UTC().Format(time.RFC3339Nano), declare.FormatLength(w.Length()))
-	if from, to, ok := w.InZone(r.zone); ok {
-		fmt.Fprintf(io.out, "in %s: %s .. %s\n", r.Zone, from, to)
+	win := r.Window
+	fmt.Fprintf(out, "covers %s .. %s (%s)\n", win.From.UTC().Format(time.RFC3339Nano), win.To.UTC().Format(time.RFC3339Nano), declare.FormatLength(win.Length()))
+	if from, to, ok := win.InZone(r.zone); ok {
+		fmt.Fprintf(out, "in %s: %s .. %s\n", r.Zone, from, to)
 	}
 }
 

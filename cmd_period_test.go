@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +38,8 @@ func TestPeriodCommand(t *testing.T) {
 				"in America/New_York: 2026-07-01T09:00:00-04:00 .. 2026-07-01T17:30:00-04:00\n", ""},
 		{"wall time the zone skips", []string{"wall-range", "2026-03-08T02:30..2026-03-08T05:00", "--zone", "America/New_York"}, 0,
 			"\"2026-03-08T02:30..2026-03-08T05:00\" (wall-range): ok\nno window: 2026-03-08T02:30 does not exist in America/New_York (the clocks skip it)\n", ""},
+		{"a window past 292 years", []string{"iso-range", "1000-01-01T00:00:00Z..2000-01-01T00:00:00Z"}, 1,
+			"\"1000-01-01T00:00:00Z..2000-01-01T00:00:00Z\" (iso-range): spans more than 292 years, longer than a window can be measured\n", ""},
 		{"unknown spelling", []string{"relative", "24h"}, 2, "", `unknown spelling "relative" (want one of lookback, signed-lookback, iso-range, wall-range)`},
 		{"bad now", []string{"lookback", "24h", "--now", "yesterday"}, 2, "", `--now "yesterday": want an RFC 3339 instant`},
 		{"bad zone", []string{"lookback", "24h", "--zone", "Mars/Olympus"}, 2, "", `--zone "Mars/Olympus": not an IANA zone name`},
@@ -196,5 +200,34 @@ func TestResolveDeclarations(t *testing.T) {
 	plain, _ := cat.Lookup("get_incident")
 	if resolveDeclarations(plain, `{}`, now, time.UTC) != nil {
 		t.Error("a tool with no declarations resolved something")
+	}
+}
+
+// TestTextReportToFullDisk: a text report that cannot be written is an
+// error (one line, exit 2), not a silent success.
+func TestTextReportToFullDisk(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full here: %v", err)
+	}
+	defer full.Close()
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"period", []string{"period", "lookback", "24h", "--zone", "UTC"}},
+		{"period, a value that does not parse", []string{"period", "lookback", "2 hours"}},
+		{"check-args", []string{"check-args", demoPath, "get_incident", `{"incident_id": "INC-20417"}`}},
+		{"check-args, rejected", []string{"check-args", demoPath, "get_volume_status", `{"volume_id": "yes please"}`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var errb bytes.Buffer
+			code := run(c.args, stdio{in: strings.NewReader(""), out: full, err: &errb})
+			msg := errb.String()
+			if code != 2 || !strings.Contains(msg, "writing the report: ") || !strings.Contains(msg, "no space left on device") || strings.Count(msg, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line saying the write failed", code, msg)
+			}
+		})
 	}
 }

@@ -85,6 +85,23 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 the check failed, 2 usage or input error.")
 }
 
+// stickyWriter remembers the first error a write gave, so that a report
+// printed line by line can be checked once at its end (a full disk, a
+// closed pipe) instead of failing silently.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
+}
+
 // oneLine flattens an error for the one-line messages users see.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
