@@ -2,7 +2,10 @@ package validate
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +42,41 @@ func TestFormatIssuesGolden(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("FormatIssues changed:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestFormatIssuesCaps: extra keys past MaxExtraKeysListed are counted on
+// one line, a path is cut at MaxPathChars, and a list cut at MaxIssues
+// says so.
+func TestFormatIssuesCaps(t *testing.T) {
+	long := strings.Repeat("k", 5000)
+	var args strings.Builder
+	args.WriteString(`{"` + long + `":1`)
+	for i := range 30 {
+		fmt.Fprintf(&args, `,"x%d":1`, i)
+	}
+	args.WriteString("}")
+	r := Validate(j(t, args.String()), j(t, `{"type":"object","additionalProperties":false}`))
+	text := FormatIssues("t", r.Issues)
+	lines := strings.Split(text, "\n")
+	want := []string{
+		"Invalid arguments for tool 't': the call was not executed.",
+		"- '" + strings.Repeat("k", MaxPathChars-1) + "…' is not a declared property; leave it out",
+		"- 'x0' is not a declared property; leave it out",
+		"- 'x1' is not a declared property; leave it out",
+		"- 'x2' is not a declared property; leave it out",
+		"- 'x3' is not a declared property; leave it out",
+		"- 5 more keys are not declared properties; leave them out",
+		"- the check stopped at 10 issues; there may be more",
+		"Fix the arguments to match the tool's input schema and call it again.",
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("text\n%s\nwant\n%s", text, strings.Join(want, "\n"))
+	}
+	// Few extra keys: each named, no count, no cap line.
+	r = Validate(j(t, `{"a":1,"b":2}`), j(t, `{"type":"object","additionalProperties":false}`))
+	if text := FormatIssues("t", r.Issues); strings.Contains(text, "more") || strings.Contains(text, "stopped") {
+		t.Errorf("a short list was capped:\n%s", text)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 var (
 	shapeGot      = regexp.MustCompile(`^string of [0-9]+ chars?$`)
 	structuralGot = map[string]bool{"null": true, "boolean": true, "number": true, "string": true, "array": true, "object": true, "missing": true, "undefined": true}
-	transportGot  = regexp.MustCompile(`^(unparseable|truncated) JSON at byte [0-9]+$`)
+	transportGot  = regexp.MustCompile(`^((unparseable|truncated) JSON|JSON nested deeper than 512 levels) at byte [0-9]+$`)
 )
 
 // FuzzValidate: any schema and any arguments give at most MaxIssues issues,

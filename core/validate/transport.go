@@ -8,6 +8,9 @@ import (
 	"toolscope/core/jsonv"
 )
 
+// depthMsg is the parser's reason for refusing nesting past its limit.
+var depthMsg = fmt.Sprintf("nesting deeper than %d levels", jsonv.MaxDepth)
+
 // ExpectedArguments is what a transport-failure issue expected.
 const ExpectedArguments = "arguments as one JSON object"
 
@@ -30,7 +33,10 @@ func ParseArguments(text string) (*jsonv.Value, []Issue) {
 	var se *jsonv.SyntaxError
 	if errors.As(err, &se) {
 		at = se.Pos.Offset
-		if at >= end {
+		switch {
+		case se.Msg == depthMsg:
+			got = fmt.Sprintf("JSON nested deeper than %d levels", jsonv.MaxDepth)
+		case at >= end:
 			got = "truncated JSON"
 		}
 	}

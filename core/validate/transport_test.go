@@ -21,6 +21,8 @@ func TestParseArguments(t *testing.T) {
 		{"unparseable", `{"volume_id": yes please}`, "unparseable JSON at byte 14", true},
 		{"trailing garbage", `{"a":1} x`, "unparseable JSON at byte 8", true},
 		{"single quotes", `{'a': 1}`, "unparseable JSON at byte 1", true},
+		{"nested past the parser's limit", strings.Repeat(`{"a":`, 600), "JSON nested deeper than 512 levels at byte 2560", true},
+		{"nested past the limit, closed", strings.Repeat("[", 513) + strings.Repeat("]", 513), "JSON nested deeper than 512 levels at byte 512", true},
 		{"invalid UTF-8", "{\"a\": \"\xff\"}", "unparseable JSON at byte 7", true},
 	}
 	for _, c := range cases {
