@@ -36,6 +36,7 @@ var lintFormats = []string{"text", "json", "sarif", "markdown", "github"}
 func runLint(args []string, io stdio) int {
 	fs := newFlagSet("lint")
 	f := newCatalogFlags(fs, lintFormats)
+	cfgFlags := addConfigFlags(fs)
 	var baselinePath, writeBaseline string
 	fs.StringVar(&baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
 	fs.StringVar(&writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
@@ -43,12 +44,20 @@ func runLint(args []string, io stdio) int {
 	if !ok {
 		return code
 	}
-	if err := f.check(); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
 	arg, rest, given := f.live.catalogArgs(positional)
 	if !given || len(rest) > 0 {
 		return usageError(io, "lint", fmt.Sprintf("want one CATALOG, or --mcp-config FILE and none; got %d arguments", len(positional)))
+	}
+	cfg, err := cfgFlags.load(arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return 2
+	}
+	if cfg != nil {
+		f.useConfig(cfg, fs)
+	}
+	if err := f.check(); err != nil {
+		return usageError(io, "lint", err.Error())
 	}
 	var base *baseline.File
 	if baselinePath != "" {
@@ -68,6 +77,9 @@ func runLint(args []string, io stdio) int {
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return 2
+	}
+	if cfg != nil {
+		report = cfg.Apply(report, cat)
 	}
 	if writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's

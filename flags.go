@@ -6,10 +6,12 @@ import (
 	"fmt"
 	stdlibio "io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/embed"
 	"toolscope/embed/cache"
@@ -44,6 +46,8 @@ type catalogFlags struct {
 	format       string
 	formats      []string
 	live         *liveFlags
+	// config is the project config in force, nil for none.
+	config *config.Config
 }
 
 // optionalFloat is a number flag that remembers whether it was given;
@@ -151,7 +155,10 @@ func (f *catalogFlags) options() lint.Options {
 		o.FailOn = lint.SeverityWarn
 	}
 	o.RankLimit = f.rankLimit
-	o.Disabled = f.disable
+	o.Disabled = append([]string(nil), f.disable...)
+	if f.config != nil {
+		f.config.Tune(&o)
+	}
 	return o
 }
 
@@ -266,4 +273,72 @@ func printFlags(w stdlibio.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintf(w, "%-26s %s\n", line, help)
 	})
+}
+
+// configFlags choose the project config (docs/config.md).
+type configFlags struct {
+	path string
+	none bool
+}
+
+func addConfigFlags(fs *flag.FlagSet) *configFlags {
+	c := &configFlags{}
+	fs.StringVar(&c.path, "config", "", "project config `FILE` (default: toolscope.yaml in the catalog's directory or above)")
+	fs.BoolVar(&c.none, "no-config", false, "read no project config")
+	return c
+}
+
+// load reads the config the flags name, or the toolscope.yaml found from
+// the catalog's directory upward (the working directory's for stdin and
+// live sources); nil when there is none.
+func (c *configFlags) load(catalogArg string) (*config.Config, error) {
+	if c.none {
+		return nil, nil
+	}
+	if c.path != "" {
+		return config.Load(c.path)
+	}
+	dir := "."
+	if catalogArg != "" && catalogArg != "-" && !strings.HasPrefix(catalogArg, "mcp:") && !strings.Contains(catalogArg, "://") {
+		dir = filepath.Dir(catalogArg)
+	}
+	found, err := config.Find(dir)
+	if err != nil || found == "" {
+		return nil, err
+	}
+	return config.Load(found)
+}
+
+// useConfig takes the config's settings where no flag was given: flags
+// win over the config, the config over the defaults.
+func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	s := c.Similarity
+	if s.Embedder != "" && !set["embedder"] && !set["no-similarity"] {
+		if s.Embedder == "none" {
+			f.noSimilarity = true
+		} else {
+			f.embedder = s.Embedder
+		}
+	}
+	if s.EmbedURL != "" && !set["embed-url"] {
+		f.embedURL = s.EmbedURL
+	}
+	if s.Scoring != "" && !set["scoring"] {
+		f.scoring = string(s.Scoring)
+	}
+	if s.Threshold != nil && !set["threshold"] {
+		f.threshold.v = s.Threshold
+	}
+	if s.WatchBand != nil && !set["watch-band"] {
+		f.watchBand.v = s.WatchBand
+	}
+	if s.RankLimit != nil && !set["rank-limit"] {
+		f.rankLimit = *s.RankLimit
+	}
+	if c.Strict {
+		f.strict = true
+	}
+	f.config = c
 }

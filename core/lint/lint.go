@@ -74,11 +74,25 @@ type Report struct {
 	Similarity Similarity `json:"similarity"`
 	Structural []Finding  `json:"structural"`
 	Summary    Summary    `json:"summary"`
+	// Suppressed, when a project config was applied, holds what it
+	// accepted: those results are not in the lists above and do not gate.
+	Suppressed *Suppressed `json:"suppressed,omitempty"`
 	// Baseline, when the run was compared with one, counts the results by
 	// baseline state; the gate then fails only on new failing results.
 	Baseline *BaselineSummary `json:"baseline,omitempty"`
 	// FailOn is the least severity that failed the gate.
 	FailOn Severity `json:"-"`
+}
+
+// Suppressed is what a project config (toolscope.yaml) accepted, each
+// result with the config's reason in its Suppression.
+type Suppressed struct {
+	// Config names the config file.
+	Config   string        `json:"config"`
+	Findings []Finding     `json:"findings"`
+	Pairs    []PairFinding `json:"pairs"`
+	// Unused lists the config's entries that matched nothing, to prune.
+	Unused []string `json:"unused,omitempty"`
 }
 
 // Summary counts what the report found.
@@ -193,6 +207,8 @@ type PairFinding struct {
 	Axis Axis `json:"-"`
 	// BaselineState is set when the run was compared with a baseline.
 	BaselineState BaselineState `json:"baselineState,omitempty"`
+	// Suppression is the reason a project config gave for accepting it.
+	Suppression string `json:"suppression,omitempty"`
 }
 
 // Finding is one structural finding on one tool.
@@ -212,6 +228,8 @@ type Finding struct {
 	ToolIndex int `json:"-"`
 	// BaselineState is set when the run was compared with a baseline.
 	BaselineState BaselineState `json:"baselineState,omitempty"`
+	// Suppression is the reason a project config gave for accepting it.
+	Suppression string `json:"suppression,omitempty"`
 }
 
 // Progress reports long work: Done of Total units of Stage.

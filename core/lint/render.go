@@ -61,6 +61,12 @@ func (t textWriter) style(code, s string) string {
 func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	t := textWriter{bufio.NewWriter(w), o.Color}
 	fmt.Fprintln(t, t.style(ansiBold, headline(r, o.Source)))
+	if sup := r.Suppressed; sup != nil {
+		fmt.Fprintln(t, suppressedText(sup))
+		for _, u := range sup.Unused {
+			fmt.Fprintln(t, t.style(ansiDim, "  note: "+u))
+		}
+	}
 	if b := r.Baseline; b != nil {
 		fmt.Fprintln(t, baselineText(b))
 	}
@@ -203,6 +209,11 @@ func baselineText(b *BaselineSummary) string {
 		b.File, b.New, b.NewFailing, b.Unchanged, b.Updated, b.Absent)
 }
 
+// suppressedText says what the project config accepted.
+func suppressedText(s *Suppressed) string {
+	return fmt.Sprintf("Config %s: %s ignored, %s accepted", s.Config, plural(len(s.Findings), "finding"), plural(len(s.Pairs), "pair"))
+}
+
 // stateText marks a result that a baseline does not cover.
 func stateText(s BaselineState) string {
 	if s == BaselineNew || s == BaselineUpdated {
@@ -262,6 +273,9 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d watch", s.Watch),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	fmt.Fprintln(b, strings.Join(what, " · "))
+	if r.Suppressed != nil {
+		fmt.Fprintf(b, "\n%s\n", mdCell(suppressedText(r.Suppressed)))
+	}
 	if r.Baseline != nil {
 		fmt.Fprintf(b, "\n%s\n", mdCell(baselineText(r.Baseline)))
 	}

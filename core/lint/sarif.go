@@ -72,13 +72,27 @@ type sarifResult struct {
 	RuleIndex int    `json:"ruleIndex"`
 	// Kind is "pass" for a baseline's absent result (no alert), else left
 	// out (SARIF's default, "fail").
-	Kind                string            `json:"kind,omitempty"`
-	Level               string            `json:"level"`
-	Message             sarifText         `json:"message"`
-	Locations           []sarifLocation   `json:"locations"`
-	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
-	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	BaselineState       BaselineState     `json:"baselineState,omitempty"`
+	Kind                string             `json:"kind,omitempty"`
+	Level               string             `json:"level"`
+	Message             sarifText          `json:"message"`
+	Locations           []sarifLocation    `json:"locations"`
+	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	BaselineState       BaselineState      `json:"baselineState,omitempty"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression is a project config's acceptance of a result.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification,omitempty"`
+}
+
+func suppressions(reason string) []sarifSuppression {
+	if reason == "" {
+		return nil
+	}
+	return []sarifSuppression{{Kind: "external", Justification: reason}}
 }
 
 type sarifLocation struct {
@@ -156,6 +170,10 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		findings = append(findings, r.Baseline.AbsentFindings)
 		pairs = append(pairs, r.Baseline.AbsentPairs)
 	}
+	if r.Suppressed != nil {
+		findings = append(findings, r.Suppressed.Findings)
+		pairs = append(pairs, r.Suppressed.Pairs)
+	}
 	for _, f := range slices.Concat(findings...) {
 		ri, ok := index[f.Rule]
 		if !ok {
@@ -175,6 +193,7 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param)},
 			PartialFingerprints: partialFingerprints(FindingKey(f)),
 			BaselineState:       f.BaselineState,
+			Suppressions:        suppressions(f.Suppression),
 		}
 		if f.BaselineState == BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
@@ -200,6 +219,7 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(PairKey(p.A, p.B)),
 			BaselineState:       p.BaselineState,
+			Suppressions:        suppressions(p.Suppression),
 		}
 		if p.BaselineState == BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"

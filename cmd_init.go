@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"toolscope/core/config"
+	"toolscope/core/lint"
+)
+
+const (
+	initUsage   = "init [--force] [DIR|-]"
+	initSummary = "write a commented toolscope.yaml (the project config lint reads) in DIR, or to stdout with '-'"
+)
+
+func init() {
+	register(command{name: "init", usage: initUsage, summary: initSummary, run: runInit})
+}
+
+func runInit(args []string, io stdio) int {
+	flags := newFlagSet("init")
+	force := flags.Bool("force", false, "replace an existing toolscope.yaml")
+	positional, code, ok := parseCommand(flags, initUsage, initSummary+"\n\nThe file lists every setting with its default, commented out; see docs/config.md.", args, io)
+	if !ok {
+		return code
+	}
+	if len(positional) > 1 {
+		return usageError(io, "init", fmt.Sprintf("want at most one DIR; got %d arguments", len(positional)))
+	}
+	text := initConfig()
+	if len(positional) == 1 && positional[0] == "-" {
+		fmt.Fprint(io.out, text)
+		return 0
+	}
+	dir := "."
+	if len(positional) == 1 {
+		dir = positional[0]
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(io.err, "toolscope init: %s: not a directory\n", dir)
+		return 2
+	}
+	path := filepath.Join(dir, config.FileName)
+	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if *force {
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	fh, err := os.OpenFile(path, flag, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		fmt.Fprintf(io.err, "toolscope init: %s exists (--force replaces it)\n", path)
+		return 2
+	}
+	if err == nil {
+		_, err = fh.WriteString(text)
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope init: %s\n", oneLine(err))
+		return 2
+	}
+	fmt.Fprintf(io.out, "wrote %s: every setting at its default, commented out (docs/config.md)\n", path)
+	return 0
+}
+
+// initConfig is the config `init` writes: the format's every key, at its
+// default, commented out, so the file changes nothing until edited.
+func initConfig() string {
+	var b strings.Builder
+	b.WriteString(`# toolscope project config, read by 'toolscope lint'
+# from the catalog's directory or above (or --config FILE). Flags win over it.
+# Every setting below is at its default and commented out. Format: docs/config.md
+version: 1
+
+# Warnings fail the gate too (as --strict).
+# strict: false
+
+# Rule severities: off, warn or error (every finding of the rule then has
+# it); leave a rule out to keep its own. 'toolscope rules' explains each.
+rules:
+`)
+	for _, r := range lint.DefaultRules() {
+		switch r.ID {
+		case lint.RuleDescription:
+			fmt.Fprintf(&b, "  # %s: {severity: %s, min-chars: %d}\n", r.ID, r.Severity, lint.DefaultMinDescriptionChars)
+		case lint.RuleTooManyTools:
+			fmt.Fprintf(&b, "  # %s: {severity: %s, max-tools: %d}\n", r.ID, r.Severity, lint.DefaultMaxTools)
+		default:
+			fmt.Fprintf(&b, "  # %s: %s\n", r.ID, r.Severity)
+		}
+	}
+	fmt.Fprintf(&b, `
+# Similarity: which tools a model could mix up.
+similarity:
+  # embedder: %s              # use (built in), mock, openai:MODEL, or none (structural rules only)
+  # embed-url: https://...    # for openai:MODEL
+  # scoring: %s          # adaptive or cosine
+  # threshold: -0.04          # default: the embedder's calibration; off = report-only
+  # watch-band: 0.05          # default: the embedder's calibration
+  # rank-limit: %d
+
+# Pairs reviewed and accepted as distinct: their verdict no longer fails the
+# gate. A reason is required.
+accepted-pairs:
+  # - tools: [search_logs, search_archived_logs]
+  #   reason: the archive tool is only offered to the audit agent
+
+# Findings accepted as they are: rule (every rule when left out), tool (a
+# name or a pattern such as legacy_*), param (any when left out), reason.
+ignore:
+  # - rule: optional-param-undocumented
+  #   tool: list_volumes
+  #   param: limit
+  #   reason: the server documents its default page size in the API guide
+`, defaultEmbedder, lint.ScoringAdaptive, lint.DefaultRankLimit)
+	return b.String()
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"toolscope/core/config"
+	"toolscope/core/lint"
+)
+
+// setting is a commented-out setting in init's file.
+var setting = regexp.MustCompile(`^# (- |  )?[a-z][a-z-]*:`)
+
+func TestInit(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCmd("", "init", dir)
+	path := filepath.Join(dir, config.FileName)
+	if code != 0 || errOut != "" || !strings.Contains(out, "wrote "+path) {
+		t.Fatalf("init: exit %d %q %q", code, out, errOut)
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		t.Fatalf("the file init writes does not load: %v", err)
+	}
+	if len(c.Rules) != 0 || c.Strict || len(c.AcceptedPairs)+len(c.Ignores) != 0 || c.Similarity != (config.Similarity{}) {
+		t.Errorf("init's file must change nothing until edited: %+v", c)
+	}
+	data, _ := os.ReadFile(path)
+	for _, r := range lint.DefaultRules() {
+		if !strings.Contains(string(data), "# "+r.ID+": ") {
+			t.Errorf("init's file does not list rule %s", r.ID)
+		}
+	}
+	// Every commented setting, uncommented, is a valid config.
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if t := strings.TrimLeft(l, " "); setting.MatchString(t) {
+			indent := l[:len(l)-len(t)]
+			body := strings.TrimPrefix(t, "# ")
+			if strings.HasPrefix(body, "  ") {
+				// A list item's later keys line up under its first.
+				body = strings.TrimPrefix(body, "  ")
+				indent += "  "
+			}
+			if strings.Contains(body, "  #") {
+				body = body[:strings.Index(body, "  #")]
+			}
+			if strings.Contains(body, "https://") {
+				body = "embed-url: http://localhost:8080"
+			}
+			l = indent + body
+		}
+		lines = append(lines, l)
+	}
+	if _, err := config.Parse("uncommented", []byte(strings.Join(lines, "\n"))); err != nil {
+		t.Errorf("init's settings, uncommented, do not parse: %v\n%s", err, strings.Join(lines, "\n"))
+	}
+	if code, _, errOut := runCmd("", "init", dir); code != 2 || !strings.Contains(errOut, "exists (--force replaces it)") {
+		t.Errorf("init over an existing file: exit %d %q", code, errOut)
+	}
+	if code, _, _ := runCmd("", "init", "--force", dir); code != 0 {
+		t.Errorf("init --force: exit %d", code)
+	}
+	if code, out, _ := runCmd("", "init", "-"); code != 0 || out != string(data) {
+		t.Errorf("init - prints the file: exit %d", code)
+	}
+	if code, _, errOut := runCmd("", "init", filepath.Join(dir, "missing")); code != 2 || !strings.Contains(errOut, "not a directory") {
+		t.Errorf("init into a missing directory: exit %d %q", code, errOut)
+	}
+	if _, out, _ := runCmd("", "--help"); !strings.Contains(out, "toolscope init [--force] [DIR|-]") {
+		t.Errorf("--help does not list init")
+	}
+}
+
+// lint finds toolscope.yaml from the catalog's directory up; flags win.
+func TestLintConfig(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "catalogs")
+	os.Mkdir(sub, 0o755)
+	data, _ := os.ReadFile(demoPath)
+	cat := filepath.Join(sub, "ops.json")
+	os.WriteFile(cat, data, 0o644)
+	os.WriteFile(filepath.Join(root, config.FileName), []byte(`
+rules:
+  declaration-refused: warn
+similarity:
+  embedder: mock
+  scoring: cosine
+  threshold: off
+ignore:
+  - rule: enum-in-prose
+    tool: "*"
+    reason: enums arrive with the next API version
+`), 0o644)
+	code, out, errOut := runCmd("", "lint", cat)
+	if code != 0 || errOut != "" {
+		t.Fatalf("with the config: exit %d %s\n%.800s", code, errOut, out)
+	}
+	for _, want := range []string{"mock cosine", "report-only", "Config " + filepath.Join(root, config.FileName) + ": 7 findings ignored, 0 pairs accepted"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lint output lacks %q:\n%.800s", want, out)
+		}
+	}
+	if strings.Contains(out, "[enum-in-prose]") {
+		t.Error("ignored findings listed")
+	}
+	// Flags win over the config.
+	if code, out, _ := runCmd("", "lint", "--threshold", "0.5", cat); code != 1 || !strings.Contains(out, "threshold 0.5") {
+		t.Errorf("--threshold over the config: exit %d\n%.400s", code, out)
+	}
+	if code, out, _ := runCmd("", "lint", "--no-config", "--no-similarity", cat); code != 1 || strings.Contains(out, "Config ") {
+		t.Errorf("--no-config: exit %d\n%.400s", code, out)
+	}
+	bad := writeFile(t, "bad.yaml", "similarity:\n  embeder: use\n")
+	code, _, errOut = runCmd("", "lint", "--config", bad, cat)
+	if code != 2 || !strings.Contains(errOut, `bad.yaml:2:3: unknown key "embeder" in similarity`) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("a bad config: exit %d %q", code, errOut)
+	}
+}

@@ -1,0 +1,545 @@
+// Package config reads, edits and writes toolscope.yaml, a project's lint
+// settings (docs/config.md): rule severities, rule and similarity
+// thresholds, the embedder and scoring, pairs accepted as distinct and
+// findings ignored, each with the reason.
+//
+// A Config keeps the YAML document it was read from, so an edit (AcceptPair,
+// IgnoreFinding, Remove...) changes only its entry and Save writes the file
+// back with the user's comments and order in place.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"toolscope/core/lint"
+)
+
+// FileName is the file Find looks for.
+const FileName = "toolscope.yaml"
+
+// Version is the format's version; a file may leave it out.
+const Version = 1
+
+// MaxFileBytes is the largest config file read.
+const MaxFileBytes = 1 << 20
+
+// Severity is a rule's severity in the config: its own, raised, lowered,
+// or off.
+type Severity string
+
+// The severities a rule may be given.
+const (
+	SeverityOff   Severity = "off"
+	SeverityWarn  Severity = "warn"
+	SeverityError Severity = "error"
+)
+
+// Rule is one rule's settings; a zero field keeps the default.
+type Rule struct {
+	// Severity "" keeps each finding's own; warn or error sets every
+	// finding of the rule to it; off switches the rule off.
+	Severity Severity
+	// MinChars is description-missing-or-short's length (0: the default).
+	MinChars int
+	// MaxTools is too-many-tools' limit (0: the default).
+	MaxTools int
+	// Line is where the rule's entry is, for messages.
+	Line int
+}
+
+// Similarity is the similarity settings; nil and "" keep the defaults
+// (flags still win over them).
+type Similarity struct {
+	// Embedder is an embedder spec (use, mock, openai:MODEL) or "none" to
+	// skip similarity.
+	Embedder string
+	EmbedURL string
+	Scoring  lint.Scoring
+	// Threshold is +Inf for "off" (report-only).
+	Threshold *float64
+	WatchBand *float64
+	RankLimit *int
+}
+
+// AcceptedPair is two tools reviewed and accepted as distinct: their
+// verdict no longer fails the gate.
+type AcceptedPair struct {
+	A, B   string
+	Reason string
+	Line   int
+}
+
+// Ignore is findings accepted as they are: those of Rule (every rule when
+// "") on tools whose name matches Tool (a path.Match pattern: `legacy_*`),
+// on Param when it is given (a path: `filter.name`; "" covers the tool's
+// findings whatever their parameter).
+type Ignore struct {
+	Rule, Tool, Param string
+	Reason            string
+	Line              int
+}
+
+// Config is a loaded toolscope.yaml.
+type Config struct {
+	// Path is the file it was read from or will be saved to.
+	Path          string
+	Rules         map[string]Rule
+	Similarity    Similarity
+	Strict        bool
+	AcceptedPairs []AcceptedPair
+	Ignores       []Ignore
+
+	doc *yaml.Node
+}
+
+// Error is a config file problem: where, and what.
+type Error struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// New is an empty config to be saved at path.
+func New(path string) *Config {
+	c, err := Parse(path, nil)
+	if err != nil {
+		panic(err) // an empty document always parses
+	}
+	return c
+}
+
+// Find looks for FileName in dir and each directory above it; "" when
+// there is none.
+func Find(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", nil
+		}
+		dir = up
+	}
+}
+
+// Load reads a config file.
+func Load(path string) (*Config, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &Error{Path: path, Msg: "cannot read: " + err.Error()}
+	}
+	defer fh.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(io.LimitReader(fh, MaxFileBytes+1)); err != nil {
+		return nil, &Error{Path: path, Msg: "cannot read: " + err.Error()}
+	}
+	if b.Len() > MaxFileBytes {
+		return nil, &Error{Path: path, Msg: fmt.Sprintf("larger than %d KiB", MaxFileBytes>>10)}
+	}
+	return Parse(path, b.Bytes())
+}
+
+// Parse reads a config from its YAML; path names it in errors. Unknown
+// keys, wrong types and unknown rule ids are errors naming the line.
+func Parse(path string, data []byte) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if doc.Kind == 0 {
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
+	}
+	c := &Config{Path: path, doc: &doc}
+	if err := c.decode(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// yamlError flattens the YAML library's syntax error to one line.
+func yamlError(path string, err error) error {
+	msg := strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
+	line := 0
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if i := strings.Index(rest, ": "); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				line, msg = n, rest[i+2:]
+			}
+		}
+	}
+	return &Error{Path: path, Line: line, Col: min(line, 1), Msg: msg}
+}
+
+// decode fills c's fields from its document.
+func (c *Config) decode() error {
+	d := decoder{path: c.Path}
+	root := c.doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) != 1 {
+			return d.errf(root, "want one YAML document")
+		}
+		root = root.Content[0]
+	}
+	c.Rules, c.Similarity, c.Strict, c.AcceptedPairs, c.Ignores = map[string]Rule{}, Similarity{}, false, nil, nil
+	return d.mapping(root, "the top level", map[string]func(*yaml.Node) error{
+		"version": func(n *yaml.Node) error {
+			v, err := d.integer(n, "version")
+			if err == nil && v != Version {
+				err = d.errf(n, "version %d: this toolscope reads version %d", v, Version)
+			}
+			return err
+		},
+		"strict": func(n *yaml.Node) (err error) {
+			c.Strict, err = d.boolean(n, "strict")
+			return err
+		},
+		"rules":          func(n *yaml.Node) error { return c.decodeRules(d, n) },
+		"similarity":     func(n *yaml.Node) error { return c.decodeSimilarity(d, n) },
+		"accepted-pairs": func(n *yaml.Node) error { return c.decodePairs(d, n) },
+		"ignore":         func(n *yaml.Node) error { return c.decodeIgnores(d, n) },
+	})
+}
+
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range lint.DefaultRules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+func (c *Config) decodeRules(d decoder, n *yaml.Node) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return d.errf(n, "rules: want a mapping of rule id to severity (off, warn, error) or settings")
+	}
+	ids := ruleIDs()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !slices.Contains(ids, k.Value) {
+			return d.errf(k, "rules: no rule %q (rules: %s)", k.Value, strings.Join(ids, ", "))
+		}
+		if _, dup := c.Rules[k.Value]; dup {
+			return d.errf(k, "rules: %s given twice", k.Value)
+		}
+		r := Rule{Line: k.Line}
+		severity := func(n *yaml.Node) error {
+			s, err := d.str(n, "rules: "+k.Value)
+			switch Severity(s) {
+			case SeverityOff, SeverityWarn, SeverityError:
+				r.Severity = Severity(s)
+			default:
+				if err == nil {
+					err = d.errf(n, "rules: %s: %q: want off, warn or error", k.Value, s)
+				}
+			}
+			return err
+		}
+		if v.Kind == yaml.ScalarNode {
+			if err := severity(v); err != nil {
+				return err
+			}
+		} else {
+			fields := map[string]func(*yaml.Node) error{"severity": severity}
+			switch k.Value {
+			case lint.RuleDescription:
+				fields["min-chars"] = func(n *yaml.Node) (err error) {
+					r.MinChars, err = d.positive(n, "rules: "+k.Value+": min-chars")
+					return err
+				}
+			case lint.RuleTooManyTools:
+				fields["max-tools"] = func(n *yaml.Node) (err error) {
+					r.MaxTools, err = d.positive(n, "rules: "+k.Value+": max-tools")
+					return err
+				}
+			}
+			if err := d.mapping(v, "rules: "+k.Value, fields); err != nil {
+				return err
+			}
+		}
+		c.Rules[k.Value] = r
+	}
+	return nil
+}
+
+func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
+	s := &c.Similarity
+	number := func(name string, allowOff bool, dst **float64) func(*yaml.Node) error {
+		return func(n *yaml.Node) error {
+			if allowOff && n.Kind == yaml.ScalarNode && n.Value == "off" {
+				inf := math.Inf(1)
+				*dst = &inf
+				return nil
+			}
+			f, err := d.float(n, "similarity: "+name)
+			*dst = &f
+			return err
+		}
+	}
+	return d.mapping(n, "similarity", map[string]func(*yaml.Node) error{
+		"embedder": func(n *yaml.Node) (err error) {
+			s.Embedder, err = d.str(n, "similarity: embedder")
+			if err == nil && s.Embedder == "" {
+				err = d.errf(n, "similarity: embedder: want use, mock, openai:MODEL or none")
+			}
+			return err
+		},
+		"embed-url": func(n *yaml.Node) (err error) {
+			s.EmbedURL, err = d.str(n, "similarity: embed-url")
+			return err
+		},
+		"scoring": func(n *yaml.Node) error {
+			v, err := d.str(n, "similarity: scoring")
+			if err == nil && !slices.Contains(lint.Scorings, lint.Scoring(v)) {
+				err = d.errf(n, "similarity: scoring %q: want adaptive or cosine", v)
+			}
+			s.Scoring = lint.Scoring(v)
+			return err
+		},
+		"threshold": number("threshold", true, &s.Threshold),
+		"watch-band": func(n *yaml.Node) error {
+			if err := number("watch-band", false, &s.WatchBand)(n); err != nil {
+				return err
+			}
+			if *s.WatchBand < 0 {
+				return d.errf(n, "similarity: watch-band %s: want zero or more", n.Value)
+			}
+			return nil
+		},
+		"rank-limit": func(n *yaml.Node) error {
+			v, err := d.integer(n, "similarity: rank-limit")
+			if err == nil && v < 0 {
+				err = d.errf(n, "similarity: rank-limit %d: want zero (all) or more", v)
+			}
+			s.RankLimit = &v
+			return err
+		},
+	})
+}
+
+func (c *Config) decodePairs(d decoder, n *yaml.Node) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return d.errf(n, "accepted-pairs: want a list of {tools: [A, B], reason: ...}")
+	}
+	for i, e := range n.Content {
+		where := fmt.Sprintf("accepted-pairs[%d]", i)
+		p := AcceptedPair{Line: e.Line}
+		err := d.mapping(e, where, map[string]func(*yaml.Node) error{
+			"tools": func(n *yaml.Node) error {
+				if n.Kind != yaml.SequenceNode || len(n.Content) != 2 {
+					return d.errf(n, "%s: tools: want two tool names, [A, B]", where)
+				}
+				var err error
+				if p.A, err = d.str(n.Content[0], where+": tools"); err != nil {
+					return err
+				}
+				if p.B, err = d.str(n.Content[1], where+": tools"); err != nil {
+					return err
+				}
+				if p.A == "" || p.A == p.B {
+					return d.errf(n, "%s: tools: want two different tool names", where)
+				}
+				return nil
+			},
+			"reason": func(n *yaml.Node) (err error) {
+				p.Reason, err = d.str(n, where+": reason")
+				return err
+			},
+		})
+		if err != nil {
+			return err
+		}
+		if p.A == "" {
+			return d.errf(e, "%s: want tools: [A, B]", where)
+		}
+		if strings.TrimSpace(p.Reason) == "" {
+			return d.errf(e, "%s: want a reason: why a model will not mix up %s and %s", where, p.A, p.B)
+		}
+		c.AcceptedPairs = append(c.AcceptedPairs, p)
+	}
+	return nil
+}
+
+func (c *Config) decodeIgnores(d decoder, n *yaml.Node) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return d.errf(n, "ignore: want a list of {rule, tool, param, reason}")
+	}
+	ids := ruleIDs()
+	for i, e := range n.Content {
+		where := fmt.Sprintf("ignore[%d]", i)
+		g := Ignore{Line: e.Line}
+		err := d.mapping(e, where, map[string]func(*yaml.Node) error{
+			"rule": func(n *yaml.Node) (err error) {
+				if g.Rule, err = d.str(n, where+": rule"); err == nil && !slices.Contains(ids, g.Rule) {
+					err = d.errf(n, "%s: no rule %q (rules: %s)", where, g.Rule, strings.Join(ids, ", "))
+				}
+				return err
+			},
+			"tool": func(n *yaml.Node) (err error) {
+				if g.Tool, err = d.str(n, where+": tool"); err == nil {
+					if _, perr := path.Match(g.Tool, ""); perr != nil {
+						err = d.errf(n, "%s: tool %q: not a valid pattern", where, g.Tool)
+					}
+				}
+				return err
+			},
+			"param": func(n *yaml.Node) (err error) {
+				g.Param, err = d.str(n, where+": param")
+				return err
+			},
+			"reason": func(n *yaml.Node) (err error) {
+				g.Reason, err = d.str(n, where+": reason")
+				return err
+			},
+		})
+		if err != nil {
+			return err
+		}
+		if g.Tool == "" {
+			return d.errf(e, "%s: want a tool (a name, or a pattern such as legacy_*)", where)
+		}
+		if strings.TrimSpace(g.Reason) == "" {
+			return d.errf(e, "%s: want a reason: why the finding is accepted", where)
+		}
+		c.Ignores = append(c.Ignores, g)
+	}
+	return nil
+}
+
+// isNull reports whether n is empty: a key with nothing (or only
+// comments) under it.
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// decoder turns YAML nodes into values with errors naming the line.
+type decoder struct{ path string }
+
+func (d decoder) errf(n *yaml.Node, format string, args ...any) error {
+	return &Error{Path: d.path, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// mapping decodes a mapping node key by key; a key fields lacks is an
+// error naming it and the keys known there.
+func (d decoder) mapping(n *yaml.Node, where string, fields map[string]func(*yaml.Node) error) error {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return d.errf(n, "%s: want a mapping", where)
+	}
+	known := make([]string, 0, len(fields))
+	for k := range fields {
+		known = append(known, k)
+	}
+	slices.Sort(known)
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f, ok := fields[k.Value]
+		if !ok || k.Kind != yaml.ScalarNode {
+			return d.errf(k, "unknown key %q in %s (known: %s)", k.Value, where, strings.Join(known, ", "))
+		}
+		if seen[k.Value] {
+			return d.errf(k, "%q given twice in %s", k.Value, where)
+		}
+		seen[k.Value] = true
+		if err := f(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d decoder) scalar(n *yaml.Node, what, want string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", d.errf(n, "%s: want %s", what, want)
+	}
+	return n.Value, nil
+}
+
+// str reads a scalar as text: an unquoted 1 or true is text here too.
+func (d decoder) str(n *yaml.Node, what string) (string, error) {
+	return d.scalar(n, what, "a string")
+}
+
+func (d decoder) float(n *yaml.Node, what string) (float64, error) {
+	s, err := d.scalar(n, what, "a number")
+	if err != nil {
+		return 0, err
+	}
+	f, perr := strconv.ParseFloat(s, 64)
+	if perr != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, d.errf(n, "%s: %q: want a number", what, s)
+	}
+	return f, nil
+}
+
+func (d decoder) integer(n *yaml.Node, what string) (int, error) {
+	s, err := d.scalar(n, what, "a whole number")
+	if err != nil {
+		return 0, err
+	}
+	v, perr := strconv.Atoi(s)
+	if perr != nil {
+		return 0, d.errf(n, "%s: %q: want a whole number", what, s)
+	}
+	return v, nil
+}
+
+func (d decoder) positive(n *yaml.Node, what string) (int, error) {
+	v, err := d.integer(n, what)
+	if err == nil && v < 1 {
+		err = d.errf(n, "%s: %d: want 1 or more", what, v)
+	}
+	return v, err
+}
+
+func (d decoder) boolean(n *yaml.Node, what string) (bool, error) {
+	s, err := d.scalar(n, what, "true or false")
+	if err != nil {
+		return false, err
+	}
+	switch s {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, d.errf(n, "%s: %q: want true or false", what, s)
+}
