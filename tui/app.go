@@ -19,12 +19,12 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/live"
-	"toolscope/core/termsafe"
 	"toolscope/embed"
 )
 
@@ -126,11 +126,17 @@ type Model struct {
 
 	drawerOpen bool
 	helpOpen   bool
+	helpScroll int
 	quitting   bool
 	// compare, when open, covers the panes with a pair side by side.
 	compare *compareView
-	// exporting is true while the footer asks for an export format.
-	exporting bool
+	// exporting is true while the footer asks for an export format, then
+	// (exportFormat set) for the file name.
+	exporting    bool
+	exportFormat string
+	exportName   textinput.Model
+	// asking is a yes/no question in the footer (quitting with drafts).
+	asking *question
 
 	// eng is the analysis: background requests, scores, thresholds.
 	eng     engine
@@ -307,14 +313,15 @@ func (m *Model) resize(w, h int) {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	m.notice = ""
+	if m.asking != nil {
+		return m.answer(msg)
+	}
 	if key.Matches(msg, k.ForceQuit) {
-		m.quitting = true
+		m.quit()
 		return nil
 	}
 	if m.helpOpen {
-		// Any key closes help.
-		m.helpOpen = false
-		return nil
+		return m.helpKey(msg)
 	}
 	if m.exporting {
 		return m.exportKey(msg)
@@ -326,20 +333,20 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Back):
 			m.compare = nil
-		case key.Matches(msg, k.Quit):
-			m.quitting = true
-		case key.Matches(msg, k.Help):
-			m.helpOpen = true
+			return nil
+		case key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane):
+			// The keys that go somewhere do so from the comparison too.
+			m.compare = nil
+		case key.Matches(msg, k.Quit, k.Help):
 		default:
 			return m.compare.Update(msg)
 		}
-		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		m.quitting = true
+		m.quit()
 	case key.Matches(msg, k.Help):
-		m.helpOpen = true
+		m.openHelp()
 	case key.Matches(msg, k.NextPane):
 		m.cycle(1)
 	case key.Matches(msg, k.PrevPane):
@@ -393,6 +400,49 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// question is a yes/no question the footer asks; yes runs on y.
+type question struct {
+	text string
+	yes  func() tea.Cmd
+}
+
+// quit quits, after asking when argument drafts would be lost.
+func (m *Model) quit() {
+	if n := m.drawer.draftCount(); n > 0 {
+		m.ask("quit and lose the argument drafts of "+plural(n, "tool")+"?", func() tea.Cmd {
+			m.quitting = true
+			return nil
+		})
+		return
+	}
+	m.quitting = true
+}
+
+// ask puts a question in the footer; only its answers work until then.
+func (m *Model) ask(text string, yes func() tea.Cmd) {
+	m.asking = &question{text: text, yes: yes}
+	m.keys.Yes.SetEnabled(true)
+	m.keys.No.SetEnabled(true)
+}
+
+// answer takes the answer to the question: y (or ctrl+c, to quit) says
+// yes, n or esc no; other keys wait.
+func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	q := m.asking
+	yes := key.Matches(msg, k.Yes) || key.Matches(msg, k.ForceQuit)
+	if !yes && !key.Matches(msg, k.No, k.Back) {
+		return nil
+	}
+	m.asking = nil
+	k.Yes.SetEnabled(false)
+	k.No.SetEnabled(false)
+	if yes {
+		return q.yes()
+	}
+	return nil
+}
+
 // failed takes a background command's panic. A panic in a superseded
 // request is dropped like its answer would have been; the current one's
 // is shown and ends it, so the next request of its kind can start.
@@ -417,7 +467,7 @@ func (m *Model) failed(msg failedMsg) {
 // fail shows an error in the banner under what failed.
 func (m *Model) fail(what string, err error) {
 	// A server's stderr can carry anything: it reaches the screen escaped.
-	m.problems[what] = what + ": " + termsafe.Line(oneLine(err.Error()))
+	m.problems[what] = what + ": " + shown(oneLine(err.Error()))
 }
 
 // problemText is the banner's line: every current problem, in a stable
@@ -514,7 +564,8 @@ func (m *Model) syncPairs() {
 // globalKeys are the keys every pane answers to, for help and hints.
 func (m *Model) globalKeys() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.NextPane, k.Filter, k.Arguments, k.Help, k.Quit, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Back, k.ForceQuit}
+	return []key.Binding{k.NextPane, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments,
+		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Back, k.Help, k.Quit, k.ForceQuit}
 }
 
 func plural(n int, noun string) string {

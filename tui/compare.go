@@ -12,7 +12,6 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
 	"toolscope/core/lint"
-	"toolscope/core/termsafe"
 )
 
 // compareSplitMin is the least width at which the two tools sit side by
@@ -47,7 +46,7 @@ func (c *compareView) setSize(w, h int) {
 }
 
 func (c *compareView) title() string {
-	t := termsafe.Line(c.a.Name) + " ⇄ " + termsafe.Line(c.b.Name) + " · " + scoreText(c.scoring, c.pair.Similarity)
+	t := shown(c.a.Name) + " ⇄ " + shown(c.b.Name) + " · " + scoreText(c.scoring, c.pair.Similarity)
 	if c.pair.Affinity != nil {
 		t += fmt.Sprintf(" · affinity %.2f", *c.pair.Affinity)
 	}
@@ -77,7 +76,7 @@ func (c *compareView) rebuild() {
 	}
 	c.lines = append(c.lines, "")
 	if c.verdict != nil {
-		c.lines = append(c.lines, wrap(termsafe.Line(oneLine("hint: "+c.verdict.Hint)), c.w)...)
+		c.lines = append(c.lines, wrap(shown(oneLine("hint: "+c.verdict.Hint)), c.w)...)
 	} else {
 		c.lines = append(c.lines, c.styles.Muted.Render("no verdict at the current thresholds"))
 	}
@@ -90,8 +89,8 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 	st := c.styles
 	own, theirs := lint.DescriptionTerms(t.Description), lint.DescriptionTerms(other.Description)
 	var out []string
-	out = append(out, st.Bold.Render(c.markWords(termsafe.Line(t.Name), lint.NameTokens(t.Name), lint.NameTokens(other.Name))))
-	desc := termsafe.Line(oneLine(t.Description))
+	out = append(out, st.Bold.Render(c.markWords(shown(t.Name), lint.NameTokens(t.Name), lint.NameTokens(other.Name))))
+	desc := shown(oneLine(t.Description))
 	if desc == "" {
 		out = append(out, st.Error.Render("no description"))
 	} else {
@@ -102,7 +101,7 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 		text = lint.CosineText(t)
 	}
 	out = append(out, "")
-	for _, l := range wrap(termsafe.Line("embedded as: "+oneLine(text)), w) {
+	for _, l := range wrap(shown("embedded as: "+oneLine(text)), w) {
 		out = append(out, st.Muted.Render(l))
 	}
 	if props := t.Schema.Get("properties"); props.Is(jsonv.Object) && len(props.Members) > 0 {
@@ -110,7 +109,7 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 		for i, m := range props.Members {
 			names[i] = m.Key
 		}
-		out = append(out, wrap(termsafe.Line("parameters: "+strings.Join(names, ", ")), w)...)
+		out = append(out, wrap(shown("parameters: "+strings.Join(names, ", ")), w)...)
 	}
 	var shared, only []string
 	for _, term := range own {
@@ -120,8 +119,8 @@ func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 			only = append(only, term)
 		}
 	}
-	out = append(out, wrap(termsafe.Line("shared terms: "+listOrNone(shared)), w)...)
-	out = append(out, wrap(termsafe.Line("only here: "+listOrNone(only)), w)...)
+	out = append(out, wrap(shown("shared terms: "+listOrNone(shared)), w)...)
+	out = append(out, wrap(shown("only here: "+listOrNone(only)), w)...)
 	return out
 }
 
@@ -194,3 +193,5 @@ func (c *compareView) Keys() []key.Binding {
 }
 
 func (c *compareView) Typing() bool { return false }
+
+func (c *compareView) position() string { return viewPosition(c.scroll, c.h, len(c.lines)) }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"toolscope/core/declare"
-	"toolscope/core/termsafe"
 )
 
 // declaration is a tool's declarations as judged at load: its rules, or
@@ -18,7 +17,7 @@ type declaration struct {
 // its sentence, else each ruled argument, the period's forms and its facts.
 func (s *Styles) declarationLines(d declaration, w int) []string {
 	if d.refusal != nil {
-		out := wrapIndented(termsafe.Line(oneLine("✗ refused: "+d.refusal.Error())), "", w)
+		out := wrapIndented(shown(oneLine("✗ refused: "+d.refusal.Error())), "", w)
 		for i := range out {
 			out[i] = s.Error.Render(out[i])
 		}
@@ -29,7 +28,7 @@ func (s *Styles) declarationLines(d declaration, w int) []string {
 	}
 	var out []string
 	for _, r := range d.rules.Ruled {
-		head := s.Bold.Render(termsafe.Line(r.Argument)) + "  " + string(r.Kind)
+		head := s.Bold.Render(shown(r.Argument)) + "  " + string(r.Kind)
 		var text string
 		if r.Kind == declare.Assume {
 			text = r.Assume.JSON() + " when left out, recorded as default"
@@ -43,7 +42,7 @@ func (s *Styles) declarationLines(d declaration, w int) []string {
 			head += s.Muted.Render("  (period)")
 		}
 		out = append(out, head)
-		out = append(out, wrapIndented(termsafe.Line(oneLine(text)), "    ", w-4)...)
+		out = append(out, wrapIndented(shown(oneLine(text)), "    ", w-4)...)
 	}
 	if p := d.rules.Period; p != nil {
 		out = append(out, s.Bold.Render("period"))
@@ -52,10 +51,10 @@ func (s *Styles) declarationLines(d declaration, w int) []string {
 			if len(p.Forms) > 1 {
 				label = "  " + string(rune('1'+i)) + ". "
 			}
-			out = append(out, wrapIndented(termsafe.Line(oneLine(p.Forms[i].String())), label, w-len(label))...)
+			out = append(out, wrapIndented(shown(oneLine(p.Forms[i].String())), label, w-len(label))...)
 		}
 		if facts := factsText(p.Facts); facts != "" {
-			out = append(out, wrapIndented(termsafe.Line(oneLine(facts)), "  ", w-2)...)
+			out = append(out, wrapIndented(shown(oneLine(facts)), "  ", w-2)...)
 		}
 	}
 	return out

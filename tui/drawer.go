@@ -15,7 +15,6 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/declare"
 	"toolscope/core/jsonv"
-	"toolscope/core/termsafe"
 	"toolscope/core/validate"
 )
 
@@ -103,11 +102,27 @@ func (d *drawer) title() string {
 	if name == "" {
 		return "Arguments"
 	}
-	t := "Arguments · " + termsafe.Line(name) + " · " + string(d.mode)
+	t := "Arguments · " + shown(name) + " · " + string(d.mode)
 	if d.judging() {
 		t += " · judging…"
 	}
 	return t
+}
+
+// draftCount is how many tools have arguments typed, which quitting would
+// lose.
+func (d *drawer) draftCount() int {
+	cur := nameAt(d.snap, d.tool)
+	n := 0
+	for name, text := range d.drafts {
+		if name != cur && strings.TrimSpace(text) != "" {
+			n++
+		}
+	}
+	if cur != "" && strings.TrimSpace(d.editor.Value()) != "" {
+		n++
+	}
+	return n
 }
 
 func (d *drawer) Typing() bool { return d.editing }
@@ -253,7 +268,7 @@ func (d *drawer) render() {
 	st := d.styles
 	styles := [...]lipgloss.Style{tonePlain: st.Plain, toneMuted: st.Muted, toneBold: st.Bold, toneOK: st.OK, toneWarn: st.Warn, toneError: st.Error}
 	for _, v := range d.verdict {
-		for _, l := range wrap(termsafe.Line(v.text), w) {
+		for _, l := range wrap(shown(v.text), w) {
 			d.results = append(d.results, styles[v.tone].Render(l))
 		}
 	}
@@ -380,4 +395,9 @@ func (d *drawer) Keys() []key.Binding {
 		return []key.Binding{k.Back}
 	}
 	return append([]key.Binding{k.Edit, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
+}
+
+func (d *drawer) position() string {
+	_, h := d.resultsSize()
+	return viewPosition(d.scroll, h, len(d.results))
 }

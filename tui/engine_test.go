@@ -284,13 +284,28 @@ func TestCompareOpensThePairAndCloses(t *testing.T) {
 			t.Errorf("comparison lacks %q:\n%s", want, view)
 		}
 	}
-	press(m, "tab")
+	press(m, "down", "j")
 	if m.compare == nil {
-		t.Error("tab closed the comparison")
+		t.Error("scrolling closed the comparison")
 	}
 	press(m, "esc")
 	if m.compare != nil || m.focus != panePairs {
 		t.Errorf("esc: compare %v, focus %v", m.compare != nil, m.focus)
+	}
+	// The keys that go somewhere do so from the comparison, as help says.
+	for _, c := range []struct {
+		key  string
+		want paneID
+	}{{"1", paneTools}, {"2", paneTool}, {"tab", paneTools}, {"/", paneTools}, {"4", paneArgs}} {
+		press(m, "3", "enter")
+		if m.compare == nil {
+			t.Fatal("enter did not open the comparison")
+		}
+		press(m, c.key)
+		if m.compare != nil || m.focus != c.want {
+			t.Errorf("%s in the comparison: compare %v, focus %v, want %v", c.key, m.compare != nil, m.focus, c.want)
+		}
+		press(m, "esc", "esc")
 	}
 }
 
@@ -309,17 +324,35 @@ func TestExportWritesTheReport(t *testing.T) {
 	if !m.exporting || !strings.Contains(ansi.Strip(m.View()), "export the report as: j JSON · s SARIF · m Markdown") {
 		t.Fatalf("no export prompt:\n%s", ansi.Strip(m.View()))
 	}
-	drain(m, press(m, "s"))
+	press(m, "s")
 	want := filepath.Join(dir, "ops.toolscope.sarif")
+	if view := ansi.Strip(m.View()); !strings.Contains(view, "write the SARIF report to "+want) {
+		t.Fatalf("no file name asked, prefilled with %s:\n%s", want, view)
+	}
+	drain(m, press(m, "enter"))
 	if _, err := os.Stat(want); err != nil {
 		t.Fatalf("no report at %s: %v", want, err)
 	}
-	if m.exporting || m.eng.scoring != lint.ScoringAdaptive || !strings.Contains(ansi.Strip(m.View()), "wrote "+want) {
+	// The name can be changed; an existing file is named as such.
+	press(m, "e", "s")
+	if !strings.Contains(ansi.Strip(m.View()), "exists: enter replaces it") {
+		t.Errorf("an existing file is not flagged:\n%s", ansi.Strip(m.View()))
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlU})
+	other := filepath.Join(dir, "other.sarif")
+	typeKeys(m, other)
+	drain(m, press(m, "enter"))
+	if _, err := os.Stat(other); err != nil {
+		t.Fatalf("no report at the typed name %s: %v", other, err)
+	}
+	if m.exporting || m.eng.scoring != lint.ScoringAdaptive || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
 		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.eng.scoring)
 	}
-	press(m, "e", "esc")
-	if m.exporting {
-		t.Error("esc did not cancel the prompt")
+	for _, keys := range [][]string{{"e", "esc"}, {"e", "j", "esc"}} {
+		press(m, keys...)
+		if m.exporting {
+			t.Errorf("%v did not cancel the prompt", keys)
+		}
 	}
 }
 

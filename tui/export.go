@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
@@ -39,15 +40,45 @@ func (m *Model) setExportKeys(on bool) {
 }
 
 func (m *Model) exportPrompt() string {
+	if m.exportFormat != "" {
+		p := "write the " + exportNames[m.exportFormat] + " report to " + m.exportName.View()
+		if _, err := os.Stat(m.exportName.Value()); err == nil {
+			p += "  (exists: enter replaces it)"
+		}
+		return p + " · enter write · esc cancel"
+	}
 	k := m.keys
 	return "export the report as: " + k.FormatJSON.Help().Key + " JSON · " + k.FormatSARIF.Help().Key + " SARIF · " +
 		k.FormatMarkdown.Help().Key + " Markdown · esc cancel"
 }
 
-// exportKey takes the format (or esc) and writes the report in the
-// background.
+var exportNames = map[string]string{"json": "JSON", "sarif": "SARIF", "markdown": "Markdown"}
+
+// exportKey takes the format (or esc), then the file name, prefilled
+// beside the catalog, and writes the report in the background.
 func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
+	if m.exportFormat != "" {
+		switch msg.Type {
+		case tea.KeyEsc:
+			m.exporting, m.exportFormat = false, ""
+			return nil
+		case tea.KeyEnter:
+			path := strings.TrimSpace(m.exportName.Value())
+			if path == "" {
+				return nil
+			}
+			format := m.exportFormat
+			m.exporting, m.exportFormat = false, ""
+			write, report, cat := m.opts.Export, m.snap.report, m.snap.cat
+			return safe("export", func() tea.Msg {
+				return exportedMsg{path: path, err: writeExport(path, format, report, cat, write)}
+			})
+		}
+		var cmd tea.Cmd
+		m.exportName, cmd = m.exportName.Update(msg)
+		return cmd
+	}
 	format := ""
 	switch {
 	case key.Matches(msg, k.FormatJSON):
@@ -60,16 +91,18 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 	default:
 		return nil
 	}
-	m.exporting = false
 	m.setExportKeys(false)
 	if format == "" {
+		m.exporting = false
 		return nil
 	}
-	path := exportPath(m.opts.ExportDir, m.snap.cat.Source, format)
-	write, report, cat := m.opts.Export, m.snap.report, m.snap.cat
-	return safe("export", func() tea.Msg {
-		return exportedMsg{path: path, err: writeExport(path, format, report, cat, write)}
-	})
+	m.exportFormat = format
+	m.exportName = textinput.New()
+	m.exportName.Prompt = ""
+	m.exportName.SetValue(exportPath(m.opts.ExportDir, m.snap.cat.Source, format))
+	m.exportName.CursorEnd()
+	m.exportName.Width = max(m.layout.Width-60, 20)
+	return m.exportName.Focus()
 }
 
 // exportPath names the report file: the catalog's name with a

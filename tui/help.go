@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // paneHelp says what each pane shows, above its keys in the help.
@@ -23,9 +24,43 @@ var paneHelp = map[string]string{
 		"'embedded as' is the text the scoring reads.",
 }
 
-// helpView says what the focused pane shows, lists its keys, then the
-// global keys, in two columns of key and what it does.
+// openHelp opens the help for the focused pane, at its top.
+func (m *Model) openHelp() {
+	m.helpOpen = true
+	m.helpScroll = 0
+}
+
+// helpKey scrolls the help with the movement keys; any other key closes
+// it, and the keys that go somewhere (1-4, /, a, tab) go there too.
+func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	_, h := m.bodyInner()
+	lines := m.helpLines()
+	if d, ok := k.movement(msg, h, len(lines)); ok {
+		m.helpScroll = clampInt(m.helpScroll+d, 0, max(len(lines)-h, 0))
+		return nil
+	}
+	m.helpOpen = false
+	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane) {
+		return m.key(msg)
+	}
+	return nil
+}
+
+// helpView frames the help's lines from the scroll position.
 func (m *Model) helpView(w, h int) string {
+	lines := m.helpLines()
+	_, ih := m.bodyInner()
+	m.helpScroll = clampInt(m.helpScroll, 0, max(len(lines)-ih, 0))
+	end := min(m.helpScroll+ih, len(lines))
+	return m.styles.frameWith("Help", viewPosition(m.helpScroll, ih, len(lines)), strings.Join(lines[m.helpScroll:end], "\n"), w, h, true)
+}
+
+// helpLines says what the focused pane shows, lists its keys, then every
+// other key that works now, each from the key map, in two columns of key
+// and what it does.
+func (m *Model) helpLines() []string {
+	w, _ := m.bodyInner()
 	var b strings.Builder
 	name := paneNames[m.focus]
 	if m.compare != nil {
@@ -37,15 +72,15 @@ func (m *Model) helpView(w, h int) string {
 		// What the score in use means, for the pairs on screen.
 		text += " " + m.eng.scoring.Explain()
 	}
-	for _, l := range wrap(text, max(w-4, 10)) {
+	for _, l := range wrap(text, max(w-2, 10)) {
 		b.WriteString(l + "\n")
 	}
 	b.WriteString("\n" + m.styles.Bold.Render(name+" keys") + "\n")
 	writeKeys(&b, m.focused().Keys(), m.styles)
-	b.WriteString("\n" + m.styles.Bold.Render("Everywhere (except while typing: then only ctrl+c and esc)") + "\n")
+	b.WriteString("\n" + m.styles.Bold.Render("Everywhere (while typing, only ctrl+c and esc)") + "\n")
 	writeKeys(&b, m.globalKeys(), m.styles)
-	b.WriteString("\n" + m.styles.Muted.Render("any key closes this help"))
-	return m.styles.frame("Help", b.String(), w, h, true)
+	b.WriteString("\n" + m.styles.Muted.Render("↑/↓ pgup/pgdn scroll · any other key closes this help"))
+	return strings.Split(b.String(), "\n")
 }
 
 func writeKeys(b *strings.Builder, keys []key.Binding, st Styles) {

@@ -58,6 +58,10 @@ type KeyMap struct {
 	Mode  key.Binding
 	Clear key.Binding
 
+	// A question in the footer (quit with argument drafts).
+	Yes key.Binding
+	No  key.Binding
+
 	// Export prompt.
 	FormatJSON     key.Binding
 	FormatSARIF    key.Binding
@@ -116,6 +120,10 @@ func DefaultKeyMap() KeyMap {
 		Edit:  b("enter/i", "edit", "enter", "i"),
 		Mode:  b("v", "mode", "v"),
 		Clear: b("x", "clear", "x"),
+
+		// Enabled only while a question is asked.
+		Yes: off(b("y", "yes", "y")),
+		No:  off(b("n", "no", "n")),
 
 		// Enabled only while the export prompt is up.
 		FormatJSON:     off(b("j", "JSON", "j")),

@@ -6,9 +6,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/lint"
-	"toolscope/core/termsafe"
 )
 
 // pairsDetailMin is the least pane height that keeps a detail area for the
@@ -84,7 +84,7 @@ func (p *pairsPane) title() string {
 		return "Ranking"
 	}
 	if name := nameAt(p.snap, p.tool); name != "" {
-		return "Neighbours of " + termsafe.Line(name)
+		return "Neighbours of " + shown(name)
 	}
 	return "Pairs"
 }
@@ -124,9 +124,9 @@ func (p *pairsPane) notes() []string {
 	var out []string
 	for _, n := range p.snap.sim.Notes {
 		if p.h >= notesFullMin {
-			out = append(out, wrap(termsafe.Line(oneLine("! "+n)), p.w)...)
+			out = append(out, wrap(shown(oneLine("! "+n)), p.w)...)
 		} else {
-			out = append(out, clip(termsafe.Line(oneLine("! "+n)), p.w))
+			out = append(out, clip(shown(oneLine("! "+n)), p.w))
 		}
 	}
 	return out
@@ -137,7 +137,7 @@ func (p *pairsPane) detailHeight() int {
 	if p.h < pairsDetailMin {
 		return 0
 	}
-	return 4
+	return clampInt(p.h/3, 4, 9)
 }
 
 func (p *pairsPane) listHeight() int {
@@ -146,10 +146,7 @@ func (p *pairsPane) listHeight() int {
 
 // rowHeight is one pair's lines: a flagged pair carries its hint.
 func (p *pairsPane) rowHeight(i int) int {
-	if p.snap.verdict(p.rows[i]) != nil {
-		return 2
-	}
-	return 1
+	return 1 + len(p.hintLines(p.snap.verdict(p.rows[i])))
 }
 
 // scroll keeps the cursor's row in view.
@@ -191,9 +188,12 @@ func (p *pairsPane) View() string {
 	}
 	listH := p.listHeight()
 	used := 0
-	for i := p.offset; i < len(p.rows) && used+p.rowHeight(i) <= listH; i++ {
-		lines = append(lines, p.row(i)...)
-		used += p.rowHeight(i)
+	for i := p.offset; i < len(p.rows) && (i == p.offset || used+p.rowHeight(i) <= listH); i++ {
+		row := p.row(i)
+		// A row taller than the whole list (a tiny pane) shows its start.
+		row = row[:min(len(row), listH)]
+		lines = append(lines, row...)
+		used += len(row)
 	}
 	for ; used < listH; used++ {
 		lines = append(lines, "")
@@ -222,23 +222,37 @@ func (p *pairsPane) row(i int) []string {
 	case v != nil:
 		mark = st.Watch.Render("~ ")
 	}
-	name := termsafe.Line(pr.A) + " ⇄ " + termsafe.Line(pr.B)
-	if !p.global {
-		name = termsafe.Line(pr.B)
+	score := p.score(pr.Similarity)
+	room := max(p.w-4-ansi.StringWidth(score)-2, 1)
+	var name string
+	if p.global {
+		half := max((room-3)/2, 1)
+		name = clipMiddle(shown(pr.A), half) + " ⇄ " + clipMiddle(shown(pr.B), half)
+	} else {
+		other := pr.B
 		if pr.B == nameAt(p.snap, p.tool) {
-			name = termsafe.Line(pr.A)
+			other = pr.A
 		}
+		name = clipMiddle(shown(other), room)
 	}
 	cur := "  "
 	if i == p.cursor {
 		cur = "▸ "
 		name = st.Selected.Render(name)
 	}
-	out := []string{cur + mark + p.score(pr.Similarity) + "  " + name}
-	if v != nil {
-		out = append(out, "     "+st.Muted.Render(clip(termsafe.Line(oneLine(shortHint(v))), max(p.w-5, 1))))
+	out := []string{cur + mark + score + "  " + name}
+	for _, l := range p.hintLines(v) {
+		out = append(out, "     "+st.Muted.Render(l))
 	}
 	return out
+}
+
+// hintLines is a flagged pair's short hint under its row, wrapped whole.
+func (p *pairsPane) hintLines(v *lint.PairFinding) []string {
+	if v == nil {
+		return nil
+	}
+	return wrap(shown(oneLine(shortHint(v))), max(p.w-5, 1))
 }
 
 // shortHint is a verdict's hint in a few words, for the one line under a
@@ -289,7 +303,7 @@ func (p *pairsPane) detail() []string {
 		return nil
 	}
 	st := p.styles
-	head := termsafe.Line(pr.A) + " ⇄ " + termsafe.Line(pr.B) + "  " + p.score(pr.Similarity)
+	head := shown(pr.A) + " ⇄ " + shown(pr.B) + "  " + p.score(pr.Similarity)
 	if pr.Affinity != nil {
 		head += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
 	}
@@ -301,8 +315,7 @@ func (p *pairsPane) detail() []string {
 	}
 	out := []string{st.Bold.Render(clip(head, p.w))}
 	if v != nil {
-		hint := wrap(termsafe.Line(oneLine(v.Hint)), p.w)
-		out = append(out, hint[:min(len(hint), p.detailHeight()-1)]...)
+		out = append(out, wholeSentences(shown(oneLine(v.Hint)), p.w, p.detailHeight()-1, "(the rest: enter compares)")...)
 	}
 	return out
 }
@@ -310,4 +323,21 @@ func (p *pairsPane) detail() []string {
 func (p *pairsPane) Keys() []key.Binding {
 	k := p.keys
 	return append([]key.Binding{k.Scope, k.Compare}, k.movementKeys()...)
+}
+
+// shownRows is how many rows from offset the list has room for.
+func (p *pairsPane) shownRows() int {
+	listH, used, n := p.listHeight(), 0, 0
+	for i := p.offset; i < len(p.rows) && (i == p.offset || used+p.rowHeight(i) <= listH); i++ {
+		used += p.rowHeight(i)
+		n++
+	}
+	return n
+}
+
+func (p *pairsPane) position() string {
+	if p.snap == nil || p.snap.sim == nil {
+		return ""
+	}
+	return listPosition(p.cursor, len(p.rows), p.offset, p.shownRows())
 }

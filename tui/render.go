@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/termsafe"
 )
 
 // fit clips every line of s to w cells (marking a cut with …) and pads or
@@ -46,6 +50,124 @@ func clip(line string, w int) string {
 	return ansi.Truncate(line, w, "…")
 }
 
+// clipMiddle cuts one line of plain text to at most w cells by dropping
+// its middle, marked …: names differ at their ends (a server's prefix, the
+// verb or noun at the end), so both are kept.
+func clipMiddle(s string, w int) string {
+	head, tail := middleCut(s, w)
+	if head == tail {
+		return s
+	}
+	return s[:head] + "…" + s[tail:]
+}
+
+// middleCut is where clipMiddle cuts s: it keeps s[:head] and s[tail:];
+// head == tail when s fits.
+func middleCut(s string, w int) (head, tail int) {
+	if ansi.StringWidth(s) <= w {
+		return len(s), len(s)
+	}
+	if w <= 1 {
+		return 0, len(s)
+	}
+	budget := w - 1
+	headW := (budget + 1) / 2
+	used := 0
+	for i, r := range s {
+		rw := ansi.StringWidth(string(r))
+		if used+rw > headW {
+			head = i
+			break
+		}
+		used += rw
+	}
+	// What the head could not use (a wide character at the cut) goes to
+	// the tail.
+	tailW := budget - used
+	tail = len(s)
+	tw := 0
+	for tail > head {
+		r, size := utf8.DecodeLastRuneInString(s[:tail])
+		rw := ansi.StringWidth(string(r))
+		if tw+rw > tailW {
+			break
+		}
+		tw += rw
+		tail -= size
+	}
+	return head, tail
+}
+
+// listPosition is a list's position for its frame: the selected row of
+// total, with ↑ when rows are hidden above the shown ones and ↓ below.
+func listPosition(cursor, total, first, shownRows int) string {
+	if total == 0 {
+		return ""
+	}
+	pos := strconv.Itoa(cursor+1) + "/" + strconv.Itoa(total)
+	return arrows(pos, first > 0, first+shownRows < total)
+}
+
+// viewPosition is a scrolled view's position: the lines shown of total.
+func viewPosition(first, shownLines, total int) string {
+	if total <= shownLines || shownLines <= 0 {
+		return ""
+	}
+	last := min(first+shownLines, total)
+	pos := strconv.Itoa(first+1) + "–" + strconv.Itoa(last) + "/" + strconv.Itoa(total)
+	return arrows(pos, first > 0, last < total)
+}
+
+func arrows(pos string, above, below bool) string {
+	if above {
+		pos = "↑ " + pos
+	}
+	if below {
+		pos += " ↓"
+	}
+	return pos
+}
+
+// wholeSentences wraps text to w cells in at most h lines, dropping whole
+// sentences from the end when it does not fit and saying so with more
+// (so a hint is never cut mid-sentence); only a first sentence longer than
+// the whole area is cut, at a line.
+func wholeSentences(text string, w, h int, more string) []string {
+	if h <= 0 {
+		return nil
+	}
+	lines := wrap(text, w)
+	if len(lines) <= h {
+		return lines
+	}
+	sentences := splitSentences(text)
+	for n := len(sentences) - 1; n > 0; n-- {
+		lines = wrap(strings.Join(sentences[:n], " ")+" "+more, w)
+		if len(lines) <= h {
+			return lines
+		}
+	}
+	lines = wrap(text, w)[:h]
+	lines[h-1] = clip(lines[h-1]+"…", w)
+	return lines
+}
+
+// splitSentences splits text after each ". ", "? " or "! ".
+func splitSentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+1 < len(text); i++ {
+		if (text[i] == '.' || text[i] == '?' || text[i] == '!') && text[i+1] == ' ' {
+			out = append(out, text[start:i+1])
+			start = i + 2
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
 // wrap breaks text into lines of at most w cells, at spaces when it can.
 func wrap(text string, w int) []string {
 	if w <= 0 {
@@ -57,6 +179,12 @@ func wrap(text string, w int) []string {
 // frame draws body inside a rounded border of exactly w x h cells with title
 // set into the top edge; the border colour says whether the pane has focus.
 func (s Styles) frame(title, body string, w, h int, focused bool) string {
+	return s.frameWith(title, "", body, w, h, focused)
+}
+
+// frameWith is frame with foot set into the bottom edge, at the right: a
+// pane's position (3/12, more above ↑ or below ↓).
+func (s Styles) frameWith(title, foot, body string, w, h int, focused bool) string {
 	fw, fh := s.frameSize()
 	if w < fw || h < fh {
 		return fit("", w, h)
@@ -87,7 +215,13 @@ func (s Styles) frame(title, body string, w, h int, focused bool) string {
 		b.WriteString(right)
 	}
 	b.WriteByte('\n')
-	b.WriteString(color.Render(bd.BottomLeft + strings.Repeat(bd.Bottom, inner) + bd.BottomRight))
+	if f := " " + foot + " "; foot != "" && ansi.StringWidth(f)+2 <= inner {
+		b.WriteString(color.Render(bd.BottomLeft + strings.Repeat(bd.Bottom, inner-1-ansi.StringWidth(f))))
+		b.WriteString(s.Muted.Render(f))
+		b.WriteString(color.Render(bd.Bottom + bd.BottomRight))
+	} else {
+		b.WriteString(color.Render(bd.BottomLeft + strings.Repeat(bd.Bottom, inner) + bd.BottomRight))
+	}
 	return b.String()
 }
 
@@ -99,3 +233,16 @@ func (s Styles) frameSize() (w, h int) {
 // oneLine folds every run of white space, line breaks included, into one
 // space.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// shown makes untrusted text (a catalog's, a server's) fit to draw on one
+// line: every control character and bidi override escaped visibly
+// (core/termsafe), and the emoji presentation selector U+FE0F dropped, as
+// terminals disagree on whether it widens the character before it, which
+// would shift every border after it; without it they all draw one cell.
+func shown(s string) string {
+	s = termsafe.Line(s)
+	if strings.Contains(s, "\ufe0f") {
+		s = strings.ReplaceAll(s, "\ufe0f", "")
+	}
+	return s
+}

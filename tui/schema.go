@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"toolscope/core/jsonv"
-	"toolscope/core/termsafe"
 )
 
 // schemaMaxDepth bounds how deep nested properties are drawn; deeper
@@ -24,7 +23,7 @@ func (s *Styles) schemaLines(schema *jsonv.Value, w int) []string {
 	}
 	var out []string
 	if t := typeText(schema); t != "object" {
-		out = append(out, s.Warn.Render("root type: "+termsafe.Line(t)+" (providers want an object)"))
+		out = append(out, s.Warn.Render("root type: "+shown(t)+" (providers want an object)"))
 	}
 	props := schema.Get("properties")
 	if !props.Is(jsonv.Object) || len(props.Members) == 0 {
@@ -57,20 +56,20 @@ func (s *Styles) properties(out *[]string, schema *jsonv.Value, depth, w int) {
 		if required[m.Key] {
 			need = s.Bold.Render("required")
 		}
-		*out = append(*out, indent+s.Bold.Render(termsafe.Line(m.Key))+"  "+termsafe.Line(typeText(m.Value))+"  "+need)
+		*out = append(*out, indent+s.Bold.Render(shown(m.Key))+"  "+shown(typeText(m.Value))+"  "+need)
 		detail := indent + "    "
 		dw := max(w-len(detail), 10)
 		if e := m.Value.Get("enum"); e.Is(jsonv.Array) {
-			*out = append(*out, wrapIndented(termsafe.Line("enum "+enumText(e)), detail, dw)...)
+			*out = append(*out, wrapIndented(shown("enum "+enumText(e)), detail, dw)...)
 		}
 		if p, ok := m.Value.Get("pattern").Str(); ok {
-			*out = append(*out, wrapIndented(termsafe.Line("pattern /"+p+"/"), detail, dw)...)
+			*out = append(*out, wrapIndented(shown("pattern /"+p+"/"), detail, dw)...)
 		}
 		if d := m.Value.Get("default"); d != nil {
-			*out = append(*out, wrapIndented(termsafe.Line("default "+d.JSON()), detail, dw)...)
+			*out = append(*out, wrapIndented(shown("default "+d.JSON()), detail, dw)...)
 		}
 		if d, ok := m.Value.Get("description").Str(); ok && strings.TrimSpace(d) != "" {
-			for _, l := range wrapIndented(termsafe.Line(oneLine(d)), detail, dw) {
+			for _, l := range wrapIndented(shown(oneLine(d)), detail, dw) {
 				*out = append(*out, s.Muted.Render(l))
 			}
 		}

@@ -6,8 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-
-	"toolscope/core/termsafe"
 )
 
 // The screen: the root's rendering of the layout, done once per Update
@@ -55,7 +53,7 @@ func (m *Model) body() string {
 		return m.helpView(l.Body.W, l.Body.H)
 	}
 	if m.compare != nil {
-		return m.styles.frame(m.compare.title(), m.compare.View(), l.Body.W, l.Body.H, true)
+		return m.styles.frameWith(m.compare.title(), positionOf(m.compare), m.compare.View(), l.Body.W, l.Body.H, true)
 	}
 	if l.Mode == ModeTabs {
 		return m.paneView(m.focus, l.Body)
@@ -75,7 +73,17 @@ func (m *Model) body() string {
 
 func (m *Model) paneView(id paneID, r Rect) string {
 	p := m.panes[id]
-	return m.styles.frame(p.title(), p.View(), r.W, r.H, id == m.focus)
+	return m.styles.frameWith(p.title(), positionOf(p), p.View(), r.W, r.H, id == m.focus)
+}
+
+// positioned is a pane that says where in its content it is.
+type positioned interface{ position() string }
+
+func positionOf(p any) string {
+	if pp, ok := p.(positioned); ok {
+		return pp.position()
+	}
+	return ""
 }
 
 func (m *Model) tabBar() string {
@@ -97,42 +105,47 @@ func (m *Model) tabBar() string {
 const footerPaneKeys = 3
 
 // footer shows a passing notice, then the keys that work now, as many as
-// fit; "? help" is always kept.
+// fit; help and quit are always kept, at the end.
 func (m *Model) footer() string {
 	w := m.layout.Width
-	if m.exporting {
+	k := m.keys
+	switch {
+	case m.asking != nil:
+		return m.styles.Warn.Render(clip(" "+m.asking.text+" "+hintText(k.Yes)+" · "+hintText(k.No), w))
+	case m.exporting:
 		return m.styles.Footer.Render(clip(" "+m.exportPrompt(), w))
 	}
 	var items []string
 	if m.notice != "" {
-		items = append(items, m.styles.Warn.Render(termsafe.Line(m.notice)))
+		items = append(items, m.styles.Warn.Render(shown(m.notice)))
 	}
 	p := m.focused()
 	n := 0
-	for _, k := range p.Keys() {
-		if k.Enabled() && n < footerPaneKeys {
-			items = append(items, hintText(k))
+	for _, b := range p.Keys() {
+		if b.Enabled() && n < footerPaneKeys {
+			items = append(items, hintText(b))
 			n++
 		}
 	}
-	help := hintText(m.keys.Help)
+	tail := []string{hintText(k.Help), hintText(k.Quit)}
 	switch {
+	case m.helpOpen:
+		tail = []string{"any key closes help", hintText(k.Quit)}
 	case p.Typing():
-		items = append(items, hintText(m.keys.ForceQuit))
+		tail = []string{hintText(k.ForceQuit)}
 	case m.compare != nil:
-		items = append(items, hintText(m.keys.Quit))
 	default:
-		k := m.keys
 		items = append(items, hintText(k.NextPane), hintText(k.Filter), hintText(k.Arguments))
 		if k.Raise.Enabled() {
 			items = append(items, "+/- threshold")
 		}
-		for _, b := range []key.Binding{k.Scoring, k.Embedder, k.Export, k.Reload, k.Quit} {
+		for _, b := range []key.Binding{k.Scoring, k.Embedder, k.Export, k.Reload} {
 			if b.Enabled() {
 				items = append(items, hintText(b))
 			}
 		}
 	}
+	end := strings.Join(tail, " · ")
 	line := ""
 	seen := map[string]bool{}
 	for _, it := range items {
@@ -144,15 +157,15 @@ func (m *Model) footer() string {
 		if line != "" {
 			next = line + " · " + it
 		}
-		if ansi.StringWidth(next)+ansi.StringWidth(" · "+help)+1 > w {
+		if 1+ansi.StringWidth(next)+ansi.StringWidth(" · "+end) > w {
 			break
 		}
 		line = next
 	}
-	if !p.Typing() {
-		line += " · " + help
+	if line != "" {
+		line += " · "
 	}
-	return m.styles.Footer.Render(clip(" "+strings.TrimPrefix(line, " · "), w))
+	return m.styles.Footer.Render(clip(" "+line+end, w))
 }
 
 // hintText is a key and what it does, as the footer lists it.

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/lint"
-	"toolscope/core/termsafe"
 )
 
 // progressWidth is the width of the header's progress bar.
@@ -25,7 +24,7 @@ func (m *Model) header() string {
 	if source == "" {
 		source = filepath.Base(s.cat.Source)
 	}
-	source = termsafe.Line(source)
+	source = shown(source)
 	sim := m.similarityStatus()
 	verdict := st.OK.Render("PASS")
 	switch {
@@ -65,7 +64,7 @@ func (m *Model) similarityStatus() string {
 		return "similarity off"
 	case m.eng.job != nil:
 		p := m.eng.job.last
-		label := "opening " + termsafe.Line(m.eng.spec)
+		label := "opening " + shown(m.eng.spec)
 		frac := 0.0
 		if p.Total > 0 {
 			frac = float64(p.Done) / float64(p.Total)
@@ -73,9 +72,9 @@ func (m *Model) similarityStatus() string {
 		}
 		return label + " " + m.styles.bar(frac, progressWidth)
 	case m.eng.scores == nil:
-		return termsafe.Line(m.eng.spec) + " " + string(m.eng.scoring) + " (no verdicts)"
+		return shown(m.eng.spec) + " " + string(m.eng.scoring) + " (no verdicts)"
 	}
-	return termsafe.Line(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
+	return shown(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
 }
 
 // thresholdText shows thresholds as the pairs pane lists them.
@@ -95,7 +94,7 @@ func (m *Model) thresholdStatus() string {
 	case src != "":
 		return th + " (" + src + ")"
 	case m.snap.sim != nil && m.snap.sim.Calibrated:
-		return th + " (" + termsafe.Line(m.snap.sim.Embedder) + " calibration)"
+		return th + " (" + shown(m.snap.sim.Embedder) + " calibration)"
 	}
 	return th
 }

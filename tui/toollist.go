@@ -13,7 +13,6 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"toolscope/core/lint"
-	"toolscope/core/termsafe"
 )
 
 // sortMode orders the tool list.
@@ -71,7 +70,7 @@ func (l *toolList) setSnapshot(s *snapshot) {
 	l.snap = s
 	l.nameWidth = 0
 	for _, t := range s.cat.Tools {
-		l.nameWidth = max(l.nameWidth, ansi.StringWidth(termsafe.Line(t.Name)))
+		l.nameWidth = max(l.nameWidth, ansi.StringWidth(shown(t.Name)))
 	}
 	l.refresh()
 	if keep != "" {
@@ -108,7 +107,7 @@ func (l *toolList) refresh() {
 	if q := l.filter.Value(); q != "" {
 		names := make([]string, len(order))
 		for i, t := range order {
-			names[i] = termsafe.Line(l.snap.cat.Tools[t].Name)
+			names[i] = shown(l.snap.cat.Tools[t].Name)
 		}
 		// Best matches first; equal scores keep the chosen sort order.
 		for _, m := range fuzzy.Find(q, names) {
@@ -286,28 +285,32 @@ func (l *toolList) row(i int) string {
 	if i == l.cursor {
 		marker = "▸ "
 	}
-	shown := l.highlight(termsafe.Line(t.Name), r.matched, room)
-	used := ansi.StringWidth(shown)
+	name := l.highlight(shown(t.Name), r.matched, room)
+	used := ansi.StringWidth(name)
 	if i == l.cursor {
-		shown = l.styles.Selected.Render(shown)
+		name = l.styles.Selected.Render(name)
 	}
 	if rest := room - l.nameWidth - 2; rest >= describeMin && used <= l.nameWidth {
-		desc := clip(termsafe.Line(lint.FirstSentence(oneLine(t.Description))), rest)
-		shown += strings.Repeat(" ", l.nameWidth-used+2) + l.styles.Muted.Render(desc)
+		desc := clip(shown(lint.FirstSentence(oneLine(t.Description))), rest)
+		name += strings.Repeat(" ", l.nameWidth-used+2) + l.styles.Muted.Render(desc)
 		used = l.nameWidth + 2 + ansi.StringWidth(desc)
 	}
-	return marker + shown + strings.Repeat(" ", max(room-used, 0)) + " " + badges
+	return marker + name + strings.Repeat(" ", max(room-used, 0)) + " " + badges
 }
 
-// highlight marks the filter's matched bytes of name, cut to w cells.
+// highlight marks the filter's matched bytes of name, cut in the middle
+// to w cells.
 func (l *toolList) highlight(name string, matched []int, w int) string {
-	name = clip(name, w)
-	if len(matched) == 0 {
-		return name
-	}
+	head, tail := middleCut(name, w)
 	var b strings.Builder
 	next := 0
 	for i, r := range name {
+		if i >= head && i < tail {
+			if i == head {
+				b.WriteString("…")
+			}
+			continue
+		}
 		for next < len(matched) && matched[next] < i {
 			next++
 		}
@@ -347,4 +350,8 @@ func (l *toolList) badges(tool int) string {
 func (l *toolList) Keys() []key.Binding {
 	k := l.keys
 	return append([]key.Binding{k.Filter, k.Sort, k.Open}, k.movementKeys()...)
+}
+
+func (l *toolList) position() string {
+	return listPosition(l.cursor, len(l.rows), l.offset, min(l.listHeight(), len(l.rows)-l.offset))
 }

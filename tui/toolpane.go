@@ -7,9 +7,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/lint"
-	"toolscope/core/termsafe"
 )
 
 // section is one part of the tool pane.
@@ -100,7 +100,7 @@ func (p *toolPane) title() string {
 	if name == "" {
 		return "Tool"
 	}
-	name = termsafe.Line(name)
+	name = shown(name)
 	if p.columns() {
 		return name
 	}
@@ -112,7 +112,8 @@ func (p *toolPane) title() string {
 			tabs[s] = "[" + tabs[s] + "]"
 		}
 	}
-	return name + " ── " + strings.Join(tabs, " │ ")
+	rest := " ── " + strings.Join(tabs, " │ ")
+	return clipMiddle(name, max(p.w-ansi.StringWidth(rest)-4, 12)) + rest
 }
 
 // rebuild renders the pane's lines for the current tool and size.
@@ -127,14 +128,14 @@ func (p *toolPane) rebuild() {
 	}
 	t := p.snap.cat.Tools[p.tool]
 	if t.Title != "" {
-		p.lines = append(p.lines, p.styles.Bold.Render(termsafe.Line(t.Title)))
+		p.lines = append(p.lines, p.styles.Bold.Render(shown(t.Title)))
 	}
-	if desc := termsafe.Line(oneLine(t.Description)); desc == "" {
+	if desc := shown(oneLine(t.Description)); desc == "" {
 		p.lines = append(p.lines, p.styles.Error.Render("no description"))
 	} else {
 		p.lines = append(p.lines, wrap(desc, p.w)...)
 	}
-	p.lines = append(p.lines, p.styles.Muted.Render(termsafe.Line(t.Entry)+" · line "+strconv.Itoa(t.Pos.Line)+" · "+string(t.Format)), "")
+	p.lines = append(p.lines, p.styles.Muted.Render(shown(t.Entry)+" · line "+strconv.Itoa(t.Pos.Line)+" · "+string(t.Format)), "")
 	if !p.columns() {
 		for s := range sectionCount {
 			p.starts[s] = len(p.lines)
@@ -196,10 +197,10 @@ func (p *toolPane) findingLines(w int) []string {
 		if f.Param != "" {
 			head += " · " + f.Param
 		}
-		out = append(out, mark+" "+st.Bold.Render(termsafe.Line(head)))
-		out = append(out, wrapIndented(termsafe.Line(oneLine(f.Message)), "  ", w-2)...)
+		out = append(out, mark+" "+st.Bold.Render(shown(head)))
+		out = append(out, wrapIndented(shown(oneLine(f.Message)), "  ", w-2)...)
 		if f.Suggestion != "" {
-			out = append(out, wrapIndented(termsafe.Line(oneLine("→ "+f.Suggestion)), "  ", w-2)...)
+			out = append(out, wrapIndented(shown(oneLine("→ "+f.Suggestion)), "  ", w-2)...)
 		}
 		r, ok := p.rules[f.Rule]
 		if !p.why || !ok || taught[f.Rule] {
@@ -284,3 +285,5 @@ func (p *toolPane) Keys() []key.Binding {
 	k := p.keys
 	return append([]key.Binding{k.Why, k.NextSection, k.PrevSection}, k.movementKeys()...)
 }
+
+func (p *toolPane) position() string { return viewPosition(p.scroll, p.h, len(p.lines)) }

@@ -1,0 +1,201 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mattn/go-runewidth"
+	"github.com/muesli/termenv"
+
+	"toolscope/core/catalog"
+)
+
+func footerLine(m *Model) string {
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	return lines[len(lines)-1]
+}
+
+// Quitting with argument drafts asks first; n keeps the explorer, y (or a
+// second ctrl+c) quits; without drafts q quits at once.
+func TestQuitWithDraftsAsksFirst(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	press(m, "a")
+	typeKeys(m, `{"volume_id": "v"}`)
+	press(m, "esc", "1", "down") // the draft stays with the first tool
+	if n := m.drawer.draftCount(); n != 1 {
+		t.Fatalf("draftCount %d, want 1", n)
+	}
+	press(m, "q")
+	if m.quitting || !strings.Contains(footerLine(m), "lose the argument drafts of 1 tool? y yes · n no") {
+		t.Fatalf("q with a draft: quitting %v, footer %q", m.quitting, footerLine(m))
+	}
+	press(m, "2") // other keys wait for the answer
+	if m.asking == nil || m.focus != paneTools {
+		t.Fatal("a key other than the answers was taken")
+	}
+	press(m, "n")
+	if m.quitting || m.asking != nil {
+		t.Fatal("n did not keep the explorer")
+	}
+	press(m, "q", "y")
+	if !m.quitting {
+		t.Fatal("y did not quit")
+	}
+
+	m = newTestModel(t, 80, 24)
+	press(m, "a")
+	typeKeys(m, `{`)
+	press(m, "ctrl+c")
+	if m.quitting || m.asking == nil {
+		t.Fatal("ctrl+c with a draft did not ask")
+	}
+	if cmd := press(m, "ctrl+c"); cmd == nil || !m.quitting {
+		t.Fatal("a second ctrl+c did not quit")
+	}
+}
+
+// Help lists every key that works now, from the key map, for every pane
+// and the comparison; it fits 80x24 by scrolling to its last line.
+func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 80, 24)
+	for _, keys := range [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"3", "enter"}} {
+		press(m, "esc", "esc")
+		press(m, keys...)
+		m.enableKeys()
+		press(m, "?")
+		text := ansi.Strip(strings.Join(m.helpLines(), "\n"))
+		want := append(m.focused().Keys(), m.globalKeys()...)
+		for _, b := range want {
+			if b.Enabled() && !strings.Contains(text, padRight(b.Help().Key, 10)+" "+b.Help().Desc) {
+				t.Errorf("after %v: help lacks %q %q", keys, b.Help().Key, b.Help().Desc)
+			}
+		}
+		fits(t, m, 80, 24)
+		press(m, "end")
+		if !strings.Contains(ansi.Strip(m.View()), "any other key closes this help") {
+			t.Errorf("after %v: end did not scroll help to its last line:\n%s", keys, ansi.Strip(m.View()))
+		}
+		if !m.helpOpen {
+			t.Fatal("scrolling closed help")
+		}
+		press(m, "esc")
+	}
+	// Disabled keys are not listed: no export without an exporter.
+	press(m, "1", "?")
+	if strings.Contains(ansi.Strip(strings.Join(m.helpLines(), "\n")), "export") {
+		t.Error("help lists export, which is off")
+	}
+	// 1-4 go to their pane from help, as everywhere.
+	press(m, "3")
+	if m.helpOpen || m.focus != panePairs {
+		t.Errorf("3 in help: open %v focus %v", m.helpOpen, m.focus)
+	}
+}
+
+// The footer names quit at every width from 30 columns, on every screen.
+func TestFooterAlwaysShowsQuit(t *testing.T) {
+	for _, sc := range screens {
+		m := scoredModel(t, mockOptions(t), 160, 45)
+		press(m, sc.keys...)
+		for w := 30; w <= 250; w += 11 {
+			m.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+			f := footerLine(m)
+			if !strings.Contains(f, "q quit") && !strings.Contains(f, "ctrl+c quit") && !strings.Contains(f, "esc cancel") {
+				t.Errorf("%s at %d columns: the footer %q does not say how to quit", sc.name, w, f)
+			}
+		}
+	}
+}
+
+func TestClipMiddleKeepsBothEnds(t *testing.T) {
+	tests := []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"mcp__github__create_pull_request_review", 20, "mcp__githu…st_review"},
+		{"mcp__github__create_pull_request_review", 1, "…"},
+		{"東京東京東京東京", 7, "東…東京"},
+		{"abcdef", 5, "ab…ef"},
+	}
+	for _, tt := range tests {
+		got := clipMiddle(tt.in, tt.w)
+		if got != tt.want || ansi.StringWidth(got) > tt.w {
+			t.Errorf("clipMiddle(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
+		}
+	}
+}
+
+func TestWholeSentences(t *testing.T) {
+	text := "First sentence here. Second one is rather longer than the first. Third."
+	got := wholeSentences(text, 30, 2, "(more)")
+	if strings.Join(got, " ") != "First sentence here. (more)" {
+		t.Errorf("got %q", got)
+	}
+	if got := wholeSentences(text, 80, 1, "(more)"); len(got) != 1 || got[0] != text {
+		t.Errorf("a fitting text changed: %q", got)
+	}
+}
+
+// A long list says where the cursor is and that there is more below, and
+// names too long for the list keep both their ends.
+func TestListsShowPositionAndNamesTheirEnds(t *testing.T) {
+	var tools []string
+	for i := range 30 {
+		tools = append(tools, fmt.Sprintf(`{"name": "mcp__server_with_a_long_name__tool_number_%02d", "description": "Tool %d."}`, i, i))
+	}
+	cat, err := catalog.Parse("long.json", []byte("["+strings.Join(tools, ",")+"]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := mockOptions(t)
+	opts.Catalog = cat
+	m := scoredModel(t, opts, 120, 30)
+	view := ansi.Strip(m.View())
+	if !strings.Contains(view, " 1/30 ↓ ") {
+		t.Errorf("no position under the list:\n%s", view)
+	}
+	if !strings.Contains(view, "…ol_number_00") {
+		t.Errorf("the name's end was cut:\n%s", view)
+	}
+	press(m, "end")
+	if view := ansi.Strip(m.View()); !strings.Contains(view, " ↑ 30/30 ") {
+		t.Errorf("no position at the end:\n%s", view)
+	}
+}
+
+// Wide characters keep the borders in place: every line of every screen
+// is exactly the terminal's width by two width tables (the terminal's
+// runewidth and the layout's grapheme widths), so no character's width is
+// in dispute.
+func TestWideCharactersNeverBreakBorders(t *testing.T) {
+	profile := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.Ascii)
+	defer lipgloss.SetColorProfile(profile)
+	cat, err := catalog.Parse("wide.json", []byte(`[
+	 {"name": "☀️_weather", "description": "天気予報を返す。☀️ Returns the forecast ❤️ for a city.", "inputSchema": {"type": "object", "properties": {"都市": {"type": "string", "description": "都市の名前 ✈️"}}}},
+	 {"name": "東京_forecast_tool_with_a_long_name", "description": "Forecast 👍 for Tokyo 東京."},
+	 {"name": "✈️_flights", "description": "Flights ✈️."}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := mockOptions(t)
+	opts.Catalog = cat
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {250, 70}} {
+		m := scoredModel(t, opts, size[0], size[1])
+		for _, keys := range [][]string{nil, {"2"}, {"3", "g"}, {"enter"}, {"esc", "1", "down", "a"}} {
+			press(m, keys...)
+			for i, line := range strings.Split(m.View(), "\n") {
+				if a, r := ansi.StringWidth(line), runewidth.StringWidth(line); a != size[0] || r != size[0] {
+					t.Errorf("%dx%d after %v, line %d is %d (layout) / %d (terminal) wide: %q", size[0], size[1], keys, i, a, r, line)
+				}
+			}
+		}
+	}
+}
