@@ -12,6 +12,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/termsafe"
 	"toolscope/core/validate"
 )
 
@@ -115,7 +116,7 @@ func runCheckArgs(args []string, io stdio) int {
 		return usageError(io, name, fmt.Sprintf("with --mcp-config, want TOOL [ARGS], got %d arguments", len(pos)))
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(io.err, "toolscope "+name+": "+format+"\n", a...)
+		fmt.Fprintf(io.err, "toolscope %s: %s\n", name, termsafe.Line(fmt.Sprintf(format, a...)))
 		return 2
 	}
 	argsArg := ""
@@ -139,7 +140,7 @@ func runCheckArgs(args []string, io stdio) int {
 	}
 	r := checkArgs(cat, tool, text, mode)
 	if *format == "json" {
-		enc := json.NewEncoder(io.out)
+		enc := json.NewEncoder(termsafe.JSON(io.out))
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
@@ -152,7 +153,7 @@ func runCheckArgs(args []string, io stdio) int {
 			return fail("writing the report: %s", oneLine(out.err))
 		}
 		for _, w := range r.Warnings {
-			fmt.Fprintf(io.err, "warning: %s\n", w)
+			fmt.Fprintf(io.err, "warning: %s\n", termsafe.Line(w))
 		}
 	}
 	if r.action == validate.Rejected {
@@ -245,7 +246,7 @@ func checkArgs(cat *catalog.Catalog, tool *catalog.Tool, text string, mode valid
 // writeText renders the report for a person: the verdict, then what the
 // model gets (or, in warn mode, what is reported beside the result).
 func (r *checkArgsReport) writeText(w io.Writer) {
-	fmt.Fprintf(w, "%s: %s (mode %s)", r.Tool, r.Action, r.Mode)
+	fmt.Fprintf(w, "%s: %s (mode %s)", termsafe.Line(r.Tool), r.Action, r.Mode)
 	switch n := len(r.Issues); n {
 	case 0:
 	case 1:
@@ -264,6 +265,6 @@ func (r *checkArgsReport) writeText(w io.Writer) {
 		fmt.Fprintln(w, "Reported beside the result (under enforce, the model would get this instead):")
 	}
 	for _, line := range strings.Split(r.Text, "\n") {
-		fmt.Fprintln(w, "  "+line)
+		fmt.Fprintln(w, "  "+termsafe.Line(line))
 	}
 }

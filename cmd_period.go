@@ -11,6 +11,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/declare"
 	"toolscope/core/jsonv"
+	"toolscope/core/termsafe"
 )
 
 const (
@@ -92,7 +93,7 @@ func runPeriod(args []string, io stdio) int {
 	}
 	r := parsePeriod(sp, positional[1], now, zone)
 	if *format == "json" {
-		enc := json.NewEncoder(io.out)
+		enc := json.NewEncoder(termsafe.JSON(io.out))
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
@@ -133,14 +134,14 @@ func parsePeriod(sp declare.Spelling, value string, now time.Time, zone *time.Lo
 
 // writeText renders the report as the arguments drawer shows a period value.
 func (r *periodReport) writeText(out stdlibio.Writer) {
-	head := jsonv.Quote(r.Value) + " (" + r.Spelling + "): "
+	head := termsafe.Line(jsonv.Quote(r.Value)) + " (" + r.Spelling + "): "
 	if !r.OK {
-		fmt.Fprintln(out, head+r.Reason)
+		fmt.Fprintln(out, head+termsafe.Line(r.Reason))
 		return
 	}
 	fmt.Fprintln(out, head+"ok")
 	if r.Unplaced != "" {
-		fmt.Fprintln(out, "no window: "+r.Unplaced)
+		fmt.Fprintln(out, "no window: "+termsafe.Line(r.Unplaced))
 		return
 	}
 	win := r.Window
@@ -211,11 +212,11 @@ func (d *declarationsReport) writeText(w stdlibio.Writer) {
 	switch {
 	case d == nil:
 	case d.Refused != "":
-		fmt.Fprintln(w, "Declarations refused: "+d.Refused)
+		fmt.Fprintln(w, "Declarations refused: "+termsafe.Line(d.Refused))
 	default:
 		fmt.Fprintln(w, "Declarations:")
 		for _, l := range d.Lines() {
-			fmt.Fprintln(w, "  "+l.Text)
+			fmt.Fprintln(w, "  "+termsafe.Line(l.Text))
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/live"
+	"toolscope/core/termsafe"
 	"toolscope/embed"
 	"toolscope/tui"
 )
@@ -136,7 +137,7 @@ func runExplorer(o tui.Options, catalogOnStdin bool, io stdio) int {
 }
 
 func exploreUsageError(io stdio, msg string) int {
-	fmt.Fprintf(io.err, "toolscope: %s (see 'toolscope --help')\n", msg)
+	fmt.Fprintf(io.err, "toolscope: %s (see 'toolscope --help')\n", termsafe.Line(msg))
 	return 2
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 	"toolscope/embed"
 	"toolscope/embed/cache"
 	"toolscope/embed/openai"
@@ -256,7 +257,7 @@ func printHelp(w stdlibio.Writer, usage, summary string, fs *flag.FlagSet) {
 
 // usageError reports a usage mistake in one line and returns exit code 2.
 func usageError(io stdio, name, msg string) int {
-	fmt.Fprintf(io.err, "toolscope %s: %s (see 'toolscope %s --help')\n", name, msg, name)
+	fmt.Fprintf(io.err, "toolscope %s: %s (see 'toolscope %s --help')\n", name, termsafe.Line(msg), name)
 	return 2
 }
 

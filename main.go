@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"toolscope/core/termsafe"
 )
 
 // stdio is what a command reads and writes; tests pass buffers.
@@ -102,7 +104,9 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// oneLine flattens an error for the one-line messages users see.
+// oneLine flattens an error for the one-line messages users see, its
+// control characters spelled out: an error may quote a catalog, a server's
+// stderr or an argument, and none of them may drive the terminal.
 func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
+	return termsafe.Line(strings.Join(strings.Fields(err.Error()), " "))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/termsafe"
 )
 
 // WriteGitHub writes the report as GitHub Actions workflow commands
@@ -73,12 +74,15 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 	return b.Flush()
 }
 
-// ghData escapes a workflow command's message.
+// ghData escapes a workflow command's message. Control characters other
+// than newline and tab are spelled out first (termsafe.Block): a runner's
+// log shows ANSI sequences as colour, and an ESC in a tool's name would
+// reach the page.
 func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(termsafe.Block(s))
 }
 
 // ghProperty escapes a workflow command's property value.
 func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(termsafe.Block(s))
 }

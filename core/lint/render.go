@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"toolscope/core/termsafe"
 )
 
 // WriteJSON writes the whole report as indented JSON (stable field names).
 func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
@@ -75,9 +77,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	if !sim.Analyzed {
 		fmt.Fprintln(t, "Similarity: skipped (no embedder, or fewer than two distinct tools); structural rules only")
 	} else {
-		fmt.Fprintf(t, "Similarity (%s embedder, %s scoring; %s; %d pairs compared)\n", sim.Embedder, sim.Scoring, thresholdText(sim), sim.PairCount)
+		fmt.Fprintf(t, "Similarity (%s embedder, %s scoring; %s; %d pairs compared)\n", safe(sim.Embedder), sim.Scoring, thresholdText(sim), sim.PairCount)
 		for _, n := range sim.Notes {
-			fmt.Fprintln(t, t.style(ansiDim, "  note: "+n))
+			fmt.Fprintln(t, t.style(ansiDim, "  note: "+safe(n)))
 		}
 		if len(sim.Confusable) == 0 && len(sim.Watch) == 0 {
 			if sim.Thresholds.ReportOnly() {
@@ -91,7 +93,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		if o.Top > 0 && len(sim.Ranked) > 0 {
 			fmt.Fprintf(t, "\n  Most similar pairs (top %d of %d):\n", min(o.Top, len(sim.Ranked)), sim.PairCount)
 			for _, p := range sim.Ranked[:min(o.Top, len(sim.Ranked))] {
-				fmt.Fprintf(t, "    %s  %s <> %s\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), p.A, p.B)
+				fmt.Fprintf(t, "    %s  %s <> %s\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), safe(p.A), safe(p.B))
 			}
 		}
 	}
@@ -106,10 +108,10 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		if f.Severity == SeverityError {
 			mark = t.style(ansiRed, "✗ error")
 		}
-		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, f.Rule, findingWhere(f), lineText(f), stateText(f.BaselineState))
-		fmt.Fprintf(t, "      %s\n", f.Message)
+		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(f.Rule), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
+		fmt.Fprintf(t, "      %s\n", safe(f.Message))
 		if f.Suggestion != "" {
-			fmt.Fprintf(t, "      suggest: %s\n", f.Suggestion)
+			fmt.Fprintf(t, "      suggest: %s\n", safe(f.Suggestion))
 		}
 	}
 	t.WriteString("\n")
@@ -131,8 +133,8 @@ func (t textWriter) verdicts(list []PairFinding, max int, scoring Scoring) {
 		if p.Kind == Confusable {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
-		fmt.Fprintf(t, "  %s %s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), p.A, p.B, stateText(p.BaselineState))
-		fmt.Fprintln(t, t.style(ansiDim, "      hint: "+p.Hint))
+		fmt.Fprintf(t, "  %s %s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), safe(p.A), safe(p.B), stateText(p.BaselineState))
+		fmt.Fprintln(t, t.style(ansiDim, "      hint: "+safe(p.Hint)))
 	}
 	if len(shown) < len(list) {
 		fmt.Fprintf(t, "  … and %d more %s pairs (--format json lists them all)\n", len(list)-len(shown), list[0].Kind)
@@ -143,11 +145,11 @@ func (t textWriter) verdicts(list []PairFinding, max int, scoring Scoring) {
 func headline(r *Report, source string) string {
 	parts := []string{"toolscope lint"}
 	if source != "" {
-		parts = append(parts, source)
+		parts = append(parts, safe(source))
 	}
 	parts = append(parts, plural(r.ToolCount, "tool"))
 	if r.Similarity.Analyzed {
-		parts = append(parts, r.Similarity.Embedder+" "+string(r.Similarity.Scoring))
+		parts = append(parts, safe(r.Similarity.Embedder)+" "+string(r.Similarity.Scoring))
 	}
 	s := r.Summary
 	parts = append(parts, fmt.Sprintf("%d confusable", s.Confusable), fmt.Sprintf("%d watch", s.Watch),
@@ -206,7 +208,7 @@ func lineText(f Finding) string {
 // baselineText says how the run compares with its baseline.
 func baselineText(b *BaselineSummary) string {
 	return fmt.Sprintf("Baseline %s: %d new (%d failing), %d unchanged, %d updated, %d absent",
-		b.File, b.New, b.NewFailing, b.Unchanged, b.Updated, b.Absent)
+		safe(b.File), b.New, b.NewFailing, b.Unchanged, b.Updated, b.Absent)
 }
 
 // suppressedText says what the project config accepted.
@@ -266,7 +268,7 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 	what = append(what, plural(r.ToolCount, "tool"))
 	sim := r.Similarity
 	if sim.Analyzed {
-		what = append(what, fmt.Sprintf("%s embedder, %s scoring (%s)", sim.Embedder, sim.Scoring, thresholdText(sim)))
+		what = append(what, fmt.Sprintf("%s embedder, %s scoring (%s)", mdCell(sim.Embedder), sim.Scoring, thresholdText(sim)))
 	} else {
 		what = append(what, "similarity skipped")
 	}
@@ -345,17 +347,46 @@ func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring
 	}
 }
 
-// mdCell makes text safe inside a table cell: one line, pipes escaped,
-// HTML left inert.
+// safe makes catalog text fit to print on one line of a terminal: control
+// characters and bidi overrides are spelled as escapes (termsafe.Line).
+func safe(s string) string { return termsafe.Line(s) }
+
+// mdCell makes text safe inside a table cell: one line, control characters
+// spelled out, HTML left inert, and the characters that would end the cell
+// or make markup escaped: a pipe, a backslash (which could escape the
+// pipe's own escape), a backtick (a code span swallowing the rest), and
+// square brackets (a link or an image, which a pull-request comment would
+// load).
 func mdCell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+	s = termsafe.Line(strings.Join(strings.Fields(s), " "))
+	return mdCellEscaper.Replace(s)
 }
 
-// mdCode makes text safe inside `code` in a table cell.
+var mdCellEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "`", "\\`", "[", `\[`, "]", `\]`, "<", "&lt;", ">", "&gt;")
+
+// mdCode makes text safe inside `code` in a table cell: one line, control
+// characters spelled out, backticks (which would end the span) made
+// quotes, pipes escaped, and a backslash before a pipe doubled, since a
+// table reads `\\|` as an escaped backslash and a cell's end.
 func mdCode(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.NewReplacer("`", "'", "|", `\|`).Replace(s)
+	s = termsafe.Line(strings.Join(strings.Fields(s), " "))
+	if !strings.ContainsAny(s, "`|") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '`':
+			b.WriteByte('\'')
+		case c == '|':
+			b.WriteString(`\|`)
+		case c == '\\' && i+1 < len(s) && s[i+1] == '|':
+			b.WriteString(`\\`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // WriteRulesText lists rules with their teaching text, for a person.
@@ -365,9 +396,9 @@ func WriteRulesText(w io.Writer, rules []Rule) error {
 		if k > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(b, "%s (%s)\n  %s\n\n", r.ID, r.Severity, r.Summary)
-		fmt.Fprintf(b, "  Why: %s\n  Fix: %s\n", r.Teaching.Why, r.Teaching.Fix)
-		fmt.Fprintf(b, "  Before:\n%s\n  After:\n%s\n", indent(r.Teaching.Before, "    "), indent(r.Teaching.After, "    "))
+		fmt.Fprintf(b, "%s (%s)\n  %s\n\n", safe(r.ID), r.Severity, safe(r.Summary))
+		fmt.Fprintf(b, "  Why: %s\n  Fix: %s\n", safe(r.Teaching.Why), safe(r.Teaching.Fix))
+		fmt.Fprintf(b, "  Before:\n%s\n  After:\n%s\n", indent(termsafe.Block(r.Teaching.Before), "    "), indent(termsafe.Block(r.Teaching.After), "    "))
 	}
 	b.WriteString("\nSimilarity (not a rule: pairs of tools a model could mix up)\n")
 	for _, s := range Scorings {
@@ -379,7 +410,7 @@ func WriteRulesText(w io.Writer, rules []Rule) error {
 // WriteRulesJSON lists rules as JSON: id, severity, summary, teaching;
 // then what each scoring's score means.
 func WriteRulesJSON(w io.Writer, rules []Rule) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	type scoring struct {

@@ -323,3 +323,43 @@ func TestRulesListings(t *testing.T) {
 		}
 	}
 }
+
+// TestColorTextKeepsOnlyItsOwnEscapes: with colour on, the only escape
+// sequences in the text report are the report's own styles; a tool's name,
+// description or parameter carrying ESC, C1 or a bidi override is spelled
+// out.
+func TestColorTextKeepsOnlyItsOwnEscapes(t *testing.T) {
+	const h = `\u001b[2J\u001b]52;c;SGk=\u0007\u009b31m\u202e\r`
+	cat, err := catalog.Parse("hostile"+"\x1b[2J.json", []byte(`[
+	  {"name": "get_volume_status`+h+`", "description": "Live status of one volume.`+h+`",
+	   "inputSchema": {"type": "object", "properties": {"pool`+h+`": {"type": "string", "description": "one of gold | silver"}}}},
+	  {"name": "hist_volume_status`+h+`", "description": "Recorded status of one volume.`+h+`"}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := mockOptions(ScoringCosine)
+	s, err := Score(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReport(cat, Structural(cat, opts), s.Judge(Thresholds{Confusability: -1}), opts.FailOn)
+	o := DefaultTextOptions(cat.Source)
+	o.Color = true
+	var b bytes.Buffer
+	if err := WriteText(&b, r, o); err != nil {
+		t.Fatal(err)
+	}
+	rest := b.String()
+	for _, style := range []string{ansiRed, ansiYellow, ansiGreen, ansiDim, ansiBold, ansiReset} {
+		rest = strings.ReplaceAll(rest, style, "")
+	}
+	for _, bad := range []string{"\x1b", "\u009b", "\u202e", "\r", "\x07"} {
+		if strings.Contains(rest, bad) {
+			t.Errorf("%q reached the coloured report:\n%s", bad, b.String())
+		}
+	}
+	if !strings.Contains(rest, `get_volume_status\x1b[2J`) {
+		t.Errorf("the hostile name is not spelled out:\n%s", rest)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/termsafe"
 )
 
 // SARIF 2.1.0 output for code-scanning UIs: one run, the rule pack (with
@@ -214,7 +215,7 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		res := sarifResult{
 			RuleID: id, RuleIndex: index[id], Level: level,
 			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s %s): %s",
-				p.A, p.B, p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), p.Hint)},
+				sarifPlain(p.A), sarifPlain(p.B), p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), p.Hint)},
 			Locations:           []sarifLocation{locate(p.I, p.A, "")},
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(PairKey(p.A, p.B)),
@@ -223,11 +224,11 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		}
 		if p.BaselineState == BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
-			res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", p.A, p.B, p.Kind)
+			res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", sarifPlain(p.A), sarifPlain(p.B), p.Kind)
 		}
 		run.Results = append(run.Results, res)
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
@@ -335,3 +336,10 @@ func artifactURI(source string) (uri string, file bool) {
 	}
 	return (&url.URL{Path: p}).String(), true
 }
+
+// sarifPlain escapes text placed in a SARIF message beside an embedded
+// link: a tool name holding "](" must not forge a link of its own
+// (SARIF 2.1.0 §3.11.6 escapes brackets and backslashes with a backslash).
+func sarifPlain(s string) string { return sarifPlainEscaper.Replace(s) }
+
+var sarifPlainEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)

@@ -9,11 +9,15 @@
 // spell each control character as a visible escape (`\x1b`, `\u202e`)
 // so the reader sees that it is there and nothing acts on it.
 //
-// Machine outputs (JSON, SARIF) need no such care: their encoders
-// escape control characters themselves.
+// Machine outputs (JSON, SARIF) are encoded by encoding/json, which
+// escapes C0 controls but writes DEL, C1 controls and bidi overrides as
+// themselves; JSON wraps their writer to escape those too, so the report
+// can be printed (cat, a CI log) as safely as it can be parsed.
 package termsafe
 
 import (
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -106,4 +110,44 @@ func escape(r rune) string {
 func hex2(c byte) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[c>>4], digits[c&0xf]})
+}
+
+// JSON returns w with every Write's JSON text made safe to print: the
+// characters encoding/json leaves as themselves but a terminal may act on
+// (DEL, C1 controls, bidi overrides and isolates, line and paragraph
+// separators) become \u escapes, which decode to the same string. JSON
+// text holds such characters only inside strings, where the escape is
+// valid; each Write must be whole JSON text or split between characters
+// (a json.Encoder writes each value in one Write).
+func JSON(w io.Writer) io.Writer { return jsonWriter{w} }
+
+type jsonWriter struct{ w io.Writer }
+
+func (j jsonWriter) Write(p []byte) (int, error) {
+	i := 0
+	for i < len(p) {
+		r, size := utf8.DecodeRune(p[i:])
+		if r != utf8.RuneError && unsafe(r, true) {
+			break
+		}
+		i += size
+	}
+	if i == len(p) {
+		return j.w.Write(p)
+	}
+	out := make([]byte, 0, len(p)+16)
+	out = append(out, p[:i]...)
+	for i < len(p) {
+		r, size := utf8.DecodeRune(p[i:])
+		if r != utf8.RuneError && unsafe(r, true) && r != '\n' && r != '\t' {
+			out = append(out, fmt.Sprintf(`\u%04x`, r)...)
+		} else {
+			out = append(out, p[i:i+size]...)
+		}
+		i += size
+	}
+	if _, err := j.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -1,6 +1,8 @@
 package termsafe
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -70,4 +72,29 @@ func FuzzLine(f *testing.F) {
 			t.Fatalf("safe text changed: %q", s)
 		}
 	})
+}
+
+// TestJSON: the JSON writer escapes what encoding/json leaves raw, and the
+// text decodes to the same value.
+func TestJSON(t *testing.T) {
+	in := map[string]string{"name": "a\u202eb\u009b[2J\x7f\u2028c\x1b]52;c;eA==\x07 é 😀", "plain": "ok"}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(JSON(&buf))
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(in); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, r := range out {
+		if r != '\n' && unsafe(r, true) {
+			t.Errorf("%U reached the output: %s", r, out)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back["name"] != in["name"] || back["plain"] != "ok" {
+		t.Errorf("decoded %q (%v), want %q", back, err, in)
+	}
+	if !strings.Contains(out, `\u202e`) || !strings.Contains(out, `\u009b`) || !strings.Contains(out, "é 😀") {
+		t.Errorf("escapes or plain text missing: %s", out)
+	}
 }
