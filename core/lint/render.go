@@ -347,6 +347,10 @@ func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring
 	}
 }
 
+// MarkdownCell and MarkdownCode make text safe inside a Markdown table
+// cell, as prose and as `code`.
+var MarkdownCell, MarkdownCode = mdCell, mdCode
+
 // safe makes catalog text fit to print on one line of a terminal: control
 // characters and bidi overrides are spelled as escapes (termsafe.Line).
 func safe(s string) string { return termsafe.Line(s) }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const diffOld = `[
+ {"name": "get_weather", "description": "Current weather for one city; use for questions about right now.",
+  "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["c", "f", "k"]}}, "required": ["city"]}},
+ {"name": "convert_currency", "description": "Converts an amount between two currencies at today's rate, for prices.",
+  "inputSchema": {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]}}
+]`
+
+// diffNew renames convert_currency, drops an enum value, and changes a
+// description: one rename and one enum value are breaking.
+const diffNew = `[
+ {"name": "get_weather", "description": "Current weather for one city; use for questions about right now, never for forecasts.",
+  "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["c", "f"]}}, "required": ["city"]}},
+ {"name": "currency_convert", "description": "Converts an amount between two currencies at today's rate, for prices.",
+  "inputSchema": {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]}}
+]`
+
+func TestDiffCommand(t *testing.T) {
+	old, new := writeFile(t, "old.json", diffOld), writeFile(t, "new.json", diffNew)
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		out   string
+		err   string
+	}{
+		{"breaking changes fail", "", []string{"diff", "--no-similarity", old, new}, 1, "RESULT: FAIL (2 breaking changes)", ""},
+		{"a catalog against itself", "", []string{"diff", "--no-similarity", old, old}, 0, "No changes.", ""},
+		{"--fail-on descriptions alone", "", []string{"diff", "--no-similarity", "--fail-on", "descriptions", old, new}, 1, "RESULT: FAIL (1 description change)", ""},
+		{"--fail-on none", "", []string{"diff", "--no-similarity", "--fail-on", "none", old, new}, 0, "RESULT: ok", ""},
+		{"stdin as NEW", diffNew, []string{"diff", "--no-similarity", old, "-"}, 1, "1 renamed", ""},
+		{"markdown", "", []string{"diff", "--no-similarity", "--format", "markdown", old, new}, 1, "### toolscope diff: ❌ FAIL", ""},
+		{"similarity runs by default", "", []string{"diff", "--embedder", "mock", old, new}, 1, "new confusable pair", ""},
+		{"help", "", []string{"diff", "--help"}, 0, "Usage: toolscope diff [flags] OLD NEW", ""},
+		{"one catalog", "", []string{"diff", old}, 2, "", "want OLD and NEW"},
+		{"both stdin", "", []string{"diff", "-", "-"}, 2, "", "only one of OLD and NEW can be stdin"},
+		{"bad --fail-on", "", []string{"diff", "--fail-on", "all", old, new}, 2, "", "--fail-on all: want breaking, descriptions, pairs or none"},
+		{"sarif is lint's", "", []string{"diff", "--format", "sarif", old, new}, 2, "", `--format "sarif"`},
+		{"a missing OLD", "", []string{"diff", "--no-similarity", "nope.json", new}, 2, "", "toolscope diff: OLD: nope.json: cannot read"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runCmd(c.stdin, c.args...)
+			if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.err) {
+				t.Errorf("exit %d, want %d\nstdout: %.800s\nstderr: %s", code, c.code, out, errOut)
+			}
+			if c.code == 2 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+				t.Errorf("a usage or input error must be one line: %q", errOut)
+			}
+		})
+	}
+	_, out, _ := runCmd("", "diff", "--no-similarity", "--format", "json", old, new)
+	var r struct {
+		OK      bool
+		Summary struct{ Renamed, Breaking, DescriptionChanges int }
+		Changes []struct{ Kind, Tool, Param string }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.OK || r.Summary.Renamed != 1 || r.Summary.Breaking != 2 || r.Summary.DescriptionChanges != 1 {
+		t.Errorf("json: %v %+v", err, r)
+	}
+	if _, out, _ := runCmd("", "--help"); !strings.Contains(out, "toolscope diff [flags] OLD NEW") {
+		t.Error("--help does not list diff")
+	}
+}

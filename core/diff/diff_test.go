@@ -1,0 +1,188 @@
+package diff
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+)
+
+func parse(t *testing.T, name, js string) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Parse(name, []byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// one is a catalog of one tool with the given input schema.
+func one(t *testing.T, schema string) *catalog.Catalog {
+	return parse(t, "c.json", fmt.Sprintf(`[{"name": "t", "description": "d", "inputSchema": %s}]`, schema))
+}
+
+func kinds(r *Report) string {
+	var out []string
+	for _, c := range r.Changes {
+		s := string(c.Kind)
+		if c.Param != "" {
+			s += "@" + c.Param
+		}
+		if c.Breaking {
+			s += "!"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestSchemaChanges(t *testing.T) {
+	obj := func(props, extra string) string {
+		return `{"type": "object", "properties": {` + props + `}` + extra + `}`
+	}
+	cases := []struct{ name, old, new, want string }{
+		{"unchanged, keys reordered", obj(`"a": {"type": "string", "maxLength": 3}`, `, "required": ["a"]`),
+			`{"required": ["a"], "properties": {"a": {"maxLength": 3, "type": "string"}}, "type": "object"}`, ""},
+		{"new required parameter", obj(`"a": {"type": "string"}`, ""), obj(`"a": {"type": "string"}, "b": {"type": "string"}`, `, "required": ["b"]`), "param-now-required@b!"},
+		{"new optional parameter", obj(`"a": {"type": "string"}`, ""), obj(`"a": {"type": "string"}, "b": {"type": "string"}`, ""), "param-added@b"},
+		{"optional made required", obj(`"a": {"type": "string"}`, ""), obj(`"a": {"type": "string"}`, `, "required": ["a"]`), "param-now-required@a!"},
+		{"required made optional", obj(`"a": {"type": "string"}`, `, "required": ["a"]`), obj(`"a": {"type": "string"}`, ""), "param-now-optional@a"},
+		{"parameter removed", obj(`"a": {"type": "string"}, "b": {}`, ""), obj(`"a": {"type": "string"}`, ""), "param-removed@b!"},
+		{"enum value removed and added", obj(`"a": {"enum": ["x", "y"]}`, ""), obj(`"a": {"enum": ["x", "z"]}`, ""), "enum-value-removed@a! enum-value-added@a"},
+		{"enum added", obj(`"a": {"type": "string"}`, ""), obj(`"a": {"type": "string", "enum": ["x"]}`, ""), "enum-added@a!"},
+		{"enum dropped", obj(`"a": {"enum": ["x"]}`, ""), obj(`"a": {}`, ""), "enum-removed@a"},
+		{"type narrowed", obj(`"a": {"type": ["string", "null"]}`, ""), obj(`"a": {"type": "string"}`, ""), "type-narrowed@a!"},
+		{"number to integer is narrowed", obj(`"a": {"type": "number"}`, ""), obj(`"a": {"type": "integer"}`, ""), "type-narrowed@a!"},
+		{"integer to number is widened", obj(`"a": {"type": "integer"}`, ""), obj(`"a": {"type": "number"}`, ""), "type-widened@a"},
+		{"any to string is narrowed", obj(`"a": {}`, ""), obj(`"a": {"type": "string"}`, ""), "type-narrowed@a!"},
+		{"pattern added", obj(`"a": {"type": "string"}`, ""), obj(`"a": {"type": "string", "pattern": "^x"}`, ""), "pattern-added@a!"},
+		{"pattern changed", obj(`"a": {"pattern": "^x"}`, ""), obj(`"a": {"pattern": "^y"}`, ""), "pattern-changed@a!"},
+		{"pattern removed", obj(`"a": {"pattern": "^x"}`, ""), obj(`"a": {}`, ""), "pattern-removed@a"},
+		{"maximum lowered", obj(`"a": {"maximum": 10}`, ""), obj(`"a": {"maximum": 5}`, ""), "bound-tightened@a!"},
+		{"maximum raised", obj(`"a": {"maximum": 10}`, ""), obj(`"a": {"maximum": 50}`, ""), "bound-loosened@a"},
+		{"minLength added", obj(`"a": {}`, ""), obj(`"a": {"minLength": 2}`, ""), "bound-tightened@a!"},
+		{"const changed", obj(`"a": {"const": 1}`, ""), obj(`"a": {"const": 2}`, ""), "const-changed@a!"},
+		{"extra keys refused", obj(`"a": {}`, ""), obj(`"a": {}`, `, "additionalProperties": false`), "additional-properties-refused!"},
+		{"nested", obj(`"f": {"type": "object", "properties": {"n": {"enum": [1, 2]}}}`, ""),
+			obj(`"f": {"type": "object", "properties": {"n": {"enum": [1]}}, "required": ["n"]}`, ""),
+			"param-now-required@f.n! enum-value-removed@f.n!"},
+		{"items", obj(`"l": {"type": "array", "items": {"type": "string"}}`, ""), obj(`"l": {"type": "array", "items": {"type": "string", "maxLength": 4}}`, ""), "bound-tightened@l[]!"},
+		{"param description", obj(`"a": {"description": "one"}`, ""), obj(`"a": {"description": "two"}`, ""), "param-description-changed@a"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Compare(one(t, c.old), one(t, c.new))
+			if got := kinds(r); got != c.want {
+				t.Errorf("changes %q, want %q\n%+v", got, c.want, r.Changes)
+			}
+			breaking := strings.Count(c.want, "!")
+			if r.Summary.Breaking != breaking {
+				t.Errorf("summary breaking %d, want %d", r.Summary.Breaking, breaking)
+			}
+		})
+	}
+}
+
+func TestToolsAddedRemovedRenamed(t *testing.T) {
+	old := parse(t, "old.json", `[
+	 {"name": "keep", "description": "Kept as it is, for tests."},
+	 {"name": "old_name", "description": "Renamed, same words."},
+	 {"name": "old_schema", "description": "one", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+	 {"name": "gone", "description": "Removed."},
+	 {"name": "list_stations", "description": "a", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]`)
+	new := parse(t, "new.json", `[
+	 {"name": "fresh", "description": "Added."},
+	 {"name": "keep", "description": "Kept as it is, for tests."},
+	 {"name": "new_name", "description": "Renamed, same words."},
+	 {"name": "new_schema", "description": "two", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+	 {"name": "get_forecast", "description": "b", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]`)
+	r := Compare(old, new)
+	// list_stations and get_forecast share a schema but no word: not a
+	// rename.
+	want := "tool-removed! tool-removed! tool-added tool-renamed! tool-renamed! description-changed tool-added"
+	if got := kinds(r); got != want {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+	s := r.Summary
+	if s.Added != 2 || s.Removed != 2 || s.Renamed != 2 || s.Descriptions != 1 || s.Breaking != 4 {
+		t.Errorf("summary %+v", s)
+	}
+	if c := r.Changes[3]; c.Old != "old_name" || c.New != "new_name" {
+		t.Errorf("rename %+v", c)
+	}
+}
+
+func TestPairsAndGate(t *testing.T) {
+	old := parse(t, "old.json", `[{"name": "a_old", "description": "x"}, {"name": "b", "description": "y"}, {"name": "c", "description": "z"}]`)
+	new := parse(t, "new.json", `[{"name": "a_new", "description": "x"}, {"name": "b", "description": "y"}, {"name": "c", "description": "z"}]`)
+	r := Compare(old, new)
+	pair := func(a, b string) lint.PairFinding {
+		return lint.PairFinding{Kind: lint.Confusable, Pair: lint.Pair{A: a, B: b}}
+	}
+	// a_old <> b was flagged before: a_new <> b is the same pair renamed.
+	r.SetPairs([]lint.PairFinding{pair("a_old", "b")}, []lint.PairFinding{pair("b", "a_new"), pair("b", "c")})
+	if len(r.NewPairs) != 1 || r.NewPairs[0].B != "c" || r.Summary.NewPairs != 1 {
+		t.Errorf("new pairs %+v", r.NewPairs)
+	}
+	for _, c := range []struct {
+		fail Fail
+		ok   bool
+	}{
+		{Fail{}, true}, {Fail{Breaking: true}, false}, {Fail{Pairs: true}, false}, {Fail{Descriptions: true}, true},
+	} {
+		r.Gate(c.fail)
+		if r.OK != c.ok {
+			t.Errorf("%+v: ok %v", c.fail, r.OK)
+		}
+	}
+}
+
+func TestRenderers(t *testing.T) {
+	old := parse(t, "old.json", `[{"name": "t", "description": "safe", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}}]`)
+	new := parse(t, "new.json", `[{"name": "t", "description": "now \u001b[31mred\u001b[0m | piped", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x"]}}}}]`)
+	r := Compare(old, new)
+	r.Gate(Fail{Breaking: true})
+	var text, md, js bytes.Buffer
+	if err := WriteText(&text, r, Fail{Breaking: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "\x1b") {
+		t.Errorf("a catalog's escape sequence reached the terminal:\n%q", text.String())
+	}
+	for _, want := range []string{"1 breaking", "✗ t.a  parameter a no longer takes \"y\"", "- safe", "RESULT: FAIL (1 breaking change)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	WriteMarkdown(&md, r, Fail{Breaking: true})
+	if !strings.HasPrefix(md.String(), "### toolscope diff: ❌ FAIL (1 breaking change)") || !strings.Contains(md.String(), `piped`) || strings.Contains(md.String(), " | piped") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	WriteJSON(&js, r)
+	for _, want := range []string{`"kind": "enum-value-removed"`, `"breaking": true`, `"summary": {`, `"ok": false`} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("json lacks %q", want)
+		}
+	}
+}
+
+// Any two catalogs compare without a panic, and a catalog against itself
+// has no changes.
+func FuzzCompare(f *testing.F) {
+	f.Add(`{"type": "object", "properties": {"a": {"enum": [1]}}, "required": ["a"]}`, `{"type": "object", "properties": {"a": {"type": ["string", "null"], "items": true}}}`)
+	f.Add(`true`, `{"properties": 1, "required": "a"}`)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ca, err1 := catalog.Parse("a", []byte(`[{"name": "t", "inputSchema": `+a+`}]`))
+		cb, err2 := catalog.Parse("b", []byte(`[{"name": "t", "inputSchema": `+b+`}]`))
+		if err1 != nil || err2 != nil {
+			return
+		}
+		Compare(ca, cb)
+		if r := Compare(ca, ca); len(r.Changes) != 0 {
+			t.Errorf("a catalog differs from itself: %+v", r.Changes)
+		}
+	})
+}

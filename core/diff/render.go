@@ -1,0 +1,186 @@
+package diff
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"toolscope/core/lint"
+	"toolscope/core/termsafe"
+)
+
+// WriteJSON writes the report as indented JSON.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// headline is the report's first line, without markup.
+func headline(r *Report) string {
+	s := r.Summary
+	parts := []string{"toolscope diff", r.Old + " → " + r.New, fmt.Sprintf("%d → %d tools", r.OldTools, r.NewTools),
+		fmt.Sprintf("%d added", s.Added), fmt.Sprintf("%d removed", s.Removed), fmt.Sprintf("%d renamed", s.Renamed),
+		plural(s.Descriptions, "description change"), fmt.Sprintf("%d breaking", s.Breaking)}
+	if r.PairsCompared {
+		parts = append(parts, plural(s.NewPairs, "new confusable pair"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// failReasons says what failed the gate.
+func failReasons(r *Report, f Fail) string {
+	var why []string
+	s := r.Summary
+	if f.Breaking && s.Breaking > 0 {
+		why = append(why, plural(s.Breaking, "breaking change"))
+	}
+	if f.Descriptions && s.Descriptions > 0 {
+		why = append(why, plural(s.Descriptions, "description change"))
+	}
+	if f.Pairs && s.NewPairs > 0 {
+		why = append(why, plural(s.NewPairs, "new confusable pair"))
+	}
+	return strings.Join(why, ", ")
+}
+
+func where(c Change) string {
+	if c.Param != "" {
+		return c.Tool + "." + c.Param
+	}
+	return c.Tool
+}
+
+// WriteText writes the report for a person: breaking changes first, then
+// the tools added, removed and renamed, the text changes old and new, the
+// other schema changes, the new confusable pairs, and the result. Text
+// from the catalogs is made safe for a terminal.
+func WriteText(w io.Writer, r *Report, f Fail) error {
+	b := bufio.NewWriter(w)
+	line := termsafe.Line
+	fmt.Fprintln(b, line(headline(r)))
+	section := func(title string, keep func(Change) bool, show func(Change)) {
+		var list []Change
+		for _, c := range r.Changes {
+			if keep(c) {
+				list = append(list, c)
+			}
+		}
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(b, "\n%s (%d)\n", title, len(list))
+		for _, c := range list {
+			show(c)
+		}
+	}
+	section("Breaking for callers", func(c Change) bool { return c.Breaking }, func(c Change) {
+		fmt.Fprintf(b, "  ✗ %s  %s\n", line(where(c)), line(c.Message))
+	})
+	section("Tools added", func(c Change) bool { return c.Kind == ToolAdded }, func(c Change) {
+		fmt.Fprintf(b, "  + %s\n", line(c.Tool))
+	})
+	section("Descriptions a model reads, changed", func(c Change) bool {
+		return c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged
+	}, func(c Change) {
+		fmt.Fprintf(b, "  ~ %s\n      - %s\n      + %s\n", line(where(c)), line(c.Old), line(c.New))
+	})
+	section("Other schema changes", func(c Change) bool {
+		return !c.Breaking && c.Kind != ToolAdded && c.Kind != DescriptionChanged && c.Kind != ParamDescriptionChanged
+	}, func(c Change) {
+		fmt.Fprintf(b, "  · %s  %s\n", line(where(c)), line(c.Message))
+	})
+	if r.PairsCompared && len(r.NewPairs) > 0 {
+		fmt.Fprintf(b, "\nNew confusable pairs (%d)\n", len(r.NewPairs))
+		for _, p := range r.NewPairs {
+			fmt.Fprintf(b, "  ✗ %s <> %s\n      hint: %s\n", line(p.A), line(p.B), line(p.Hint))
+		}
+	}
+	if len(r.Changes) == 0 && len(r.NewPairs) == 0 {
+		fmt.Fprintln(b, "\nNo changes.")
+	}
+	b.WriteString("\n")
+	if r.OK {
+		fmt.Fprintln(b, "RESULT: ok")
+	} else {
+		fmt.Fprintln(b, "RESULT: FAIL ("+failReasons(r, f)+")")
+	}
+	return b.Flush()
+}
+
+// WriteMarkdown writes the report as a pull-request comment.
+func WriteMarkdown(w io.Writer, r *Report, f Fail) error {
+	b := bufio.NewWriter(w)
+	result := "✅ ok"
+	if !r.OK {
+		result = "❌ FAIL (" + failReasons(r, f) + ")"
+	}
+	fmt.Fprintf(b, "### toolscope diff: %s\n\n", result)
+	s := r.Summary
+	what := []string{"`" + mdCode(r.Old) + "` → `" + mdCode(r.New) + "`", fmt.Sprintf("%d → %d tools", r.OldTools, r.NewTools),
+		fmt.Sprintf("%d added", s.Added), fmt.Sprintf("%d removed", s.Removed), fmt.Sprintf("%d renamed", s.Renamed),
+		plural(s.Descriptions, "description change"), fmt.Sprintf("**%d breaking**", s.Breaking)}
+	if r.PairsCompared {
+		what = append(what, plural(s.NewPairs, "new confusable pair"))
+	}
+	fmt.Fprintln(b, strings.Join(what, " · "))
+	table := func(title string, keep func(Change) bool, fold bool) {
+		var list []Change
+		for _, c := range r.Changes {
+			if keep(c) {
+				list = append(list, c)
+			}
+		}
+		if len(list) == 0 {
+			return
+		}
+		if fold {
+			fmt.Fprintf(b, "\n<details><summary>%s (%d)</summary>\n\n", title, len(list))
+		} else {
+			fmt.Fprintf(b, "\n#### %s (%d)\n\n", title, len(list))
+		}
+		fmt.Fprintln(b, "| tool | change |\n|---|---|")
+		for _, c := range list {
+			fmt.Fprintf(b, "| `%s` | %s |\n", mdCode(where(c)), mdCell(c.Message))
+		}
+		if fold {
+			fmt.Fprintln(b, "\n</details>")
+		}
+	}
+	table("Breaking for callers", func(c Change) bool { return c.Breaking }, false)
+	table("Tools added", func(c Change) bool { return c.Kind == ToolAdded }, false)
+	var texts []Change
+	for _, c := range r.Changes {
+		if c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged {
+			texts = append(texts, c)
+		}
+	}
+	if len(texts) > 0 {
+		fmt.Fprintf(b, "\n#### Descriptions changed (%d)\n\n| tool | before | after |\n|---|---|---|\n", len(texts))
+		for _, c := range texts {
+			fmt.Fprintf(b, "| `%s` | %s | %s |\n", mdCode(where(c)), mdCell(c.Old), mdCell(c.New))
+		}
+	}
+	table("Other schema changes", func(c Change) bool {
+		return !c.Breaking && c.Kind != ToolAdded && c.Kind != DescriptionChanged && c.Kind != ParamDescriptionChanged
+	}, true)
+	if len(r.NewPairs) > 0 {
+		fmt.Fprintf(b, "\n#### New confusable pairs (%d)\n\n| tools | hint |\n|---|---|\n", len(r.NewPairs))
+		for _, p := range r.NewPairs {
+			fmt.Fprintf(b, "| `%s` ↔ `%s` | %s |\n", mdCode(p.A), mdCode(p.B), mdCell(p.Hint))
+		}
+	}
+	return b.Flush()
+}
+
+var mdCell, mdCode = lint.MarkdownCell, lint.MarkdownCode
