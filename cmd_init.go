@@ -14,7 +14,7 @@ import (
 
 const (
 	initUsage   = "init [--force] [DIR|-]"
-	initSummary = "write a commented toolscope.yaml (the project config lint reads) in DIR, or to stdout with '-'"
+	initSummary = "write a commented toolscope.yaml (the project config lint and diff read) in DIR, or to stdout with '-'"
 )
 
 func init() {
@@ -72,7 +72,7 @@ func runInit(args []string, io stdio) int {
 // default, commented out, so the file changes nothing until edited.
 func initConfig() string {
 	var b strings.Builder
-	b.WriteString(`# toolscope project config, read by 'toolscope lint'
+	b.WriteString(`# toolscope project config, read by 'toolscope lint' and 'toolscope diff'
 # from the catalog's directory or above (or --config FILE). Flags win over it.
 # Every setting below is at its default and commented out. Format: docs/config.md
 version: 1

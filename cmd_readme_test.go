@@ -1,0 +1,119 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"toolscope/embed/cache"
+)
+
+// checkedBlock is a sample in the docs whose output the tests check: a
+// `$ toolscope ...` line, its output to the character, and the exit code.
+var checkedBlock = regexp.MustCompile("(?s)<!-- checked -->\n```\n\\$ (toolscope [^\n]*)\n(.*?)\\$ echo \\$\\?\n([0-9]+)\n```\n")
+
+// The samples marked checked in the README and docs are what the commands
+// print today.
+func TestDocSamples(t *testing.T) {
+	t.Setenv(cache.EnvDir, t.TempDir())
+	docs, _ := filepath.Glob("docs/*.md")
+	found := 0
+	for _, doc := range append([]string{"README.md"}, docs...) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range checkedBlock.FindAllStringSubmatch(string(data), -1) {
+			found++
+			args := strings.Fields(m[1])[1:]
+			code, out, _ := runCmd("", args...)
+			want, _ := strconv.Atoi(m[3])
+			if code != want || out != m[2] {
+				t.Errorf("%s: `%s`: exit %d (the doc says %d), output:\n%s\nthe doc shows:\n%s", doc, m[1], code, want, out, m[2])
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no checked samples found")
+	}
+}
+
+// The README's GitHub Actions workflow parses, and every toolscope command
+// it runs is a real command with real flags: each is run, in a directory
+// holding the files the workflow expects, and must not be refused as a
+// usage or input error.
+func TestREADMEWorkflow(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)<!-- workflow -->\n```yaml\n(.*?)```\n").FindStringSubmatch(string(data))
+	if m == nil {
+		t.Fatal("the README has no workflow block")
+	}
+	var wf struct {
+		On   any `yaml:"on"`
+		Jobs map[string]struct {
+			RunsOn string `yaml:"runs-on"`
+			Steps  []struct {
+				Name, Run, Uses, If string
+				With                map[string]any
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(m[1]), &wf); err != nil {
+		t.Fatalf("the workflow is not YAML: %v", err)
+	}
+	var commands []string
+	for _, job := range wf.Jobs {
+		if job.RunsOn == "" || len(job.Steps) == 0 {
+			t.Errorf("a job without runs-on or steps: %+v", job)
+		}
+		for _, s := range job.Steps {
+			if (s.Run == "") == (s.Uses == "") {
+				t.Errorf("a step needs one of run and uses: %+v", s)
+			}
+			for _, line := range strings.Split(s.Run, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "toolscope ") {
+					commands = append(commands, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+	if len(commands) < 3 {
+		t.Fatalf("the workflow runs %d toolscope commands: %q", len(commands), commands)
+	}
+	// The files the workflow reads: the catalog, its base version, and
+	// the baseline the README says to write once.
+	demo, err := os.ReadFile(demoPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"tools.json", "base-tools.json"} {
+		os.WriteFile(filepath.Join(dir, name), demo, 0o644)
+	}
+	t.Chdir(dir)
+	t.Setenv(cache.EnvDir, t.TempDir())
+	if code, _, errOut := runCmd("", "lint", "--write-baseline", "toolscope-baseline.json", "tools.json"); code != 0 {
+		t.Fatalf("the one-time baseline: exit %d %s", code, errOut)
+	}
+	for _, c := range commands {
+		// The shell's part: redirections and `|| true`.
+		for _, cut := range []string{" >", " ||", " |"} {
+			if i := strings.Index(c, cut); i >= 0 {
+				c = c[:i]
+			}
+		}
+		args := strings.Fields(c)[1:]
+		code, out, errOut := runCmd("", args...)
+		if code != 0 {
+			t.Errorf("`%s`: exit %d (the baselined catalog against itself must pass)\n%s\n%.400s", c, code, errOut, out)
+		}
+	}
+}
