@@ -105,6 +105,9 @@ func TestHostileCatalogReachesNoTerminal(t *testing.T) {
 		{"usage error", []string{"lint", "--" + h, cat}},
 		{"unknown format", []string{"lint", "--format", h, cat}},
 		{"catalog that does not exist", []string{"lint", filepath.Join(dir, "no"+h+".json")}},
+		// A live server that writes the hostile text on stderr and exits:
+		// the error quotes its stderr.
+		{"live server's stderr", []string{"lint", `mcp:sh -c "printf 'boom\033[2J\033]52;c;SGk=\007\302\233\342\200\256\r' >&2; exit 3"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,6 +120,10 @@ func TestHostileCatalogReachesNoTerminal(t *testing.T) {
 			assertTerminalSafe(t, "stderr", errb.String())
 			if c.name == "lint markdown" {
 				assertMarkdownTables(t, out.String())
+			}
+			// The hostile text is shown, spelled out, not dropped.
+			if all := out.String() + errb.String(); !strings.Contains(all, `\x1b[2J`) && !strings.Contains(all, `\u001b[2J`) && !strings.HasPrefix(c.name, "rules") {
+				t.Errorf("the hostile text is not shown spelled out:\n%s", all)
 			}
 		})
 	}

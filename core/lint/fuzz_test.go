@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
+	"toolscope/core/termsafe"
 	"toolscope/embed"
 	"toolscope/fixtures"
 )
@@ -127,6 +128,43 @@ func FuzzTexts(f *testing.F) {
 		}
 		if s != "" && !hasWholeWord(s, s) && strings.ToLower(s) == s && isLowerOrDigit(s[0]) && isLowerOrDigit(s[len(s)-1]) {
 			t.Fatalf("hasWholeWord(%q, itself) = false", s)
+		}
+	})
+}
+
+// FuzzMarkdownCell: whatever a catalog says, a markdown cell or code span
+// built from it holds no raw control character, no pipe that ends the cell
+// (a backslash escapes the next character, as GitHub reads a table), and
+// a cell no unescaped backtick, bracket or HTML.
+func FuzzMarkdownCell(f *testing.F) {
+	for _, s := range []string{"a|b", `a\|b`, `a\`, "`x`", "[x](http://e/i.png)", "<b>", "\x1b[2J\u202e\r\n\u009b", `\\|`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, out := range []string{mdCell(s), mdCode(s)} {
+			if !termsafe.Safe(out) || strings.ContainsAny(out, "\n\t") {
+				t.Fatalf("%q: raw control characters in %q", s, out)
+			}
+			for i := 0; i < len(out); i++ {
+				switch out[i] {
+				case '\\':
+					i++
+				case '|':
+					t.Fatalf("%q: %q has a pipe that ends the cell", s, out)
+				}
+			}
+		}
+		cell := mdCell(s)
+		for i := 0; i < len(cell); i++ {
+			switch cell[i] {
+			case '\\':
+				i++
+			case '`', '[', ']', '<', '>':
+				t.Fatalf("%q: cell %q has an unescaped %c", s, cell, cell[i])
+			}
+		}
+		if strings.Contains(mdCode(s), "`") {
+			t.Fatalf("%q: code %q has a backtick", s, mdCode(s))
 		}
 	})
 }

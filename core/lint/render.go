@@ -370,8 +370,8 @@ var mdCellEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "`", "\\`", "[", `
 
 // mdCode makes text safe inside `code` in a table cell: one line, control
 // characters spelled out, backticks (which would end the span) made
-// quotes, pipes escaped, and a backslash before a pipe doubled, since a
-// table reads `\\|` as an escaped backslash and a cell's end.
+// quotes, pipes escaped, and backslashes right before a pipe doubled, since
+// a table reads `\\|` as an escaped backslash and a cell's end.
 func mdCode(s string) string {
 	s = termsafe.Line(strings.Join(strings.Fields(s), " "))
 	if !strings.ContainsAny(s, "`|") {
@@ -384,8 +384,19 @@ func mdCode(s string) string {
 			b.WriteByte('\'')
 		case c == '|':
 			b.WriteString(`\|`)
-		case c == '\\' && i+1 < len(s) && s[i+1] == '|':
-			b.WriteString(`\\`)
+		case c == '\\':
+			// A run of backslashes before a pipe is doubled, so that the
+			// table reads escaped backslashes and then the escaped pipe.
+			j := i
+			for j < len(s) && s[j] == '\\' {
+				j++
+			}
+			run := s[i:j]
+			if j < len(s) && s[j] == '|' {
+				run += run
+			}
+			b.WriteString(run)
+			i = j - 1
 		default:
 			b.WriteByte(c)
 		}
