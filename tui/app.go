@@ -287,6 +287,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			m.notice = "wrote " + msg.path
 		}
 		return nil
+	case noticeMsg:
+		m.notice = string(msg)
+		return nil
 	case argsJudgedMsg:
 		m.drawer.judged(msg)
 		return nil
@@ -331,6 +334,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.compare != nil {
 		switch {
+		case m.compare.Typing():
+			return m.compare.Update(msg)
+		case key.Matches(msg, k.Back) && m.compare.searching():
+			m.compare.find.clear()
+			return nil
 		case key.Matches(msg, k.Back):
 			m.compare = nil
 			return nil
@@ -338,6 +346,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			// The keys that go somewhere do so from the comparison too.
 			m.compare = nil
 		case key.Matches(msg, k.Quit, k.Help):
+		case key.Matches(msg, k.NextMatch, k.PrevMatch) && !m.compare.searching():
+			m.compare = nil
 		default:
 			return m.compare.Update(msg)
 		}
@@ -392,6 +402,15 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter) && m.focus != paneTools:
 		m.setFocus(paneTools)
 		return m.toPane(msg)
+	case key.Matches(msg, k.NextMatch, k.PrevMatch) && !m.searching():
+		d := 1
+		if key.Matches(msg, k.PrevMatch) {
+			d = -1
+		}
+		if !m.tools.jumpFlagged(d) {
+			m.notice = "no tool has findings or confusable pairs"
+		}
+		m.selectionChanged()
 	case key.Matches(msg, k.Open) && m.focus == paneTools:
 		m.setFocus(paneTool)
 	default:
@@ -399,6 +418,22 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// searcher is a view with a search of its own, whose n and N move between
+// matches.
+type searcher interface{ searching() bool }
+
+// searching reports whether the focused view has a search going.
+func (m *Model) searching() bool {
+	s, ok := m.focused().(searcher)
+	return ok && s.searching()
+}
+
+// noticeMsg is a passing message for the footer, from a pane.
+type noticeMsg string
+
+// notify is a command that shows text in the footer.
+func notify(text string) tea.Cmd { return func() tea.Msg { return noticeMsg(text) } }
 
 // question is a yes/no question the footer asks; yes runs on y.
 type question struct {
@@ -564,7 +599,7 @@ func (m *Model) syncPairs() {
 // globalKeys are the keys every pane answers to, for help and hints.
 func (m *Model) globalKeys() []key.Binding {
 	k := m.keys
-	return []key.Binding{k.NextPane, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments,
+	return []key.Binding{k.NextPane, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextMatch, k.PrevMatch,
 		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Back, k.Help, k.Quit, k.ForceQuit}
 }
 

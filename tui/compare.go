@@ -30,10 +30,11 @@ type compareView struct {
 
 	lines  []string
 	scroll int
+	find   finder
 }
 
 func newCompareView(keys *KeyMap, styles *Styles, s *snapshot, pr lint.Pair) *compareView {
-	c := &compareView{paneBase: paneBase{keys: keys, styles: styles}, a: s.cat.Tools[pr.I], b: s.cat.Tools[pr.J], pair: pr, verdict: s.verdict(pr)}
+	c := &compareView{paneBase: paneBase{keys: keys, styles: styles}, a: s.cat.Tools[pr.I], b: s.cat.Tools[pr.J], pair: pr, verdict: s.verdict(pr), find: newFinder()}
 	if s.sim != nil {
 		c.scoring = s.sim.Scoring
 	}
@@ -57,6 +58,7 @@ func (c *compareView) title() string {
 }
 
 func (c *compareView) rebuild() {
+	defer func() { c.find.refind(c.lines) }()
 	c.lines = c.lines[:0]
 	if c.w <= 0 {
 		return
@@ -173,25 +175,45 @@ func (c *compareView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if d, ok := c.keys.movement(km, c.h, len(c.lines)); ok {
-		c.scroll = clampInt(c.scroll+d, 0, max(len(c.lines)-c.h, 0))
+	k := c.keys
+	jump := -1
+	var cmd tea.Cmd
+	switch {
+	case c.find.typing:
+		jump, cmd = c.find.key(km, c.lines, c.scroll)
+	case key.Matches(km, k.Find):
+		return c.find.start()
+	case key.Matches(km, k.NextMatch) && c.find.active():
+		jump = c.find.step(1)
+	case key.Matches(km, k.PrevMatch) && c.find.active():
+		jump = c.find.step(-1)
+	default:
+		if d, ok := k.movement(km, c.h, len(c.lines)); ok {
+			c.scroll = clampInt(c.scroll+d, 0, max(len(c.lines)-c.h, 0))
+		}
 	}
-	return nil
+	if jump >= 0 {
+		c.scroll = clampInt(jump, 0, max(len(c.lines)-1, 0))
+	}
+	return cmd
 }
 
 func (c *compareView) View() string {
-	end := min(c.scroll+c.h, len(c.lines))
-	if c.scroll >= end {
-		return ""
-	}
-	return strings.Join(c.lines[c.scroll:end], "\n")
+	return findView(&c.find, c.lines, c.scroll, c.h, c.styles)
 }
 
 func (c *compareView) Keys() []key.Binding {
 	k := c.keys
-	return append([]key.Binding{k.Back}, k.movementKeys()...)
+	if c.find.typing {
+		return []key.Binding{k.Back}
+	}
+	return append([]key.Binding{k.Back, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
 }
 
-func (c *compareView) Typing() bool { return false }
+func (c *compareView) Typing() bool { return c.find.typing }
 
-func (c *compareView) position() string { return viewPosition(c.scroll, c.h, len(c.lines)) }
+func (c *compareView) searching() bool { return c.find.active() }
+
+func (c *compareView) position() string {
+	return joinNonEmpty(c.find.status(), viewPosition(c.scroll, c.h, len(c.lines)))
+}

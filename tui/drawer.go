@@ -159,6 +159,13 @@ func (d *drawer) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Mode):
 		d.mode = nextMode(d.mode)
 		d.evaluate()
+	case key.Matches(km, k.Skeleton):
+		if strings.TrimSpace(d.editor.Value()) != "" {
+			return notify("the editor is not empty: x clears it first")
+		}
+		d.editor.SetValue(skeleton(d.snap.cat.Tools[d.tool].Schema))
+		d.evaluate()
+		return d.startEditing()
 	case key.Matches(km, k.Clear):
 		d.editor.Reset()
 		d.evaluate()
@@ -298,6 +305,7 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 	}
 	issues := res.Issues
 	action := mode.Apply(res)
+	verdict := len(out)
 	switch {
 	case action == validate.Accepted:
 		add(toneOK, "✓ valid: the call runs ("+string(mode)+")")
@@ -319,7 +327,13 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 			add(toneWarn, "  ~ "+warn)
 		}
 	}
+	before := len(out)
 	resolution(add, decl, args, transport != nil, now, zone)
+	if action == validate.Accepted && refused(out[before:]) {
+		// The schema takes the call but a declared value is refused: a
+		// green line above a red one would read as a contradiction.
+		out[verdict] = verdictLine{toneWarn, "~ the schema accepts the call (" + string(mode) + "), but the declarations refuse a value: see the red line below"}
+	}
 	if action == validate.Rejected {
 		add(toneBold, "the model would get:")
 		for _, l := range strings.Split(validate.FormatIssues(tool.Name, issues), "\n") {
@@ -327,6 +341,16 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 		}
 	}
 	return out
+}
+
+// refused reports whether any line is a refusal.
+func refused(lines []verdictLine) bool {
+	for _, l := range lines {
+		if l.tone == toneError {
+			return true
+		}
+	}
+	return false
 }
 
 // resolution shows how the tool's declarations would resolve the call:
@@ -394,7 +418,7 @@ func (d *drawer) Keys() []key.Binding {
 	if d.editing {
 		return []key.Binding{k.Back}
 	}
-	return append([]key.Binding{k.Edit, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
+	return append([]key.Binding{k.Edit, k.Skeleton, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
 }
 
 func (d *drawer) position() string {

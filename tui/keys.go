@@ -32,6 +32,12 @@ type KeyMap struct {
 	Export    key.Binding
 	Reload    key.Binding
 
+	// Jumps: n and N move between the matches of a search in the Tool
+	// pane or the comparison, else between the tools with findings or
+	// confusable pairs.
+	NextMatch key.Binding
+	PrevMatch key.Binding
+
 	// Movement, shared by every list.
 	Up     key.Binding
 	Down   key.Binding
@@ -48,15 +54,17 @@ type KeyMap struct {
 	NextSection key.Binding
 	PrevSection key.Binding
 	Why         key.Binding
+	Find        key.Binding
 
 	// Pairs pane.
 	Scope   key.Binding
 	Compare key.Binding
 
 	// Arguments drawer.
-	Edit  key.Binding
-	Mode  key.Binding
-	Clear key.Binding
+	Edit     key.Binding
+	Skeleton key.Binding
+	Mode     key.Binding
+	Clear    key.Binding
 
 	// A question in the footer (quit with argument drafts).
 	Yes key.Binding
@@ -100,6 +108,9 @@ func DefaultKeyMap() KeyMap {
 		Export:    b("e", "export", "e"),
 		Reload:    b("r", "reload", "r"),
 
+		NextMatch: b("n", "next match or flagged tool", "n"),
+		PrevMatch: b("N", "previous match or flagged tool", "N"),
+
 		Up:     b("↑/k", "up", "up", "k"),
 		Down:   b("↓/j", "down", "down", "j"),
 		PgUp:   b("pgup", "page up", "pgup", "ctrl+b"),
@@ -113,13 +124,15 @@ func DefaultKeyMap() KeyMap {
 		NextSection: b("→/l", "next section", "right", "l"),
 		PrevSection: b("←/h", "previous section", "left", "h"),
 		Why:         b("w", "why", "w"),
+		Find:        b("f", "find in the text", "f"),
 
 		Scope:   b("g", "neighbours/ranking", "g"),
 		Compare: b("enter", "compare", "enter"),
 
-		Edit:  b("enter/i", "edit", "enter", "i"),
-		Mode:  b("v", "mode", "v"),
-		Clear: b("x", "clear", "x"),
+		Edit:     b("enter/i", "edit", "enter", "i"),
+		Skeleton: b("t", "skeleton of the required arguments", "t"),
+		Mode:     b("v", "mode", "v"),
+		Clear:    b("x", "clear", "x"),
 
 		// Enabled only while a question is asked.
 		Yes: off(b("y", "yes", "y")),

@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 )
 
 func footerLine(m *Model) string {
@@ -197,5 +198,48 @@ func TestWideCharactersNeverBreakBorders(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestSkeletonFillsTheRequiredArguments(t *testing.T) {
+	tests := []struct{ schema, want string }{
+		{`{"type": "object"}`, `{}`},
+		{`{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["b"]}`, "{\n  \"b\": 0\n}"},
+		{`{"properties": {"p": {"enum": ["gold", "silver"]}, "d": {"type": "string", "default": "x"}, "o": {"type": "object", "properties": {"q": {"type": ["boolean", "null"]}}, "required": ["q"]}, "l": {"type": "array"}}, "required": ["p", "d", "o", "l", "missing"]}`,
+			"{\n  \"p\": \"gold\",\n  \"d\": \"x\",\n  \"o\": {\n    \"q\": false\n  },\n  \"l\": []\n}"},
+	}
+	for _, tt := range tests {
+		v, err := jsonv.Parse([]byte(tt.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := skeleton(v); got != tt.want {
+			t.Errorf("skeleton(%s) =\n%s\nwant\n%s", tt.schema, got, tt.want)
+		}
+		if _, err := jsonv.Parse([]byte(skeleton(v))); err != nil {
+			t.Errorf("skeleton(%s) is not JSON: %v", tt.schema, err)
+		}
+	}
+	m := newTestModel(t, 160, 45)
+	press(m, "a", "esc", "t")
+	if got := m.drawer.editor.Value(); got != "{\n  \"volume_id\": \"\"\n}" || !m.drawer.Typing() {
+		t.Errorf("t gave %q (typing %v)", got, m.drawer.Typing())
+	}
+	press(m, "esc")
+	drain(m, press(m, "t"))
+	if !strings.Contains(footerLine(m), "not empty") {
+		t.Errorf("t over a draft: footer %q", footerLine(m))
+	}
+}
+
+// A call the schema takes but whose period the declarations refuse is not
+// shown as a plain green pass.
+func TestNoGreenVerdictAboveARefusedPeriod(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "down", "a")
+	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-1", "window": "2 hours"}`), Paste: true})
+	view := ansi.Strip(m.View())
+	if strings.Contains(view, "✓ valid") || !strings.Contains(view, "the declarations refuse a value") {
+		t.Errorf("green verdict above a refused period:\n%s", view)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
 
+	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 	"toolscope/core/lint"
 )
 
@@ -51,6 +53,9 @@ type toolList struct {
 type listRow struct {
 	tool    int
 	matched []int
+	// via says where the filter matched when not in the name: the
+	// description or a parameter.
+	via string
 }
 
 func newToolList(keys *KeyMap, styles *Styles) *toolList {
@@ -110,8 +115,19 @@ func (l *toolList) refresh() {
 			names[i] = shown(l.snap.cat.Tools[t].Name)
 		}
 		// Best matches first; equal scores keep the chosen sort order.
+		// Then the tools whose description or parameters say it.
+		seen := map[int]bool{}
 		for _, m := range fuzzy.Find(q, names) {
 			l.rows = append(l.rows, listRow{tool: order[m.Index], matched: m.MatchedIndexes})
+			seen[order[m.Index]] = true
+		}
+		lq := strings.ToLower(q)
+		for _, t := range order {
+			if !seen[t] {
+				if via := textMatch(l.snap.cat.Tools[t], lq); via != "" {
+					l.rows = append(l.rows, listRow{tool: t, via: via})
+				}
+			}
 		}
 	} else {
 		for _, t := range order {
@@ -290,7 +306,13 @@ func (l *toolList) row(i int) string {
 	if i == l.cursor {
 		name = l.styles.Selected.Render(name)
 	}
-	if rest := room - l.nameWidth - 2; rest >= describeMin && used <= l.nameWidth {
+	if r.via != "" {
+		if rest := room - used - 2; rest >= 8 {
+			via := clip(r.via, rest)
+			name += "  " + l.styles.Muted.Render(via)
+			used += 2 + ansi.StringWidth(via)
+		}
+	} else if rest := room - l.nameWidth - 2; rest >= describeMin && used <= l.nameWidth {
 		desc := clip(shown(lint.FirstSentence(oneLine(t.Description))), rest)
 		name += strings.Repeat(" ", l.nameWidth-used+2) + l.styles.Muted.Render(desc)
 		used = l.nameWidth + 2 + ansi.StringWidth(desc)
@@ -354,4 +376,40 @@ func (l *toolList) Keys() []key.Binding {
 
 func (l *toolList) position() string {
 	return listPosition(l.cursor, len(l.rows), l.offset, min(l.listHeight(), len(l.rows)-l.offset))
+}
+
+// textMatch says where a tool's description or parameters contain lq (in
+// lower case): "in the description", "in parameter p", or "".
+func textMatch(t *catalog.Tool, lq string) string {
+	if strings.Contains(strings.ToLower(t.Description), lq) {
+		return "in the description"
+	}
+	if props := t.Schema.Get("properties"); props.Is(jsonv.Object) {
+		for _, m := range props.Members {
+			if strings.Contains(strings.ToLower(m.Key), lq) {
+				return "in parameter " + shown(m.Key)
+			}
+			if d, ok := m.Value.Get("description").Str(); ok && strings.Contains(strings.ToLower(d), lq) {
+				return "in parameter " + shown(m.Key) + "'s description"
+			}
+		}
+	}
+	return ""
+}
+
+// jumpFlagged moves the cursor to the next (d = 1) or previous (d = -1)
+// tool with findings or confusable pairs, wrapping around; false when
+// there is none.
+func (l *toolList) jumpFlagged(d int) bool {
+	n := len(l.rows)
+	for step := 1; step <= n; step++ {
+		i := ((l.cursor+d*step)%n + n) % n
+		in := l.snap.tools[l.rows[i].tool]
+		if in.errors+in.warnings+in.confusable > 0 {
+			l.cursor = i
+			l.scroll()
+			return true
+		}
+	}
+	return false
 }

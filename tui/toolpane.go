@@ -46,10 +46,12 @@ type toolPane struct {
 	// starts holds where each section's heading is in it.
 	lines  []string
 	starts [sectionCount]int
+	// find searches the lines.
+	find finder
 }
 
 func newToolPane(keys *KeyMap, styles *Styles, rules []lint.Rule) *toolPane {
-	p := &toolPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, rules: map[string]lint.Rule{}}
+	p := &toolPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, rules: map[string]lint.Rule{}, find: newFinder()}
 	for _, r := range rules {
 		p.rules[r.ID] = r
 	}
@@ -118,6 +120,7 @@ func (p *toolPane) title() string {
 
 // rebuild renders the pane's lines for the current tool and size.
 func (p *toolPane) rebuild() {
+	defer func() { p.find.refind(p.lines) }()
 	p.lines = p.lines[:0]
 	p.starts = [sectionCount]int{}
 	if p.name() == "" || p.w <= 0 {
@@ -230,15 +233,37 @@ func (p *toolPane) findingLines(w int) []string {
 	return out
 }
 
-func (p *toolPane) Typing() bool { return false }
+func (p *toolPane) Typing() bool { return p.find.typing }
+
+// searching reports whether n and N move between matches here.
+func (p *toolPane) searching() bool { return p.find.active() }
 
 func (p *toolPane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
 	}
+	if p.find.typing {
+		jump, cmd := p.find.key(km, p.lines, p.scroll)
+		if jump >= 0 {
+			p.scrollTo(jump)
+		}
+		return cmd
+	}
 	k := p.keys
 	switch {
+	case key.Matches(km, k.Find):
+		return p.find.start()
+	case key.Matches(km, k.NextMatch) && p.find.active():
+		if i := p.find.step(1); i >= 0 {
+			p.scrollTo(i)
+		}
+	case key.Matches(km, k.PrevMatch) && p.find.active():
+		if i := p.find.step(-1); i >= 0 {
+			p.scrollTo(i)
+		}
+	case key.Matches(km, k.Back) && p.find.active():
+		p.find.clear()
 	case key.Matches(km, k.NextSection):
 		if cur := p.current(); cur+1 < sectionCount {
 			p.scrollTo(p.starts[cur+1])
@@ -274,16 +299,17 @@ func (p *toolPane) scrollTo(i int) {
 }
 
 func (p *toolPane) View() string {
-	if p.scroll >= len(p.lines) {
-		return ""
-	}
-	end := min(p.scroll+p.h, len(p.lines))
-	return strings.Join(p.lines[p.scroll:end], "\n")
+	return findView(&p.find, p.lines, p.scroll, p.h, p.styles)
 }
 
 func (p *toolPane) Keys() []key.Binding {
 	k := p.keys
-	return append([]key.Binding{k.Why, k.NextSection, k.PrevSection}, k.movementKeys()...)
+	if p.find.typing {
+		return []key.Binding{k.Back}
+	}
+	return append([]key.Binding{k.Why, k.NextSection, k.PrevSection, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
 }
 
-func (p *toolPane) position() string { return viewPosition(p.scroll, p.h, len(p.lines)) }
+func (p *toolPane) position() string {
+	return joinNonEmpty(p.find.status(), viewPosition(p.scroll, p.h, len(p.lines)))
+}

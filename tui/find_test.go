@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The filter also finds tools by their description and parameters, after
+// the name matches, and says where it matched.
+func TestFilterByDescriptionAndParameters(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "/")
+	typeKeys(m, "dashboards")
+	if len(m.tools.rows) != 1 || selectedName(m) != "query_metrics" {
+		t.Fatalf("dashboards: rows %v, selected %q", m.tools.rows, selectedName(m))
+	}
+	if m.tools.rows[0].via != "in the description" || !strings.Contains(ansi.Strip(m.View()), "query_metrics  in the") {
+		t.Errorf("no 'in the description':\n%s", ansi.Strip(m.View()))
+	}
+	press(m, "esc", "/")
+	typeKeys(m, "size_gb")
+	if len(m.tools.rows) != 1 || selectedName(m) != "resize_volume" || m.tools.rows[0].via != "in parameter size_gb" {
+		t.Fatalf("size_gb: rows %+v", m.tools.rows)
+	}
+}
+
+// n and N go to the next and previous tool with findings or confusable
+// pairs, from any pane, wrapping around.
+func TestNextAndPreviousFlaggedTool(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	var flagged []string
+	for _, r := range m.tools.rows {
+		if in := m.snap.tools[r.tool]; in.errors+in.warnings+in.confusable > 0 {
+			flagged = append(flagged, m.snap.cat.Tools[r.tool].Name)
+		}
+	}
+	if len(flagged) < 2 {
+		t.Fatalf("the test catalog has %d flagged tools", len(flagged))
+	}
+	press(m, "2")
+	start := selectedName(m)
+	press(m, "n")
+	if got := selectedName(m); got == start || !contains(flagged, got) {
+		t.Errorf("n went from %q to %q, not a flagged tool", start, got)
+	}
+	if m.tool.name() != selectedName(m) {
+		t.Error("the tool pane did not follow n")
+	}
+	press(m, "N")
+	if got := selectedName(m); got != start && contains(flagged, start) {
+		t.Errorf("N did not come back to %q: %q", start, got)
+	}
+}
+
+// f searches the Tool pane's text: enter jumps to the first match, n and
+// N between them, esc ends the search; the comparison searches the same
+// way.
+func TestFindInTheToolAndTheComparison(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 100, 24)
+	press(m, "2", "f")
+	if !m.tool.Typing() {
+		t.Fatal("f did not ask for the text")
+	}
+	typeKeys(m, "volume")
+	press(m, "enter")
+	if len(m.tool.find.hits) < 2 {
+		t.Fatalf("hits %v", m.tool.find.hits)
+	}
+	first := m.tool.scroll
+	if first != m.tool.find.hits[0] {
+		t.Errorf("enter scrolled to %d, want the first hit %d", first, m.tool.find.hits[0])
+	}
+	if !strings.Contains(ansi.Strip(m.View()), `"volume" 1/`) {
+		t.Errorf("no match count:\n%s", ansi.Strip(m.View()))
+	}
+	before := selectedName(m)
+	press(m, "n")
+	if m.tool.scroll != m.tool.find.hits[1] || selectedName(m) != before {
+		t.Errorf("n: scroll %d, want %d; selection %q", m.tool.scroll, m.tool.find.hits[1], selectedName(m))
+	}
+	press(m, "N")
+	if m.tool.scroll != first {
+		t.Errorf("N: scroll %d, want %d", m.tool.scroll, first)
+	}
+	press(m, "esc")
+	if m.tool.searching() {
+		t.Error("esc did not end the search")
+	}
+	press(m, "3", "enter", "f")
+	typeKeys(m, "embedded as")
+	press(m, "enter")
+	if m.compare == nil || len(m.compare.find.hits) == 0 {
+		t.Fatal("no match in the comparison")
+	}
+	press(m, "esc")
+	if m.compare == nil || m.compare.searching() {
+		t.Errorf("esc in a comparison search: compare open %v, searching", m.compare != nil)
+	}
+}
