@@ -72,6 +72,8 @@ func runExplore(args []string, io stdio) int {
 		return 2
 	}
 	defer src.Close()
+	// Left on the terminal when the explorer's screen goes away.
+	showNotes(io.err, src)
 	o := exploreOptions(arg, kind, cat, f, io)
 	o.Reload = src.List
 	o.Changes = src.Changes()

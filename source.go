@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	stdlibio "io"
 	"os"
 	"os/signal"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
 	"toolscope/core/live"
+	"toolscope/core/termsafe"
 	"toolscope/fixtures"
 )
 
@@ -129,7 +131,19 @@ func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 		return nil, err
 	}
 	defer src.Close()
-	return src.List(ctx)
+	cat, err := src.List(ctx)
+	if err == nil {
+		showNotes(io.err, src)
+	}
+	return cat, err
+}
+
+// showNotes writes a live source's warnings to w, one line each: what was
+// skipped to list it.
+func showNotes(w stdlibio.Writer, src *live.Source) {
+	for _, n := range src.Notes() {
+		fmt.Fprintf(w, "toolscope: note: %s\n", termsafe.Line(n))
+	}
 }
 
 // open connects to a live source: the --mcp-config servers, or the server a

@@ -90,6 +90,7 @@ type conn struct {
 	proc    *process // nil over HTTP
 	pages   *pages
 	secrets []string // header values and the like, scrubbed from messages
+	skipped skipped  // lines on a stdio server's stdout that were no messages
 
 	end     context.CancelCauseFunc // ends the context the session runs in
 	listed  atomic.Bool             // a List has begun; earlier list_changed are moot
@@ -122,7 +123,8 @@ func dial(ctx context.Context, spec Spec, opts Options, changed func(), ended fu
 			return nil, &Error{Server: spec.String(), Step: "start", Msg: c.scrub(err.Error())}
 		}
 		c.proc = p
-		transport = tappedTransport{&mcp.IOTransport{Reader: pipeReader{p}, Writer: pipeWriter{p}}, c.pages}
+		lines := &jsonLines{r: pipeReader{p}, skip: c.skipped.add, over: c.overLimit}
+		transport = tappedTransport{&mcp.IOTransport{Reader: readCloser{lines, pipeReader{p}}, Writer: pipeWriter{p}, MaxLineLength: sdkMessageCap}, c.pages}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolscope", Version: version()}, &mcp.ClientOptions{
 		// A linter has no roots, sampling or elicitation to offer.
@@ -453,6 +455,17 @@ func (c *conn) alive() bool {
 	default:
 		return true
 	}
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// note says what the connection skipped, scrubbed; "" when nothing.
+func (c *conn) note() string {
+	return c.scrub(c.skipped.note())
 }
 
 // stderr is the tail of a stdio server's stderr, scrubbed of the values

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +144,96 @@ func heapPeak() func() uint64 {
 		close(stop)
 		<-done
 		return top - base
+	}
+}
+
+// filterLines passes s through jsonLines in chunks of n bytes.
+func filterLines(s string, n int) (out string, dropped []string, err error) {
+	j := &jsonLines{r: &chunks{s: s, n: n}, skip: func(l string) { dropped = append(dropped, l) }}
+	data, err := io.ReadAll(j)
+	return string(data), dropped, err
+}
+
+// chunks reads s n bytes at a time.
+type chunks struct {
+	s string
+	n int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
+}
+
+func TestJSONLinesSkipsWhatIsNoMessage(t *testing.T) {
+	long := strings.Repeat("z", 5000)
+	cases := []struct {
+		name, in, out string
+		dropped       []string
+	}{
+		{"messages only", "{\"a\":1}\n[{\"b\":2}]\n", "{\"a\":1}\n[{\"b\":2}]\n", nil},
+		{"a banner first", "Server running on stdio\n{\"a\":1}\n", "{\"a\":1}\n", []string{"Server running on stdio"}},
+		{"indented JSON passes", "  {\"a\":1}\r\n", "  {\"a\":1}\r\n", nil},
+		{"a log line between messages", "{\"a\":1}\nINFO ready \r\n{\"b\":2}\n", "{\"a\":1}\n{\"b\":2}\n", []string{"INFO ready"}},
+		{"a long line is quoted in part", long + "\n{}\n", "{}\n", []string{long[:noteKeep]}},
+		{"a last line without an end", "{}\nbye", "{}\n", []string{"bye"}},
+		{"blank lines", "\n\n{}\n", "\n\n{}\n", nil},
+	}
+	for _, tc := range cases {
+		for _, n := range []int{1, 3, 4096} {
+			out, dropped, err := filterLines(tc.in, n)
+			if err != nil || out != tc.out || !slices.Equal(dropped, tc.dropped) {
+				t.Errorf("%s, %d-byte chunks: %q, dropped %q, %v; want %q, dropped %q", tc.name, n, out, dropped, err, tc.out, tc.dropped)
+			}
+		}
+	}
+}
+
+func TestJSONLinesCapsALine(t *testing.T) {
+	var cut bool
+	j := &jsonLines{r: strings.NewReader("{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n"), max: 50, over: func() { cut = true }}
+	if _, err := io.ReadAll(j); !errors.Is(err, errOverLimit) || !cut {
+		t.Errorf("error %v (cut %v), want the limit's", err, cut)
+	}
+}
+
+func FuzzJSONLines(f *testing.F) {
+	f.Add("banner\n{\"a\":1}\r\n  [1]\nx", 2)
+	f.Fuzz(func(t *testing.T, in string, n int) {
+		if n <= 0 || n > len(in) {
+			n = 1
+		}
+		whole, wd, err1 := filterLines(in, len(in)+1)
+		chunked, cd, err2 := filterLines(in, n)
+		if err1 != nil || err2 != nil || whole != chunked || !slices.Equal(wd, cd) {
+			t.Fatalf("%q: whole %q %q %v, in %d-byte chunks %q %q %v", in, whole, wd, err1, n, chunked, cd, err2)
+		}
+		// What passes is every line that starts like JSON, whole.
+		for _, line := range strings.SplitAfter(whole, "\n") {
+			if t := strings.TrimLeft(line, " \t\r"); t != "" && t != "\n" && t[0] != '{' && t[0] != '[' {
+				panic("a line that is no message passed: " + line)
+			}
+		}
+	})
+}
+
+func TestServerBannerOnStdoutIsSkipped(t *testing.T) {
+	banner := "Secure MCP Server running on stdio\nlistening, pid 42\n"
+	s := openT(t, stdioSpec(t, livetest.Behaviour{Stdout: banner}), testOptions(transport{}))
+	cat, err := s.List(context.Background())
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	if len(cat.Tools) != len(livetest.Tools()) {
+		t.Errorf("%d tools, want %d", len(cat.Tools), len(livetest.Tools()))
+	}
+	notes := s.Notes()
+	want := `skipped 2 lines on stdout that are not JSON-RPC messages, the first: "Secure MCP Server running on stdio"`
+	if len(notes) != 1 || !strings.HasSuffix(notes[0], want) || !strings.HasPrefix(notes[0], "mcp:") {
+		t.Errorf("Notes() = %q, want one note ending %q", notes, want)
 	}
 }

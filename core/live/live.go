@@ -335,6 +335,23 @@ func (s *Source) Stderr() string {
 	return b.String()
 }
 
+// Notes are warnings about the servers that did not stop the listing, one
+// line each naming its server: lines a stdio server wrote on stdout that
+// were not JSON-RPC messages and were skipped. The text is the servers';
+// pass it through termsafe before showing it.
+func (s *Source) Notes() []string {
+	var out []string
+	for i, c := range s.connected() {
+		if c == nil {
+			continue
+		}
+		if n := c.note(); n != "" {
+			out = append(out, s.specs[i].String()+": "+n)
+		}
+	}
+	return out
+}
+
 // Close ends every session and child process (each one reaped before
 // Close returns) and closes Changes. It is safe to call more than once.
 func (s *Source) Close() error {

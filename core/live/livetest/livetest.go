@@ -52,6 +52,9 @@ type Behaviour struct {
 	Legacy bool `json:"legacy,omitempty"`
 	// Stderr is written to stderr at start (stdio).
 	Stderr string `json:"stderr,omitempty"`
+	// Stdout is written to stdout at start, before any message, as by a
+	// server that prints a banner where JSON-RPC goes (stdio).
+	Stdout string `json:"stdout,omitempty"`
 	// ExitAtStart, when non-zero, makes a stdio server write Stderr and
 	// exit with this status before answering anything.
 	ExitAtStart int `json:"exitAtStart,omitempty"`
@@ -234,6 +237,9 @@ func NewServer(b Behaviour) *mcp.Server {
 func RunStdio(b Behaviour) error {
 	if b.Stderr != "" {
 		fmt.Fprintln(os.Stderr, b.Stderr)
+	}
+	if b.Stdout != "" {
+		fmt.Fprint(os.Stdout, b.Stdout)
 	}
 	if b.ExitAtStart != 0 {
 		os.Exit(b.ExitAtStart)

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"toolscope/core/live/livetest"
+)
+
+func TestMain(m *testing.M) {
+	// A test that starts os.Args[0] with the behaviour set gets the live
+	// test server (over stdio) instead of the tests.
+	livetest.MainIfAsked()
+	os.Exit(m.Run())
+}
+
+// stdioConfig writes an mcp-config whose one server, "ops", is the live
+// test server over stdio with behaviour b, and returns its path.
+func stdioConfig(t *testing.T, b livetest.Behaviour) string {
+	t.Helper()
+	behaviour, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"ops": map[string]any{"command": os.Args[0], "env": map[string]string{livetest.EnvBehaviour: string(behaviour)}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, "mcp.json", string(config))
+}
