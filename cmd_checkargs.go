@@ -53,6 +53,9 @@ Flags:
   --server NAME,...           the --mcp-config servers to use
   --header 'NAME: VALUE'      header for an http(s):// server ($VAR expanded)
   --mcp-timeout DURATION      time allowed a live server per step
+  --mcp-bare-client           declare no client capability to a live
+                              server (by default roots, sampling and
+                              elicitation, as hosts do)
 Put '--' before ARGS that start with '-' (a negative number).
 
 Exit codes: 0 accepted (or run anyway in warn/off mode), 1 rejected,

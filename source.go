@@ -24,6 +24,7 @@ type liveFlags struct {
 	servers listFlag
 	headers headerFlag
 	timeout stepTimeout
+	bare    bool
 }
 
 // headerFlag gathers repeated --header lines, unparsed: they are read (and
@@ -52,6 +53,7 @@ func addLiveFlags(fs *flag.FlagSet) *liveFlags {
 	fs.StringVar(&l.config, "mcp-config", "", "`FILE` of MCP servers (Claude Desktop, Cursor, VS Code): lint them all, merged, instead of a CATALOG")
 	fs.Var(&l.servers, "server", "`NAME,...` of the --mcp-config servers to use (default: every enabled one)")
 	fs.Var(&l.headers, "header", "`'NAME: VALUE'` sent to an http(s):// server, $VAR expanded from the environment (repeatable)")
+	fs.BoolVar(&l.bare, "mcp-bare-client", false, "declare no client capability to live servers (by default roots, sampling and elicitation, as hosts do; their requests get no roots, a refusal, a decline)")
 	fs.Var(&l.timeout, "mcp-timeout", "`DURATION` allowed a live server per step: start and initialize, each tools/list page (default 30s and 10s)")
 	return l
 }
@@ -153,7 +155,7 @@ func (l *liveFlags) open(ctx context.Context, arg string) (*live.Source, error) 
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	opts := live.Options{InitTimeout: time.Duration(l.timeout), PageTimeout: time.Duration(l.timeout)}
+	opts := live.Options{InitTimeout: time.Duration(l.timeout), PageTimeout: time.Duration(l.timeout), BareClient: l.bare}
 	if l.config != "" {
 		if arg != "" {
 			return nil, fmt.Errorf("--mcp-config %s replaces CATALOG; drop %s or the flag", l.config, arg)

@@ -17,7 +17,9 @@ import (
 const envEverything = "TOOLSCOPE_EVERYTHING_BIN"
 
 // TestPublishedServerEverything lists a real published server and checks
-// the catalog against the server's own tools/list, read by hand.
+// the catalog against the server's own tools/list, read by hand: as a host
+// sees it (roots, sampling and elicitation declared: 16 tools, three of
+// them offered only to such a client), and as the bare client does (13).
 func TestPublishedServerEverything(t *testing.T) {
 	bin := os.Getenv(envEverything)
 	if bin == "" {
@@ -26,29 +28,42 @@ func TestPublishedServerEverything(t *testing.T) {
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("%s=%s: %v", envEverything, bin, err)
 	}
-	s := openT(t, Spec{Command: bin, Args: []string{"stdio"}}, Options{})
-	cat, err := s.List(context.Background())
-	if err != nil {
-		t.Fatalf("List: %v", err)
+	cases := []struct {
+		name  string
+		bare  bool
+		caps  map[string]any
+		tools int
+	}{
+		{"as a host", false, map[string]any{"roots": map[string]any{}, "sampling": map[string]any{}, "elicitation": map[string]any{}}, 16},
+		{"bare client", true, map[string]any{}, 13},
 	}
-	want := rawToolNames(t, bin)
-	var got []string
-	for _, tool := range cat.Tools {
-		got = append(got, tool.Name)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openT(t, Spec{Command: bin, Args: []string{"stdio"}}, Options{BareClient: tc.bare})
+			cat, err := s.List(context.Background())
+			if err != nil {
+				t.Fatalf("List: %v", err)
+			}
+			want := rawToolNames(t, bin, tc.caps)
+			var got []string
+			for _, tool := range cat.Tools {
+				got = append(got, tool.Name)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("live catalog has %d tools %q; the server's tools/list has %d: %q", len(got), got, len(want), want)
+			}
+			if len(got) != tc.tools {
+				t.Fatalf("%d tools %q, want %d", len(got), got, tc.tools)
+			}
+			t.Logf("server-everything %s: %d tools, equal to its raw tools/list", tc.name, len(got))
+		})
 	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("live catalog has %d tools %q; the server's tools/list has %d: %q", len(got), got, len(want), want)
-	}
-	if len(got) == 0 {
-		t.Fatal("the server listed no tools")
-	}
-	t.Logf("server-everything: %d tools, equal to its raw tools/list", len(got))
 }
 
 // rawToolNames speaks JSON-RPC to a fresh server by hand, offering the
-// protocol version and (empty) capabilities the live client settles on, and
-// returns the names of every tool over every page.
-func rawToolNames(t *testing.T, bin string) []string {
+// protocol version the live client settles on and the capabilities caps,
+// and returns the names of every tool over every page.
+func rawToolNames(t *testing.T, bin string, caps map[string]any) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -94,7 +109,7 @@ func rawToolNames(t *testing.T, bin string) []string {
 		t.Fatalf("%s: no answer (%v)", method, lines.Err())
 		return nil
 	}
-	call(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
+	call(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": caps,
 		"clientInfo": map[string]string{"name": "raw", "version": "0"}})
 	note, _ := json.Marshal(map[string]string{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	if _, err := fmt.Fprintf(stdin, "%s\n", note); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -235,5 +236,36 @@ func TestServerBannerOnStdoutIsSkipped(t *testing.T) {
 	want := `skipped 2 lines on stdout that are not JSON-RPC messages, the first: "Secure MCP Server running on stdio"`
 	if len(notes) != 1 || !strings.HasSuffix(notes[0], want) || !strings.HasPrefix(notes[0], "mcp:") {
 		t.Errorf("Notes() = %q, want one note ending %q", notes, want)
+	}
+}
+
+// TestClientCapabilities: the client declares roots, sampling and
+// elicitation as hosts do, and answers each request at once (no roots, a
+// refusal, a decline); the bare client declares none.
+func TestClientCapabilities(t *testing.T) {
+	host := []string{"capabilities: roots sampling elicitation; roots: 0; sampling: error ", errNoSampling + "; elicitation: decline"}
+	for _, tr := range []transport{{name: "stdio", legacy: true}, {name: "http", http: true, legacy: true}} {
+		for _, bare := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s bare=%v", tr.name, bare), func(t *testing.T) {
+				opts := testOptions(tr)
+				opts.BareClient = bare
+				s := openT(t, serve(t, tr, livetest.Behaviour{AskClient: true}), opts)
+				cat, err := s.List(context.Background())
+				if err != nil {
+					t.Fatalf("List: %v", err)
+				}
+				tool, ok := cat.Lookup(livetest.AnswersTool)
+				if !ok {
+					t.Fatalf("no %s tool", livetest.AnswersTool)
+				}
+				got := tool.Description
+				if !bare && (!strings.HasPrefix(got, host[0]) || !strings.HasSuffix(got, host[1])) {
+					t.Errorf("the server saw %q, want %q…%q", got, host[0], host[1])
+				}
+				if bare && (!strings.HasPrefix(got, "capabilities: none;") || !strings.HasSuffix(got, "elicitation: error client does not support elicitation")) {
+					t.Errorf("the server saw %q, want no capability", got)
+				}
+			})
+		}
 	}
 }

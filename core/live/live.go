@@ -56,6 +56,11 @@ type Options struct {
 	Getenv Getenv
 	// Transport carries HTTP requests (nil: http.DefaultTransport).
 	Transport http.RoundTripper
+	// BareClient declares no client capability. By default the client
+	// declares roots, sampling and elicitation as hosts do (servers may
+	// offer tools only to such clients) and answers their requests with
+	// no roots, a refusal and a decline.
+	BareClient bool
 
 	// protocolVersion pins the version offered (tests reach the older
 	// handshake with it); "" offers the SDK's latest.

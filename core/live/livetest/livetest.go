@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -67,10 +68,18 @@ type Behaviour struct {
 	// JSONResponse answers Streamable HTTP requests with application/json
 	// bodies instead of event streams.
 	JSONResponse bool `json:"jsonResponse,omitempty"`
+	// AskClient makes every tools/list first ask the client for its
+	// roots, a sampling and an elicitation, and list one more tool,
+	// AnswersTool, whose description tells the capabilities the client
+	// declared and how each request was answered.
+	AskClient bool `json:"askClient,omitempty"`
 	// Extra adds that many generated tools (extra_0000, ...), for
 	// benchmarks of big catalogs.
 	Extra int `json:"extra,omitempty"`
 }
+
+// AnswersTool is the tool AskClient adds.
+const AnswersTool = "client_answers"
 
 // Added is the name of the tool ChangeAfterList adds.
 const Added = "archive_volume"
@@ -222,6 +231,11 @@ func NewServer(b Behaviour) *mcp.Server {
 				}
 			}
 			res, err := next(ctx, method, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && b.AskClient {
+				if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+					lr.Tools = append(lr.Tools, &mcp.Tool{Name: AnswersTool, Description: askClient(ctx, ss), InputSchema: json.RawMessage(`{"type":"object"}`)})
+				}
+			}
 			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && lr.NextCursor == "" && b.ChangeAfterList && changed.CompareAndSwap(false, true) {
 				// After the answer is on its way, as a server whose tools
 				// change under a connected client would.
@@ -231,6 +245,49 @@ func NewServer(b Behaviour) *mcp.Server {
 		}
 	})
 	return s
+}
+
+// askClient asks the client of a session for its roots, a sampling and an
+// elicitation, each within 5 s, and says what the client declared and how
+// it answered: "capabilities: roots sampling elicitation; roots: 0;
+// sampling: error ...; elicitation: decline".
+func askClient(ctx context.Context, ss *mcp.ServerSession) string {
+	var caps []string
+	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil {
+		c := p.Capabilities
+		if c.RootsV2 != nil {
+			caps = append(caps, "roots")
+		}
+		if c.Sampling != nil {
+			caps = append(caps, "sampling")
+		}
+		if c.Elicitation != nil {
+			caps = append(caps, "elicitation")
+		}
+	}
+	if len(caps) == 0 {
+		caps = []string{"none"}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out := "capabilities: " + strings.Join(caps, " ")
+	if r, err := ss.ListRoots(ctx, nil); err != nil {
+		out += "; roots: error " + err.Error()
+	} else {
+		out += fmt.Sprintf("; roots: %d", len(r.Roots))
+	}
+	//lint:ignore SA1019 the test server asks what hosts are asked
+	if _, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10}); err != nil {
+		out += "; sampling: error " + err.Error()
+	} else {
+		out += "; sampling: answered"
+	}
+	if r, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)}); err != nil {
+		out += "; elicitation: error " + err.Error()
+	} else {
+		out += "; elicitation: " + r.Action
+	}
+	return out
 }
 
 // RunStdio serves over stdin and stdout until stdin closes.
