@@ -7,7 +7,6 @@ import (
 	"fmt"
 	stdlibio "io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -105,10 +104,10 @@ func resolveSource(arg string, f *catalogFlags) sourceKind {
 	return sourceFile
 }
 
-// openLive connects to a live source and lists its tools once; Ctrl-C
-// cuts a slow server short.
+// openLive connects to a live source and lists its tools once; Ctrl-C,
+// SIGTERM or SIGHUP cuts a slow server short.
 func openLive(arg string, f *catalogFlags) (*live.Source, *catalog.Catalog, error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext(context.Background())
 	defer stop()
 	src, err := f.live.open(ctx, arg)
 	if err != nil {
@@ -124,14 +123,34 @@ func openLive(arg string, f *catalogFlags) (*live.Source, *catalog.Catalog, erro
 
 // runExplorer runs the explorer full screen until the user quits.
 func runExplorer(o tui.Options, catalogOnStdin bool, io stdio) int {
-	m := tui.New(o)
-	defer m.Close()
 	opts := []tea.ProgramOption{tea.WithAltScreen()}
 	if catalogOnStdin {
 		// The catalog came on stdin: keys come from the terminal.
 		opts = append(opts, tea.WithInputTTY())
 	}
-	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+	return runProgram(o, opts, io)
+}
+
+// testProgramOptions are added to the explorer's program options; tests
+// give it a pipe for keys and discard the screen.
+var testProgramOptions []tea.ProgramOption
+
+// runProgram runs the explorer with the given program options. SIGINT,
+// SIGTERM and SIGHUP end it as an interrupt does (exit 2), the terminal
+// restored; the caller's deferred Close then ends a live source's servers.
+func runProgram(o tui.Options, opts []tea.ProgramOption, io stdio) int {
+	m := tui.New(o)
+	defer m.Close()
+	ctx, stop := signalContext(context.Background())
+	defer stop()
+	opts = append(opts, testProgramOptions...)
+	opts = append(opts, tea.WithContext(ctx), tea.WithoutSignalHandler())
+	_, err := tea.NewProgram(m, opts...).Run()
+	if cause := context.Cause(ctx); errors.As(cause, new(signalError)) {
+		fmt.Fprintf(io.err, "toolscope: the explorer stopped: %s\n", cause)
+		return 2
+	}
+	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: the explorer stopped: %s\n", oneLine(err))
 		return 2
 	}

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	stdlibio "io"
-	"os"
-	"os/signal"
 	"time"
 
 	"toolscope/core/catalog"
@@ -102,8 +100,8 @@ func (l *liveFlags) check() error {
 // load resolves a CATALOG argument: "" is the bundled demo, "-" is stdin,
 // `mcp:COMMAND ARGS` and http(s):// URLs are live MCP servers, anything
 // else a file; or the --mcp-config servers when the flag is given. A live
-// source is listed once and closed, its child processes reaped; Ctrl-C cuts
-// it short cleanly.
+// source is listed once and closed, its child processes reaped; Ctrl-C,
+// SIGTERM or SIGHUP cuts it short cleanly.
 func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 	if err := l.check(); err != nil {
 		return nil, err
@@ -126,7 +124,7 @@ func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 			return cat, err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext(context.Background())
 	defer stop()
 	src, err := l.open(ctx, arg)
 	if err != nil {

@@ -341,6 +341,9 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 		msg = fmt.Sprintf("timed out after %s", limit)
 	case stopped != nil:
 		msg = "cancelled"
+		if !errors.Is(stopped, context.Canceled) {
+			msg += " (" + stopped.Error() + ")"
+		}
 	default:
 		msg = sdkNoise.ReplaceAllString(err.Error(), "")
 		if c.proc != nil {

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -68,6 +69,9 @@ type Behaviour struct {
 	// JSONResponse answers Streamable HTTP requests with application/json
 	// bodies instead of event streams.
 	JSONResponse bool `json:"jsonResponse,omitempty"`
+	// PidFile, when set, is where a stdio server writes its process id
+	// once it is asked for tools/list, so a test knows the listing began.
+	PidFile string `json:"pidFile,omitempty"`
 	// AskClient makes every tools/list first ask the client for its
 	// roots, a sampling and an elicitation, and list one more tool,
 	// AnswersTool, whose description tells the capabilities the client
@@ -222,6 +226,11 @@ func NewServer(b Behaviour) *mcp.Server {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "tools/list" {
 				return next(ctx, method, req)
+			}
+			if b.PidFile != "" {
+				if err := os.WriteFile(b.PidFile, []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+					return nil, err
+				}
 			}
 			if b.SlowList > 0 {
 				select {
