@@ -88,29 +88,40 @@ func runDiff(args []string, io stdio) int {
 	// OLD is always one source; NEW may be --mcp-config's servers.
 	oldLive := *f.live
 	oldLive.config = ""
+	p := startProgress(io, "toolscope diff")
+	defer p.end()
+	p.step("loading OLD")
 	oldCat, err := oldLive.load(positional[0], io)
 	if err != nil {
+		p.end()
 		fmt.Fprintf(io.err, "toolscope diff: OLD: %s\n", oneLine(err))
 		return 2
 	}
+	p.step("loading NEW")
 	newCat, err := f.live.load(newArg, io)
 	if err != nil {
+		p.end()
 		fmt.Fprintf(io.err, "toolscope diff: NEW: %s\n", oneLine(err))
 		return 2
 	}
+	p.step("comparing")
 	r := diff.Compare(oldCat, newCat)
 	if f.embedderSpec() != "" {
-		oldPairs, err := confusablePairs(oldCat, f, cfg, io)
+		p.setName("toolscope diff (OLD)")
+		oldPairs, err := confusablePairs(oldCat, f, cfg, p)
 		if err == nil {
 			var newPairs []lint.PairFinding
-			newPairs, err = confusablePairs(newCat, f, cfg, io)
+			p.setName("toolscope diff (NEW)")
+			newPairs, err = confusablePairs(newCat, f, cfg, p)
 			r.SetPairs(oldPairs, newPairs)
 		}
+		p.end()
 		if err != nil {
 			fmt.Fprintf(io.err, "toolscope diff: %s\n", oneLine(err))
 			return 2
 		}
 	}
+	p.end()
 	r.Gate(fail)
 	switch f.format {
 	case "json":
@@ -132,8 +143,8 @@ func runDiff(args []string, io stdio) int {
 
 // confusablePairs are a catalog's confusable pairs under the flags, less
 // those the config accepts.
-func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, io stdio) ([]lint.PairFinding, error) {
-	report, err := analyzeCatalog(context.Background(), cat, f, io)
+func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, p *progress) ([]lint.PairFinding, error) {
+	report, err := analyzeCatalog(context.Background(), cat, f, p)
 	if err != nil {
 		return nil, err
 	}

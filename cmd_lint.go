@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -68,12 +70,17 @@ func runLint(args []string, io stdio) int {
 		}
 		base = b
 	}
+	p := startProgress(io, "toolscope lint")
+	defer p.end()
+	p.step("loading the catalog")
 	cat, err := f.live.load(arg, io)
 	if err != nil {
+		p.end()
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return 2
 	}
-	report, err := analyzeCatalog(context.Background(), cat, f, io)
+	report, err := analyzeCatalog(context.Background(), cat, f, p)
+	p.end()
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return 2
@@ -107,21 +114,22 @@ func runLint(args []string, io stdio) int {
 	return 0
 }
 
-// analyzeCatalog runs the lint the flags ask for, showing progress on
-// stderr when it is a terminal.
-func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, io stdio) (*lint.Report, error) {
+// analyzeCatalog runs the lint the flags ask for, reporting to p (when not
+// nil).
+func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, p *progress) (*lint.Report, error) {
 	opts := f.options()
 	if spec := f.embedderSpec(); spec != "" {
+		if p != nil {
+			p.step("opening the embedder")
+		}
 		e, err := f.openEmbedder(spec)
 		if err != nil {
 			return nil, err
 		}
 		opts.Embedder = e
 	}
-	if io.errTTY {
-		p := &progressLine{w: io.err}
-		opts.Progress = p.show
-		defer p.clear()
+	if p != nil {
+		opts.Progress = p.update
 	}
 	return lint.Analyze(ctx, cat, opts)
 }
@@ -153,27 +161,126 @@ func version() string {
 	return ""
 }
 
-// progressLine shows the analysis's progress on one terminal line.
-type progressLine struct {
+// progressDelay is how long a run stays quiet before it reports progress:
+// a lint that ends sooner prints nothing on stderr.
+const progressDelay = 2 * time.Second
+
+// progressEvery is how often a run whose stderr is not a terminal (a CI
+// log) prints a progress line; a terminal's line is redrawn each tick.
+const (
+	progressEvery = 10 * time.Second
+	progressTick  = 250 * time.Millisecond
+)
+
+// progress reports a long run on stderr once it has taken progressDelay:
+// on a terminal, one line redrawn in place (the stage, how far, the time
+// so far) and cleared at the end; elsewhere, a plain line every
+// progressEvery, so a CI log shows the run is alive without filling up.
+type progress struct {
 	w     io.Writer
-	shown bool
-	last  string
+	tty   bool
+	name  string // "toolscope lint"
+	start time.Time
+
+	mu        sync.Mutex
+	cur       lint.Progress
+	label     string // the step before the analysis ("loading the catalog")
+	shown     bool   // a terminal line is on screen
+	lastPlain time.Time
+
+	stop    chan struct{}
+	done    chan struct{}
+	endOnce sync.Once
 }
 
-func (p *progressLine) show(pr lint.Progress) {
-	if pr.Total == 0 {
-		return
-	}
-	line := fmt.Sprintf("%s %d%% (%d/%d)", pr.Stage, pr.Done*100/pr.Total, pr.Done, pr.Total)
-	if line == p.last {
-		return
-	}
-	p.last, p.shown = line, true
-	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+// startProgress starts reporting; stop ends it.
+func startProgress(io stdio, name string) *progress {
+	p := newProgress(io, name, time.Now())
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(progressTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case now := <-t.C:
+				p.tick(now)
+			}
+		}
+	}()
+	return p
 }
 
-func (p *progressLine) clear() {
+// newProgress is a progress that is not ticking yet.
+func newProgress(io stdio, name string, start time.Time) *progress {
+	return &progress{w: io.err, tty: io.errTTY, name: name, start: start, stop: make(chan struct{}), done: make(chan struct{})}
+}
+
+// setName changes the name lines start with.
+func (p *progress) setName(name string) {
+	p.mu.Lock()
+	p.name = name
+	p.mu.Unlock()
+}
+
+// step names what runs before the analysis reports its own stages.
+func (p *progress) step(label string) {
+	p.mu.Lock()
+	p.label, p.cur = label, lint.Progress{}
+	p.mu.Unlock()
+}
+
+// update takes the analysis's progress (lint.Options.Progress).
+func (p *progress) update(pr lint.Progress) {
+	p.mu.Lock()
+	p.cur, p.label = pr, ""
+	p.mu.Unlock()
+}
+
+// tick draws the progress as of now.
+func (p *progress) tick(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	elapsed := now.Sub(p.start)
+	if elapsed < progressDelay {
+		return
+	}
+	line := p.text(elapsed)
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+		p.shown = true
+		return
+	}
+	if p.lastPlain.IsZero() || now.Sub(p.lastPlain) >= progressEvery {
+		fmt.Fprintln(p.w, line)
+		p.lastPlain = now
+	}
+}
+
+func (p *progress) text(elapsed time.Duration) string {
+	what := p.label
+	switch pr := p.cur; {
+	case what != "":
+	case pr.Total > 0:
+		what = fmt.Sprintf("%s %d%% (%d/%d)", pr.Stage, pr.Done*100/pr.Total, pr.Done, pr.Total)
+	case pr.Stage != "":
+		what = string(pr.Stage)
+	default:
+		what = "starting"
+	}
+	return fmt.Sprintf("%s: %s · %s", p.name, what, elapsed.Truncate(time.Second))
+}
+
+// end stops the reporting and clears a terminal line, before the report
+// is written.
+func (p *progress) end() {
+	p.endOnce.Do(func() { close(p.stop) })
+	<-p.done
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
 	}
 }

@@ -165,7 +165,9 @@ func exploreUsageError(io stdio, msg string) int {
 // printReport is the explorer's stand-in when stdout is not a terminal:
 // the lint text report, with lint's exit codes.
 func printReport(cat *catalog.Catalog, f *catalogFlags, io stdio) int {
-	report, err := analyzeCatalog(context.Background(), cat, f, io)
+	p := startProgress(io, "toolscope")
+	report, err := analyzeCatalog(context.Background(), cat, f, p)
+	p.end()
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2

@@ -242,10 +242,13 @@ type Progress struct {
 // Stage names a part of the analysis for progress.
 type Stage string
 
-// The stages that report progress.
+// The stages that report progress, in the order they run. Rules and
+// verdicts report their start (Total 0); rules also count tools.
 const (
-	StageEmbed Stage = "embed"
-	StageScore Stage = "score"
+	StageRules    Stage = "rules"
+	StageEmbed    Stage = "embed"
+	StageScore    Stage = "score"
+	StageVerdicts Stage = "verdicts"
 )
 
 // Adaptive holds the adaptive scoring's constants (SPEC §4.2), options so
@@ -335,6 +338,9 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 		scores, err := Score(ctx, cat, opts)
 		if err != nil {
 			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Stage: StageVerdicts})
 		}
 		sim = scores.Judge(scores.Thresholds())
 	}

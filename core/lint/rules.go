@@ -78,7 +78,10 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
 	var out []Finding
-	for _, t := range cat.Tools {
+	for i, t := range cat.Tools {
+		if opts.Progress != nil && i%1024 == 0 {
+			opts.Progress(Progress{Stage: StageRules, Done: i, Total: len(cat.Tools)})
+		}
 		for _, r := range rules {
 			if c.IsDuplicate(t) && r.ID != RuleDuplicateName {
 				continue

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"toolscope/core/lint"
+)
+
+// Progress is tested by driving its clock: no test waits.
+func TestProgress(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return start.Add(d) }
+	for _, tty := range []bool{true, false} {
+		var errOut bytes.Buffer
+		p := newProgress(stdio{err: &errOut, errTTY: tty}, "toolscope lint", start)
+		close(p.done) // no ticker goroutine: the test ticks
+		p.step("loading the catalog")
+		p.tick(at(1900 * time.Millisecond))
+		if errOut.Len() != 0 {
+			t.Errorf("tty %v: a run under 2 s printed %q", tty, errOut.String())
+		}
+		p.tick(at(2 * time.Second))
+		p.update(lint.Progress{Stage: lint.StageScore, Done: 50, Total: 200})
+		p.tick(at(3 * time.Second))
+		p.tick(at(11 * time.Second))
+		p.update(lint.Progress{Stage: lint.StageVerdicts})
+		p.tick(at(12500 * time.Millisecond))
+		p.end()
+		got := errOut.String()
+		if tty {
+			want := "\r\x1b[Ktoolscope lint: loading the catalog · 2s" +
+				"\r\x1b[Ktoolscope lint: score 25% (50/200) · 3s" +
+				"\r\x1b[Ktoolscope lint: score 25% (50/200) · 11s" +
+				"\r\x1b[Ktoolscope lint: verdicts · 12s" +
+				"\r\x1b[K"
+			if got != want {
+				t.Errorf("terminal:\n got %q\nwant %q", got, want)
+			}
+			continue
+		}
+		// Not a terminal: plain lines, the first at 2 s, then one per 10 s.
+		want := "toolscope lint: loading the catalog · 2s\ntoolscope lint: verdicts · 12s\n"
+		if got != want || strings.Contains(got, "\x1b") {
+			t.Errorf("not a terminal:\n got %q\nwant %q", got, want)
+		}
+	}
+}
