@@ -46,6 +46,13 @@ type engine struct {
 	scores              *lint.Scores
 	embedders           map[string]embed.Embedder
 
+	// relisting is true while a re-list a live source's list_changed asked
+	// for (the reload relistID) runs; relistAgain asks for one more when
+	// it ends. However many notifications arrive, one re-list runs and
+	// one waits.
+	relisting, relistAgain bool
+	relistID               int
+
 	// What the user switched live.
 	spec    string
 	scoring lint.Scoring
@@ -79,6 +86,32 @@ func (e *engine) reload(old *catalog.Catalog) tea.Cmd {
 	}
 	e.loadID++
 	return reload(e.loadID, e.load, e.lint, old)
+}
+
+// relist re-reads the catalog because a live source said its tools
+// changed, unless such a re-list is already running: then one more is
+// asked for, to run when it ends (it may have listed before the change).
+func (e *engine) relist(old *catalog.Catalog) tea.Cmd {
+	if e.relisting {
+		e.relistAgain = true
+		return nil
+	}
+	cmd := e.reload(old)
+	if cmd != nil {
+		e.relisting, e.relistID = true, e.loadID
+	}
+	return cmd
+}
+
+// relisted notes that the reload id ended, however it ended; again is
+// true when a re-list was asked for meanwhile and should start now.
+func (e *engine) relisted(id int) (again bool) {
+	if !e.relisting || id != e.relistID {
+		return false
+	}
+	e.relisting = false
+	again, e.relistAgain = e.relistAgain, false
+	return again
 }
 
 // canScore reports whether there is an embedder to score with.
@@ -260,6 +293,9 @@ func (e *engine) failed(msg failedMsg) (ok bool) {
 	case "rules":
 		return msg.id == e.analyseID
 	case "reload":
+		if e.relisting && msg.id == e.relistID {
+			e.relisting, e.relistAgain = false, false
+		}
 		return msg.id == e.loadID
 	}
 	return true
@@ -271,8 +307,16 @@ func (e *engine) failed(msg failedMsg) (ok bool) {
 func (m *Model) reload() tea.Cmd { return m.eng.reload(m.snap.cat) }
 
 // loaded takes a reloaded catalog; a failed reload keeps the last good one
-// on screen and says why.
+// on screen and says why. A re-list asked for while it ran starts now.
 func (m *Model) loaded(msg loadedMsg) tea.Cmd {
+	cmd := m.take(msg)
+	if m.eng.relisted(msg.id) {
+		return tea.Batch(cmd, m.eng.relist(m.snap.cat))
+	}
+	return cmd
+}
+
+func (m *Model) take(msg loadedMsg) tea.Cmd {
 	if msg.id != m.eng.loadID {
 		return nil
 	}

@@ -501,3 +501,32 @@ func TestDrawerJudgementsRunInTheBackgroundAndStaleOnesAreDropped(t *testing.T) 
 		t.Fatalf("the current judgement was not shown:\n%s", ansi.Strip(m.View()))
 	}
 }
+
+// TestLiveChangeFloodRelistsOnceMore: thousands of list_changed arriving
+// while a re-list runs cost one more re-list, not thousands.
+func TestLiveChangeFloodRelistsOnceMore(t *testing.T) {
+	changes := make(chan live.Change)
+	close(changes)
+	listed := testCatalog(t)
+	calls := 0
+	opts := mockOptions(t)
+	opts.Changes = changes
+	opts.Reload = func(context.Context) (*catalog.Catalog, error) { calls++; return listed, nil }
+	m := settledModel(opts, 160, 45)
+	// Every notification arrives before the first re-list answers.
+	var cmds []tea.Cmd
+	for range 5000 {
+		_, cmd := m.Update(liveChangeMsg{live.Change{Server: "ops-server"}})
+		cmds = append(cmds, cmd)
+	}
+	drain(m, tea.Batch(cmds...))
+	if calls != 2 {
+		t.Errorf("5000 notifications during a re-list: %d re-lists, want 2 (the one running, one after it)", calls)
+	}
+	// Later news is listed again, as before.
+	_, cmd := m.Update(liveChangeMsg{live.Change{Server: "ops-server"}})
+	drain(m, cmd)
+	if calls != 3 {
+		t.Errorf("a notification after the flood: %d re-lists in all, want 3", calls)
+	}
+}

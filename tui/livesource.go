@@ -24,7 +24,8 @@ func waitChange(ch <-chan live.Change) tea.Cmd {
 	}
 }
 
-// liveChanged re-lists the tools when the server says they changed, and
+// liveChanged re-lists the tools when the server says they changed (a
+// flood of notifications costs one re-list running and one waiting), and
 // shows a lost server in the banner, keeping the last catalog on screen
 // (the next reload starts the server again).
 func (m *Model) liveChanged(msg liveChangeMsg) tea.Cmd {
@@ -34,7 +35,7 @@ func (m *Model) liveChanged(msg liveChangeMsg) tea.Cmd {
 		return next
 	}
 	m.notice = "the server's tools changed: listing them again"
-	return tea.Batch(m.reload(), next)
+	return tea.Batch(m.eng.relist(m.snap.cat), next)
 }
 
 // sameTools reports whether two catalogs list the same tools, entry for

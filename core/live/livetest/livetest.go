@@ -22,6 +22,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -69,6 +70,10 @@ type Behaviour struct {
 	// JSONResponse answers Streamable HTTP requests with application/json
 	// bodies instead of event streams.
 	JSONResponse bool `json:"jsonResponse,omitempty"`
+	// FloodChanges, after the first full list, makes a stdio server write
+	// that many notifications/tools/list_changed at once, then add the
+	// tool Added (whose own notification comes last).
+	FloodChanges int `json:"floodChanges,omitempty"`
 	// PidFile, when set, is where a stdio server writes its process id
 	// once it is asked for tools/list, so a test knows the listing began.
 	PidFile string `json:"pidFile,omitempty"`
@@ -206,7 +211,11 @@ func noop(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 // NewServer builds the SDK server with the catalog and the behaviour's
 // list middleware (slowness, change after a full list). Crashes are the
 // transport's business: see RunStdio and Handler.
-func NewServer(b Behaviour) *mcp.Server {
+func NewServer(b Behaviour) *mcp.Server { return newServer(b, nil) }
+
+// newServer is NewServer with, for FloodChanges, the stdout it writes the
+// flood to.
+func newServer(b Behaviour, out *lockedWriter) *mcp.Server {
 	opts := &mcp.ServerOptions{PageSize: b.PageSize}
 	if opts.PageSize <= 0 {
 		opts.PageSize = 1000
@@ -244,6 +253,17 @@ func NewServer(b Behaviour) *mcp.Server {
 				if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 					lr.Tools = append(lr.Tools, &mcp.Tool{Name: AnswersTool, Description: askClient(ctx, ss), InputSchema: json.RawMessage(`{"type":"object"}`)})
 				}
+			}
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && lr.NextCursor == "" && b.FloodChanges > 0 && out != nil && changed.CompareAndSwap(false, true) {
+				go func() {
+					note := []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n")
+					for range b.FloodChanges {
+						if _, err := out.Write(note); err != nil {
+							return
+						}
+					}
+					s.AddTool(added.mcp(), noop)
+				}()
 			}
 			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && lr.NextCursor == "" && b.ChangeAfterList && changed.CompareAndSwap(false, true) {
 				// After the answer is on its way, as a server whose tools
@@ -320,12 +340,13 @@ func RunStdio(b Behaviour) error {
 		}
 		fmt.Fprintf(os.Stderr, "grandchild %d\n", cmd.Process.Pid)
 	}
-	s := NewServer(b)
+	out := &lockedWriter{w: os.Stdout}
+	s := newServer(b, out)
 	var in io.ReadCloser = os.Stdin
 	if b.CrashMidList {
 		in = &crashReader{r: os.Stdin}
 	}
-	err := s.Run(context.Background(), &mcp.IOTransport{Reader: in, Writer: nopCloser{os.Stdout}})
+	err := s.Run(context.Background(), &mcp.IOTransport{Reader: in, Writer: nopCloser{out}})
 	if b.Linger {
 		time.Sleep(time.Hour)
 	}
@@ -368,6 +389,19 @@ func asksPage2(msg []byte) bool {
 		} `json:"params"`
 	}
 	return json.Unmarshal(msg, &req) == nil && req.Method == "tools/list" && req.Params.Cursor != ""
+}
+
+// lockedWriter keeps whole writes whole: the SDK writes one message a
+// Write, and a flood of notifications goes between them, never into one.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 type nopCloser struct{ io.Writer }
