@@ -127,8 +127,10 @@ func New(path string) *Config {
 	return c
 }
 
-// Find looks for FileName in dir and each directory above it; "" when
-// there is none.
+// Find looks for FileName in dir and each directory above it, up to the
+// repository's root (the first directory holding .git) or the file
+// system's; "" when there is none. Stopping at the repository keeps a
+// stray toolscope.yaml in a home directory from steering every project.
 func Find(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -140,7 +142,7 @@ func Find(dir string) (string, error) {
 			return p, nil
 		}
 		up := filepath.Dir(dir)
-		if up == dir {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || up == dir {
 			return "", nil
 		}
 		dir = up

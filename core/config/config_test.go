@@ -129,6 +129,11 @@ func TestFind(t *testing.T) {
 	if got, err := Find(deep); err != nil || got != want {
 		t.Errorf("Find = %q, %v; want %q", got, err, want)
 	}
+	// The search stops at the repository's root.
+	os.Mkdir(filepath.Join(deep, ".git"), 0o755)
+	if got, err := Find(deep); err != nil || got != "" {
+		t.Errorf("Find past the repository root: %q, %v", got, err)
+	}
 }
 
 // Edits change only their entry: comments, order and the rest stay.

@@ -63,6 +63,9 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 		}
 	}
 	fmt.Fprintln(b, headline(r, cat.Source))
+	if r.Suppressed != nil {
+		fmt.Fprintln(b, suppressedText(r.Suppressed))
+	}
 	if r.Baseline != nil {
 		fmt.Fprintln(b, baselineText(r.Baseline))
 	}

@@ -66,7 +66,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	if sup := r.Suppressed; sup != nil {
 		fmt.Fprintln(t, suppressedText(sup))
 		for _, u := range sup.Unused {
-			fmt.Fprintln(t, t.style(ansiDim, "  note: "+u))
+			fmt.Fprintln(t, t.style(ansiDim, "  note: "+safe(u)))
 		}
 	}
 	if b := r.Baseline; b != nil {
@@ -92,8 +92,18 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
 		if o.Top > 0 && len(sim.Ranked) > 0 {
 			fmt.Fprintf(t, "\n  Most similar pairs (top %d of %d):\n", min(o.Top, len(sim.Ranked)), sim.PairCount)
+			accepted := map[string]bool{}
+			if r.Suppressed != nil {
+				for _, p := range r.Suppressed.Pairs {
+					accepted[PairKey(p.A, p.B)] = true
+				}
+			}
 			for _, p := range sim.Ranked[:min(o.Top, len(sim.Ranked))] {
-				fmt.Fprintf(t, "    %s  %s <> %s\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), safe(p.A), safe(p.B))
+				mark := ""
+				if accepted[PairKey(p.A, p.B)] {
+					mark = "  [accepted]"
+				}
+				fmt.Fprintf(t, "    %s  %s <> %s%s\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), safe(p.A), safe(p.B), mark)
 			}
 		}
 	}
@@ -213,7 +223,7 @@ func baselineText(b *BaselineSummary) string {
 
 // suppressedText says what the project config accepted.
 func suppressedText(s *Suppressed) string {
-	return fmt.Sprintf("Config %s: %s ignored, %s accepted", s.Config, plural(len(s.Findings), "finding"), plural(len(s.Pairs), "pair"))
+	return fmt.Sprintf("Config %s: %s ignored, %s accepted", safe(s.Config), plural(len(s.Findings), "finding"), plural(len(s.Pairs), "pair"))
 }
 
 // stateText marks a result that a baseline does not cover.
