@@ -26,7 +26,7 @@ var lintHelp = lintSummary + "\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND
 	similarityHelp
 
 // similarityHelp says what a pair's score means, for --help.
-var similarityHelp = ansi.Wrap("Similarity: "+lint.ScoringAdaptive.Explain()+" "+lint.ScoringCosine.Explain(), 78, "")
+var similarityHelp = ansi.Wrap("Similarity: "+lint.ScoringRisk.Explain()+" "+lint.ScoringAdaptive.Explain()+" "+lint.ScoringCosine.Explain(), 78, "")
 
 func init() {
 	register(command{name: "lint", usage: lintUsage, summary: lintSummary, run: runLint})

@@ -103,7 +103,7 @@ func newCatalogFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
 	fs.StringVar(&f.embedder, "embedder", defaultEmbedder, "`NAME` of the embedder for similarity: use (built-in), mock, or openai:MODEL")
 	fs.StringVar(&f.embedURL, "embed-url", "", "`URL` of an OpenAI-compatible endpoint (default $TOOLSCOPE_EMBED_URL, $OPENAI_BASE_URL, then OpenAI)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the vector cache")
-	fs.StringVar(&f.scoring, "scoring", string(lint.ScoringAdaptive), "`SCORING` of pairs: adaptive or cosine")
+	fs.StringVar(&f.scoring, "scoring", string(lint.ScoringRisk), "`SCORING` of pairs: risk, adaptive or cosine")
 	fs.Var(&f.threshold, "threshold", "confusability threshold `N` (default: the embedder's calibration); off = report-only")
 	fs.Var(&f.watchBand, "watch-band", "watch band `N` below the threshold (default: the embedder's calibration)")
 	fs.BoolVar(&f.strict, "strict", false, "warnings fail the gate too")
@@ -119,8 +119,8 @@ func newCatalogFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
 
 // check validates the values flag parsing cannot.
 func (f *catalogFlags) check() error {
-	if f.scoring != string(lint.ScoringAdaptive) && f.scoring != string(lint.ScoringCosine) {
-		return fmt.Errorf("--scoring %q: want adaptive or cosine", f.scoring)
+	if !slices.Contains(lint.Scorings, lint.Scoring(f.scoring)) {
+		return fmt.Errorf("--scoring %q: want risk, adaptive or cosine", f.scoring)
 	}
 	if f.watchBand.v != nil && *f.watchBand.v < 0 {
 		return fmt.Errorf("--watch-band %s: want zero or more", f.watchBand.String())

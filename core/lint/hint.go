@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"toolscope/core/catalog"
 )
 
 // AxisKind says which differentiating axis a hint names.
@@ -121,4 +123,72 @@ func quoteJoin(ws []string, sep string) string {
 		q[i] = "'" + w + "'"
 	}
 	return strings.Join(q, sep)
+}
+
+// Fix is an edit a hint proposes: append Sentence to the description of
+// Tool (a catalog name), naming Other with when to choose it.
+type Fix struct {
+	Tool     string `json:"tool"`
+	Other    string `json:"other"`
+	Sentence string `json:"append"`
+}
+
+// Apply appends the fix's sentence to the tool's description among tools;
+// it reports whether the tool was found.
+func (f Fix) Apply(tools []*catalog.Tool) bool {
+	for _, t := range tools {
+		if t.Name == f.Tool {
+			d := strings.TrimRight(t.Description, " \t\r\n")
+			if d != "" {
+				d += " "
+			}
+			t.Description = d + f.Sentence
+			t.HasDescription = true
+			return true
+		}
+	}
+	return false
+}
+
+// riskFixes proposes the choice sentences for a flagged pair: each
+// description names the other tool with the condition for choosing it,
+// drawn from the words only the other has (its name's qualifiers, else its
+// description's own terms). A description that already names the other
+// gets none.
+func riskFixes(a, b *catalog.Tool, ax Axis, aNamesB, bNamesA bool) []Fix {
+	cond := func(qualifiers, terms []string) string {
+		switch {
+		case len(qualifiers) > 0:
+			return "the request is about " + strings.Join(qualifiers, " or ")
+		case len(terms) > 0:
+			return "the request is about " + strings.Join(terms, ", ")
+		}
+		return "<the case it handles>"
+	}
+	var qa, qb []string
+	if ax.Kind == AxisQualifier {
+		wa, wb := NameTokens(a.OwnName()), NameTokens(b.OwnName())
+		qa, _ = splitShared(wa, wb)
+		qb, _ = splitShared(wb, wa)
+	}
+	var out []Fix
+	if !aNamesB {
+		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s.", b.OwnName(), cond(qb, ax.TermsB))})
+	}
+	if !bNamesA {
+		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s.", a.OwnName(), cond(qa, ax.TermsA))})
+	}
+	return out
+}
+
+// riskHint says the fixes in a sentence.
+func riskHint(fixes []Fix) string {
+	if len(fixes) == 0 {
+		return "both descriptions already name the other with when to choose it, yet the pair still reads alike: sharpen the conditions, or merge the tools"
+	}
+	var parts []string
+	for _, f := range fixes {
+		parts = append(parts, fmt.Sprintf("append to %s's description %q", f.Tool, f.Sentence))
+	}
+	return "say when to choose which: " + strings.Join(parts, "; ") + " (put the real condition in)"
 }

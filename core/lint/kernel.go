@@ -63,6 +63,9 @@ type geometry struct {
 	// usual, when set, turns affinities into adaptive scores:
 	// 2a - usual[i] - usual[j].
 	usual []float64
+	// risk, when set with usual, turns each pair's adaptive score into
+	// its risk; the pair's affinity is then its first-sentence cosine.
+	risk *riskGeo
 }
 
 // want says what a pass keeps.
@@ -348,6 +351,9 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 		sc := a
 		if g.usual != nil {
 			sc = 2*a - ui - g.usual[j]
+			if g.risk != nil {
+				sc, a = g.risk.model.Risk(g.risk.features(i, j, sc)), c
+			}
 		}
 		s.add(scored{i: int32(i), j: int32(j), s: sc, a: a})
 	}

@@ -37,15 +37,24 @@ const (
 	ScoringCosine Scoring = "cosine"
 	// ScoringAdaptive scores a pair against both tools' usual neighbours.
 	ScoringAdaptive Scoring = "adaptive"
+	// ScoringRisk is the confusion risk: a calibrated chance in [0, 1]
+	// that a model takes one tool for the other (risk.go).
+	ScoringRisk Scoring = "risk"
 )
 
 // Scorings are the scorings, the default first.
-var Scorings = []Scoring{ScoringAdaptive, ScoringCosine}
+var Scorings = []Scoring{ScoringRisk, ScoringAdaptive, ScoringCosine}
 
 // Explain says in one sentence, for a tool author, what a pair's score
 // means under the scoring.
 func (s Scoring) Explain() string {
 	switch s {
+	case ScoringRisk:
+		return "The risk is the chance, from 0 to 1, that a model takes one tool for the other: a small model fitted on labelled pairs " +
+			"weighs how alike the texts read (first sentences against each tool's usual neighbours, full descriptions, shared rare words), " +
+			"how the names relate (opposite or different actions, one object inside the other), " +
+			"and whether a description already names the other with when to choose it. " +
+			"At the threshold or above a pair is confusable; in the band below it, watch."
 	case ScoringAdaptive:
 		return "The adaptive score is how much closer two tools read to each other (name and first sentence, plus the words their names share) " +
 			"than each usually reads to its three nearest neighbours: at the threshold or above, with an affinity of at least 0.75, " +
@@ -193,8 +202,12 @@ type Pair struct {
 	J int `json:"-"`
 	// Similarity is the scoring's score: the cosine, or the adaptive score.
 	Similarity float64 `json:"similarity"`
-	// Affinity is the adaptive scoring's affinity (nil under cosine).
+	// Affinity is the adaptive scoring's affinity (nil under cosine); under
+	// the risk scoring, the cosine of the names and first sentences.
 	Affinity *float64 `json:"affinity,omitempty"`
+	// Risk is the confusion risk in [0, 1] under the risk scoring (the
+	// same value as Similarity, named for readers), nil otherwise.
+	Risk *float64 `json:"risk,omitempty"`
 }
 
 // PairFinding is a pair with a verdict and the hint for telling them apart.
@@ -203,6 +216,12 @@ type PairFinding struct {
 	Kind Verdict `json:"kind"`
 	Pair
 	Hint string `json:"hint"`
+	// Reasons are the features that moved the pair's risk most, largest
+	// first (risk scoring only).
+	Reasons []Reason `json:"reasons,omitempty"`
+	// Fixes are the edits the hint proposes, ready to apply (risk
+	// scoring): each description names the other with when to choose it.
+	Fixes []Fix `json:"fixes,omitempty"`
 	// Axis is the hint's structure, for a UI that marks the terms.
 	Axis Axis `json:"-"`
 	// BaselineState is set when the run was compared with a baseline.
@@ -299,6 +318,9 @@ type Options struct {
 	Threshold *float64
 	WatchBand *float64
 	Adaptive  Adaptive
+	// RiskModel replaces the risk scoring's fitted model (calibration
+	// work); nil is DefaultRiskModel.
+	RiskModel *RiskModel
 	// FailOn is the least severity that fails the gate.
 	FailOn Severity
 	// RankLimit bounds Ranked; 0 keeps every pair.
@@ -318,7 +340,7 @@ type Options struct {
 // DefaultOptions is the command line's defaults without an embedder.
 func DefaultOptions() Options {
 	return Options{
-		Scoring:      ScoringAdaptive,
+		Scoring:      ScoringRisk,
 		Adaptive:     DefaultAdaptive(),
 		FailOn:       SeverityError,
 		RankLimit:    DefaultRankLimit,

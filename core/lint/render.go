@@ -144,11 +144,28 @@ func (t textWriter) verdicts(list []PairFinding, max int, scoring Scoring) {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
 		fmt.Fprintf(t, "  %s %s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), safe(p.A), safe(p.B), stateText(p.BaselineState))
+		if len(p.Reasons) > 0 {
+			fmt.Fprintln(t, t.style(ansiDim, "      why: "+safe(ReasonsText(p.Reasons))))
+		}
 		fmt.Fprintln(t, t.style(ansiDim, "      hint: "+safe(p.Hint)))
 	}
 	if len(shown) < len(list) {
 		fmt.Fprintf(t, "  … and %d more %s pairs (--format json lists them all)\n", len(list)-len(shown), list[0].Kind)
 	}
+}
+
+// ReasonsText joins a pair's reasons, each marked + (raises the risk) or
+// − (lowers it).
+func ReasonsText(rs []Reason) string {
+	parts := make([]string, len(rs))
+	for k, r := range rs {
+		sign := "+"
+		if r.Effect < 0 {
+			sign = "−"
+		}
+		parts[k] = sign + " " + r.Text
+	}
+	return strings.Join(parts, "; ")
 }
 
 // headline is the report's first line.
@@ -180,6 +197,9 @@ func thresholdText(sim Similarity) string {
 	if th.ReportOnly() {
 		return "report-only, no threshold"
 	}
+	if sim.Scoring == ScoringRisk {
+		return fmt.Sprintf("confusable at risk %s and above, watch from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand))
+	}
 	s := fmt.Sprintf("threshold %s, watch band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
 	if sim.Scoring == ScoringAdaptive {
 		s += ", affinity floor " + formatFloat(th.AffinityFloor)
@@ -192,9 +212,12 @@ func formatFloat(f float64) string {
 	return string(b)
 }
 
-// scoreText shows a score: the cosine to four places, or the adaptive
-// score signed with its affinity beside it.
+// scoreText shows a score: the risk to two places, the cosine to four, or
+// the adaptive score signed with its affinity beside it.
 func scoreText(s float64, affinity *float64, scoring Scoring) string {
+	if scoring == ScoringRisk {
+		return fmt.Sprintf("risk %.2f", s)
+	}
 	if scoring == ScoringAdaptive && affinity != nil {
 		return fmt.Sprintf("%+.3f (affinity %.3f)", s, *affinity)
 	}
@@ -347,8 +370,11 @@ func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring
 		rows = rows[:max]
 	}
 	for _, p := range rows {
-		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), mdCell(p.Hint))
-	}
+		hint := mdCell(p.Hint)
+		if len(p.Reasons) > 0 {
+			hint = "Why: " + mdCell(ReasonsText(p.Reasons)) + ". " + hint
+		}
+		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)	}
 	if len(rows) < len(list) {
 		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))
 	}

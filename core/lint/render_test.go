@@ -314,7 +314,7 @@ func TestRulesListings(t *testing.T) {
 		}
 	}
 	// Both listings say what each scoring's score means.
-	if len(doc.Scorings) != 2 {
+	if len(doc.Scorings) != len(Scorings) {
 		t.Fatalf("scorings in JSON: %+v", doc.Scorings)
 	}
 	for _, s := range doc.Scorings {

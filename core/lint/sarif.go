@@ -212,10 +212,14 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		one := 1
 		related.ID = &one
 		related.Message = &sarifText{Text: p.B}
+		why := ""
+		if len(p.Reasons) > 0 {
+			why = " Why: " + ReasonsText(p.Reasons) + "."
+		}
 		res := sarifResult{
 			RuleID: id, RuleIndex: index[id], Level: level,
-			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s %s): %s",
-				sarifPlain(p.A), sarifPlain(p.B), p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), p.Hint)},
+			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s %s).%s Hint: %s",
+				sarifPlain(p.A), sarifPlain(p.B), p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), why, p.Hint)},
 			Locations:           []sarifLocation{locate(p.I, p.A, "")},
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(PairKey(p.A, p.B)),

@@ -36,6 +36,7 @@ type Scores struct {
 	limit      int     // Options.VerdictLimit
 	words      []words // hint material, filled on first need
 	band       band
+	model      *RiskModel // the risk scoring's
 }
 
 // band is the verdict pairs kept for the thresholds they were scored
@@ -57,10 +58,14 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 	c := newContext(cat)
 	s := &Scores{toolCount: len(cat.Tools), embedderID: opts.Embedder.ID(), scoring: opts.Scoring, limit: max(0, opts.VerdictLimit)}
 	if s.scoring == "" {
-		s.scoring = ScoringAdaptive
+		s.scoring = ScoringRisk
 	}
-	if s.scoring != ScoringCosine && s.scoring != ScoringAdaptive {
-		return nil, fmt.Errorf("unknown scoring %q (want adaptive or cosine)", s.scoring)
+	if !slices.Contains(Scorings, s.scoring) {
+		return nil, fmt.Errorf("unknown scoring %q (want risk, adaptive or cosine)", s.scoring)
+	}
+	s.model = opts.RiskModel
+	if s.model == nil {
+		s.model = DefaultRiskModel()
 	}
 	for _, t := range cat.Tools {
 		if !c.IsDuplicate(t) {
@@ -71,7 +76,9 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 	if n, ok := opts.Embedder.(embed.Noter); ok {
 		s.notes = append(s.notes, n.Note())
 	}
-	if !s.calibrated {
+	if !s.calibrated && s.scoring == ScoringRisk {
+		s.notes = append(s.notes, fmt.Sprintf("the risk model was fitted on %s vectors: with %s the risks are not calibrated, a ranking only; pass --threshold to set your own", s.model.Embedder, s.embedderID))
+	} else if !s.calibrated {
 		s.notes = append(s.notes, fmt.Sprintf("%s has no calibration for the %s scoring: the thresholds are the scoring's defaults, a starting point only; pass --threshold to set your own", s.embedderID, s.scoring))
 	}
 	n := len(s.tools)
@@ -95,11 +102,22 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 func resolveThresholds(e embed.Embedder, scoring Scoring, opts Options) (Thresholds, bool) {
 	var th Thresholds
 	cal, calibrated := e.Calibration(string(scoring))
+	if scoring == ScoringRisk {
+		// The risk model is the calibration, fitted on one embedder's
+		// vectors.
+		m := opts.RiskModel
+		if m == nil {
+			m = DefaultRiskModel()
+		}
+		cal, calibrated = embed.Calibration{Threshold: m.Threshold, WatchBand: m.Threshold - m.Watch}, e.ID() == m.Embedder
+	}
 	switch {
 	case calibrated:
 		th = Thresholds{Confusability: cal.Threshold, WatchBand: cal.WatchBand}
 	case scoring == ScoringAdaptive:
 		th = Thresholds{Confusability: opts.Adaptive.Threshold, WatchBand: opts.Adaptive.WatchBand}
+	case scoring == ScoringRisk:
+		th = Thresholds{Confusability: cal.Threshold, WatchBand: cal.WatchBand}
 	default:
 		th = Thresholds{Confusability: DefaultCosineThreshold, WatchBand: DefaultCosineWatchBand}
 	}
@@ -120,24 +138,31 @@ func resolveThresholds(e embed.Embedder, scoring Scoring, opts Options) (Thresho
 }
 
 // embed embeds each distinct text once, in batches, and lays the vectors
-// out for the kernel.
+// out for the kernel. The risk scoring embeds three texts per tool: the
+// first sentence (the kernel's) and the full text.
 func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
-	textOf := CosineText
-	if s.scoring == ScoringAdaptive {
-		textOf = AdaptiveText
+	textOf := []func(*catalog.Tool) string{CosineText}
+	switch s.scoring {
+	case ScoringAdaptive:
+		textOf[0] = AdaptiveText
+	case ScoringRisk:
+		textOf = []func(*catalog.Tool) string{AdaptiveText, CosineText}
 	}
 	index := make(map[string]int, len(s.tools))
 	var texts []string
-	rowOf := make([]int, len(s.tools))
-	for k, t := range s.tools {
-		text := textOf(t)
-		at, ok := index[text]
-		if !ok {
-			at = len(texts)
-			index[text] = at
-			texts = append(texts, text)
+	rowOf := make([][]int, len(textOf))
+	for f, of := range textOf {
+		rowOf[f] = make([]int, len(s.tools))
+		for k, t := range s.tools {
+			text := of(t)
+			at, ok := index[text]
+			if !ok {
+				at = len(texts)
+				index[text] = at
+				texts = append(texts, text)
+			}
+			rowOf[f][k] = at
 		}
-		rowOf[k] = at
 	}
 	var vectors [][]float32
 	for from := 0; from < len(texts); from += EmbedBatch {
@@ -159,7 +184,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	}
 	dim := len(vectors[0])
 	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float64, len(s.tools)*dim), norms: make([]float64, len(s.tools))}
-	for k, row := range rowOf {
+	for k, row := range rowOf[0] {
 		v := vectors[row]
 		if len(v) != dim {
 			return nil, fmt.Errorf("embedding with %s: vectors of different lengths (%d and %d)", s.embedderID, dim, len(v))
@@ -176,7 +201,28 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		}
 		g.norms[k] = math.Sqrt(sq)
 	}
-	if s.scoring == ScoringAdaptive {
+	for _, v := range vectors {
+		for _, x := range v {
+			if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("embedding with %s: a vector holds %v", s.embedderID, f)
+			}
+		}
+		if len(v) != dim {
+			return nil, fmt.Errorf("embedding with %s: vectors of different lengths (%d and %d)", s.embedderID, dim, len(v))
+		}
+	}
+	if s.scoring == ScoringRisk {
+		pick := func(rows []int) [][]float32 {
+			out := make([][]float32, len(rows))
+			for k, r := range rows {
+				out[k] = vectors[r]
+			}
+			return out
+		}
+		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
+			parts: parseNames(s.tools), guides: guidedMentions(s.tools), terms: tfidf(s.tools)}
+	}
+	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight
 		g.tokens, g.vocab = nameTokenIDs(s.tools)
 		g.masks = make([][2]uint64, len(g.tokens))
@@ -214,7 +260,7 @@ func nameTokenIDs(tools []*catalog.Tool) ([][]int32, int) {
 // pass finding each tool's usual affinity, then the scoring pass.
 func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
 	passes, offset := 1, 0
-	if s.scoring == ScoringAdaptive {
+	if s.scoring != ScoringCosine {
 		passes = 2
 	}
 	progress := func(done int) {
@@ -222,7 +268,7 @@ func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
 			opts.Progress(Progress{Stage: StageScore, Done: offset + done, Total: passes * s.pairCount})
 		}
 	}
-	if s.scoring == ScoringAdaptive {
+	if s.scoring != ScoringCosine {
 		k := max(1, min(opts.Adaptive.K, len(s.tools)-1))
 		first, err := s.geo.run(ctx, want{rank: -1, floor: noFloor, neighbors: k, byAffinity: true}, progress)
 		if err != nil {
@@ -278,7 +324,7 @@ func (s *Scores) Scoring() Scoring { return s.scoring }
 func (s *Scores) Judge(th Thresholds) Similarity {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.scoring == ScoringCosine {
+	if s.scoring != ScoringAdaptive {
 		th.AffinityFloor = 0
 	}
 	sim := Similarity{
@@ -345,9 +391,12 @@ func (s *Scores) Judge(th Thresholds) Similarity {
 // pairs turns kept pairs into report pairs.
 func (s *Scores) pairs(ps []scored) []Pair {
 	out := make([]Pair, len(ps))
-	var aff []float64
-	if s.scoring == ScoringAdaptive {
+	var aff, risk []float64
+	if s.scoring != ScoringCosine {
 		aff = make([]float64, len(ps))
+	}
+	if s.scoring == ScoringRisk {
+		risk = make([]float64, len(ps))
 	}
 	for k, p := range ps {
 		a, b := s.tools[p.i], s.tools[p.j]
@@ -355,6 +404,10 @@ func (s *Scores) pairs(ps []scored) []Pair {
 		if aff != nil {
 			aff[k] = p.a
 			out[k].Affinity = &aff[k]
+		}
+		if risk != nil {
+			risk[k] = p.s
+			out[k].Risk = &risk[k]
 		}
 	}
 	return out
@@ -370,5 +423,62 @@ func (s *Scores) finding(kind Verdict, p scored) PairFinding {
 	}
 	pair := s.pairs([]scored{p})[0]
 	ax := axisOf(s.words[p.i], s.words[p.j])
-	return PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
+	f := PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
+	if s.scoring == ScoringRisk {
+		x := s.features(int(p.i), int(p.j))
+		f.Reasons = s.model.reasons(x, reasonContext{a: s.geo.risk.parts[p.i], b: s.geo.risk.parts[p.j]})
+		r := s.geo.risk
+		f.Fixes = riskFixes(s.tools[p.i], s.tools[p.j], ax, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)])
+		f.Hint = riskHint(f.Fixes)
+	}
+	return f
 }
+
+// features computes the risk features of distinct tools i and j.
+func (s *Scores) features(i, j int) Features {
+	g := s.geo
+	var c float64
+	if ni, nj := g.norms[i], g.norms[j]; ni != 0 && nj != 0 {
+		var dot float64
+		a, b := g.vecs[i*g.dim:(i+1)*g.dim], g.vecs[j*g.dim:(j+1)*g.dim]
+		for k, x := range a {
+			dot += float64(x * b[k])
+		}
+		c = dot / (ni * nj)
+	}
+	a := c
+	if g.weight != 0 {
+		marks := make([]uint8, g.vocab)
+		for _, id := range g.tokens[i] {
+			marks[id] = 1
+		}
+		a += g.weight * g.jaccard(marks, i, j)
+	}
+	return g.risk.features(i, j, 2*a-g.usual[i]-g.usual[j])
+}
+
+// Features gives the risk features of the tools at catalog indexes a and
+// b (risk scoring only; ok is false otherwise, or for a tool left out).
+func (s *Scores) Features(a, b int) (Features, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.geo == nil || s.geo.risk == nil {
+		return Features{}, false
+	}
+	i, j := -1, -1
+	for k, t := range s.tools {
+		switch t.Index {
+		case a:
+			i = k
+		case b:
+			j = k
+		}
+	}
+	if i < 0 || j < 0 || i == j {
+		return Features{}, false
+	}
+	return s.features(i, j), true
+}
+
+// Model is the risk model the pairs were scored with.
+func (s *Scores) Model() *RiskModel { return s.model }

@@ -418,7 +418,7 @@ func TestEmbedderMisbehaviour(t *testing.T) {
 func TestSkippedSimilarity(t *testing.T) {
 	cat := mustCatalog(t, list(tool("a", long+" for x", ""), tool("b", long+" for y", "")))
 	r, err := Analyze(context.Background(), cat, DefaultOptions())
-	if err != nil || r.Similarity.Analyzed || !r.OK || r.Similarity.Ranked == nil || !r.Similarity.Thresholds.ReportOnly() || r.Similarity.Scoring != ScoringAdaptive {
+	if err != nil || r.Similarity.Analyzed || !r.OK || r.Similarity.Ranked == nil || !r.Similarity.Thresholds.ReportOnly() || r.Similarity.Scoring != ScoringRisk {
 		t.Errorf("no embedder: %v %+v, want analyzed false, ok, empty lists", err, r)
 	}
 	one := mustCatalog(t, list(tool("a", long+" for x", ""), tool("a", "dup", "")))

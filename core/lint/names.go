@@ -1,0 +1,199 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+
+	"toolscope/core/catalog"
+)
+
+// Name structure: a tool name read as action, object and qualifiers
+// ("get_page_property" is the action get on the object page property).
+// The risk scoring (risk.go) reads how two names relate: opposite or
+// different-kind actions, the same action on different objects, one object
+// nested in the other.
+
+// nameParts is a name split into its action and its object words. The
+// words every tool of the catalog shares (a server prefix) are dropped
+// first.
+type nameParts struct {
+	verb   string   // the action as written, "" when no word is a known action
+	action string   // its synonym group ("fetch" -> get)
+	kind   verbKind // what the action does to its object
+	object []string // the other words, sorted, repeats dropped
+}
+
+// verbKind sorts actions by what they do.
+type verbKind uint8
+
+const (
+	kindNone   verbKind = iota
+	kindRead            // looks, leaves the object as it is
+	kindWrite           // creates or changes
+	kindRemove          // deletes, stops, undoes
+	kindAct             // acts on the world without being read or write (click, run, send)
+)
+
+// verbs maps an action word to its synonym group and kind.
+var verbs = map[string]struct {
+	group string
+	kind  verbKind
+}{}
+
+func init() {
+	groups := []struct {
+		kind  verbKind
+		words []string
+	}{
+		{kindRead, []string{"get", "fetch", "retrieve", "read", "obtain", "show", "view", "describe", "inspect", "info"}},
+		{kindRead, []string{"list", "enumerate", "browse", "all"}},
+		{kindRead, []string{"search", "find", "query", "lookup", "seek", "discover"}},
+		{kindRead, []string{"count"}},
+		{kindRead, []string{"check", "verify", "validate", "test"}},
+		{kindRead, []string{"download", "export", "pull"}},
+		{kindRead, []string{"observe", "watch", "monitor"}},
+		{kindRead, []string{"extract", "scrape", "crawl", "parse"}},
+		{kindRead, []string{"analyze", "analyse", "summarize", "explain", "evaluate", "calculate", "compute"}},
+		{kindRead, []string{"hover"}},
+		{kindRead, []string{"take", "capture", "snapshot", "screenshot"}},
+		{kindWrite, []string{"create", "add", "new", "make", "insert", "post", "generate", "register", "book"}},
+		{kindWrite, []string{"update", "edit", "modify", "patch", "change", "set", "put", "rename", "replace", "upsert", "write", "save", "append"}},
+		{kindWrite, []string{"upload", "import", "push", "publish"}},
+		{kindWrite, []string{"install"}},
+		{kindWrite, []string{"start", "open", "launch", "begin"}},
+		{kindWrite, []string{"enable", "activate", "unmute"}},
+		{kindWrite, []string{"lock", "mute"}},
+		{kindWrite, []string{"subscribe", "follow", "attach", "connect", "link", "assign", "grant", "approve"}},
+		{kindWrite, []string{"archive"}},
+		{kindWrite, []string{"merge", "apply", "deploy", "restore", "resume", "reset"}},
+		{kindRemove, []string{"delete", "remove", "destroy", "drop", "erase", "purge", "clear"}},
+		{kindRemove, []string{"uninstall"}},
+		{kindRemove, []string{"stop", "close", "end", "terminate", "kill", "cancel", "abort", "pause"}},
+		{kindRemove, []string{"disable", "deactivate"}},
+		{kindRemove, []string{"unlock"}},
+		{kindRemove, []string{"unsubscribe", "unfollow", "detach", "disconnect", "unlink", "unassign", "revoke", "reject"}},
+		{kindRemove, []string{"unarchive"}},
+		{kindAct, []string{"run", "execute", "exec", "invoke", "call", "trigger", "rerun", "retry"}},
+		{kindAct, []string{"send", "reply", "notify", "email", "message"}},
+		{kindAct, []string{"click", "press", "tap"}},
+		{kindAct, []string{"fill", "type", "enter", "input"}},
+		{kindAct, []string{"navigate", "go", "goto", "visit", "redirect"}},
+		{kindAct, []string{"drag", "drop_", "scroll", "resize", "emulate", "wait", "select", "switch", "move", "copy", "transfer", "convert", "think", "act", "schedule", "sync", "build"}},
+	}
+	for _, g := range groups {
+		for _, w := range g.words {
+			if _, dup := verbs[w]; !dup {
+				verbs[w] = struct {
+					group string
+					kind  verbKind
+				}{g.words[0], g.kind}
+			}
+		}
+	}
+}
+
+// antonyms are action groups that undo each other.
+var antonyms = map[[2]string]bool{}
+
+func init() {
+	for _, p := range [][2]string{
+		{"create", "delete"}, {"install", "uninstall"}, {"start", "stop"}, {"enable", "disable"},
+		{"lock", "unlock"}, {"upload", "download"}, {"get", "update"}, {"subscribe", "unsubscribe"},
+		{"archive", "unarchive"}, {"merge", "delete"}, {"create", "update"}, {"update", "delete"},
+	} {
+		antonyms[p] = true
+		antonyms[[2]string{p[1], p[0]}] = true
+	}
+}
+
+// parseNames reads every tool's name structure. A first word that more
+// than half of a catalog's tools (of at least four) start with is the
+// server's prefix ("browserbase_", "API-") and dropped.
+func parseNames(tools []*catalog.Tool) []nameParts {
+	tokens := make([][]string, len(tools))
+	lead := map[string]int{}
+	for k, t := range tools {
+		tokens[k] = NameTokens(t.OwnName())
+		if len(tokens[k]) > 0 {
+			lead[tokens[k][0]]++
+		}
+	}
+	out := make([]nameParts, len(tools))
+	for k, ws := range tokens {
+		if len(tools) >= 4 && len(ws) > 1 && 2*lead[ws[0]] > len(tools) {
+			ws = ws[1:]
+		}
+		out[k] = parseName(ws)
+	}
+	return out
+}
+
+// parseName takes the first known action word as the action and the rest
+// as the object.
+func parseName(ws []string) nameParts {
+	var p nameParts
+	var obj []string
+	for _, w := range ws {
+		if v, ok := verbs[w]; ok && p.verb == "" {
+			p.verb, p.action, p.kind = w, v.group, v.kind
+			continue
+		}
+		obj = append(obj, strings.TrimSuffix(singular(w), "_"))
+	}
+	slices.Sort(obj)
+	p.object = slices.Compact(obj)
+	return p
+}
+
+// singular drops a plural's s, so "pages" and "page" are one object.
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// nameRelation is how two names' structures relate.
+type nameRelation struct {
+	opposite   bool // antonymous actions, or a read against a change
+	otherVerb  bool // two known actions of different groups, not opposite
+	sameAction bool // the same action group
+	nested     bool // one object's words are a strict part of the other's
+}
+
+func relate(a, b nameParts) nameRelation {
+	var r nameRelation
+	if a.verb != "" && b.verb != "" {
+		switch {
+		case a.action == b.action:
+			r.sameAction = true
+		case antonyms[[2]string{a.action, b.action}] || differentKind(a.kind, b.kind):
+			r.opposite = true
+		default:
+			r.otherVerb = true
+		}
+	}
+	shared := 0
+	for _, w := range a.object {
+		if _, ok := slices.BinarySearch(b.object, w); ok {
+			shared++
+		}
+	}
+	if !r.opposite && len(a.object) != len(b.object) && shared == min(len(a.object), len(b.object)) && (shared > 0 || a.verb != "" && a.action == b.action) {
+		r.nested = true
+	}
+	return r
+}
+
+// differentKind reports whether one action reads or acts where the other
+// writes or removes: the model is told which by the request's verb.
+func differentKind(x, y verbKind) bool {
+	if x == y || x == kindNone || y == kindNone {
+		return false
+	}
+	mut := func(k verbKind) bool { return k == kindWrite || k == kindRemove }
+	return mut(x) != mut(y) && (x == kindRead || y == kindRead) || mut(x) && mut(y)
+}

@@ -1,0 +1,396 @@
+package lint
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"toolscope/core/catalog"
+)
+
+// The risk scoring: a calibrated chance, in [0, 1], that a model takes one
+// tool of a pair for the other. A small logistic model (risk_model.go,
+// fitted by `go run ./core/calibration/cmd/fit`, docs/calibration.md)
+// weighs features a reader can follow: how alike the texts read, how the
+// names' structures relate, how many parameters the tools share, and
+// whether a description already says when to choose which.
+
+// Feature names a risk feature.
+type Feature int
+
+// The risk features, in the model's order.
+const (
+	// FeatAdaptive is the adaptive score of the names and first sentences:
+	// how much closer the pair reads than each tool usually reads to its
+	// three nearest neighbours.
+	FeatAdaptive Feature = iota
+	// FeatFull is the cosine of the two tools' name and full description.
+	FeatFull
+	// FeatTerms is the cosine of the two texts' words weighted by how rare
+	// each is in the catalog (tf-idf).
+	FeatTerms
+	// FeatOpposite: the actions undo each other (create/delete) or one
+	// reads where the other writes.
+	FeatOpposite
+	// FeatOtherAction: two known actions of different kinds (click/hover).
+	FeatOtherAction
+	// FeatNested: one name's object is part of the other's
+	// (get_page/get_page_property), or a general tool beside a specific one.
+	FeatNested
+	// FeatGuided counts the descriptions (0, 1 or 2) that name the other
+	// tool with a choice condition ("use x instead when ...", "prefer y
+	// when ...", "only after z").
+	FeatGuided
+	numFeatures
+)
+
+var featureNames = [numFeatures]string{"adaptive", "full", "terms", "opposite", "otherAction", "nested", "guided"}
+
+func (f Feature) String() string { return featureNames[f] }
+
+// FeatureNames lists the features in the model's order.
+func FeatureNames() []string { return featureNames[:] }
+
+// Features are one pair's risk features.
+type Features [numFeatures]float64
+
+// RiskModel is a logistic model over the features: risk =
+// 1/(1+exp(-(Bias + Σ Weights[k]·x[k]))). Means are the training means,
+// against which a feature's contribution to a pair's risk is told.
+type RiskModel struct {
+	Bias    float64
+	Weights Features
+	Means   Features
+	// Threshold and Watch are where the confusable and watch verdicts
+	// start.
+	Threshold, Watch float64
+	// Embedder is the ID of the embedder whose vectors it was fitted on:
+	// with another, the risks are a ranking, not a calibrated chance.
+	Embedder string
+}
+
+// Logit is the model's log-odds for x.
+func (m *RiskModel) Logit(x Features) float64 {
+	z := m.Bias
+	for k, w := range m.Weights {
+		z += w * x[k]
+	}
+	return z
+}
+
+// Risk is the model's risk for x, in [0, 1].
+func (m *RiskModel) Risk(x Features) float64 { return sigmoid(m.Logit(x)) }
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// Reason is one feature's part in a pair's risk: Effect is its
+// contribution to the log-odds against the average pair (positive raises
+// the risk), Text says it in words.
+type Reason struct {
+	Feature string  `json:"feature"`
+	Effect  float64 `json:"effect"`
+	Text    string  `json:"text"`
+}
+
+// MaxReasons is how many reasons a pair reports.
+const MaxReasons = 3
+
+// reasons lists the features that moved x's risk most, largest first;
+// effects under 0.25 in log-odds are left out.
+func (m *RiskModel) reasons(x Features, ctx reasonContext) []Reason {
+	var out []Reason
+	for k := range numFeatures {
+		e := m.Weights[k] * (x[k] - m.Means[k])
+		if math.Abs(e) < 0.25 {
+			continue
+		}
+		out = append(out, Reason{Feature: featureNames[k], Effect: math.Round(e*100) / 100, Text: reasonText(Feature(k), x, e > 0, ctx)})
+	}
+	slices.SortStableFunc(out, func(p, q Reason) int {
+		switch {
+		case math.Abs(p.Effect) > math.Abs(q.Effect):
+			return -1
+		case math.Abs(p.Effect) < math.Abs(q.Effect):
+			return 1
+		}
+		return 0
+	})
+	if len(out) > MaxReasons {
+		out = out[:MaxReasons]
+	}
+	return out
+}
+
+// reasonContext is what a reason's words quote.
+type reasonContext struct {
+	a, b nameParts
+}
+
+func reasonText(f Feature, x Features, up bool, c reasonContext) string {
+	switch f {
+	case FeatAdaptive:
+		if up {
+			return "they read closer to each other than to any other tool"
+		}
+		return "each reads closer to other tools than to this one"
+	case FeatFull:
+		if up {
+			return fmt.Sprintf("the full descriptions read alike (cosine %.2f)", x[f])
+		}
+		return fmt.Sprintf("the full descriptions differ (cosine %.2f)", x[f])
+	case FeatOpposite:
+		return fmt.Sprintf("opposite actions (%s vs %s)", c.a.verb, c.b.verb)
+	case FeatOtherAction:
+		if x[f] == 0 {
+			return "no different actions in the names"
+		}
+		return fmt.Sprintf("different actions (%s vs %s)", c.a.verb, c.b.verb)
+	case FeatNested:
+		if x[f] == 0 {
+			return "neither name's object contains the other's"
+		}
+		return fmt.Sprintf("one object contains the other (%s, %s): a general tool beside a specific one", objText(c.a), objText(c.b))
+	case FeatTerms:
+		if up {
+			return fmt.Sprintf("they share distinctive words (%.0f%% weighted overlap)", 100*x[f])
+		}
+		return fmt.Sprintf("they share few distinctive words (%.0f%% weighted overlap)", 100*x[f])
+	case FeatGuided:
+		if x[f] == 0 {
+			return "neither description names the other with when to choose it"
+		}
+		if x[f] == 1 {
+			return "one description names the other tool and says when to choose it"
+		}
+		return "each description names the other tool and says when to choose it"
+	}
+	return ""
+}
+
+func objText(p nameParts) string {
+	if len(p.object) == 0 {
+		return "(none)"
+	}
+	return strings.Join(p.object, " ")
+}
+
+// riskGeo is what the risk scoring reads beside the first-sentence
+// vectors: the full-text vectors (unit length), each tool's name
+// structure and word weights, and the tools its description names with
+// guidance.
+type riskGeo struct {
+	model  *RiskModel
+	dim    int
+	full   []float64 // n rows of dim, unit length (zero rows stay zero)
+	parts  []nameParts
+	guides []map[int]bool // tool -> the tools its description names with guidance
+	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
+}
+
+type termWeight struct {
+	id int32
+	w  float64
+}
+
+// tfidf gives each tool a unit tf-idf vector over its name's words and its
+// description's terms, the idf taken over the catalog.
+func tfidf(tools []*catalog.Tool) [][]termWeight {
+	ids := map[string]int32{}
+	counts := make([]map[int32]float64, len(tools))
+	var df []int
+	for k, t := range tools {
+		counts[k] = map[int32]float64{}
+		words := append(NameTokens(t.OwnName()), descriptionTerms(t.Description)...)
+		for _, w := range words {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(ids))
+				ids[w] = id
+				df = append(df, 0)
+			}
+			if counts[k][id] == 0 {
+				df[id]++
+			}
+			counts[k][id]++
+		}
+	}
+	out := make([][]termWeight, len(tools))
+	n := float64(len(tools))
+	for k, c := range counts {
+		var row []termWeight
+		var sq float64
+		for id, tf := range c {
+			w := (1 + math.Log(tf)) * math.Log((1+n)/(1+float64(df[id])))
+			if w > 0 {
+				row = append(row, termWeight{id, w})
+				sq += w * w
+			}
+		}
+		slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
+		for r := range row {
+			row[r].w /= math.Sqrt(sq)
+		}
+		out[k] = row
+	}
+	return out
+}
+
+func sparseDot(a, b []termWeight) float64 {
+	var s float64
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].id < b[j].id:
+			i++
+		case a[i].id > b[j].id:
+			j++
+		default:
+			s += a[i].w * b[j].w
+			i++
+			j++
+		}
+	}
+	return s
+}
+
+// features computes pair (i, j)'s features, given its adaptive score.
+func (r *riskGeo) features(i, j int, adaptive float64) Features {
+	var x Features
+	x[FeatAdaptive] = adaptive
+	x[FeatFull] = unitDot(r.full, r.dim, i, j)
+	x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
+	rel := relate(r.parts[i], r.parts[j])
+	x[FeatOpposite] = b2f(rel.opposite)
+	x[FeatOtherAction] = b2f(rel.otherVerb)
+	x[FeatNested] = b2f(rel.nested)
+	x[FeatGuided] = b2f(r.guides[i][j]) + b2f(r.guides[j][i])
+	return x
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func unitDot(v []float64, dim, i, j int) float64 {
+	a, b := v[i*dim:(i+1)*dim], v[j*dim:(j+1)*dim]
+	var s float64
+	for k, x := range a {
+		s += x * b[k]
+	}
+	return s
+}
+
+// unitRows lays vectors out as unit rows.
+func unitRows(vs [][]float32, dim int) []float64 {
+	out := make([]float64, len(vs)*dim)
+	for k, v := range vs {
+		row := out[k*dim : (k+1)*dim]
+		var sq float64
+		for d, x := range v {
+			row[d] = float64(x)
+			sq += float64(x) * float64(x)
+		}
+		if sq > 0 {
+			n := math.Sqrt(sq)
+			for d := range row {
+				row[d] /= n
+			}
+		}
+	}
+	return out
+}
+
+// guideCues are the words that turn a mention of another tool into a
+// choice condition.
+var guideCues = []string{"when", "instead", "prefer", "rather", "only after", "before", "after", "not for", "unlike", "use ", "vs", "versus", "if "}
+
+// guidedMentions finds, for each tool, the other tools its description
+// names in a sentence that also says when to choose (a guide cue). A name
+// counts when it stands whole (bounded by other than letters, digits, `_`,
+// `-` and `.`); a one-word name must be quoted (`x`, 'x' or "x").
+func guidedMentions(tools []*catalog.Tool) []map[int]bool {
+	out := make([]map[int]bool, len(tools))
+	for i, t := range tools {
+		if t.Description == "" {
+			continue
+		}
+		for _, sentence := range sentences(t.Description) {
+			lower := strings.ToLower(sentence)
+			cue := false
+			for _, c := range guideCues {
+				if strings.Contains(lower, c) {
+					cue = true
+					break
+				}
+			}
+			if !cue {
+				continue
+			}
+			for j, u := range tools {
+				if j == i {
+					continue
+				}
+				if mentions(lower, strings.ToLower(u.OwnName())) {
+					if out[i] == nil {
+						out[i] = map[int]bool{}
+					}
+					out[i][j] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sentences splits a description at sentence ends and line breaks.
+func sentences(s string) []string {
+	var out []string
+	for s != "" {
+		first := FirstSentence(s)
+		if first == "" {
+			break
+		}
+		at := strings.Index(s, first)
+		out = append(out, first)
+		s = s[at+len(first):]
+	}
+	return out
+}
+
+func isNameByte(c byte) bool { return isLowerOrDigit(c) || c == '_' || c == '-' || c == '.' }
+
+// mentions reports whether name stands whole in text (both lower case).
+func mentions(text, name string) bool {
+	if name == "" {
+		return false
+	}
+	oneWord := len(NameTokens(name)) < 2
+	for from := 0; ; {
+		k := strings.Index(text[from:], name)
+		if k < 0 {
+			return false
+		}
+		at, end := from+k, from+k+len(name)
+		from = at + 1
+		before, after := byte(' '), byte(' ')
+		if at > 0 {
+			before = text[at-1]
+		}
+		if end < len(text) {
+			after = text[end]
+		}
+		// A trailing full stop ends the sentence, not the name.
+		if after == '.' && (end+1 == len(text) || text[end+1] == ' ') {
+			after = ' '
+		}
+		if isNameByte(before) || isNameByte(after) {
+			continue
+		}
+		if !oneWord || strings.ContainsRune("`'\"", rune(before)) && before == after {
+			return true
+		}
+	}
+}

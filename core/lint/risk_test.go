@@ -1,0 +1,197 @@
+package lint
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"toolscope/core/catalog"
+)
+
+func TestNameRelations(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want nameRelation
+	}{
+		{"create_annotation", "delete_annotation", nameRelation{opposite: true}},
+		{"install_package", "uninstall_package", nameRelation{opposite: true}},
+		{"start_server", "stop_server", nameRelation{opposite: true}},
+		{"read_sheet", "write_sheet", nameRelation{opposite: true}},
+		{"click", "hover", nameRelation{otherVerb: true}},
+		{"get_page", "fetch_page", nameRelation{sameAction: true}},
+		{"get_page", "get_page_property", nameRelation{sameAction: true, nested: true}},
+		{"search", "search_events", nameRelation{sameAction: true, nested: true}},
+		{"list_projects", "list_branches", nameRelation{sameAction: true}},
+		{"list_pages", "get_page", nameRelation{otherVerb: true}},
+		{"weather", "forecast", nameRelation{}},
+	}
+	for _, c := range cases {
+		got := relate(parseName(NameTokens(c.a)), parseName(NameTokens(c.b)))
+		if got != c.want {
+			t.Errorf("%s / %s: %+v, want %+v", c.a, c.b, got, c.want)
+		}
+		if back := relate(parseName(NameTokens(c.b)), parseName(NameTokens(c.a))); back != got {
+			t.Errorf("%s / %s: not symmetric: %+v and %+v", c.a, c.b, got, back)
+		}
+	}
+}
+
+func TestParseNamesDropsTheCatalogPrefix(t *testing.T) {
+	var tools []*catalog.Tool
+	for _, n := range []string{"acme_create_page", "acme_delete_page", "acme_search", "acme_get_page"} {
+		tools = append(tools, &catalog.Tool{Name: n})
+	}
+	parts := parseNames(tools)
+	if parts[0].verb != "create" || !slices.Equal(parts[0].object, []string{"page"}) || parts[2].verb != "search" || len(parts[2].object) != 0 {
+		t.Errorf("parts %+v", parts)
+	}
+}
+
+func TestGuidedMentions(t *testing.T) {
+	tools := []*catalog.Tool{
+		{Name: "search_logs", Description: "Searches logs. Use get_log_entry instead when you have the entry id."},
+		{Name: "get_log_entry", Description: "Gets one log entry. Related: search_logs."},
+		{Name: "click", Description: "Clicks an element."},
+		{Name: "hover", Description: "Hovers over an element. Prefer `click` when the element must be activated. Do not click twice."},
+		{Name: "fill", Description: "Fills an input; fill_form when several."},
+	}
+	g := guidedMentions(tools)
+	want := map[[2]int]bool{{0, 1}: true, {3, 2}: true}
+	for i := range tools {
+		for j := range tools {
+			if g[i][j] != want[[2]int{i, j}] {
+				t.Errorf("%s names %s with guidance: %v, want %v", tools[i].Name, tools[j].Name, g[i][j], want[[2]int{i, j}])
+			}
+		}
+	}
+}
+
+func TestMentions(t *testing.T) {
+	cases := []struct {
+		text, name string
+		want       bool
+	}{
+		{"use search_logs instead", "search_logs", true},
+		{"use search_logs.", "search_logs", true},
+		{"use search_logs_v2 instead", "search_logs", false},
+		{"use my_search_logs instead", "search_logs", false},
+		{"click the button", "click", false},
+		{"prefer `click` when", "click", true},
+		{"prefer 'click' when", "click", true},
+		{"", "x_y", false},
+	}
+	for _, c := range cases {
+		if got := mentions(c.text, c.name); got != c.want {
+			t.Errorf("mentions(%q, %q) = %v", c.text, c.name, got)
+		}
+	}
+}
+
+func TestRiskModel(t *testing.T) {
+	m := DefaultRiskModel()
+	var lo, hi Features
+	lo[FeatAdaptive], hi[FeatAdaptive] = -1, 0.3
+	lo[FeatFull], hi[FeatFull] = 0.2, 0.95
+	if r := m.Risk(lo); r < 0 || r > m.Watch {
+		t.Errorf("far pair: risk %v", r)
+	}
+	if r := m.Risk(hi); r < m.Threshold || r > 1 {
+		t.Errorf("near pair: risk %v", r)
+	}
+	guided := hi
+	guided[FeatGuided] = 2
+	if m.Risk(guided) >= m.Threshold {
+		t.Errorf("a pair whose descriptions name each other with guidance stays at risk %v", m.Risk(guided))
+	}
+	opp := hi
+	opp[FeatOpposite] = 1
+	if m.Risk(opp) >= m.Risk(hi) {
+		t.Error("opposite actions do not lower the risk")
+	}
+	rs := m.reasons(hi, reasonContext{})
+	if len(rs) == 0 || len(rs) > MaxReasons || rs[0].Effect <= 0 {
+		t.Fatalf("reasons %+v", rs)
+	}
+	for k := 1; k < len(rs); k++ {
+		if math.Abs(rs[k].Effect) > math.Abs(rs[k-1].Effect) {
+			t.Errorf("reasons not by effect: %+v", rs)
+		}
+	}
+}
+
+// The risk scoring under the mock: risks in [0, 1], ranked by risk, the
+// verdicts carry reasons and fixes, and applying a pair's fixes lowers
+// its risk.
+func TestRiskScoring(t *testing.T) {
+	src := list(
+		tool("create_page", "Creates a page in the workspace.", `{"type":"object","properties":{"title":{"type":"string"}}}`),
+		tool("delete_page", "Deletes a page from the workspace.", ""),
+		tool("search_pages", "Searches pages in the workspace by title.", ""),
+		tool("find_pages", "Finds pages in the workspace by title.", ""),
+		tool("get_weather", "Returns the weather for a city.", ""),
+	)
+	opts := mockOptions(ScoringRisk)
+	plain, err := Score(context.Background(), mustCatalog(t, src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim := plain.Judge(plain.Thresholds()); sim.Calibrated || !strings.Contains(strings.Join(sim.Notes, " "), "not calibrated") {
+		t.Errorf("no note that the mock's risks are not calibrated: %q", sim.Notes)
+	}
+	th := 0.05
+	opts.Threshold = &th
+	r, err := Analyze(context.Background(), mustCatalog(t, src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := r.Similarity
+	if sim.Scoring != ScoringRisk || len(sim.Ranked) != 10 {
+		t.Fatalf("scoring %s, %d ranked", sim.Scoring, len(sim.Ranked))
+	}
+	for k, p := range sim.Ranked {
+		if p.Similarity < 0 || p.Similarity > 1 || p.Risk == nil || *p.Risk != p.Similarity {
+			t.Errorf("pair %s/%s: risk %v", p.A, p.B, p.Similarity)
+		}
+		if k > 0 && p.Similarity > sim.Ranked[k-1].Similarity {
+			t.Error("ranking not by risk")
+		}
+	}
+	var top *PairFinding
+	for k := range sim.Confusable {
+		p := &sim.Confusable[k]
+		if len(p.Fixes) != 2 || !strings.Contains(p.Hint, p.Fixes[0].Sentence) {
+			t.Errorf("%s/%s: fixes %+v, hint %q", p.A, p.B, p.Fixes, p.Hint)
+		}
+		if top == nil && p.A == "search_pages" && p.B == "find_pages" {
+			top = p
+		}
+	}
+	if top == nil {
+		t.Fatalf("search_pages/find_pages not confusable: %+v", sim.Confusable)
+	}
+	if len(top.Reasons) == 0 {
+		t.Error("no reasons")
+	}
+	data, _ := json.Marshal(top)
+	if !strings.Contains(string(data), `"reasons":[{"feature":`) || !strings.Contains(string(data), `"fixes":[{"tool":"search_pages"`) {
+		t.Errorf("JSON %s", data)
+	}
+	cat := mustCatalog(t, src)
+	for _, f := range top.Fixes {
+		if !f.Apply(cat.Tools) {
+			t.Fatalf("fix for %s found no tool", f.Tool)
+		}
+	}
+	r2, err := Analyze(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r2.Similarity.Ranked {
+		if p.A == top.A && p.B == top.B && p.Similarity >= top.Similarity {
+			t.Errorf("the fixes left the risk at %v (was %v)", p.Similarity, top.Similarity)
+		}
+	}
+}
