@@ -291,8 +291,8 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 	// The pairs' help says what the score in use means, in one sentence.
 	press(m, "3", "?")
 	flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
-	if !strings.Contains(flat, "than each usually reads to its three nearest") {
-		t.Errorf("the pairs' help does not explain the adaptive score:\n%s", m.View())
+	if !strings.Contains(flat, "The risk is the chance, from 0 to 1") {
+		t.Errorf("the pairs' help does not explain the risk:\n%s", m.View())
 	}
 }
 

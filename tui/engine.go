@@ -228,12 +228,15 @@ func (e *engine) moveThresholds(dt, db float64) tea.Cmd {
 // round2 keeps repeated steps from drifting off the two-decimal grid.
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-// switchScoring flips between the adaptive and cosine scorings. The
-// thresholds go back to the new scoring's own: the scales differ.
+// switchScoring moves risk -> cosine -> adaptive -> risk. The thresholds
+// go back to the new scoring's own: the scales differ.
 func (e *engine) switchScoring() {
-	if e.scoring == lint.ScoringCosine {
+	switch e.scoring {
+	case lint.ScoringCosine:
 		e.scoring = lint.ScoringAdaptive
-	} else {
+	case lint.ScoringAdaptive:
+		e.scoring = lint.ScoringRisk
+	default:
 		e.scoring = lint.ScoringCosine
 	}
 	e.resetThresholds()

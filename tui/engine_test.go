@@ -74,7 +74,7 @@ func TestSimilarityArrivesInTheBackground(t *testing.T) {
 		t.Errorf("the structural findings did not arrive: %d findings", len(m.snap.findings))
 	}
 	view := ansi.Strip(m.View())
-	if m.snap.sim == nil || !strings.Contains(view, "mock adaptive") || !strings.Contains(view, "Neighbours of get_volume_status") {
+	if m.snap.sim == nil || !strings.Contains(view, "mock risk") || !strings.Contains(view, "Neighbours of get_volume_status") {
 		t.Fatalf("after the background work:\n%s", view)
 	}
 	if len(m.pairs.rows) != len(m.snap.cat.Tools)-1 {
@@ -345,7 +345,7 @@ func TestExportWritesTheReport(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Fatalf("no report at the typed name %s: %v", other, err)
 	}
-	if m.exporting || m.eng.scoring != lint.ScoringAdaptive || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
+	if m.exporting || m.eng.scoring != lint.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
 		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.eng.scoring)
 	}
 	for _, keys := range [][]string{{"e", "esc"}, {"e", "j", "esc"}} {

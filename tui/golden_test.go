@@ -43,7 +43,7 @@ func TestGoldens(t *testing.T) {
 				// names the embedder and the gate fails (the catalog has an
 				// error).
 				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-					return bytes.Contains(b, []byte("mock adaptive")) && bytes.Contains(b, []byte("FAIL"))
+					return bytes.Contains(b, []byte("mock risk")) && bytes.Contains(b, []byte("FAIL"))
 				},
 					teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 				for _, k := range sc.keys {

@@ -16,7 +16,7 @@ var paneHelp = map[string]string{
 		"The schema lists the parameters in file order.",
 	"Pairs": "✗ confusable, ~ watch. " +
 		"+/- move the threshold and ]/[ the watch band; the verdicts follow without embedding again. " +
-		"s switches the scoring (adaptive, cosine), m the embedder. The mock embedder counts characters: trust its order, not its verdicts.",
+		"s switches the scoring (risk, cosine, adaptive), m the embedder. The mock embedder counts characters: trust its order, not its verdicts.",
 	"Arguments": "Type or paste the arguments a model would send, as JSON. Every keystroke judges them again: validation issues, " +
 		"the text the model would get back, each ruled argument (model's own, assumed, asked) and the period with its window and advice. " +
 		"v cycles enforce, warn and off; esc stops typing; each tool keeps its own draft.",

@@ -304,7 +304,9 @@ func (p *pairsPane) detail() []string {
 	}
 	st := p.styles
 	head := shown(pr.A) + " ⇄ " + shown(pr.B) + "  " + p.score(pr.Similarity)
-	if pr.Affinity != nil {
+	if pr.Risk != nil {
+		head = shown(pr.A) + " ⇄ " + shown(pr.B) + fmt.Sprintf("  risk %.2f", *pr.Risk)
+	} else if pr.Affinity != nil {
 		head += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
 	}
 	v := p.snap.verdict(pr)
@@ -315,7 +317,11 @@ func (p *pairsPane) detail() []string {
 	}
 	out := []string{st.Bold.Render(clip(head, p.w))}
 	if v != nil {
-		out = append(out, wholeSentences(shown(oneLine(v.Hint)), p.w, p.detailHeight()-1, "(the rest: enter compares)")...)
+		text := v.Hint
+		if len(v.Reasons) > 0 {
+			text = "why: " + lint.ReasonsText(v.Reasons) + ". hint: " + text
+		}
+		out = append(out, wholeSentences(shown(oneLine(text)), p.w, p.detailHeight()-1, "(the rest: enter compares)")...)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"toolscope/core/lint"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -156,6 +157,8 @@ func TestListsShowPositionAndNamesTheirEnds(t *testing.T) {
 	}
 	opts := mockOptions(t)
 	opts.Catalog = cat
+	// Adaptive: under the mock the risk puts a watch badge on every row.
+	opts.Lint.Scoring = lint.ScoringAdaptive
 	m := scoredModel(t, opts, 120, 30)
 	view := ansi.Strip(m.View())
 	if !strings.Contains(view, " 1/30 ↓ ") {

@@ -374,7 +374,8 @@ func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring
 		if len(p.Reasons) > 0 {
 			hint = "Why: " + mdCell(ReasonsText(p.Reasons)) + ". " + hint
 		}
-		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)	}
+		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
+	}
 	if len(rows) < len(list) {
 		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))
 	}
