@@ -159,9 +159,9 @@ func riskFixes(a, b *catalog.Tool, ax Axis, aNamesB, bNamesA bool) []Fix {
 	cond := func(qualifiers, terms []string) string {
 		switch {
 		case len(qualifiers) > 0:
-			return "the request is about " + strings.Join(qualifiers, " or ")
+			return "the request is about " + orList(qualifiers)
 		case len(terms) > 0:
-			return "the request is about " + strings.Join(terms, ", ")
+			return "the request is about " + orList(terms)
 		}
 		return "<the case it handles>"
 	}
@@ -179,6 +179,14 @@ func riskFixes(a, b *catalog.Tool, ax Axis, aNamesB, bNamesA bool) []Fix {
 		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s.", a.OwnName(), cond(qa, ax.TermsA))})
 	}
 	return out
+}
+
+// orList joins words as "a, b or c".
+func orList(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
 }
 
 // riskHint says the fixes in a sentence.
