@@ -35,7 +35,7 @@ var diffFailOn = []string{"breaking", "descriptions", "pairs"}
 
 func runDiff(args []string, io stdio) int {
 	fs := newFlagSet("diff")
-	f := newCatalogFlags(fs, []string{"text", "json", "markdown"})
+	f := newPairFlags(fs, []string{"text", "json", "markdown"})
 	cfgFlags := addConfigFlags(fs)
 	failOn := listFlag{}
 	fs.Var(&failOn, "fail-on", "`WHAT,...` fails the gate: breaking, descriptions, pairs (default breaking)")

@@ -99,17 +99,32 @@ func (l *listFlag) Set(s string) error {
 // newCatalogFlags declares the shared flags on fs; formats lists what
 // --format accepts, the first being the default (nil: no --format flag).
 func newCatalogFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
-	f := &catalogFlags{formats: formats, threshold: optionalFloat{allowOff: true}}
+	return declareCatalogFlags(fs, formats, true)
+}
+
+// newPairFlags declares the shared flags a command needs that compares
+// only pairs (diff): without --strict, --disable and --rank-limit, which
+// would change nothing there.
+func newPairFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
+	return declareCatalogFlags(fs, formats, false)
+}
+
+func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *catalogFlags {
+	f := &catalogFlags{formats: formats, threshold: optionalFloat{allowOff: true}, rankLimit: lint.DefaultRankLimit}
 	fs.StringVar(&f.embedder, "embedder", defaultEmbedder, "`NAME` of the embedder for similarity: use (built-in), mock, or openai:MODEL")
 	fs.StringVar(&f.embedURL, "embed-url", "", "`URL` of an OpenAI-compatible endpoint (default $TOOLSCOPE_EMBED_URL, $OPENAI_BASE_URL, then OpenAI)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the vector cache")
 	fs.StringVar(&f.scoring, "scoring", string(lint.ScoringRisk), "`SCORING` of pairs: risk, adaptive or cosine")
 	fs.Var(&f.threshold, "threshold", "confusability threshold `N` (default: the embedder's calibration); off = report-only")
 	fs.Var(&f.watchBand, "watch-band", "watch band `N` below the threshold (default: the embedder's calibration)")
-	fs.BoolVar(&f.strict, "strict", false, "warnings fail the gate too")
-	fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
-	fs.IntVar(&f.rankLimit, "rank-limit", lint.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
-	fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
+	if structural {
+		fs.BoolVar(&f.strict, "strict", false, "warnings fail the gate too")
+		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
+		fs.IntVar(&f.rankLimit, "rank-limit", lint.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
+		fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
+	} else {
+		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: no embedder runs")
+	}
 	if len(formats) > 0 {
 		fs.StringVar(&f.format, "format", formats[0], "output `FORMAT`: "+strings.Join(formats, ", "))
 	}
