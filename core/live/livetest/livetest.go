@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the test server asks its client what hosts are asked, roots and sampling included
+
 // Package livetest is an MCP server for tests of live catalogs, built with
 // the same SDK toolscope's client uses. It serves a small ops catalog whose
 // tools carry declarations in `_meta`, titles, annotations and output
@@ -305,7 +307,6 @@ func askClient(ctx context.Context, ss *mcp.ServerSession) string {
 	} else {
 		out += fmt.Sprintf("; roots: %d", len(r.Roots))
 	}
-	//lint:ignore SA1019 the test server asks what hosts are asked
 	if _, err := ss.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10}); err != nil {
 		out += "; sampling: error " + err.Error()
 	} else {
