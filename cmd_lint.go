@@ -246,6 +246,11 @@ func (p *progress) tick(now time.Time) {
 	if elapsed < progressDelay {
 		return
 	}
+	if !p.tty && p.label != "" {
+		// A log gets no line for loading: an input error there (a catalog
+		// too large, a server that fails) stays the one line on stderr.
+		return
+	}
 	line := p.text(elapsed)
 	if p.tty {
 		fmt.Fprintf(p.w, "\r\x1b[K%s", line)

@@ -28,6 +28,7 @@ func TestProgress(t *testing.T) {
 		p.tick(at(11 * time.Second))
 		p.update(lint.Progress{Stage: lint.StageVerdicts})
 		p.tick(at(12500 * time.Millisecond))
+		p.tick(at(13 * time.Second))
 		p.end()
 		got := errOut.String()
 		if tty {
@@ -35,14 +36,16 @@ func TestProgress(t *testing.T) {
 				"\r\x1b[Ktoolscope lint: score 25% (50/200) · 3s" +
 				"\r\x1b[Ktoolscope lint: score 25% (50/200) · 11s" +
 				"\r\x1b[Ktoolscope lint: verdicts · 12s" +
+				"\r\x1b[Ktoolscope lint: verdicts · 13s" +
 				"\r\x1b[K"
 			if got != want {
 				t.Errorf("terminal:\n got %q\nwant %q", got, want)
 			}
 			continue
 		}
-		// Not a terminal: plain lines, the first at 2 s, then one per 10 s.
-		want := "toolscope lint: loading the catalog · 2s\ntoolscope lint: verdicts · 12s\n"
+		// Not a terminal: plain lines once the analysis runs (loading has
+		// none, so an input error stays one line), then one per 10 s.
+		want := "toolscope lint: score 25% (50/200) · 3s\ntoolscope lint: verdicts · 13s\n"
 		if got != want || strings.Contains(got, "\x1b") {
 			t.Errorf("not a terminal:\n got %q\nwant %q", got, want)
 		}

@@ -58,8 +58,12 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 			if p.Kind == Watch {
 				level, title = "notice", "toolscope "+sarifWatchRule
 			}
-			annotate(level, title, p.I, fmt.Sprintf("%s and %s are %s (%s %s): %s",
-				p.A, p.B, p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), p.Hint))
+			why := ""
+			if len(p.Reasons) > 0 {
+				why = " Why: " + ReasonsText(p.Reasons) + "."
+			}
+			annotate(level, title, p.I, fmt.Sprintf("%s and %s are %s (%s).%s Hint: %s",
+				p.A, p.B, p.Kind, scoredAs(sim.Scoring, p.Pair), why, p.Hint))
 		}
 	}
 	fmt.Fprintln(b, headline(r, cat.Source))

@@ -224,6 +224,16 @@ func scoreText(s float64, affinity *float64, scoring Scoring) string {
 	return fmt.Sprintf("%.4f", s)
 }
 
+// scoredAs names a pair's score with its scoring for a sentence: "risk
+// 0.19", "cosine 0.9100", "adaptive +0.566 (affinity 0.984)".
+func scoredAs(scoring Scoring, p Pair) string {
+	text := scoreText(p.Similarity, p.Affinity, scoring)
+	if scoring == ScoringRisk {
+		return text
+	}
+	return string(scoring) + " " + text
+}
+
 func findingWhere(f Finding) string {
 	if f.Param != "" {
 		return f.Tool + "." + f.Param

@@ -218,8 +218,8 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		}
 		res := sarifResult{
 			RuleID: id, RuleIndex: index[id], Level: level,
-			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s %s).%s Hint: %s",
-				sarifPlain(p.A), sarifPlain(p.B), p.Kind, sim.Scoring, scoreText(p.Similarity, p.Affinity, sim.Scoring), why, p.Hint)},
+			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s).%s Hint: %s",
+				sarifPlain(p.A), sarifPlain(p.B), p.Kind, scoredAs(sim.Scoring, p.Pair), why, p.Hint)},
 			Locations:           []sarifLocation{locate(p.I, p.A, "")},
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(PairKey(p.A, p.B)),
