@@ -68,6 +68,15 @@ func runInit(args []string, io stdio) int {
 	return 0
 }
 
+// scoringNames lists the scorings as "risk, adaptive or cosine".
+func scoringNames() string {
+	names := make([]string, len(lint.Scorings))
+	for i, s := range lint.Scorings {
+		names[i] = string(s)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // initConfig is the config `init` writes: the format's every key, at its
 // default, commented out, so the file changes nothing until edited.
 func initConfig() string {
@@ -99,9 +108,9 @@ rules:
 similarity:
   # embedder: %s              # use (built in), mock, openai:MODEL, or none (structural rules only)
   # embed-url: https://...    # for openai:MODEL
-  # scoring: %s          # adaptive or cosine
-  # threshold: -0.04          # default: the embedder's calibration; off = report-only
-  # watch-band: 0.05          # default: the embedder's calibration
+  # scoring: %s              # %s
+  # threshold: 0.5            # default: the embedder's calibration; off = report-only
+  # watch-band: 0.1           # default: the embedder's calibration
   # rank-limit: %d
 
 # Pairs reviewed and accepted as distinct: their verdict no longer fails the
@@ -117,6 +126,6 @@ ignore:
   #   tool: list_volumes
   #   param: limit
   #   reason: the server documents its default page size in the API guide
-`, defaultEmbedder, lint.ScoringAdaptive, lint.DefaultRankLimit)
+`, defaultEmbedder, lint.Scorings[0], scoringNames(), lint.DefaultRankLimit)
 	return b.String()
 }

@@ -231,6 +231,14 @@ func (c *Config) decode() error {
 	})
 }
 
+func scoringList() string {
+	var names []string
+	for _, s := range lint.Scorings {
+		names = append(names, string(s))
+	}
+	return strings.Join(names, ", ")
+}
+
 func ruleIDs() []string {
 	var ids []string
 	for _, r := range lint.DefaultRules() {
@@ -324,7 +332,7 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 		"scoring": func(n *yaml.Node) error {
 			v, err := d.str(n, "similarity: scoring")
 			if err == nil && !slices.Contains(lint.Scorings, lint.Scoring(v)) {
-				err = d.errf(n, "similarity: scoring %q: want adaptive or cosine", v)
+				err = d.errf(n, "similarity: scoring %q: want one of %s", v, scoringList())
 			}
 			s.Scoring = lint.Scoring(v)
 			return err

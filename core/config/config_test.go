@@ -74,7 +74,7 @@ func TestParseErrors(t *testing.T) {
 		{"rules:\n  description-missing-or-short: {min-chars: 0}\n", "min-chars: 0: want 1 or more"},
 		{"similarity:\n  threshold: high\n", `c.yaml:2:14: similarity: threshold: "high": want a number`},
 		{"similarity:\n  watch-band: -1\n", "watch-band -1: want zero or more"},
-		{"similarity:\n  scoring: dot\n", `similarity: scoring "dot": want adaptive or cosine`},
+		{"similarity:\n  scoring: dot\n", `similarity: scoring "dot": want one of risk, adaptive, cosine`},
 		{"similarity:\n  rank-limit: 1.5\n", `rank-limit: "1.5": want a whole number`},
 		{"strict: maybe\n", `strict: "maybe": want true or false`},
 		{"version: 2\n", "version 2: this toolscope reads version 1"},
