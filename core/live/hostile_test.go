@@ -109,9 +109,11 @@ func TestEndlessHTTPAnswerStopsAtTheLimit(t *testing.T) {
 				t.Fatalf("List: %v, want an error ending %q", err, want)
 			}
 			// Whatever the body, the client reads no further than the
-			// limit: the heap grows by a small multiple of it at most.
-			if grew > 6*maxMessage {
-				t.Errorf("the heap grew by %d MiB, want at most %d MiB", grew>>20, 6*maxMessage>>20)
+			// limit: the heap grows by a small multiple of it at most (the
+			// SDK's copy, the tap's, and garbage from growing both: 270 to
+			// 330 MiB measured).
+			if grew > 8*maxMessage {
+				t.Errorf("the heap grew by %d MiB, want at most %d MiB", grew>>20, 8*maxMessage>>20)
 			}
 			t.Logf("the heap grew by %d MiB at most", grew>>20)
 		})
