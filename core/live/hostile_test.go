@@ -100,7 +100,10 @@ func TestEndlessHTTPAnswerStopsAtTheLimit(t *testing.T) {
 	for _, sse := range []bool{false, true} {
 		name := map[bool]string{false: "json", true: "event stream"}[sse]
 		t.Run(name, func(t *testing.T) {
-			s := openT(t, endlessList(t, sse), testOptions(transport{http: true}))
+			opts := testOptions(transport{http: true})
+			// 64 MiB must arrive before the page's limit, on a busy machine too.
+			opts.PageTimeout = 2 * time.Minute
+			s := openT(t, endlessList(t, sse), opts)
 			peak := heapPeak()
 			_, err := s.List(context.Background())
 			grew := peak()
