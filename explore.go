@@ -123,7 +123,9 @@ func openLive(arg string, f *catalogFlags) (*live.Source, *catalog.Catalog, erro
 
 // runExplorer runs the explorer full screen until the user quits.
 func runExplorer(o tui.Options, catalogOnStdin bool, io stdio) int {
-	opts := []tea.ProgramOption{tea.WithAltScreen()}
+	// The mouse: the wheel scrolls, a click focuses and selects (shift and
+	// drag still selects text in most terminals).
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion()}
 	if catalogOnStdin {
 		// The catalog came on stdin: keys come from the terminal.
 		opts = append(opts, tea.WithInputTTY())

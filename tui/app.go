@@ -104,6 +104,9 @@ type Options struct {
 	Now func() time.Time
 	// Zone is the app's zone for wall times; nil is UTC.
 	Zone *time.Location
+	// Clipboard is where the copy key writes its OSC 52 sequence; nil is
+	// stderr (the terminal, as stdout, without racing the screen's writes).
+	Clipboard io.Writer
 }
 
 // ExportFunc writes a report about cat in a format.
@@ -127,7 +130,9 @@ type Model struct {
 	drawerOpen bool
 	helpOpen   bool
 	helpScroll int
-	quitting   bool
+	// zoomed gives the focused pane the whole body.
+	zoomed   bool
+	quitting bool
 	// compare, when open, covers the panes with a pair side by side.
 	compare *compareView
 	// exporting is true while the footer asks for an export format, then
@@ -236,6 +241,7 @@ func (m *Model) enableKeys() {
 		b.SetEnabled(scored)
 	}
 	k.Reload.SetEnabled(m.eng.load != nil)
+	k.EditFile.SetEnabled(m.opts.Watch != "" && m.tools.selectedTool() >= 0)
 	k.Export.SetEnabled(m.opts.Export != nil)
 	k.Scoring.SetEnabled(m.eng.canScore())
 	k.Embedder.SetEnabled(m.eng.canSwitchEmbedder())
@@ -287,6 +293,10 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			m.notice = "wrote " + msg.path
 		}
 		return nil
+	case editedMsg:
+		return m.edited(msg)
+	case tea.MouseMsg:
+		return m.mouse(msg)
 	case noticeMsg:
 		m.notice = string(msg)
 		return nil
@@ -305,6 +315,9 @@ func (m *Model) resize(w, h int) {
 	fw, fh := m.styles.frameSize()
 	l := m.layout
 	for id, r := range [paneCount]Rect{l.Tools, l.Tool, l.Pairs, l.Drawer} {
+		if m.zoomed && paneID(id) == m.focus {
+			r = l.Body
+		}
 		m.panes[id].setSize(max(r.W-fw, 0), max(r.H-fh, 0))
 	}
 	if m.compare != nil {
@@ -345,7 +358,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane):
 			// The keys that go somewhere do so from the comparison too.
 			m.compare = nil
-		case key.Matches(msg, k.Quit, k.Help):
+		case key.Matches(msg, k.Quit, k.Help, k.Copy):
 		case key.Matches(msg, k.NextMatch, k.PrevMatch) && !m.compare.searching():
 			m.compare = nil
 		default:
@@ -394,6 +407,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.reload()
 	case key.Matches(msg, k.Export):
 		m.startExport()
+	case key.Matches(msg, k.Copy):
+		m.copySelection()
+	case key.Matches(msg, k.Zoom):
+		m.toggleZoom()
+	case key.Matches(msg, k.EditFile):
+		return m.editCatalog()
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
 			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
@@ -561,14 +580,16 @@ func (m *Model) setFocus(id paneID) {
 		return
 	}
 	m.focus = id
+	if m.zoomed {
+		// The zoomed pane is the focused one.
+		m.resize(m.layout.Width, m.layout.Height)
+	}
 }
 
 func (m *Model) openDrawer() {
-	if !m.drawerOpen {
-		m.drawerOpen = true
-		m.resize(m.layout.Width, m.layout.Height)
-	}
+	m.drawerOpen = true
 	m.focus = paneArgs
+	m.resize(m.layout.Width, m.layout.Height)
 }
 
 func (m *Model) closeDrawer() {
@@ -600,7 +621,7 @@ func (m *Model) syncPairs() {
 func (m *Model) globalKeys() []key.Binding {
 	k := m.keys
 	return []key.Binding{k.NextPane, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextMatch, k.PrevMatch,
-		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Back, k.Help, k.Quit, k.ForceQuit}
+		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Copy, k.Zoom, k.EditFile, k.Back, k.Help, k.Quit, k.ForceQuit}
 }
 
 func plural(n int, noun string) string {

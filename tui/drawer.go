@@ -38,11 +38,12 @@ type drawer struct {
 	// reqID numbers the judgements asked for; job is the latest, until
 	// its answer comes. verdict is the last answer, results its rendering
 	// for the current width; scroll is the first result line shown.
-	reqID   int
-	job     *argsJob
-	verdict []verdictLine
-	results []string
-	scroll  int
+	reqID     int
+	job       *argsJob
+	verdict   []verdictLine
+	modelText string
+	results   []string
+	scroll    int
 	// now and zone are what pasted periods are read against.
 	now  func() time.Time
 	zone *time.Location
@@ -225,6 +226,9 @@ type argsJob struct {
 type argsJudgedMsg struct {
 	id    int
 	lines []verdictLine
+	// modelText is what the model would get back instead of a result, ""
+	// when the call is not rejected.
+	modelText string
 }
 
 // evaluate asks for the editor's text to be judged again, in the
@@ -240,7 +244,8 @@ func (d *drawer) evaluate() {
 	}
 	id, tool, decl, text, mode, now, zone := d.reqID, d.snap.cat.Tools[d.tool], d.snap.decls[d.tool], d.editor.Value(), d.mode, d.now(), d.zone
 	d.job = &argsJob{id: id, run: safeID("arguments", id, func() tea.Msg {
-		return argsJudgedMsg{id: id, lines: judgeArguments(tool, decl, text, mode, now, zone)}
+		lines, modelText := judgeArguments(tool, decl, text, mode, now, zone)
+		return argsJudgedMsg{id: id, lines: lines, modelText: modelText}
 	})}
 }
 
@@ -263,7 +268,7 @@ func (d *drawer) judged(msg argsJudgedMsg) {
 		return
 	}
 	d.job = nil
-	d.verdict = msg.lines
+	d.verdict, d.modelText = msg.lines, msg.modelText
 	d.render()
 }
 
@@ -285,7 +290,7 @@ func (d *drawer) render() {
 // boundary's verdict and issues, how the declarations resolve the call,
 // and what the model would get back. It reads only what it is given, so it
 // runs in the background.
-func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode validate.Mode, now time.Time, zone *time.Location) []verdictLine {
+func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode validate.Mode, now time.Time, zone *time.Location) (lines []verdictLine, modelText string) {
 	var out []verdictLine
 	add := func(t tone, text string) { out = append(out, verdictLine{t, text}) }
 	if strings.TrimSpace(text) == "" {
@@ -335,12 +340,13 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 		out[verdict] = verdictLine{toneWarn, "~ the schema accepts the call (" + string(mode) + "), but the declarations refuse a value: see the red line below"}
 	}
 	if action == validate.Rejected {
+		modelText = validate.FormatIssues(tool.Name, issues)
 		add(toneBold, "the model would get:")
-		for _, l := range strings.Split(validate.FormatIssues(tool.Name, issues), "\n") {
+		for _, l := range strings.Split(modelText, "\n") {
 			add(toneMuted, "  "+l)
 		}
 	}
-	return out
+	return out, modelText
 }
 
 // refused reports whether any line is a refusal.

@@ -31,6 +31,9 @@ type KeyMap struct {
 	Embedder  key.Binding
 	Export    key.Binding
 	Reload    key.Binding
+	Copy      key.Binding
+	Zoom      key.Binding
+	EditFile  key.Binding
 
 	// Jumps: n and N move between the matches of a search in the Tool
 	// pane or the comparison, else between the tools with findings or
@@ -107,6 +110,9 @@ func DefaultKeyMap() KeyMap {
 		Embedder:  b("m", "embedder", "m"),
 		Export:    b("e", "export", "e"),
 		Reload:    b("r", "reload", "r"),
+		Copy:      b("c", "copy (tool JSON, hint, model's text)", "c"),
+		Zoom:      b("z", "zoom the pane", "z"),
+		EditFile:  b("E", "edit the catalog at the tool", "E"),
 
 		NextMatch: b("n", "next match or flagged tool", "n"),
 		PrevMatch: b("N", "previous match or flagged tool", "N"),

@@ -347,3 +347,21 @@ func (p *pairsPane) position() string {
 	}
 	return listPosition(p.cursor, len(p.rows), p.offset, p.shownRows())
 }
+
+// clickRow selects the pair drawn on content row row (a pair's hint lines
+// belong to it).
+func (p *pairsPane) clickRow(row int) {
+	if p.snap == nil || p.snap.sim == nil {
+		return
+	}
+	y := len(p.notes())
+	for i := p.offset; i < p.offset+p.shownRows(); i++ {
+		h := p.rowHeight(i)
+		if row >= y && row < y+h {
+			p.cursor = i
+			p.scroll()
+			return
+		}
+		y += h
+	}
+}

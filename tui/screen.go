@@ -55,7 +55,7 @@ func (m *Model) body() string {
 	if m.compare != nil {
 		return m.styles.frameWith(m.compare.title(), positionOf(m.compare), m.compare.View(), l.Body.W, l.Body.H, true)
 	}
-	if l.Mode == ModeTabs {
+	if l.Mode == ModeTabs || m.zoomed {
 		return m.paneView(m.focus, l.Body)
 	}
 	var top string

@@ -413,3 +413,15 @@ func (l *toolList) jumpFlagged(d int) bool {
 	}
 	return false
 }
+
+// clickRow selects the tool shown on content row row (the filter line is
+// row 0); false when no tool is there.
+func (l *toolList) clickRow(row int) bool {
+	i := l.offset + row - 1
+	if row < 1 || row > l.listHeight() || i >= len(l.rows) {
+		return false
+	}
+	l.cursor = i
+	l.scroll()
+	return true
+}

@@ -1,0 +1,166 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// clipboard decodes the OSC 52 sequences written to w.
+func clipboard(t *testing.T, w *bytes.Buffer) []string {
+	t.Helper()
+	var out []string
+	for _, seq := range strings.Split(w.String(), "\x07") {
+		if seq == "" {
+			continue
+		}
+		payload, ok := strings.CutPrefix(seq, "\x1b]52;c;")
+		if !ok {
+			t.Fatalf("not an OSC 52 sequence: %q", seq)
+		}
+		data, err := base64.StdEncoding.DecodeString(payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(data))
+	}
+	w.Reset()
+	return out
+}
+
+// c copies the tool's JSON, the pair's hint or the model's text with OSC
+// 52.
+func TestCopyWritesOSC52(t *testing.T) {
+	var clip bytes.Buffer
+	opts := mockOptions(t)
+	opts.Clipboard = &clip
+	m := scoredModel(t, opts, 160, 45)
+	press(m, "c")
+	got := clipboard(t, &clip)
+	if len(got) != 1 {
+		t.Fatalf("copied %d times", len(got))
+	}
+	var tool struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	if err := json.Unmarshal([]byte(got[0]), &tool); err != nil || tool.Name != "get_volume_status" || len(tool.InputSchema) == 0 {
+		t.Fatalf("the tool's JSON: %v %+v\n%s", err, tool, got[0])
+	}
+	if !strings.Contains(footerLine(m), "copied the tool's JSON") {
+		t.Errorf("footer %q", footerLine(m))
+	}
+	press(m, "3", "c")
+	pr, _ := m.pairs.selected()
+	if got := clipboard(t, &clip); len(got) != 1 || got[0] != m.snap.verdict(pr).Hint {
+		t.Errorf("the hint: %q", got)
+	}
+	press(m, "1", "a")
+	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": 7}`), Paste: true})
+	press(m, "esc", "c")
+	if got := clipboard(t, &clip); len(got) != 1 || !strings.Contains(got[0], "volume_id") || got[0] != m.drawer.modelText {
+		t.Errorf("the model's text: %q", got)
+	}
+	press(m, "x", "enter")
+	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-0a1b2c3d"}`), Paste: true})
+	press(m, "esc", "c")
+	if got := clipboard(t, &clip); len(got) != 0 || !strings.Contains(footerLine(m), "nothing copied") {
+		t.Errorf("a valid call copied %q; footer %q", got, footerLine(m))
+	}
+}
+
+func TestOSC52InsideTmux(t *testing.T) {
+	var b bytes.Buffer
+	if err := writeOSC52(&b, "hi", true); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// z gives the focused pane the whole body and back; focus moves the zoom.
+func TestZoom(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "2", "z")
+	if m.tool.w != 160-2 || m.tool.h != m.layout.Body.H-2 {
+		t.Fatalf("zoomed tool pane is %dx%d", m.tool.w, m.tool.h)
+	}
+	view := ansi.Strip(m.View())
+	if strings.Contains(view, "Tools 6") || !strings.Contains(view, "get_volume_status ──") {
+		t.Errorf("zoom shows other panes:\n%s", view)
+	}
+	press(m, "3")
+	if m.pairs.w != 158 || m.tool.w == 158 {
+		t.Errorf("focus did not move the zoom: pairs %d tool %d", m.pairs.w, m.tool.w)
+	}
+	press(m, "z")
+	if m.zoomed || m.pairs.w == 158 {
+		t.Error("z did not unzoom")
+	}
+	fits(t, m, 160, 45)
+}
+
+// The wheel scrolls the pane under the pointer; a click focuses it and
+// selects the row; a tab click in the tabs layout focuses that tab.
+func TestMouse(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 20)
+	if len(m.tool.lines) <= m.tool.h+mouseWheelLines {
+		t.Fatalf("the tool pane does not scroll at 160x20: %d lines in %d", len(m.tool.lines), m.tool.h)
+	}
+	l := m.layout
+	m.Update(tea.MouseMsg{X: l.Tool.X + 5, Y: l.Tool.Y + 5, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if m.tool.scroll != mouseWheelLines || m.focus != paneTools {
+		t.Errorf("wheel over the tool pane: scroll %d, focus %v", m.tool.scroll, m.focus)
+	}
+	// The third tool's row: border, filter line, then the rows.
+	m.Update(tea.MouseMsg{X: l.Tools.X + 3, Y: l.Tools.Y + 1 + 1 + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if selectedName(m) != "list_volumes" || m.focus != paneTools {
+		t.Errorf("click on the third row: %q, focus %v", selectedName(m), m.focus)
+	}
+	m.Update(tea.MouseMsg{X: l.Pairs.X + 5, Y: l.Pairs.Y + 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if m.focus != panePairs {
+		t.Errorf("click on the pairs: focus %v", m.focus)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tea.MouseMsg{X: 3, Y: m.layout.TabBar.Y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if m.focus != paneTools {
+		t.Errorf("click on the first tab: focus %v", m.focus)
+	}
+}
+
+func TestEditorArgs(t *testing.T) {
+	tests := []struct {
+		editor string
+		want   []string
+	}{
+		{"", []string{"vi", "+12", "cat.json"}},
+		{"nvim", []string{"nvim", "+12", "cat.json"}},
+		{"emacs -nw", []string{"emacs", "-nw", "+12", "cat.json"}},
+		{"/usr/bin/code -w", []string{"/usr/bin/code", "-w", "--goto", "cat.json:12"}},
+		{"subl", []string{"subl", "cat.json:12"}},
+	}
+	for _, tt := range tests {
+		if got := editorArgs(tt.editor, "cat.json", 12); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("editorArgs(%q) = %q, want %q", tt.editor, got, tt.want)
+		}
+	}
+	m := newTestModel(t, 160, 45)
+	if m.keys.EditFile.Enabled() || press(m, "E") != nil {
+		t.Error("E works without a catalog file")
+	}
+	opts := mockOptions(t)
+	opts.Watch = "testdata/ops.json"
+	m = New(opts) // no Init: no watch started
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	if !m.keys.EditFile.Enabled() || m.editCatalog() == nil {
+		t.Error("E does not open the editor on a catalog file")
+	}
+}
