@@ -78,3 +78,36 @@ func TestLintBaseline(t *testing.T) {
 		}
 	}
 }
+
+// With a config and a baseline, every SARIF result has a baselineState,
+// the accepted ones too, which carry their suppression.
+func TestLintSARIFConfigAndBaseline(t *testing.T) {
+	_, out, errOut := runCmd("", "lint", "--embedder", "mock", "--config", "testdata/lint/toolscope.yaml", "--baseline", "testdata/lint/baseline.json", "--format", "sarif", "testdata/lint/tools.json")
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID        string
+				BaselineState string
+				Suppressions  []struct{ Kind, Justification string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("%v %s", err, errOut)
+	}
+	suppressed := 0
+	for _, res := range log.Runs[0].Results {
+		if res.BaselineState == "" {
+			t.Errorf("a %s result without a baselineState", res.RuleID)
+		}
+		if len(res.Suppressions) > 0 {
+			suppressed++
+			if res.Suppressions[0].Kind != "external" || res.Suppressions[0].Justification == "" {
+				t.Errorf("suppression %+v", res.Suppressions)
+			}
+		}
+	}
+	if suppressed == 0 {
+		t.Error("the config's accepted pair is not in the SARIF as suppressed")
+	}
+}

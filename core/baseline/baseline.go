@@ -231,29 +231,52 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 	for _, x := range f.Findings {
 		known[x.key()] = append(known[x.key()], x)
 	}
-	for i := range r.Structural {
-		x := &r.Structural[i]
-		k := lint.FindingKey(*x)
-		was := known[k]
-		switch {
-		case len(was) == 0:
-			x.BaselineState = lint.BaselineNew
-			sum.New++
-			if failing(x.Severity) {
-				sum.NewFailing++
+	// What a project config accepted is matched too, so its results carry
+	// a state (SARIF wants one on every result once any has one) and its
+	// baseline entries are not reported absent; it counts nowhere.
+	var suppressed []lint.Finding
+	if r.Suppressed != nil {
+		suppressed = r.Suppressed.Findings
+	}
+	for _, list := range []struct {
+		findings []lint.Finding
+		count    bool
+	}{{r.Structural, true}, {suppressed, false}} {
+		for i := range list.findings {
+			x := &list.findings[i]
+			k := lint.FindingKey(*x)
+			was := known[k]
+			var state lint.BaselineState
+			switch {
+			case len(was) == 0:
+				state = lint.BaselineNew
+			case was[0].Severity == x.Severity && was[0].Message == x.Message:
+				state = lint.BaselineUnchanged
+			default:
+				state = lint.BaselineUpdated
 			}
-			continue
-		case was[0].Severity == x.Severity && was[0].Message == x.Message:
-			x.BaselineState = lint.BaselineUnchanged
-			sum.Unchanged++
-		default:
-			x.BaselineState = lint.BaselineUpdated
-			sum.Updated++
-			if failing(x.Severity) && !failing(was[0].Severity) {
-				sum.NewFailing++
+			x.BaselineState = state
+			if len(was) > 0 {
+				known[k] = was[1:]
+			}
+			if !list.count {
+				continue
+			}
+			switch state {
+			case lint.BaselineNew:
+				sum.New++
+				if failing(x.Severity) {
+					sum.NewFailing++
+				}
+			case lint.BaselineUnchanged:
+				sum.Unchanged++
+			default:
+				sum.Updated++
+				if failing(x.Severity) && !failing(was[0].Severity) {
+					sum.NewFailing++
+				}
 			}
 		}
-		known[k] = was[1:]
 	}
 	index := map[string]int{}
 	for _, t := range cat.Tools {
@@ -282,30 +305,41 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 		pairs[lint.PairKey(p.A, p.B)] = p
 	}
 	sim := &r.Similarity
-	for _, list := range [][]lint.PairFinding{sim.Confusable, sim.Watch} {
-		for i := range list {
-			p := &list[i]
+	var accepted []lint.PairFinding
+	if r.Suppressed != nil {
+		accepted = r.Suppressed.Pairs
+	}
+	for _, list := range []struct {
+		pairs []lint.PairFinding
+		count bool
+	}{{sim.Confusable, true}, {sim.Watch, true}, {accepted, false}} {
+		for i := range list.pairs {
+			p := &list.pairs[i]
 			k := lint.PairKey(p.A, p.B)
 			was, ok := pairs[k]
 			switch {
 			case !ok:
 				p.BaselineState = lint.BaselineNew
-				sum.New++
-				if p.Kind == lint.Confusable {
-					sum.NewFailing++
-				}
-				continue
 			case was.Kind == p.Kind:
 				p.BaselineState = lint.BaselineUnchanged
-				sum.Unchanged++
 			default:
 				p.BaselineState = lint.BaselineUpdated
-				sum.Updated++
-				if p.Kind == lint.Confusable {
-					sum.NewFailing++
-				}
 			}
 			delete(pairs, k)
+			if !list.count {
+				continue
+			}
+			switch p.BaselineState {
+			case lint.BaselineNew:
+				sum.New++
+			case lint.BaselineUnchanged:
+				sum.Unchanged++
+			default:
+				sum.Updated++
+			}
+			if p.Kind == lint.Confusable && p.BaselineState != lint.BaselineUnchanged {
+				sum.NewFailing++
+			}
 		}
 	}
 	if sim.ConfusableCount > len(sim.Confusable) {

@@ -222,3 +222,24 @@ func FuzzParse(f *testing.F) {
 		b.Apply(report(nil), cat("a"), "f", false)
 	})
 }
+
+// What a project config accepted after the baseline was written carries a
+// state, is not reported absent, and counts nowhere.
+func TestApplyMatchesSuppressed(t *testing.T) {
+	f := finding("enum", "a", "x", lint.SeverityWarn, "m")
+	base := FromReport(report([]lint.Finding{f}, pair(lint.Confusable, "a", "b")))
+	r := report(nil)
+	sf, sp := f, pair(lint.Confusable, "b", "a")
+	sf.Suppression, sp.Suppression = "reviewed", "reviewed"
+	fresh := finding("enum", "c", "", lint.SeverityError, "m")
+	r.Suppressed = &lint.Suppressed{Findings: []lint.Finding{sf, fresh}, Pairs: []lint.PairFinding{sp}}
+	base.Apply(r, cat("a", "b", "c"), "b.json", false)
+	b := r.Baseline
+	if !r.OK || b.Absent != 0 || b.New+b.Unchanged+b.Updated != 0 {
+		t.Errorf("ok %v, %+v", r.OK, *b)
+	}
+	got := []lint.BaselineState{r.Suppressed.Findings[0].BaselineState, r.Suppressed.Findings[1].BaselineState, r.Suppressed.Pairs[0].BaselineState}
+	if got[0] != lint.BaselineUnchanged || got[1] != lint.BaselineNew || got[2] != lint.BaselineUnchanged {
+		t.Errorf("states %v", got)
+	}
+}
