@@ -74,6 +74,7 @@ func init() {
 		{kindRemove, []string{"unsubscribe", "unfollow", "detach", "disconnect", "unlink", "unassign", "revoke", "reject"}},
 		{kindRemove, []string{"unarchive"}},
 		{kindAct, []string{"run", "execute", "exec", "invoke", "call", "trigger", "rerun", "retry"}},
+		{kindAct, []string{"restart", "reboot", "reload", "redeploy"}},
 		{kindAct, []string{"send", "reply", "notify", "email", "message"}},
 		{kindAct, []string{"click", "press", "tap"}},
 		{kindAct, []string{"fill", "type", "enter", "input"}},
@@ -182,7 +183,7 @@ func relate(a, b nameParts) nameRelation {
 			shared++
 		}
 	}
-	if !r.opposite && len(a.object) != len(b.object) && shared == min(len(a.object), len(b.object)) && (shared > 0 || a.verb != "" && a.action == b.action) {
+	if !r.opposite && !r.otherVerb && len(a.object) != len(b.object) && shared == min(len(a.object), len(b.object)) && (shared > 0 || a.verb != "" && a.action == b.action) {
 		r.nested = true
 	}
 	return r

@@ -101,6 +101,9 @@ const MaxReasons = 3
 func (m *RiskModel) reasons(x Features, ctx reasonContext) []Reason {
 	var out []Reason
 	for k := range numFeatures {
+		if binaryFeature(Feature(k)) && x[k] == 0 {
+			continue // an absent trait is no reason a reader can follow
+		}
 		e := m.Weights[k] * (x[k] - m.Means[k])
 		if math.Abs(e) < 0.25 {
 			continue
@@ -120,6 +123,12 @@ func (m *RiskModel) reasons(x Features, ctx reasonContext) []Reason {
 		out = out[:MaxReasons]
 	}
 	return out
+}
+
+// binaryFeature reports whether f is a trait a pair has or not (or, for
+// guided, counts).
+func binaryFeature(f Feature) bool {
+	return f == FeatOpposite || f == FeatOtherAction || f == FeatNested || f == FeatGuided
 }
 
 // reasonContext is what a reason's words quote.
@@ -142,14 +151,8 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 	case FeatOpposite:
 		return fmt.Sprintf("opposite actions (%s vs %s)", c.a.verb, c.b.verb)
 	case FeatOtherAction:
-		if x[f] == 0 {
-			return "no different actions in the names"
-		}
 		return fmt.Sprintf("different actions (%s vs %s)", c.a.verb, c.b.verb)
 	case FeatNested:
-		if x[f] == 0 {
-			return "neither name's object contains the other's"
-		}
 		return fmt.Sprintf("one object contains the other (%s, %s): a general tool beside a specific one", objText(c.a), objText(c.b))
 	case FeatTerms:
 		if up {
@@ -157,9 +160,6 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 		}
 		return fmt.Sprintf("they share few distinctive words (%.0f%% weighted overlap)", 100*x[f])
 	case FeatGuided:
-		if x[f] == 0 {
-			return "neither description names the other with when to choose it"
-		}
 		if x[f] == 1 {
 			return "one description names the other tool and says when to choose it"
 		}

@@ -6,14 +6,14 @@ package lint
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.1886,
+		Bias: -4.2393,
 		Weights: Features{
-			3.2069,  // adaptive
-			2.8202,  // full
-			1.6233,  // terms
-			-1.7892, // opposite
-			-0.6358, // otherAction
-			1.3254,  // nested
+			3.2407,  // adaptive
+			2.8935,  // full
+			1.7238,  // terms
+			-1.8095, // opposite
+			-0.5046, // otherAction
+			1.2957,  // nested
 			-2.5,    // guided
 		},
 		Means: Features{
@@ -22,7 +22,7 @@ func DefaultRiskModel() *RiskModel {
 			0.0321,  // terms
 			0.2459,  // opposite
 			0.4037,  // otherAction
-			0.0215,  // nested
+			0.0163,  // nested
 			0.0036,  // guided
 		},
 		Threshold: 0.32,
