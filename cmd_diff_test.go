@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"toolscope/core/live/livetest"
 )
 
 const diffOld = `[
@@ -68,5 +71,28 @@ func TestDiffCommand(t *testing.T) {
 	}
 	if _, out, _ := runCmd("", "--help"); !strings.Contains(out, "toolscope diff [flags] OLD NEW") {
 		t.Error("--help does not list diff")
+	}
+}
+
+// diff takes live sources on either side, and --mcp-config as NEW.
+func TestDiffLive(t *testing.T) {
+	srv := httptest.NewServer(livetest.Handler(livetest.Behaviour{}))
+	t.Cleanup(srv.Close)
+	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ops": map[string]any{"url": srv.URL}}})
+	cfg := writeFile(t, "mcp.json", string(config))
+	old := writeFile(t, "old.json", diffOld)
+	if code, out, errOut := runCmd("", "diff", "--no-similarity", srv.URL, srv.URL); code != 0 || !strings.Contains(out, "No changes.") {
+		t.Errorf("a server against itself: exit %d %s\n%s", code, errOut, out)
+	}
+	code, out, errOut := runCmd("", "diff", "--no-similarity", "--format", "json", old, "--mcp-config", cfg)
+	var r struct {
+		Old, New string
+		Summary  struct{ Added, Removed int }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 1 || r.Summary.Removed != 2 || r.Summary.Added != 7 {
+		t.Errorf("a file against a config's servers: exit %d %v %s %+v", code, err, errOut, r)
+	}
+	if code, _, errOut := runCmd("", "diff", "--mcp-config", cfg, old, old); code != 2 || !strings.Contains(errOut, "want OLD and NEW (or OLD and --mcp-config FILE)") {
+		t.Errorf("two catalogs and a config: exit %d %q", code, errOut)
 	}
 }
