@@ -195,3 +195,55 @@ func TestRiskScoring(t *testing.T) {
 		}
 	}
 }
+
+// A what-if with the description unchanged gives the scored risks; one
+// with the fix appended lowers the pair's risk.
+func TestWhatIf(t *testing.T) {
+	cat := testCatalog(t, 40)
+	opts := mockOptions(ScoringRisk)
+	opts.RankLimit = 0
+	scores, err := Score(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := scores.Judge(scores.Thresholds())
+	want := map[[2]int]float64{}
+	for _, p := range sim.Ranked {
+		want[[2]int{p.I, p.J}], want[[2]int{p.J, p.I}] = p.Similarity, p.Similarity
+	}
+	top := sim.Ranked[0]
+	for _, idx := range []int{top.I, top.J, 7} {
+		got, err := scores.WhatIf(context.Background(), opts.Embedder, idx, cat.Tools[idx].Description)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(cat.Tools)-1 {
+			t.Fatalf("%d pairs for %d tools", len(got), len(cat.Tools))
+		}
+		for k, p := range got {
+			if p.I != idx || math.Abs(p.Similarity-want[[2]int{p.I, p.J}]) > 1e-9 {
+				t.Errorf("what-if %s/%s: %v, scored %v", p.A, p.B, p.Similarity, want[[2]int{p.I, p.J}])
+			}
+			if k > 0 && p.Similarity > got[k-1].Similarity {
+				t.Error("what-if pairs not riskiest first")
+			}
+		}
+	}
+	fix := Fix{Tool: top.A, Other: top.B, Sentence: "Use `" + top.B + "` instead when the request is about something else."}
+	got, err := scores.WhatIf(context.Background(), opts.Embedder, top.I, cat.Tools[top.I].Description+" "+fix.Sentence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range got {
+		if p.J == top.J && p.Similarity >= top.Similarity {
+			t.Errorf("naming the other with a condition left the risk at %v (was %v)", p.Similarity, top.Similarity)
+		}
+	}
+	adaptive, _ := Score(context.Background(), cat, mockOptions(ScoringAdaptive))
+	if _, err := adaptive.WhatIf(context.Background(), opts.Embedder, 0, "x"); err == nil {
+		t.Error("a what-if under the adaptive scoring did not fail")
+	}
+	if _, err := scores.WhatIf(context.Background(), opts.Embedder, 999, "x"); err == nil {
+		t.Error("a what-if on no tool did not fail")
+	}
+}

@@ -37,6 +37,7 @@ type Scores struct {
 	words      []words // hint material, filled on first need
 	band       band
 	model      *RiskModel // the risk scoring's
+	k          int        // the adaptive scoring's neighbours per tool
 }
 
 // band is the verdict pairs kept for the thresholds they were scored
@@ -270,6 +271,7 @@ func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
 	}
 	if s.scoring != ScoringCosine {
 		k := max(1, min(opts.Adaptive.K, len(s.tools)-1))
+		s.k = k
 		first, err := s.geo.run(ctx, want{rank: -1, floor: noFloor, neighbors: k, byAffinity: true}, progress)
 		if err != nil {
 			return err

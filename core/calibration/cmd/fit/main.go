@@ -132,6 +132,16 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 			calibration.RiskAUC(devScored), c.Precision(), c.Recall(), c.F1(), c.TP+c.FP, devTools(dev),
 			calibration.RiskAUC(calibration.Apply(m, tw)), ct.Precision(), ct.Recall(), ct.F1())
 	}
+	for _, twins := range []bool{false, true} {
+		for _, at := range []float64{m.Threshold, m.Watch} {
+			c := calibration.TallyAt(held.Of(twins), at)
+			kind := "single catalogs"
+			if twins {
+				kind = "cross-server twins"
+			}
+			fmt.Printf("  held out, %-18s flagged at %.2f: P %.2f R %.2f F1 %.2f (TP %d FP %d FN %d)\n", kind, at, c.Precision(), c.Recall(), c.F1(), c.TP, c.FP, c.FN)
+		}
+	}
 	if catalogs != "" {
 		if err := perTool(ctx, catalogs, m, opts); err != nil {
 			return err
