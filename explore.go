@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -64,20 +65,99 @@ func runExplore(args []string, io stdio) int {
 		return runExplorer(exploreOptions(arg, kind, cat, f, io), kind == sourceStdin, io)
 	}
 	// A live source stays open while the explorer runs: r lists it again,
-	// and its list_changed notifications do so by themselves.
-	src, cat, err := openLive(arg, f)
-	if err != nil {
+	// and its list_changed notifications do so by themselves. It is
+	// reached behind a start screen that shows how far it got.
+	// A stop signal while the servers are being closed must not kill
+	// toolscope before they are reaped: keep one handler until the end.
+	_, keep := signalContext(context.Background())
+	defer keep()
+	ls := &liveStart{}
+	o := exploreOptions(arg, kind, nil, f, io)
+	o.Origin = "live " + liveName(arg, f)
+	o.Start = ls.start(arg, f)
+	code := runExplorer(o, false, io)
+	src, err := ls.wait()
+	if src != nil {
+		defer src.Close()
+		// Left on the terminal when the explorer's screen goes away.
+		showNotes(io.err, src)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2
 	}
-	defer src.Close()
-	// Left on the terminal when the explorer's screen goes away.
-	showNotes(io.err, src)
-	o := exploreOptions(arg, kind, cat, f, io)
-	o.Reload = src.List
-	o.Changes = src.Changes()
-	o.Origin = "live " + src.String()
-	return runExplorer(o, false, io)
+	return code
+}
+
+// liveStart reaches a live source for the explorer's start screen and
+// keeps it, so the caller closes it (and reaps its servers) whatever way
+// the explorer ended.
+type liveStart struct {
+	mu      sync.Mutex
+	entered bool
+	done    chan struct{}
+	src     *live.Source
+	err     error
+}
+
+func (ls *liveStart) start(arg string, f *catalogFlags) tui.StartFunc {
+	return func(ctx context.Context, stage func(string)) (*tui.Started, error) {
+		ls.mu.Lock()
+		ls.entered, ls.done = true, make(chan struct{})
+		done := ls.done
+		ls.mu.Unlock()
+		defer close(done)
+		// A signal cuts a slow server short, and says so in the error.
+		ctx, stop := signalContext(ctx)
+		defer stop()
+		stage("starting the server")
+		src, err := f.live.open(ctx, arg)
+		if err == nil {
+			stage("listing the tools")
+		}
+		var cat *catalog.Catalog
+		if err == nil {
+			if cat, err = src.List(ctx); err != nil {
+				src.Close()
+				src = nil
+			}
+		}
+		ls.mu.Lock()
+		if ls.src != nil {
+			// A retry after a failure: the old source is gone already.
+			ls.src.Close()
+		}
+		ls.src, ls.err = src, err
+		ls.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		return &tui.Started{Catalog: cat, Reload: src.List, Changes: src.Changes(), Origin: "live " + src.String(), Call: src.Call}, nil
+	}
+}
+
+// wait waits for a start still running (the explorer was closed under it)
+// and returns the source reached, or why not.
+func (ls *liveStart) wait() (*live.Source, error) {
+	ls.mu.Lock()
+	entered, done := ls.entered, ls.done
+	ls.mu.Unlock()
+	if !entered {
+		return nil, nil
+	}
+	<-done
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.src, ls.err
+}
+
+// liveName names a live source before it is reached: the --mcp-config
+// file, or the CATALOG argument.
+func liveName(arg string, f *catalogFlags) string {
+	if f.live.config != "" {
+		return f.live.config
+	}
+	return arg
 }
 
 // sourceKind is what a CATALOG argument names, resolved once: the
@@ -102,23 +182,6 @@ func resolveSource(arg string, f *catalogFlags) sourceKind {
 		return sourceStdin
 	}
 	return sourceFile
-}
-
-// openLive connects to a live source and lists its tools once; Ctrl-C,
-// SIGTERM or SIGHUP cuts a slow server short.
-func openLive(arg string, f *catalogFlags) (*live.Source, *catalog.Catalog, error) {
-	ctx, stop := signalContext(context.Background())
-	defer stop()
-	src, err := f.live.open(ctx, arg)
-	if err != nil {
-		return nil, nil, err
-	}
-	cat, err := src.List(ctx)
-	if err != nil {
-		src.Close()
-		return nil, nil, err
-	}
-	return src, cat, nil
 }
 
 // runExplorer runs the explorer full screen until the user quits.
@@ -148,6 +211,7 @@ func runProgram(o tui.Options, opts []tea.ProgramOption, io stdio) int {
 	opts = append(opts, testProgramOptions...)
 	opts = append(opts, tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err := tea.NewProgram(m, opts...).Run()
+	m.Close() // ends a start still reaching a live source
 	if cause := context.Cause(ctx); errors.As(cause, new(signalError)) {
 		fmt.Fprintf(io.err, "toolscope: the explorer stopped: %s\n", cause)
 		return 2

@@ -102,6 +102,12 @@ type Options struct {
 	ExportDir string
 	// Now is the clock pasted periods are read against; nil is time.Now.
 	Now func() time.Time
+	// Start, when Catalog is nil, reaches a live source in the background
+	// while a start screen shows how far it got; esc or q cancels.
+	Start StartFunc
+	// Call calls a tool on the live server, after the user said yes; nil
+	// when the catalog is not live.
+	Call CallFunc
 	// Zone is the app's zone for wall times; nil is UTC.
 	Zone *time.Location
 	// Clipboard is where the copy key writes its OSC 52 sequence; nil is
@@ -130,6 +136,10 @@ type Model struct {
 	drawerOpen bool
 	helpOpen   bool
 	helpScroll int
+	// start is the start screen while a live source is reached.
+	start *starting
+	// calling is the live call in flight, nil when none.
+	calling *liveCall
 	// zoomed gives the focused pane the whole body.
 	zoomed   bool
 	quitting bool
@@ -172,6 +182,14 @@ func New(opts Options) *Model {
 	m.pairs = newPairsPane(&m.keys, &m.styles)
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
+	if opts.Catalog == nil {
+		// A live source still to reach: an empty catalog until it answers.
+		m.opts.Catalog = &catalog.Catalog{Source: opts.Origin}
+		if opts.Start != nil {
+			m.start = &starting{fn: opts.Start, origin: opts.Origin}
+		}
+	}
+	opts = m.opts
 	// The rules run after the first frame (Init), so it never waits for
 	// them, whatever the catalog's size.
 	m.setSnapshot(bare(opts.Catalog, opts.Lint.FailOn))
@@ -181,6 +199,17 @@ func New(opts Options) *Model {
 
 // Init starts the background work; the first frame does not wait for it.
 func (m *Model) Init() tea.Cmd {
+	if m.start != nil {
+		cmd := m.start.begin()
+		m.settle()
+		return cmd
+	}
+	return m.work()
+}
+
+// work starts the analysis, the similarity, the file watch and the live
+// source's news, once the catalog is there.
+func (m *Model) work() tea.Cmd {
 	cmds := []tea.Cmd{m.eng.analyse(m.snap.cat), m.startScoring()}
 	if m.opts.Watch != "" {
 		w, err := startWatch(m.opts.Watch)
@@ -201,6 +230,9 @@ func (m *Model) Init() tea.Cmd {
 
 // Close stops the background work and the file watch.
 func (m *Model) Close() {
+	if m.start != nil && m.start.cancel != nil {
+		m.start.cancel()
+	}
 	m.eng.close()
 	if m.watcher != nil {
 		m.watcher.close()
@@ -240,8 +272,9 @@ func (m *Model) enableKeys() {
 	for _, b := range []*key.Binding{&k.Raise, &k.Lower, &k.Widen, &k.Narrow} {
 		b.SetEnabled(scored)
 	}
-	k.Reload.SetEnabled(m.eng.load != nil)
+	k.Reload.SetEnabled(m.eng.load != nil || m.start != nil && m.start.err != nil)
 	k.EditFile.SetEnabled(m.opts.Watch != "" && m.tools.selectedTool() >= 0)
+	k.CallTool.SetEnabled(m.opts.Call != nil && m.tools.selectedTool() >= 0)
 	k.Export.SetEnabled(m.opts.Export != nil)
 	k.Scoring.SetEnabled(m.eng.canScore())
 	k.Embedder.SetEnabled(m.eng.canSwitchEmbedder())
@@ -254,7 +287,13 @@ func (m *Model) enableKeys() {
 func (m *Model) View() string { return m.frame }
 
 func (m *Model) route(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.startMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
+	case calledMsg:
+		m.called(msg)
+		return nil
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return nil
@@ -332,6 +371,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.asking != nil {
 		return m.answer(msg)
 	}
+	if m.start != nil {
+		return m.startKey(msg)
+	}
 	if key.Matches(msg, k.ForceQuit) {
 		m.quit()
 		return nil
@@ -389,8 +431,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.openDrawer()
 		return m.drawer.startEditing()
+	case key.Matches(msg, k.Back) && m.calling != nil:
+		m.cancelCall()
 	case key.Matches(msg, k.Back) && m.focus == paneArgs && m.drawerOpen:
 		m.closeDrawer()
+	case key.Matches(msg, k.CallTool) && m.focus == paneArgs:
+		return m.callTool()
 	case key.Matches(msg, k.Raise):
 		return m.eng.moveThresholds(thresholdStep, 0)
 	case key.Matches(msg, k.Lower):
@@ -502,6 +548,14 @@ func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 // is shown and ends it, so the next request of its kind can start.
 func (m *Model) failed(msg failedMsg) {
 	switch msg.what {
+	case "start":
+		if m.start != nil && msg.id == m.start.id {
+			m.start.err = msg.err
+		}
+		return
+	case "call":
+		m.called(calledMsg{id: msg.id, err: msg.err})
+		return
 	case "arguments":
 		if m.drawer.job == nil || msg.id != m.drawer.job.id {
 			return

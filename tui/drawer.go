@@ -42,8 +42,11 @@ type drawer struct {
 	job       *argsJob
 	verdict   []verdictLine
 	modelText string
-	results   []string
-	scroll    int
+	// call is a live call's answer (or its progress) for the current
+	// text, shown under the verdict.
+	call    []verdictLine
+	results []string
+	scroll  int
 	// now and zone are what pasted periods are read against.
 	now  func() time.Time
 	zone *time.Location
@@ -235,6 +238,7 @@ type argsJudgedMsg struct {
 // background (the root sends the job's command after the update).
 func (d *drawer) evaluate() {
 	d.reqID++
+	d.call = nil
 	name := nameAt(d.snap, d.tool)
 	if name == "" {
 		d.job = nil
@@ -279,7 +283,11 @@ func (d *drawer) render() {
 	w, _ := d.resultsSize()
 	st := d.styles
 	styles := [...]lipgloss.Style{tonePlain: st.Plain, toneMuted: st.Muted, toneBold: st.Bold, toneOK: st.OK, toneWarn: st.Warn, toneError: st.Error}
-	for _, v := range d.verdict {
+	lines := d.verdict
+	if len(d.call) > 0 {
+		lines = append(append(append([]verdictLine{}, d.verdict...), verdictLine{tonePlain, ""}), d.call...)
+	}
+	for _, v := range lines {
 		for _, l := range wrap(shown(v.text), w) {
 			d.results = append(d.results, styles[v.tone].Render(l))
 		}
@@ -424,10 +432,16 @@ func (d *drawer) Keys() []key.Binding {
 	if d.editing {
 		return []key.Binding{k.Back}
 	}
-	return append([]key.Binding{k.Edit, k.Skeleton, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
+	return append([]key.Binding{k.Edit, k.Skeleton, k.CallTool, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
 }
 
 func (d *drawer) position() string {
 	_, h := d.resultsSize()
 	return viewPosition(d.scroll, h, len(d.results))
+}
+
+// setCall shows a live call's progress or answer under the verdict.
+func (d *drawer) setCall(lines []verdictLine) {
+	d.call = lines
+	d.render()
 }

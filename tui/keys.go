@@ -66,6 +66,7 @@ type KeyMap struct {
 	// Arguments drawer.
 	Edit     key.Binding
 	Skeleton key.Binding
+	CallTool key.Binding
 	Mode     key.Binding
 	Clear    key.Binding
 
@@ -137,6 +138,7 @@ func DefaultKeyMap() KeyMap {
 
 		Edit:     b("enter/i", "edit", "enter", "i"),
 		Skeleton: b("t", "skeleton of the required arguments", "t"),
+		CallTool: b("C", "call the tool on the live server", "C"),
 		Mode:     b("v", "mode", "v"),
 		Clear:    b("x", "clear", "x"),
 

@@ -49,6 +49,9 @@ func (m *Model) bodyInner() (w, h int) {
 
 func (m *Model) body() string {
 	l := m.layout
+	if m.start != nil {
+		return m.startView(l.Body.W, l.Body.H)
+	}
 	if m.helpOpen {
 		return m.helpView(l.Body.W, l.Body.H)
 	}
@@ -114,6 +117,10 @@ func (m *Model) footer() string {
 		return m.styles.Warn.Render(clip(" "+m.asking.text+" "+hintText(k.Yes)+" · "+hintText(k.No), w))
 	case m.exporting:
 		return m.styles.Footer.Render(clip(" "+m.exportPrompt(), w))
+	case m.start != nil && m.start.err != nil:
+		return m.styles.Footer.Render(clip(" r try again · q quit", w))
+	case m.start != nil:
+		return m.styles.Footer.Render(clip(" esc cancel · q quit", w))
 	}
 	var items []string
 	if m.notice != "" {
