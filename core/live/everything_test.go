@@ -80,8 +80,12 @@ func rawToolNames(t *testing.T, bin string, caps map[string]any) []string {
 		t.Fatal(err)
 	}
 	defer func() {
+		// A server that has asked for roots waits for the answer even
+		// after its stdin closes; give it a moment, then end it.
 		stdin.Close()
+		stop := time.AfterFunc(2*time.Second, cancel)
 		_ = cmd.Wait()
+		stop.Stop()
 	}()
 	lines := bufio.NewScanner(stdout)
 	lines.Buffer(nil, 16<<20)
