@@ -10,6 +10,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 const (
@@ -41,7 +42,7 @@ func runInit(args []string, io stdio) int {
 		dir = positional[0]
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		fmt.Fprintf(io.err, "toolscope init: %s: not a directory\n", dir)
+		fmt.Fprintf(io.err, "toolscope init: %s: not a directory\n", termsafe.Line(dir))
 		return 2
 	}
 	path := filepath.Join(dir, config.FileName)
@@ -51,7 +52,7 @@ func runInit(args []string, io stdio) int {
 	}
 	fh, err := os.OpenFile(path, flag, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		fmt.Fprintf(io.err, "toolscope init: %s exists (--force replaces it)\n", path)
+		fmt.Fprintf(io.err, "toolscope init: %s exists (--force replaces it)\n", termsafe.Line(path))
 		return 2
 	}
 	if err == nil {
@@ -64,7 +65,7 @@ func runInit(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "toolscope init: %s\n", oneLine(err))
 		return 2
 	}
-	fmt.Fprintf(io.out, "wrote %s: every setting at its default, commented out (docs/config.md)\n", path)
+	fmt.Fprintf(io.out, "wrote %s: every setting at its default, commented out (docs/config.md)\n", termsafe.Line(path))
 	return 0
 }
 

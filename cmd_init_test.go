@@ -70,6 +70,10 @@ func TestInit(t *testing.T) {
 	if code, _, errOut := runCmd("", "init", filepath.Join(dir, "missing")); code != 2 || !strings.Contains(errOut, "not a directory") {
 		t.Errorf("init into a missing directory: exit %d %q", code, errOut)
 	}
+	hostile := filepath.Join(dir, "x\x1b]52;c;aGk=\x07\x1b[2J")
+	if code, _, errOut := runCmd("", "init", hostile); code != 2 || strings.ContainsRune(errOut, 0x1b) || !strings.Contains(errOut, `\x1b]52`) {
+		t.Errorf("init names a hostile path raw: exit %d %q", code, errOut)
+	}
 	if _, out, _ := runCmd("", "--help"); !strings.Contains(out, "toolscope init [--force] [DIR|-]") {
 		t.Errorf("--help does not list init")
 	}
