@@ -61,8 +61,9 @@ func init() {
 		{kindWrite, []string{"upload", "import", "push", "publish"}},
 		{kindWrite, []string{"install"}},
 		{kindWrite, []string{"start", "open", "launch", "begin"}},
-		{kindWrite, []string{"enable", "activate", "unmute"}},
-		{kindWrite, []string{"lock", "mute"}},
+		{kindWrite, []string{"enable", "activate"}},
+		{kindWrite, []string{"lock"}},
+		{kindWrite, []string{"mute"}},
 		{kindWrite, []string{"subscribe", "follow", "attach", "connect", "link", "assign", "grant", "approve"}},
 		{kindWrite, []string{"archive"}},
 		{kindWrite, []string{"merge", "apply", "deploy", "restore", "resume", "reset"}},
@@ -71,6 +72,7 @@ func init() {
 		{kindRemove, []string{"stop", "close", "end", "terminate", "kill", "cancel", "abort", "pause"}},
 		{kindRemove, []string{"disable", "deactivate"}},
 		{kindRemove, []string{"unlock"}},
+		{kindRemove, []string{"unmute"}},
 		{kindRemove, []string{"unsubscribe", "unfollow", "detach", "disconnect", "unlink", "unassign", "revoke", "reject"}},
 		{kindRemove, []string{"unarchive"}},
 		{kindAct, []string{"run", "execute", "exec", "invoke", "call", "trigger", "rerun", "retry"}},
@@ -79,7 +81,13 @@ func init() {
 		{kindAct, []string{"click", "press", "tap"}},
 		{kindAct, []string{"fill", "type", "enter", "input"}},
 		{kindAct, []string{"navigate", "go", "goto", "visit", "redirect"}},
-		{kindAct, []string{"drag", "drop_", "scroll", "resize", "emulate", "wait", "select", "switch", "move", "copy", "transfer", "convert", "think", "act", "schedule", "sync", "build"}},
+	}
+	// Actions of their own: no two of these are one action.
+	for _, w := range []string{"drag", "scroll", "resize", "emulate", "wait", "select", "switch", "move", "copy", "transfer", "convert", "think", "act", "schedule", "sync", "build"} {
+		groups = append(groups, struct {
+			kind  verbKind
+			words []string
+		}{kindAct, []string{w}})
 	}
 	for _, g := range groups {
 		for _, w := range g.words {
@@ -100,7 +108,7 @@ func init() {
 	for _, p := range [][2]string{
 		{"create", "delete"}, {"install", "uninstall"}, {"start", "stop"}, {"enable", "disable"},
 		{"lock", "unlock"}, {"upload", "download"}, {"get", "update"}, {"subscribe", "unsubscribe"},
-		{"archive", "unarchive"}, {"merge", "delete"}, {"create", "update"}, {"update", "delete"},
+		{"archive", "unarchive"}, {"mute", "unmute"}, {"merge", "delete"}, {"create", "update"}, {"update", "delete"},
 	} {
 		antonyms[p] = true
 		antonyms[[2]string{p[1], p[0]}] = true
@@ -121,7 +129,7 @@ func parseNames(tools []*catalog.Tool) []nameParts {
 	}
 	out := make([]nameParts, len(tools))
 	for k, ws := range tokens {
-		if len(tools) >= 4 && len(ws) > 1 && 2*lead[ws[0]] > len(tools) {
+		if _, action := verbs[ws[0]]; len(tools) >= 4 && len(ws) > 1 && 2*lead[ws[0]] > len(tools) && !action {
 			ws = ws[1:]
 		}
 		out[k] = parseName(ws)
@@ -169,6 +177,8 @@ func relate(a, b nameParts) nameRelation {
 	var r nameRelation
 	if a.verb != "" && b.verb != "" {
 		switch {
+		case reversed(a, b):
+			r.opposite = true
 		case a.action == b.action:
 			r.sameAction = true
 		case antonyms[[2]string{a.action, b.action}] || differentKind(a.kind, b.kind):
@@ -187,6 +197,12 @@ func relate(a, b nameParts) nameRelation {
 		r.nested = true
 	}
 	return r
+}
+
+// reversed reports whether one name is the other's action reversed
+// (geocode/reverse_geocode).
+func reversed(a, b nameParts) bool {
+	return a.action == b.action && slices.Contains(a.object, "reverse") != slices.Contains(b.object, "reverse")
 }
 
 // differentKind reports whether one action reads or acts where the other

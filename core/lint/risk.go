@@ -38,9 +38,10 @@ const (
 	// FeatNested: one name's object is part of the other's
 	// (get_page/get_page_property), or a general tool beside a specific one.
 	FeatNested
-	// FeatGuided counts the descriptions (0, 1 or 2) that name the other
-	// tool with a choice condition ("use x instead when ...", "prefer y
-	// when ...", "only after z").
+	// FeatGuided: each description names the other tool with a choice
+	// condition ("use x instead when ...", "prefer y when ...", "only
+	// after z"). One description naming the other is not enough: the
+	// labelled pairs guided from one side only are as often confused.
 	FeatGuided
 	numFeatures
 )
@@ -125,8 +126,7 @@ func (m *RiskModel) reasons(x Features, ctx reasonContext) []Reason {
 	return out
 }
 
-// binaryFeature reports whether f is a trait a pair has or not (or, for
-// guided, counts).
+// binaryFeature reports whether f is a trait a pair has or not.
 func binaryFeature(f Feature) bool {
 	return f == FeatOpposite || f == FeatOtherAction || f == FeatNested || f == FeatGuided
 }
@@ -160,9 +160,6 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 		}
 		return fmt.Sprintf("they share few distinctive words (%.0f%% weighted overlap)", 100*x[f])
 	case FeatGuided:
-		if x[f] == 1 {
-			return "one description names the other tool and says when to choose it"
-		}
 		return "each description names the other tool and says when to choose it"
 	}
 	return ""
@@ -263,7 +260,7 @@ func (r *riskGeo) features(i, j int, adaptive float64) Features {
 	x[FeatOpposite] = b2f(rel.opposite)
 	x[FeatOtherAction] = b2f(rel.otherVerb)
 	x[FeatNested] = b2f(rel.nested)
-	x[FeatGuided] = b2f(r.guides[i][j]) + b2f(r.guides[j][i])
+	x[FeatGuided] = b2f(r.guides[i][j] && r.guides[j][i])
 	return x
 }
 

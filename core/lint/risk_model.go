@@ -6,27 +6,27 @@ package lint
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.2393,
+		Bias: -4.2587,
 		Weights: Features{
-			3.2407,  // adaptive
-			2.8935,  // full
-			1.7238,  // terms
-			-1.8095, // opposite
-			-0.5046, // otherAction
-			1.2957,  // nested
-			-2.5,    // guided
+			3.203,   // adaptive
+			2.8574,  // full
+			1.77,    // terms
+			-1.8155, // opposite
+			-0.3957, // otherAction
+			1.237,   // nested
+			-5,      // guided
 		},
 		Means: Features{
 			-0.5883, // adaptive
 			0.5378,  // full
 			0.0321,  // terms
-			0.2459,  // opposite
-			0.4037,  // otherAction
-			0.0163,  // nested
-			0.0036,  // guided
+			0.2523,  // opposite
+			0.4155,  // otherAction
+			0.0145,  // nested
+			0.0005,  // guided
 		},
-		Threshold: 0.32,
-		Watch:     0.15,
+		Threshold: 0.31,
+		Watch:     0.16,
 		Embedder:  "use-lite",
 	}
 }

@@ -102,7 +102,7 @@ func TestRiskModel(t *testing.T) {
 		t.Errorf("near pair: risk %v", r)
 	}
 	guided := hi
-	guided[FeatGuided] = 2
+	guided[FeatGuided] = 1
 	if m.Risk(guided) >= m.Threshold {
 		t.Errorf("a pair whose descriptions name each other with guidance stays at risk %v", m.Risk(guided))
 	}

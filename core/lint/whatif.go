@@ -87,7 +87,7 @@ func (s *Scores) WhatIf(ctx context.Context, e embed.Embedder, catalogIndex int,
 		x[FeatOpposite] = b2f(rel.opposite)
 		x[FeatOtherAction] = b2f(rel.otherVerb)
 		x[FeatNested] = b2f(rel.nested)
-		x[FeatGuided] = b2f(mentions[k][j]) + b2f(mentions[j][k])
+		x[FeatGuided] = b2f(mentions[k][j] && mentions[j][k])
 		risks[j] = s.model.Risk(x)
 		out = append(out, Pair{A: s.tools[k].Name, B: s.tools[j].Name, I: s.tools[k].Index, J: s.tools[j].Index, Similarity: risks[j], Risk: &risks[j]})
 	}
