@@ -44,8 +44,11 @@ type periodReport struct {
 	Value    string `json:"value"`
 	OK       bool   `json:"ok"`
 	// Reason says why the value does not parse.
-	Reason string          `json:"reason,omitempty"`
-	Window *declare.Window `json:"window,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Suggestion is the nearest value that would parse, for one that does
+	// not, when one is clear.
+	Suggestion *declare.Suggestion `json:"suggestion,omitempty"`
+	Window     *declare.Window     `json:"window,omitempty"`
 	// Zone is the zone wall times are read in and the window is shown in.
 	Zone string `json:"zone"`
 	// Unplaced says why a value that parses denotes no window (a wall time
@@ -91,7 +94,13 @@ func runPeriod(args []string, io stdio) int {
 		}
 		zone = z
 	}
-	r := parsePeriod(sp, positional[1], now, zone)
+	// An iso-range end with no zone is suggested one: the --zone given,
+	// else Z, never the machine's own zone unasked.
+	hint := zone
+	if *zoneName == "" && sp == declare.ISORange {
+		hint = nil
+	}
+	r := parsePeriod(sp, positional[1], now, zone, hint)
 	if *format == "json" {
 		enc := json.NewEncoder(termsafe.JSON(io.out))
 		enc.SetEscapeHTML(false)
@@ -114,12 +123,16 @@ func runPeriod(args []string, io stdio) int {
 	return 0
 }
 
-// parsePeriod reads value under sp and places it in time.
-func parsePeriod(sp declare.Spelling, value string, now time.Time, zone *time.Location) *periodReport {
+// parsePeriod reads value under sp and places it in time; a value that
+// does not parse gets a suggestion, its zones from hint (nil: none known).
+func parsePeriod(sp declare.Spelling, value string, now time.Time, zone, hint *time.Location) *periodReport {
 	r := &periodReport{Spelling: string(sp), Value: value, Zone: zone.String(), zone: zone}
 	p, err := declare.Parse(sp, value)
 	if err != nil {
 		r.Reason = err.Error()
+		if s, ok := declare.Suggest(sp, value, now, hint); ok {
+			r.Suggestion = &s
+		}
 		return r
 	}
 	r.OK = true
@@ -137,6 +150,9 @@ func (r *periodReport) writeText(out stdlibio.Writer) {
 	head := termsafe.Line(jsonv.Quote(r.Value)) + " (" + r.Spelling + "): "
 	if !r.OK {
 		fmt.Fprintln(out, head+termsafe.Line(r.Reason))
+		if s := r.Suggestion; s != nil {
+			fmt.Fprintln(out, "did you mean "+termsafe.Line(jsonv.Quote(s.Value))+"? "+termsafe.Line(s.Why))
+		}
 		return
 	}
 	fmt.Fprintln(out, head+"ok")
@@ -144,10 +160,10 @@ func (r *periodReport) writeText(out stdlibio.Writer) {
 		fmt.Fprintln(out, "no window: "+termsafe.Line(r.Unplaced))
 		return
 	}
-	win := r.Window
-	fmt.Fprintf(out, "covers %s .. %s (%s)\n", win.From.UTC().Format(time.RFC3339Nano), win.To.UTC().Format(time.RFC3339Nano), declare.FormatLength(win.Length()))
-	if from, to, ok := win.InZone(r.zone); ok {
-		fmt.Fprintf(out, "in %s: %s .. %s\n", r.Zone, from, to)
+	covers, inZone := r.Window.Describe(r.zone)
+	fmt.Fprintln(out, covers)
+	if inZone != "" {
+		fmt.Fprintln(out, termsafe.Line(inZone))
 	}
 }
 

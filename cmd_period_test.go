@@ -30,7 +30,12 @@ func TestPeriodCommand(t *testing.T) {
 		{"flags first, value after --", []string{"--zone", "UTC", now, "signed-lookback", "--", "-2w"}, 0,
 			"\"-2w\" (signed-lookback): ok\ncovers 2026-02-16T10:00:00Z .. 2026-03-02T10:00:00Z (14d)\n", ""},
 		{"does not parse", []string{"lookback", "2 hours"}, 1,
-			"\"2 hours\" (lookback): not a lookback (30m, 24h, 7d, 2w)\n", ""},
+			"\"2 hours\" (lookback): not a lookback (30m, 24h, 7d, 2w)\ndid you mean \"2h\"? a whole count and one unit letter: m, h, d or w\n", ""},
+		{"a single instant is suggested a range up to now", []string{"iso-range", "2026-03-01T09:00:00+01:00", now, "--zone", "UTC"}, 1,
+			"\"2026-03-01T09:00:00+01:00\" (iso-range): no \"..\" joining two instants\n" +
+				"did you mean \"2026-03-01T08:00:00Z..2026-03-02T10:00:00Z\"? one instant is no range: from it up to now\n", ""},
+		{"no suggestion where none is clear", []string{"lookback", "last week"}, 1,
+			"\"last week\" (lookback): not a lookback (30m, 24h, 7d, 2w)\n", ""},
 		{"a day that does not exist", []string{"iso-range", "2026-02-30T00:00:00Z..2026-03-01T00:00:00Z"}, 1,
 			"\"2026-02-30T00:00:00Z..2026-03-01T00:00:00Z\" (iso-range): from: 2026-02-30 does not exist (February 2026 has 28 days)\n", ""},
 		{"wall range in a zone", []string{"wall-range", "2026-07-01T09:00..2026-07-01T17:30", "--zone", "America/New_York"}, 0,
@@ -91,7 +96,13 @@ func TestPeriodJSON(t *testing.T) {
 		{[]string{"iso-range", "2026-03-01T09:00:00.25+05:30..2026-03-01T10:00:00Z", "--zone", "UTC"}, 0,
 			`{"spelling":"iso-range","value":"2026-03-01T09:00:00.25+05:30..2026-03-01T10:00:00Z","ok":true,"window":{"from":"2026-03-01T03:30:00.25Z","to":"2026-03-01T10:00:00Z","duration":"6h29m59s750ms"},"zone":"UTC"}`},
 		{[]string{"signed-lookback", "24h", "--zone", "UTC"}, 1,
-			`{"spelling":"signed-lookback","value":"24h","ok":false,"reason":"no leading minus (a signed-lookback is like -24h)","zone":"UTC"}`},
+			`{"spelling":"signed-lookback","value":"24h","ok":false,"reason":"no leading minus (a signed-lookback is like -24h)","suggestion":{"value":"-24h","why":"a signed-lookback starts with a minus"},"zone":"UTC"}`},
+		{[]string{"iso-range", "2026-03-01T09:00..2026-03-01T10:00", "--zone", "Europe/Paris"}, 1,
+			`{"spelling":"iso-range","value":"2026-03-01T09:00..2026-03-01T10:00","ok":false,"reason":"from: no zone (end it with Z or ±hh:mm)","suggestion":{"value":"2026-03-01T09:00:00+01:00..2026-03-01T10:00:00+01:00","why":"each end with Europe/Paris's offset"},"zone":"Europe/Paris"}`},
+		{[]string{"iso-range", "2026-03-01T09:00..2026-03-01T10:00"}, 1,
+			`{"spelling":"iso-range","value":"2026-03-01T09:00..2026-03-01T10:00","ok":false,"reason":"from: no zone (end it with Z or ±hh:mm)","suggestion":{"value":"2026-03-01T09:00:00Z..2026-03-01T10:00:00Z","why":"each end with a zone: Z for UTC"},"zone":"Local"}`},
+		{[]string{"lookback", "90m", "--now", "2026-03-02T10:00:00.987654321Z", "--zone", "UTC"}, 0,
+			`{"spelling":"lookback","value":"90m","ok":true,"window":{"from":"2026-03-02T08:30:00Z","to":"2026-03-02T10:00:00Z","duration":"1h30m"},"zone":"UTC"}`},
 		{[]string{"wall-range", "2026-03-29T02:30..2026-03-29T05:00", "--zone", "Europe/Paris"}, 0,
 			`{"spelling":"wall-range","value":"2026-03-29T02:30..2026-03-29T05:00","ok":true,"zone":"Europe/Paris","unplaced":"2026-03-29T02:30 does not exist in Europe/Paris (the clocks skip it)"}`},
 	}
@@ -140,7 +151,11 @@ func TestCheckArgsDeclarations(t *testing.T) {
 			[]string{"Declarations:\n", `  pool: assumed "gold" (recorded as default)`, `  region: asked "Which region?" ["eu", "us"]`,
 				"  asked in one batch, before anything runs: region"}},
 		{"a period value that does not parse", []string{"hist_volume_status", `{"volume_id":"vol-0a1b2c3d","window":"2 hours"}`},
-			[]string{`  window "2 hours" (lookback): not a lookback (30m, 24h, 7d, 2w)`}},
+			[]string{`  window "2 hours" (lookback): not a lookback (30m, 24h, 7d, 2w)`, `  window: did you mean "2h"? a whole count and one unit letter: m, h, d or w`}},
+		{"the declaration's own phrase", []string{"hist_volume_status", `{"volume_id":"vol-0a1b2c3d","window":"Past week"}`},
+			[]string{`  window "Past week": read as 7d, the declaration's own phrase for that choice`, "  covers ", " (7d)\n"}},
+		{"a slip of the declaration's phrase", []string{"hist_volume_status", `{"volume_id":"vol-0a1b2c3d","window":"past fortnite"}`},
+			[]string{`  window: did you mean "past fortnight"? the declaration's own phrase for 2w`}},
 		{"a refused declaration", []string{"get_request_latency", `{}`},
 			[]string{`Declarations refused: tool get_request_latency: askOrAssume.unit: assume "minutes" is not one of "ms", "s"`}},
 		{"shown under a rejection too", []string{"schedule_maintenance", `{"window":"2099-03-01T09:00:00Z..2099-03-01T10:30:00Z"}`},
@@ -172,6 +187,26 @@ func TestCheckArgsDeclarationsJSON(t *testing.T) {
 	}
 	if !strings.HasPrefix(r.Declarations.Refused, "tool get_request_latency: askOrAssume.unit:") {
 		t.Errorf("refusal in JSON: %q", r.Declarations.Refused)
+	}
+	for _, c := range []struct{ window, suggestion, readAs string }{{"7 days", "7d", ""}, {"last week", "", "7d"}} {
+		_, out, _ = runCmd("", "check-args", "--format", "json", demoPath, "hist_volume_status", `{"volume_id":"vol-0a1b2c3d","window":"`+c.window+`"}`)
+		var sug struct {
+			Declarations struct {
+				Period struct {
+					Values []struct {
+						Suggestion *struct{ Value, Why string }
+						ReadAs     any
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &sug); err != nil {
+			t.Fatal(err)
+		}
+		v := sug.Declarations.Period.Values
+		if len(v) != 1 || (v[0].Suggestion == nil) != (c.suggestion == "") || (c.suggestion != "" && v[0].Suggestion.Value != c.suggestion) || (v[0].ReadAs == nil) != (c.readAs == "") || (c.readAs != "" && v[0].ReadAs != c.readAs) {
+			t.Errorf("window %q: period values in JSON: %s", c.window, out)
+		}
 	}
 }
 

@@ -530,7 +530,7 @@ func (c *Catalog) Nearest(name string, n int) []string {
 			continue
 		}
 		seen[t.Name] = true
-		d := editDistance(lname, strings.ToLower(t.Name))
+		d := EditDistance(lname, strings.ToLower(t.Name))
 		if strings.Contains(strings.ToLower(t.Name), lname) && lname != "" {
 			d = min(d, 1)
 		}
@@ -544,7 +544,9 @@ func (c *Catalog) Nearest(name string, n int) []string {
 	return out
 }
 
-func editDistance(a, b string) int {
+// EditDistance counts the single-letter insertions, deletions and
+// substitutions between a and b (Levenshtein), by code point.
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

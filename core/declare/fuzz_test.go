@@ -168,3 +168,33 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSuggest looks for a suggestion in any text under every spelling, in
+// UTC, in a zone and with none: nothing panics, and a suggestion always
+// parses under its spelling and differs from the text.
+func FuzzSuggest(f *testing.F) {
+	for _, s := range []string{"7 days", "-24h", "PT24H", "1.5 hours", "last 30 mins", "24h",
+		"2026-03-01T09:00..2026-03-01T17:00", "2026-03-01/2026-03-02", "2026-03-01 09:00 to 2026-03-01 10:00+0100",
+		"2026-03-01T09:00:00Z", "2026-03-29T02:30", "9999-12-31", "0000-01-01T00:00:00-23:59 – 9999-12-31"} {
+		f.Add(s, uint8(0))
+	}
+	berlin, err := LoadZone("Europe/Berlin")
+	if err != nil {
+		f.Fatal(err)
+	}
+	zones := []*time.Location{nil, time.UTC, berlin}
+	f.Fuzz(func(t *testing.T, text string, pick uint8) {
+		sp := PeriodSpellings[int(pick)%len(PeriodSpellings)]
+		zone := zones[int(pick/4)%len(zones)]
+		s, ok := Suggest(sp, text, now, zone)
+		if !ok {
+			return
+		}
+		if s.Value == text || s.Why == "" {
+			t.Fatalf("Suggest(%s, %q) = %+v: the same text, or no reason", sp, text, s)
+		}
+		if _, err := Parse(sp, s.Value); err != nil {
+			t.Fatalf("Suggest(%s, %q) = %q, which does not parse: %v", sp, text, s.Value, err)
+		}
+	})
+}

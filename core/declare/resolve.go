@@ -66,7 +66,8 @@ type PeriodResolution struct {
 	// Values are the taken (or owed) form's values, each read by its role.
 	Values []Reading `json:"values"`
 	// Zone names the zone the window is shown in.
-	Zone string `json:"zone"`
+	Zone string         `json:"zone"`
+	zone *time.Location // Zone itself, for the text
 	// Window is the span the values denote, when they all read and place.
 	Window *Window `json:"window,omitempty"`
 	// FromInZone and ToInZone are the window's ends in Zone, RFC 3339.
@@ -89,17 +90,25 @@ type Reading struct {
 	// OK says the value reads; false with no Value when there is none yet.
 	OK     bool   `json:"ok"`
 	Reason string `json:"reason,omitempty"`
+	// ReadAs is the choice a value that is not spelled as the role reads
+	// was read as, because it is one of that choice's said phrases.
+	ReadAs *jsonv.Value `json:"readAs,omitempty"`
+	// Suggestion is the nearest value that would read, for one that does
+	// not; advice, never applied.
+	Suggestion *Suggestion `json:"suggestion,omitempty"`
 }
 
-// MarshalJSON renders a window as RFC 3339 instants in UTC and its length.
+// MarshalJSON renders a window as RFC 3339 instants in UTC and its length,
+// exact: a fraction of a second the values carry is kept.
 func (w Window) MarshalJSON() ([]byte, error) {
 	return fmt.Appendf(nil, `{"from":%q,"to":%q,"duration":%q}`,
-		w.From.UTC().Format(time.RFC3339Nano), w.To.UTC().Format(time.RFC3339Nano), FormatLength(w.Length())), nil
+		w.From.UTC().Format(time.RFC3339Nano), w.To.UTC().Format(time.RFC3339Nano), lengthText(w.Length(), true)), nil
 }
 
-// Resolve shows what the boundary would do with args under rules, at now,
-// with zone as the app's zone (nil: UTC). It is pure and cheap enough to
-// run on every keystroke. Nil rules resolve to nothing.
+// Resolve shows what the boundary would do with args under rules, at now
+// (taken to the whole second), with zone as the app's zone (nil: UTC). It
+// is pure and cheap enough to run on every keystroke. Nil rules resolve to
+// nothing.
 func Resolve(rules *Rules, args *jsonv.Value, now time.Time, zone *time.Location) *Resolution {
 	res := &Resolution{}
 	if rules == nil {
@@ -108,6 +117,7 @@ func Resolve(rules *Rules, args *jsonv.Value, now time.Time, zone *time.Location
 	if zone == nil {
 		zone = time.UTC
 	}
+	now = wholeSecond(now)
 	var pr *PeriodResolution
 	chosen := -1
 	if p := rules.Period; p != nil {
@@ -179,6 +189,7 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 		pl.unit, _ = unitNamed(f.Unit)
 	}
 	pr.Values = make([]Reading, 0, 3)
+	var refused []int // the values that do not read, for suggestions
 	for _, a := range f.Arguments() {
 		role := f.roleOf(a)
 		rd := Reading{Argument: a, As: f.describe(role), Source: FateMissing}
@@ -197,8 +208,15 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 		// is never silently replaced by the app's zone.
 		got, err := f.read(role, rd.Value)
 		if err != nil {
+			got, rd.ReadAs = readSaid(f, role, rules.Rule(a), rd.Value)
+			if rd.ReadAs != nil {
+				err = nil
+			}
+		}
+		if err != nil {
 			rd.Reason = err.Error()
 			pl.complete = false
+			refused = append(refused, len(pr.Values))
 		} else {
 			rd.OK = true
 			pl.take(role, got)
@@ -213,7 +231,11 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 	if shown == nil {
 		shown = app
 	}
-	pr.Zone = shown.String()
+	pr.Zone, pr.zone = shown.String(), shown
+	for _, i := range refused {
+		rd := &pr.Values[i]
+		rd.Suggestion = suggestFor(f, f.roleOf(rd.Argument), rules.Rule(rd.Argument), rd.Value, now, zone)
+	}
 	if pr.Taken >= 0 {
 		for _, a := range pr.Untaken {
 			if !IsMissing(args, a) {
@@ -337,8 +359,9 @@ func Advise(w Window, facts Facts, now time.Time, zone *time.Location, relative 
 	}
 	if g := facts.Granularity; g.Length > 0 {
 		switch {
+		// Exact figures here: a fraction of a second may be the very reason.
 		case relative && length%g.Length != 0:
-			out = append(out, fmt.Sprintf("spans %s, not a whole number of the source's %s steps (granularity)", FormatLength(length), g.Text))
+			out = append(out, fmt.Sprintf("spans %s, not a whole number of the source's %s steps (granularity)", lengthText(length, true), g.Text))
 		case !relative && !aligned(w.From, g.Length, zone):
 			out = append(out, fmt.Sprintf("from %s is not on a %s step (granularity)", w.From.In(zone).Format(time.RFC3339Nano), g.Text))
 		case !relative && !aligned(w.To, g.Length, zone):
@@ -361,17 +384,28 @@ func aligned(t time.Time, g time.Duration, zone *time.Location) bool {
 	return step > 0 && t.Nanosecond() == 0 && wall%step == 0
 }
 
-// FormatLength writes a length in days, hours, minutes and seconds:
-// `1d2h30m`, `45s`, `-2h`.
-func FormatLength(d time.Duration) string {
-	if d == 0 {
+// FormatLength writes a length for a person, to the second, in days, hours,
+// minutes and seconds: `1d2h30m`, `45s`, `-2h`; a fraction of a second is
+// cut, and a length under a second that is not zero is `<1s`.
+func FormatLength(d time.Duration) string { return lengthText(d, false) }
+
+// lengthText writes a length in days, hours, minutes and seconds; exact
+// keeps a fraction of a second (`1s500ms`), as JSON gives it.
+func lengthText(d time.Duration, exact bool) string {
+	switch {
+	case d == 0:
 		return "0s"
-	}
-	if d < 0 {
-		if d == math.MinInt64 {
+	case d == math.MinInt64:
+		if exact {
 			return d.String()
 		}
-		return "-" + FormatLength(-d)
+		return "-" + lengthText(-(d+1), false)
+	case d < 0:
+		return "-" + lengthText(-d, exact)
+	case !exact && d < time.Second:
+		return "<1s"
+	case !exact:
+		d = d.Truncate(time.Second)
 	}
 	var b []byte
 	for _, u := range lengthUnits {

@@ -52,6 +52,50 @@ func TestResolve(t *testing.T) {
 				`window: model's own "2 hours"`,
 				`period: joined window (lookback)`,
 				`window "2 hours" (lookback): not a lookback (30m, 24h, 7d, 2w)`,
+				`window: did you mean "2h"? a whole count and one unit letter: m, h, d or w`,
+			}},
+		{name: "a said phrase of a choice reads as that choice",
+			aoa:    `{"window": {"ask": "How far back?", "choices": [{"value": "7d", "said": ["last week", "the past week"]}, "24h"]}}`,
+			period: `{"argument": "window", "spelling": "lookback", "maxRange": "3d"}`,
+			args:   `{"window": "  Last   WEEK "}`,
+			want: []string{
+				`window: model's own "  Last   WEEK "`,
+				`period: joined window (lookback)`,
+				`window "  Last   WEEK ": read as 7d, the declaration's own phrase for that choice`,
+				`covers 2026-02-23T10:07:00Z .. 2026-03-02T10:07:00Z (7d)`,
+				`in Europe/Paris: 2026-02-23T11:07:00+01:00 .. 2026-03-02T11:07:00+01:00`,
+				`advice: spans 7d, wider than the maxRange 3d`,
+			}},
+		{name: "a phrase the declaration does not vouch for stays refused",
+			aoa:    `{"window": {"assume": "7d"}}`,
+			period: `{"argument": "window", "spelling": "lookback"}`,
+			args:   `{"window": "last week"}`,
+			want: []string{
+				`window: model's own "last week"`,
+				`period: joined window (lookback)`,
+				`window "last week" (lookback): not a lookback (30m, 24h, 7d, 2w)`,
+			}},
+		{name: "a slip of a said phrase is suggested",
+			aoa:    `{"window": {"ask": "How far back?", "choices": [{"value": "7d", "said": ["last week"]}, {"value": "24h", "said": ["last day"]}]}}`,
+			period: `{"argument": "window", "spelling": "lookback"}`,
+			args:   `{"window": "last weak"}`,
+			want: []string{
+				`window: model's own "last weak"`,
+				`period: joined window (lookback)`,
+				`window "last weak" (lookback): not a lookback (30m, 24h, 7d, 2w)`,
+				`window: did you mean "last week"? the declaration's own phrase for 7d`,
+			}},
+		{name: "an iso end with no zone: the zone argument's offset is suggested",
+			aoa:    `{"window": {"ask": "When?"}, "tz": {"assume": "Europe/Berlin"}}`,
+			period: `{"argument": "window", "spelling": "iso-range", "zoneArgument": "tz"}`,
+			args:   `{"window": "2026-03-01T09:00/2026-03-01T17:00"}`,
+			want: []string{
+				`window: model's own "2026-03-01T09:00/2026-03-01T17:00"`,
+				`tz: assumed "Europe/Berlin" (recorded as default)`,
+				`period: joined window (iso-range), zone in tz`,
+				`window "2026-03-01T09:00/2026-03-01T17:00" (iso-range): no ".." joining two instants`,
+				`window: did you mean "2026-03-01T09:00:00+01:00..2026-03-01T17:00:00+01:00"? the ends joined by .., not "/"; each end with Europe/Berlin's offset`,
+				`tz "Europe/Berlin" (zone, assumed): ok`,
 			}},
 		{name: "an assumed lookback and its advice",
 			aoa:    `{"window": {"assume": "100d"}}`,
@@ -329,20 +373,70 @@ func TestAdvise(t *testing.T) {
 	}
 }
 
+// TestFormatLength pins lengths for a person (to the second, the fraction
+// cut) beside the exact form JSON gives.
 func TestFormatLength(t *testing.T) {
-	cases := map[time.Duration]string{
-		0:                                     "0s",
-		90 * time.Minute:                      "1h30m",
-		36*time.Hour + 30*time.Second:         "1d12h30s",
-		-2 * time.Hour:                        "-2h",
-		1500 * time.Millisecond:               "1s500ms",
-		time.Duration(-1 << 63):               "-2562047h47m16.854775808s",
-		14*24*time.Hour + 5*time.Minute:       "14d5m",
-		time.Duration(250 * time.Microsecond): "250µs",
+	cases := []struct {
+		d            time.Duration
+		shown, exact string
+	}{
+		{0, "0s", "0s"},
+		{90 * time.Minute, "1h30m", "1h30m"},
+		{36*time.Hour + 30*time.Second, "1d12h30s", "1d12h30s"},
+		{-2 * time.Hour, "-2h", "-2h"},
+		{1500 * time.Millisecond, "1s", "1s500ms"},
+		{time.Hour + 999*time.Millisecond, "1h", "1h999ms"},
+		{time.Duration(-1 << 63), "-106751d23h47m16s", "-2562047h47m16.854775808s"},
+		{14*24*time.Hour + 5*time.Minute, "14d5m", "14d5m"},
+		{250 * time.Microsecond, "<1s", "250µs"},
+		{-time.Nanosecond, "-<1s", "-1ns"},
 	}
-	for d, want := range cases {
-		if got := FormatLength(d); got != want {
-			t.Errorf("FormatLength(%v) = %q, want %q", d, got, want)
+	for _, c := range cases {
+		if got := FormatLength(c.d); got != c.shown {
+			t.Errorf("FormatLength(%v) = %q, want %q", c.d, got, c.shown)
+		}
+		if got := lengthText(c.d, true); got != c.exact {
+			t.Errorf("lengthText(%v, exact) = %q, want %q", c.d, got, c.exact)
 		}
 	}
 }
+
+// TestWindowToTheSecond pins how a window is shown: to the second in the
+// text, whatever the clock's nanoseconds; the JSON keeps a fraction the
+// call wrote, never one that came from now.
+func TestWindowToTheSecond(t *testing.T) {
+	ticking := now.Add(123456789 * time.Nanosecond)
+	cases := []struct {
+		name, value string
+		text        []string
+		json        string
+	}{
+		{"a lookback ends at now, to the second", "1h",
+			[]string{`covers 2026-03-02T09:07:00Z .. 2026-03-02T10:07:00Z (1h)`, `in Europe/Paris: 2026-03-02T10:07:00+01:00 .. 2026-03-02T11:07:00+01:00`},
+			`{"from":"2026-03-02T09:07:00Z","to":"2026-03-02T10:07:00Z","duration":"1h"}`},
+		{"a written fraction is cut in the text, kept in JSON", "2026-03-01T09:00:00.25Z..2026-03-01T09:30:00.75+01:00",
+			[]string{`covers 2026-03-01T09:00:00Z .. 2026-03-01T08:30:00Z (-29m59s)`, `in Europe/Paris: 2026-03-01T10:00:00+01:00 .. 2026-03-01T09:30:00+01:00`},
+			`{"from":"2026-03-01T09:00:00.25Z","to":"2026-03-01T08:30:00.75Z","duration":"-29m59s500ms"}`},
+	}
+	rules, ref := Judge("t", mustJSON(t, `{"window": {"ask": "When?"}}`), mustJSON(t, `{"argument": "window", "accepts": ["lookback", "iso-range"]}`), nil, mustJSON(t, resolveSchema))
+	if ref != nil {
+		t.Fatal(ref)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := Resolve(rules, mustJSON(t, `{"window": `+strconvQuote(c.value)+`}`), ticking, paris(t))
+			text := res.Text()
+			for _, want := range c.text {
+				if !strings.Contains(text, want) {
+					t.Errorf("text lacks %q:\n%s", want, text)
+				}
+			}
+			b, err := json.Marshal(res.Period.Window)
+			if err != nil || string(b) != c.json {
+				t.Errorf("window JSON %s (%v), want %s", b, err, c.json)
+			}
+		})
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

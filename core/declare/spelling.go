@@ -69,17 +69,37 @@ type Window struct {
 // Length is how long the window lasts (negative when From is after To).
 func (w Window) Length() time.Duration { return w.To.Sub(w.From) }
 
-// InZone renders the window's ends in zone, RFC 3339; ok is false when the
-// zone reads as UTC at both ends, so there is nothing more to show.
+// InZone renders the window's ends in zone, RFC 3339 with any fraction of a
+// second they carry (the exact form, for JSON); ok is false when the zone
+// reads as UTC at both ends, so there is nothing more to show.
 func (w Window) InZone(zone *time.Location) (from, to string, ok bool) {
-	f, t := w.From.In(zone), w.To.In(zone)
-	_, fo := f.Zone()
-	_, to0 := t.Zone()
-	if fo == 0 && to0 == 0 {
+	if !offZero(w, zone) {
 		return "", "", false
 	}
-	return f.Format(time.RFC3339Nano), t.Format(time.RFC3339Nano), true
+	return w.From.In(zone).Format(time.RFC3339Nano), w.To.In(zone).Format(time.RFC3339Nano), true
 }
+
+// offZero reports whether zone is off UTC at either end of w.
+func offZero(w Window, zone *time.Location) bool {
+	_, fo := w.From.In(zone).Zone()
+	_, to := w.To.In(zone).Zone()
+	return fo != 0 || to != 0
+}
+
+// Describe renders the window for a person, to the second: `covers FROM ..
+// TO (LENGTH)` in UTC, and `in ZONE: FROM .. TO` when zone is off UTC at
+// either end ("" otherwise).
+func (w Window) Describe(zone *time.Location) (covers, inZone string) {
+	covers = "covers " + FormatInstant(w.From.UTC()) + " .. " + FormatInstant(w.To.UTC()) + " (" + FormatLength(w.Length()) + ")"
+	if zone != nil && offZero(w, zone) {
+		inZone = "in " + zone.String() + ": " + FormatInstant(w.From.In(zone)) + " .. " + FormatInstant(w.To.In(zone))
+	}
+	return covers, inZone
+}
+
+// FormatInstant writes an instant for a person: RFC 3339 to the second,
+// in t's own zone; a fraction of a second is cut, toward the past.
+func FormatInstant(t time.Time) string { return t.Format(time.RFC3339) }
 
 // Parse checks that text is spelled as sp. The error is a short reason
 // saying why it is not, fit to follow the value in a message.
@@ -97,12 +117,13 @@ func Parse(sp Spelling, text string) (Parsed, error) {
 	return p, err
 }
 
-// Window places a parsed value in time: a lookback ends at now; a
-// wall-range reads its wall times in zone, which it needs. A wall time the
-// zone skips (a clock change) has no instant and is an error, and so is a
-// window longer than a time.Duration holds (over 292 years).
+// Window places a parsed value in time: a lookback ends at now, taken to
+// the whole second; a wall-range reads its wall times in zone, which it
+// needs. A wall time the zone skips (a clock change) has no instant and is
+// an error, and so is a window longer than a time.Duration holds (over 292
+// years).
 func (p Parsed) Window(now time.Time, zone *time.Location) (Window, error) {
-	w, err := p.window(now, zone)
+	w, err := p.window(wholeSecond(now), zone)
 	if err == nil {
 		err = fits(w)
 	}
@@ -129,6 +150,11 @@ func (p Parsed) window(now time.Time, zone *time.Location) (Window, error) {
 		return Window{}, fmt.Errorf("unknown spelling %q", string(p.Spelling))
 	}
 }
+
+// wholeSecond cuts now to the second (and drops its monotonic reading): a
+// window that ends at now is shown, and given in JSON, to the second, never
+// with the clock's nanoseconds.
+func wholeSecond(now time.Time) time.Time { return now.Truncate(time.Second) }
 
 // ConvertSpelling converts a value between the two spellings that convert,
 // lookback and signed-lookback, by adding or dropping the minus. A value that

@@ -3,7 +3,6 @@ package declare
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"toolscope/core/jsonv"
 )
@@ -94,16 +93,22 @@ func (p *PeriodResolution) lines(add func(Tone, string, ...any)) {
 			add(ToneInfo, "%s (%s): asked; the window waits for the answer", v.Argument, as)
 		case v.Value == nil:
 			add(ToneInfo, "%s (%s): left out, and no rule fills it", v.Argument, as)
+		case v.OK && v.ReadAs != nil:
+			add(ToneOK, "%s %s: read as %s, the declaration's own phrase for that choice", v.Argument, show(v.Value), showBare(v.ReadAs))
 		case v.OK:
 			add(ToneOK, "%s %s (%s): ok", v.Argument, show(v.Value), as)
 		default:
 			add(ToneBad, "%s %s (%s): %s", v.Argument, show(v.Value), as, v.Reason)
+			if s := v.Suggestion; s != nil {
+				add(ToneAdvice, "%s: did you mean %s? %s", v.Argument, jsonv.Quote(clip(s.Value)), s.Why)
+			}
 		}
 	}
 	if w := p.Window; w != nil {
-		add(ToneInfo, "covers %s .. %s (%s)", w.From.UTC().Format(time.RFC3339Nano), w.To.UTC().Format(time.RFC3339Nano), FormatLength(w.Length()))
-		if p.FromInZone != "" {
-			add(ToneInfo, "in %s: %s .. %s", p.Zone, p.FromInZone, p.ToInZone)
+		covers, inZone := w.Describe(p.zone)
+		add(ToneInfo, "%s", covers)
+		if inZone != "" {
+			add(ToneInfo, "%s", inZone)
 		}
 	}
 	if p.Unplaced != "" {
