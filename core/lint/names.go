@@ -21,6 +21,7 @@ type nameParts struct {
 	action string   // its synonym group ("fetch" -> get)
 	kind   verbKind // what the action does to its object
 	object []string // the other words, sorted, repeats dropped
+	said   []string // the other words as the name has them, for reasons
 }
 
 // verbKind sorts actions by what they do.
@@ -65,11 +66,13 @@ func init() {
 		{kindWrite, []string{"lock"}},
 		{kindWrite, []string{"mute"}},
 		{kindWrite, []string{"subscribe", "follow", "attach", "connect", "link", "assign", "grant", "approve"}},
+		{kindWrite, []string{"acknowledge", "ack"}},
 		{kindWrite, []string{"archive"}},
 		{kindWrite, []string{"merge", "apply", "deploy", "restore", "resume", "reset"}},
 		{kindRemove, []string{"delete", "remove", "destroy", "drop", "erase", "purge", "clear"}},
 		{kindRemove, []string{"uninstall"}},
 		{kindRemove, []string{"stop", "close", "end", "terminate", "kill", "cancel", "abort", "pause"}},
+		{kindRemove, []string{"resolve"}},
 		{kindRemove, []string{"disable", "deactivate"}},
 		{kindRemove, []string{"unlock"}},
 		{kindRemove, []string{"unmute"}},
@@ -101,6 +104,14 @@ func init() {
 	}
 }
 
+// nounToo are action words that name things as often: in
+// monitor_delete the action is delete.
+var nounToo = map[string]bool{
+	"monitor": true, "watch": true, "snapshot": true, "screenshot": true, "message": true, "email": true,
+	"test": true, "input": true, "type": true, "post": true, "trigger": true, "build": true, "switch": true,
+	"map": true, "drop": true, "act": true, "info": true, "all": true, "new": true, "end": true, "copy": true,
+}
+
 // antonyms are action groups that undo each other.
 var antonyms = map[[2]string]bool{}
 
@@ -129,7 +140,7 @@ func parseNames(tools []*catalog.Tool) []nameParts {
 	}
 	out := make([]nameParts, len(tools))
 	for k, ws := range tokens {
-		if _, action := verbs[ws[0]]; len(tools) >= 4 && len(ws) > 1 && 2*lead[ws[0]] > len(tools) && !action {
+		if len(tools) >= 4 && len(ws) > 1 && 2*lead[ws[0]] > len(tools) && !isAction(ws[0]) {
 			ws = ws[1:]
 		}
 		out[k] = parseName(ws)
@@ -137,17 +148,31 @@ func parseNames(tools []*catalog.Tool) []nameParts {
 	return out
 }
 
+func isAction(w string) bool {
+	_, ok := verbs[w]
+	return ok
+}
+
 // parseName takes the first known action word as the action and the rest
 // as the object.
 func parseName(ws []string) nameParts {
 	var p nameParts
 	var obj []string
-	for _, w := range ws {
-		if v, ok := verbs[w]; ok && p.verb == "" {
+	verb := -1
+	for k, w := range ws {
+		// A word that is as often a thing (monitor, snapshot, message)
+		// is the action only when no other word is one.
+		if _, ok := verbs[w]; ok && (verb < 0 || nounToo[ws[verb]] && !nounToo[w]) {
+			verb = k
+		}
+	}
+	for k, w := range ws {
+		if v, ok := verbs[w]; ok && k == verb {
 			p.verb, p.action, p.kind = w, v.group, v.kind
 			continue
 		}
 		obj = append(obj, strings.TrimSuffix(singular(w), "_"))
+		p.said = append(p.said, w)
 	}
 	slices.Sort(obj)
 	p.object = slices.Compact(obj)
@@ -175,10 +200,10 @@ type nameRelation struct {
 
 func relate(a, b nameParts) nameRelation {
 	var r nameRelation
-	if a.verb != "" && b.verb != "" {
+	if reversed(a, b) {
+		r.opposite = true
+	} else if a.verb != "" && b.verb != "" {
 		switch {
-		case reversed(a, b):
-			r.opposite = true
 		case a.action == b.action:
 			r.sameAction = true
 		case antonyms[[2]string{a.action, b.action}] || differentKind(a.kind, b.kind):
@@ -199,8 +224,8 @@ func relate(a, b nameParts) nameRelation {
 	return r
 }
 
-// reversed reports whether one name is the other's action reversed
-// (geocode/reverse_geocode).
+// reversed reports whether one name is the other's action (known or not)
+// reversed: geocode/reverse_geocode.
 func reversed(a, b nameParts) bool {
 	return a.action == b.action && slices.Contains(a.object, "reverse") != slices.Contains(b.object, "reverse")
 }

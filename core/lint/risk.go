@@ -131,45 +131,70 @@ func binaryFeature(f Feature) bool {
 	return f == FeatOpposite || f == FeatOtherAction || f == FeatNested || f == FeatGuided
 }
 
-// reasonContext is what a reason's words quote.
+// reasonContext is what a reason's words quote: the two names and their
+// structures, and the rare words both texts use.
 type reasonContext struct {
-	a, b nameParts
+	a, b         nameParts
+	nameA, nameB string
+	shared       []string
 }
 
 func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 	switch f {
 	case FeatAdaptive:
 		if up {
-			return "they read closer to each other than to any other tool"
+			return "their names and first sentences read closer than each usually does to its nearest tools"
 		}
-		return "each reads closer to other tools than to this one"
+		return "each name and first sentence reads closer to its nearest tools than to this one"
 	case FeatFull:
 		if up {
 			return fmt.Sprintf("the full descriptions read alike (cosine %.2f)", x[f])
 		}
-		return fmt.Sprintf("the full descriptions differ (cosine %.2f)", x[f])
-	case FeatOpposite:
-		return fmt.Sprintf("opposite actions (%s vs %s)", c.a.verb, c.b.verb)
-	case FeatOtherAction:
-		return fmt.Sprintf("different actions (%s vs %s)", c.a.verb, c.b.verb)
-	case FeatNested:
-		return fmt.Sprintf("one object contains the other (%s, %s): a general tool beside a specific one", objText(c.a), objText(c.b))
+		return fmt.Sprintf("the full descriptions read differently (cosine %.2f)", x[f])
 	case FeatTerms:
-		if up {
-			return fmt.Sprintf("they share distinctive words (%.0f%% weighted overlap)", 100*x[f])
+		switch {
+		case up && len(c.shared) > 0:
+			return "both use the catalog's rarer words " + quoteJoin(c.shared, ", ")
+		case up:
+			return fmt.Sprintf("they share rare words (%.0f%% weighted overlap)", 100*x[f])
 		}
-		return fmt.Sprintf("they share few distinctive words (%.0f%% weighted overlap)", 100*x[f])
+		return "they share few of the catalog's rarer words"
+	case FeatOpposite:
+		if reversed(c.a, c.b) {
+			plain := c.a
+			if slices.Contains(c.a.object, "reverse") {
+				plain = c.b
+			}
+			what := strings.TrimSpace(plain.verb + " " + strings.Join(plain.said, " "))
+			return fmt.Sprintf("one reverses the other ('%s' vs 'reverse %s'): the request says which way", what, what)
+		}
+		return fmt.Sprintf("opposite actions ('%s' vs '%s'): the request's verb says which", c.a.verb, c.b.verb)
+	case FeatOtherAction:
+		return fmt.Sprintf("different actions ('%s' vs '%s')", c.a.verb, c.b.verb)
+	case FeatNested:
+		return nestedText(c)
 	case FeatGuided:
 		return "each description names the other tool and says when to choose it"
 	}
 	return ""
 }
 
-func objText(p nameParts) string {
-	if len(p.object) == 0 {
-		return "(none)"
+// nestedText says which name holds the other's object and what it adds.
+func nestedText(c reasonContext) string {
+	general, specific, gp, sp := c.nameA, c.nameB, c.a, c.b
+	if len(c.a.object) > len(c.b.object) {
+		general, specific, gp, sp = c.nameB, c.nameA, c.b, c.a
 	}
-	return strings.Join(p.object, " ")
+	var extra []string
+	for _, w := range sp.said {
+		if !slices.Contains(gp.object, strings.TrimSuffix(singular(w), "_")) {
+			extra = append(extra, w)
+		}
+	}
+	if gp.verb != "" && gp.action == sp.action {
+		return fmt.Sprintf("%s is %s narrowed by %s: a specific tool beside a general one", specific, general, quoteJoin(extra, ", "))
+	}
+	return fmt.Sprintf("%s holds the object of %s (%s) and adds %s", specific, general, strings.Join(gp.said, " "), quoteJoin(extra, ", "))
 }
 
 // riskGeo is what the risk scoring reads beside the first-sentence
@@ -183,6 +208,7 @@ type riskGeo struct {
 	parts  []nameParts
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
+	vocab  []string       // the terms, by id
 }
 
 type termWeight struct {
@@ -191,9 +217,10 @@ type termWeight struct {
 }
 
 // tfidf gives each tool a unit tf-idf vector over its name's words and its
-// description's terms, the idf taken over the catalog.
-func tfidf(tools []*catalog.Tool) [][]termWeight {
+// description's terms, the idf taken over the catalog, and the terms by id.
+func tfidf(tools []*catalog.Tool) ([][]termWeight, []string) {
 	ids := map[string]int32{}
+	var vocab []string
 	counts := make([]map[int32]float64, len(tools))
 	var df []int
 	for k, t := range tools {
@@ -204,6 +231,7 @@ func tfidf(tools []*catalog.Tool) [][]termWeight {
 			if !ok {
 				id = int32(len(ids))
 				ids[w] = id
+				vocab = append(vocab, w)
 				df = append(df, 0)
 			}
 			if counts[k][id] == 0 {
@@ -229,6 +257,43 @@ func tfidf(tools []*catalog.Tool) [][]termWeight {
 			row[r].w /= math.Sqrt(sq)
 		}
 		out[k] = row
+	}
+	return out, vocab
+}
+
+// sharedTerms lists up to n terms tools i and j share, those that weigh
+// most in their overlap first.
+func (r *riskGeo) sharedTerms(i, j, n int) []string {
+	type part struct {
+		id int32
+		w  float64
+	}
+	var parts []part
+	a, b := r.terms[i], r.terms[j]
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x].id < b[y].id:
+			x++
+		case a[x].id > b[y].id:
+			y++
+		default:
+			parts = append(parts, part{a[x].id, a[x].w * b[y].w})
+			x++
+			y++
+		}
+	}
+	slices.SortStableFunc(parts, func(p, q part) int {
+		switch {
+		case p.w > q.w:
+			return -1
+		case p.w < q.w:
+			return 1
+		}
+		return int(p.id - q.id)
+	})
+	var out []string
+	for _, p := range parts[:min(n, len(parts))] {
+		out = append(out, r.vocab[p.id])
 	}
 	return out
 }

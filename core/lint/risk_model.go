@@ -6,26 +6,26 @@ package lint
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.2587,
+		Bias: -4.2784,
 		Weights: Features{
-			3.203,   // adaptive
-			2.8574,  // full
-			1.77,    // terms
-			-1.8155, // opposite
-			-0.3957, // otherAction
-			1.237,   // nested
+			3.2057,  // adaptive
+			2.9887,  // full
+			1.7977,  // terms
+			-1.9895, // opposite
+			-0.4961, // otherAction
+			1.2308,  // nested
 			-5,      // guided
 		},
 		Means: Features{
 			-0.5883, // adaptive
 			0.5378,  // full
 			0.0321,  // terms
-			0.2523,  // opposite
-			0.4155,  // otherAction
-			0.0145,  // nested
+			0.2678,  // opposite
+			0.4052,  // otherAction
+			0.0143,  // nested
 			0.0005,  // guided
 		},
-		Threshold: 0.31,
+		Threshold: 0.32,
 		Watch:     0.16,
 		Embedder:  "use-lite",
 	}

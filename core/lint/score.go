@@ -221,7 +221,8 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			return out
 		}
 		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
-			parts: parseNames(s.tools), guides: guidedMentions(s.tools), terms: tfidf(s.tools)}
+			parts: parseNames(s.tools), guides: guidedMentions(s.tools)}
+		g.risk.terms, g.risk.vocab = tfidf(s.tools)
 	}
 	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight
@@ -428,10 +429,12 @@ func (s *Scores) finding(kind Verdict, p scored) PairFinding {
 	f := PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
 	if s.scoring == ScoringRisk {
 		x := s.features(int(p.i), int(p.j))
-		f.Reasons = s.model.reasons(x, reasonContext{a: s.geo.risk.parts[p.i], b: s.geo.risk.parts[p.j]})
 		r := s.geo.risk
-		f.Fixes = riskFixes(s.tools[p.i], s.tools[p.j], ax, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)])
-		f.Hint = riskHint(f.Fixes)
+		pa, pb := r.parts[p.i], r.parts[p.j]
+		f.Reasons = s.model.reasons(x, reasonContext{a: pa, b: pb, nameA: pair.A, nameB: pair.B, shared: r.sharedTerms(int(p.i), int(p.j), MaxHintTerms)})
+		c := chooseAxis(pa, pb, s.words[p.i].terms, s.words[p.j].terms)
+		f.Fixes = riskFixes(s.tools[p.i], s.tools[p.j], pa, pb, c, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)])
+		f.Hint = riskHint(pair.A, pair.B, c, f.Fixes)
 	}
 	return f
 }

@@ -43,7 +43,7 @@ func (s *Scores) WhatIf(ctx context.Context, e embed.Embedder, catalogIndex int,
 	first, full := unitRows(vs[:1], g.dim), unitRows(vs[1:], g.dim)
 	tools := slices.Clone(s.tools)
 	tools[k] = &edited
-	terms := tfidf(tools)
+	terms, _ := tfidf(tools)
 	mentions := guidedMentions(tools)
 
 	marks := make([]uint8, g.vocab)

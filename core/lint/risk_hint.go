@@ -1,0 +1,318 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"toolscope/core/catalog"
+)
+
+// The risk scoring's hint: the axis a request must state for a model to
+// pick one tool of a flagged pair over the other, and a sentence for each
+// description that names the other tool with that condition. Applying the
+// sentences makes both descriptions name each other with guidance, which is
+// what takes the pair under the threshold (docs/calibration.md).
+
+// choiceAxis is what tells two tools apart: a known axis (time, scope,
+// format, detail) with where each tool stands on it, the action when the
+// names' actions differ, or else each side by its own words.
+type choiceAxis struct {
+	name string // "time", "scope", "format", "detail", "action", "name" (the words only one name has), or "" (each description's own)
+	a, b axisSide
+}
+
+// axisSide is what says when to choose one tool of the pair.
+type axisSide struct {
+	axis  string   // the axis of this side's condition; "action", "name" (its name's own words), or "" (its description's)
+	pole  string   // where it stands ("past", "one", "markdown"); the verb for "action"
+	words []string // the tool's own words that say so
+}
+
+// axisPole is a word's place on an axis.
+type axisPole struct{ axis, pole string }
+
+// axisWords are the words that place a tool on an axis: what a request
+// says (how fresh, how many, in what form, how deep) and a description can
+// answer.
+var axisWords = map[string]axisPole{}
+
+// poleText is how a fix says a pole.
+var poleText = map[string]string{
+	"now": "the present", "past": "the past", "future": "the future",
+	"one": "one item it is given", "many": "several items at once",
+	"summary": "a summary", "full": "the full detail",
+}
+
+// otherPole is the pole a tool stands at when only the other tool's text
+// places itself on a two-pole axis.
+var otherPole = map[string]string{"now": "past", "past": "now", "one": "many", "many": "one"}
+
+func init() {
+	for _, g := range []struct {
+		axis, pole string
+		words      []string
+	}{
+		{"time", "now", []string{"live", "current", "currently", "now", "realtime", "recent", "latest", "today"}},
+		{"time", "past", []string{"hist", "history", "historical", "past", "archived", "archive", "old", "older", "recorded", "yesterday", "ago", "months", "weeks", "years"}},
+		{"time", "future", []string{"forecast", "future", "upcoming", "coming", "tomorrow", "next"}},
+		{"scope", "one", []string{"one", "single", "specific"}},
+		{"scope", "many", []string{"list", "all", "many", "multiple", "batch", "bulk", "several", "every"}},
+		{"detail", "summary", []string{"summary", "summarize", "overview", "brief", "count", "aggregate", "grouped"}},
+		{"detail", "full", []string{"details", "detailed", "verbose", "complete"}},
+	} {
+		for _, w := range g.words {
+			axisWords[w] = axisPole{g.axis, g.pole}
+		}
+	}
+	for _, w := range []string{"markdown", "html", "json", "raw", "screenshot", "image", "pdf", "csv", "xml", "yaml"} {
+		axisWords[w] = axisPole{"format", w}
+	}
+}
+
+// axisOrder is the order in which axes are tried.
+var axisOrder = []string{"time", "scope", "format", "detail"}
+
+// plainWords say nothing about which tool to choose: guidance and filler
+// a description's own terms often hold.
+var plainWords = map[string]bool{
+	"use": true, "used": true, "only": true, "after": true, "before": true, "first": true,
+	"when": true, "then": true, "this": true, "that": true, "these": true, "tool": true,
+	"returns": true, "return": true, "given": true, "using": true, "not": true, "can": true,
+	"will": true, "need": true, "needs": true, "call": true, "you": true, "your": true,
+	"optionally": true, "optional": true, "also": true, "via": true, "etc": true, "such": true,
+	"may": true, "must": true, "should": true, "other": true, "any": true, "each": true,
+	"supports": true, "allows": true, "lets": true, "provides": true, "specified": true,
+}
+
+// ownWords are the words only tool x's name (after any server prefix, its
+// action when the actions differ) and only its description use.
+func ownWords(x, y nameParts, xt, yt []string) (name, terms []string) {
+	add := func(out []string, w string) []string {
+		if w != "" && !plainWords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+		return out
+	}
+	if x.verb != "" && x.action != y.action {
+		name = add(name, x.verb)
+	}
+	for _, w := range x.said {
+		if !slices.Contains(y.said, w) && !slices.Contains(y.object, singular(w)) {
+			name = add(name, w)
+		}
+	}
+	for _, w := range xt {
+		if !slices.Contains(yt, w) && !slices.Contains(name, w) {
+			terms = add(terms, w)
+		}
+	}
+	return name, terms
+}
+
+// onAxis finds the pole ws place a tool at on axis, with the words that
+// say so.
+func onAxis(ws []string, axis string) (string, []string) {
+	pole, said := "", []string(nil)
+	for _, w := range ws {
+		if p, ok := axisWords[w]; ok && p.axis == axis && (pole == "" || p.pole == pole) && len(said) < MaxHintTerms {
+			pole, said = p.pole, append(said, w)
+		}
+	}
+	return pole, said
+}
+
+// chooseAxis finds what tells a and b apart. The names come first: a
+// word only one name has is what its author chose to tell it apart by.
+//  1. A name word on a known axis (hist, all, count, markdown): that axis,
+//     each tool at its pole, the descriptions' words backing it.
+//  2. Different actions (get vs resize): the action.
+//  3. Other name words (rollback, form): those words, and for a tool
+//     whose name adds none, its description's own words.
+//  4. Both descriptions at different poles of a known axis: that axis.
+//  5. Else each description's own words.
+func chooseAxis(a, b nameParts, at, bt []string) choiceAxis {
+	na, ta := ownWords(a, b, at, bt)
+	nb, tb := ownWords(b, a, bt, at)
+	all := func(n, t []string) []string { return append(slices.Clip(n), t...) }
+	for _, axis := range axisOrder {
+		pa, _ := onAxis(na, axis)
+		pb, _ := onAxis(nb, axis)
+		if pa == "" && pb == "" {
+			continue
+		}
+		// The name places one tool; its own words (name first) say where
+		// each stands.
+		pa, sa := onAxis(all(na, ta), axis)
+		pb, sb := onAxis(all(nb, tb), axis)
+		switch {
+		case pa != "" && pb != "" && pa != pb:
+			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis, pb, sb}}
+		case pa != "" && pb == "" && otherPole[pa] != "" && a.action == b.action:
+			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis: axis, pole: otherPole[pa]}}
+		case pb != "" && pa == "" && otherPole[pb] != "" && a.action == b.action:
+			return choiceAxis{name: axis, a: axisSide{axis: axis, pole: otherPole[pb]}, b: axisSide{axis, pb, sb}}
+		}
+	}
+	if a.verb != "" && b.verb != "" && a.action != b.action {
+		return choiceAxis{name: "action", a: axisSide{axis: "action", pole: a.verb}, b: axisSide{axis: "action", pole: b.verb}}
+	}
+	if len(na)+len(nb) > 0 {
+		side := func(p nameParts, n, t []string) axisSide {
+			switch {
+			case p.verb != "" && slices.Contains(n, p.verb):
+				return axisSide{axis: "action", pole: p.verb}
+			case len(n) > 0:
+				return axisSide{axis: "name", words: firstN(n, MaxHintTerms)}
+			}
+			return axisSide{words: firstN(t, MaxHintTerms)}
+		}
+		return choiceAxis{name: "name", a: side(a, na, ta), b: side(b, nb, tb)}
+	}
+	for _, axis := range axisOrder {
+		pa, sa := onAxis(ta, axis)
+		pb, sb := onAxis(tb, axis)
+		if pa != "" && pb != "" && pa != pb {
+			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis, pb, sb}}
+		}
+	}
+	return choiceAxis{a: axisSide{words: firstN(ta, MaxHintTerms)}, b: axisSide{words: firstN(tb, MaxHintTerms)}}
+}
+
+func firstN(ws []string, n int) []string { return ws[:min(n, len(ws))] }
+
+// condition says when to choose the tool on side s (p its name, o the
+// other side), as the end of "Use `x` instead when ...".
+func (s axisSide) condition(p nameParts, o axisSide) string {
+	switch s.axis {
+	case "action":
+		var obj []string
+		for _, w := range p.said {
+			if !stopWords[w] {
+				obj = append(obj, w)
+			}
+		}
+		switch {
+		case len(obj) == 0:
+			return "the request is to " + s.pole + " something"
+		case s.pole == "new":
+			return "the request is for a new " + strings.Join(obj, " ")
+		}
+		article := "the"
+		if verbs[s.pole].group == "create" {
+			article = "a"
+			if strings.ContainsRune("aeiou", rune(obj[0][0])) {
+				article = "an"
+			}
+		}
+		return fmt.Sprintf("the request is to %s %s %s", s.pole, article, strings.Join(obj, " "))
+	case "", "name":
+		switch {
+		case len(s.words) > 0:
+			return "the request is about " + orList(s.words)
+		case o.axis == "name" && len(o.words) > 0:
+			return "the request is not about " + orList(o.words)
+		}
+		return "the request is about what only it does (say what)"
+	}
+	return "the request is about " + s.text()
+}
+
+// pole says where the side stands, briefly: "the past", "to resize".
+func (s axisSide) poleText() string {
+	switch s.axis {
+	case "action":
+		return "to " + s.pole
+	case "name":
+		return quoteJoin(s.words, ", ")
+	case "":
+		if len(s.words) == 0 {
+			return "nothing of its own"
+		}
+		return "says " + strings.Join(s.words, ", ")
+	case "format":
+		return s.pole + " output"
+	}
+	return poleText[s.pole]
+}
+
+// text is the pole with the words that place the side there.
+func (s axisSide) text() string {
+	t := s.poleText()
+	if s.axis != "" && s.axis != "action" && s.axis != "name" && len(s.words) > 0 && !(s.axis == "format" && len(s.words) == 1) {
+		t += " (" + strings.Join(s.words, ", ") + ")"
+	}
+	return t
+}
+
+// title names the axis in a hint, what to make explicit, and where each
+// tool stands on it.
+func (c choiceAxis) title(a, b string) (string, string) {
+	where := fmt.Sprintf(" (%s: %s; %s: %s)", a, c.a.poleText(), b, c.b.poleText())
+	switch c.name {
+	case "time":
+		return "the time each covers", where
+	case "scope":
+		return "how many items each takes", where
+	case "format":
+		return "the form each returns", where
+	case "detail":
+		return "how much detail each gives", where
+	case "action":
+		return fmt.Sprintf("the action ('%s' vs '%s')", c.a.pole, c.b.pole), ""
+	case "name":
+		var said []string
+		for _, s := range []axisSide{c.a, c.b} {
+			switch s.axis {
+			case "name":
+				said = append(said, "'"+strings.Join(s.words, " ")+"'")
+			case "action":
+				said = append(said, "'"+s.pole+"'")
+			}
+		}
+		if len(said) == 1 {
+			return "what " + said[0] + " means", ""
+		}
+		return strings.Join(said, " vs "), ""
+	}
+	return "what sets each apart", ""
+}
+
+// riskFixes proposes the choice sentences for a flagged pair: each
+// description names the other tool with the condition for choosing it, on
+// the axis that tells them apart. A description that already names the
+// other gets none.
+func riskFixes(a, b *catalog.Tool, pa, pb nameParts, c choiceAxis, aNamesB, bNamesA bool) []Fix {
+	var out []Fix
+	if !aNamesB {
+		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s.", b.OwnName(), c.b.condition(pb, c.a))})
+	}
+	if !bNamesA {
+		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s.", a.OwnName(), c.a.condition(pa, c.b))})
+	}
+	return out
+}
+
+// riskHint says the axis and the fixes in a sentence.
+func riskHint(a, b string, c choiceAxis, fixes []Fix) string {
+	if len(fixes) == 0 {
+		return "both descriptions already name the other with when to choose it, yet the pair still reads alike: sharpen the conditions, or merge the tools"
+	}
+	var parts []string
+	for _, f := range fixes {
+		parts = append(parts, fmt.Sprintf("add to %s %q", f.Tool, f.Sentence))
+	}
+	if len(fixes) == 1 {
+		parts = append(parts, fmt.Sprintf("%s already names %s", fixes[0].Other, fixes[0].Tool))
+	}
+	what, where := c.title(a, b)
+	return "make " + what + " explicit" + where + ": " + strings.Join(parts, "; ") + " (edit the condition to the real boundary)"
+}
+
+// orList joins words as "a, b or c".
+func orList(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}
