@@ -21,6 +21,24 @@ import (
 // riskiest first, A the edited tool. e must be the embedder the catalog
 // was scored with.
 func (s *Scores) WhatIf(ctx context.Context, e embed.Embedder, catalogIndex int, description string) ([]Pair, error) {
+	explained, err := s.WhatIfExplained(ctx, e, catalogIndex, description)
+	out := make([]Pair, len(explained))
+	for i := range explained {
+		out[i] = explained[i].Pair
+	}
+	return out, err
+}
+
+// WhatIfPair is one pair of a what-if: the edited tool A, the other B, the
+// risk, and the features that moved it most.
+type WhatIfPair struct {
+	Pair
+	Reasons []Reason
+}
+
+// WhatIfExplained is WhatIf with each pair's main reasons, as a verdict
+// gives them.
+func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogIndex int, description string) ([]WhatIfPair, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.geo == nil || s.geo.risk == nil {
@@ -67,7 +85,7 @@ func (s *Scores) WhatIf(ctx context.Context, e embed.Embedder, catalogIndex int,
 		aff[j] = c + g.weight*g.jaccard(marks, k, j)
 	}
 	usual := usualOf(aff, k, s.k)
-	out := make([]Pair, 0, n-1)
+	out := make([]WhatIfPair, 0, n-1)
 	risks := make([]float64, n)
 	for j := range n {
 		if j == k {
@@ -89,9 +107,12 @@ func (s *Scores) WhatIf(ctx context.Context, e embed.Embedder, catalogIndex int,
 		x[FeatNested] = b2f(rel.nested)
 		x[FeatGuided] = b2f(mentions[k][j] && mentions[j][k])
 		risks[j] = s.model.Risk(x)
-		out = append(out, Pair{A: s.tools[k].Name, B: s.tools[j].Name, I: s.tools[k].Index, J: s.tools[j].Index, Similarity: risks[j], Risk: &risks[j]})
+		out = append(out, WhatIfPair{
+			Pair:    Pair{A: s.tools[k].Name, B: s.tools[j].Name, I: s.tools[k].Index, J: s.tools[j].Index, Similarity: risks[j], Risk: &risks[j]},
+			Reasons: s.model.reasons(x, reasonContext{a: r.parts[i1], b: r.parts[j1]}),
+		})
 	}
-	slices.SortStableFunc(out, func(p, q Pair) int {
+	slices.SortStableFunc(out, func(p, q WhatIfPair) int {
 		switch {
 		case p.Similarity > q.Similarity:
 			return -1
