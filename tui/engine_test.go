@@ -106,8 +106,8 @@ func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 	if got := confusable(); got >= before && before > 0 {
 		t.Errorf("raising the threshold kept %d confusable (was %d)", got, before)
 	}
-	if !strings.Contains(ansi.Strip(m.View()), thresholdText(m.eng.thresholds())) {
-		t.Errorf("the pairs pane does not show the thresholds %q", thresholdText(m.eng.thresholds()))
+	if !strings.Contains(ansi.Strip(m.View()), thresholdText(m.eng.thresholds(), m.eng.scoring)) {
+		t.Errorf("the pairs pane does not show the thresholds %q", thresholdText(m.eng.thresholds(), m.eng.scoring))
 	}
 	watch := m.snap.report.Summary.Watch
 	for range 30 {
@@ -170,18 +170,18 @@ func TestThresholdSourceIsShown(t *testing.T) {
 	th, band := 0.5, 0.1
 	opts.Lint.Threshold, opts.Lint.WatchBand = &th, &band
 	m := scoredModel(t, opts, 160, 45)
-	if v := pane(m); !strings.Contains(v, "≥ +0.50 · band 0.10 (flags)") {
+	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.50 · watch ≥ 0.40 (flags)") {
 		t.Errorf("flag thresholds not shown as flags':\n%s", v)
 	}
 	drain(m, press(m, "+"))
-	if v := pane(m); !strings.Contains(v, "≥ +0.51 · band 0.10 (yours)") {
+	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.51 · watch ≥ 0.41 (yours)") {
 		t.Errorf("a moved threshold not shown as yours:\n%s", v)
 	}
 	drain(m, press(m, "s"))
 	if m.eng.lint.Threshold != nil || m.eng.thresholds().Confusability != 0.94 {
 		t.Errorf("the flag threshold survived the switch: %+v", m.eng.thresholds())
 	}
-	if v := pane(m); !strings.Contains(v, "≥ +0.94 · band 0.02 (mock calibration)") {
+	if v := pane(m); !strings.Contains(v, "≥ 0.94 · band 0.02 (mock calibration)") {
 		t.Errorf("the mock's cosine calibration not named:\n%s", v)
 	}
 }

@@ -77,19 +77,29 @@ func (m *Model) similarityStatus() string {
 	return shown(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
 }
 
-// thresholdText shows thresholds as the pairs pane lists them.
-func thresholdText(th lint.Thresholds) string {
-	if th.ReportOnly() {
+// thresholdText shows thresholds as the pairs pane lists them: under the
+// risk scoring where each verdict starts (a risk is a chance, never
+// negative); under the others the threshold, signed as the adaptive
+// scores go both ways, and the watch band below it.
+func thresholdText(th lint.Thresholds, s lint.Scoring) string {
+	switch {
+	case th.ReportOnly():
 		return "report only"
+	case s == lint.ScoringRisk:
+		return fmt.Sprintf("confusable ≥ %.2f · watch ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
 	}
-	return fmt.Sprintf("≥ %s · band %.2f", signed(th.Confusability), th.WatchBand)
+	at := fmt.Sprintf("%.2f", th.Confusability)
+	if s == lint.ScoringAdaptive {
+		at = signed(th.Confusability)
+	}
+	return fmt.Sprintf("≥ %s · band %.2f", at, th.WatchBand)
 }
 
 // thresholdStatus is the thresholds in force and, unless they are the
 // scoring's defaults, where they come from: moved here, given as flags, or
 // the embedder's calibration for the scoring.
 func (m *Model) thresholdStatus() string {
-	th := thresholdText(m.eng.thresholds())
+	th := thresholdText(m.eng.thresholds(), m.eng.scoring)
 	switch src := m.eng.thresholdSource(); {
 	case src != "":
 		return th + " (" + src + ")"

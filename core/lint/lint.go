@@ -53,8 +53,10 @@ func (s Scoring) Explain() string {
 		return "The risk is the chance, from 0 to 1, that a model takes one tool for the other: a small model fitted on labelled pairs " +
 			"weighs how alike the texts read (first sentences against each tool's usual neighbours, full descriptions, shared rare words), " +
 			"how the names relate (opposite or different actions, one object inside the other), " +
-			"and whether a description already names the other with when to choose it. " +
-			"At the threshold or above a pair is confusable; in the band below it, watch."
+			"and whether each description already names the other with when to choose it. " +
+			"At the threshold or above a pair is confusable; from the watch start below it, watch; under that, low. " +
+			"A pair's why lists the features that moved its risk most against the average pair (+ raises it, − lowers it); " +
+			"its hint names the axis to make explicit and a sentence for each description that, added, takes the pair under the watch start."
 	case ScoringAdaptive:
 		return "The adaptive score is how much closer two tools read to each other (name and first sentence, plus the words their names share) " +
 			"than each usually reads to its three nearest neighbours: at the threshold or above, with an affinity of at least 0.75, " +
