@@ -244,15 +244,18 @@ func tfidf(tools []*catalog.Tool) ([][]termWeight, []string) {
 	n := float64(len(tools))
 	for k, c := range counts {
 		var row []termWeight
-		var sq float64
 		for id, tf := range c {
 			w := (1 + math.Log(tf)) * math.Log((1+n)/(1+float64(df[id])))
 			if w > 0 {
 				row = append(row, termWeight{id, w})
-				sq += w * w
 			}
 		}
+		// Summed in id order, so the same texts give the same bits.
 		slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
+		var sq float64
+		for _, t := range row {
+			sq += t.w * t.w
+		}
 		for r := range row {
 			row[r].w /= math.Sqrt(sq)
 		}
@@ -264,12 +267,17 @@ func tfidf(tools []*catalog.Tool) ([][]termWeight, []string) {
 // sharedTerms lists up to n terms tools i and j share, those that weigh
 // most in their overlap first.
 func (r *riskGeo) sharedTerms(i, j, n int) []string {
+	return sharedTerms(r.terms[i], r.terms[j], r.vocab, n)
+}
+
+// sharedTerms lists up to n terms of a and b, those that weigh most in
+// their overlap first.
+func sharedTerms(a, b []termWeight, vocab []string, n int) []string {
 	type part struct {
 		id int32
 		w  float64
 	}
 	var parts []part
-	a, b := r.terms[i], r.terms[j]
 	for x, y := 0, 0; x < len(a) && y < len(b); {
 		switch {
 		case a[x].id < b[y].id:
@@ -293,7 +301,7 @@ func (r *riskGeo) sharedTerms(i, j, n int) []string {
 	})
 	var out []string
 	for _, p := range parts[:min(n, len(parts))] {
-		out = append(out, r.vocab[p.id])
+		out = append(out, vocab[p.id])
 	}
 	return out
 }

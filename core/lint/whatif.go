@@ -61,7 +61,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	first, full := unitRows(vs[:1], g.dim), unitRows(vs[1:], g.dim)
 	tools := slices.Clone(s.tools)
 	tools[k] = &edited
-	terms, _ := tfidf(tools)
+	terms, vocab := tfidf(tools)
 	mentions := guidedMentions(tools)
 
 	marks := make([]uint8, g.vocab)
@@ -108,8 +108,9 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 		x[FeatGuided] = b2f(mentions[k][j] && mentions[j][k])
 		risks[j] = s.model.Risk(x)
 		out = append(out, WhatIfPair{
-			Pair:    Pair{A: s.tools[k].Name, B: s.tools[j].Name, I: s.tools[k].Index, J: s.tools[j].Index, Similarity: risks[j], Risk: &risks[j]},
-			Reasons: s.model.reasons(x, reasonContext{a: r.parts[i1], b: r.parts[j1]}),
+			Pair: Pair{A: s.tools[k].Name, B: s.tools[j].Name, I: s.tools[k].Index, J: s.tools[j].Index, Similarity: risks[j], Risk: &risks[j]},
+			Reasons: s.model.reasons(x, reasonContext{a: r.parts[i1], b: r.parts[j1], nameA: s.tools[i1].Name, nameB: s.tools[j1].Name,
+				shared: sharedTerms(terms[i1], terms[j1], vocab, MaxHintTerms)}),
 		})
 	}
 	slices.SortStableFunc(out, func(p, q WhatIfPair) int {
