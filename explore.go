@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/core/live"
 	"toolscope/core/termsafe"
@@ -34,6 +35,7 @@ func init() { explore = runExplore }
 func runExplore(args []string, io stdio) int {
 	fs := newFlagSet("toolscope")
 	f := newCatalogFlags(fs, nil)
+	cfgFlags := addConfigFlags(fs)
 	// parseCommand would name a subcommand in its messages; the bare
 	// command has none.
 	positional, err := parseFlags(fs, args)
@@ -44,15 +46,27 @@ func runExplore(args []string, io stdio) int {
 	if err != nil {
 		return exploreUsageError(io, oneLine(err))
 	}
-	if err := f.check(); err != nil {
-		return exploreUsageError(io, err.Error())
-	}
 	// No CATALOG is the demo.
 	arg, rest, _ := f.live.catalogArgs(positional)
 	if len(rest) > 0 {
 		return exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %d arguments", len(positional)))
 	}
 	kind := resolveSource(arg, f)
+	if kind == sourceDemo && cfgFlags.path == "" {
+		// The demo is no project's catalog: only --config steers it.
+		cfgFlags.none = true
+	}
+	cfg, err := cfgFlags.load(arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return 2
+	}
+	if cfg != nil {
+		f.useConfig(cfg, fs)
+	}
+	if err := f.check(); err != nil {
+		return exploreUsageError(io, err.Error())
+	}
 	if !io.outTTY || kind != sourceLive {
 		cat, err := f.live.load(arg, io)
 		if err != nil {
@@ -62,7 +76,9 @@ func runExplore(args []string, io stdio) int {
 		if !io.outTTY {
 			return printReport(cat, f, io)
 		}
-		return runExplorer(exploreOptions(arg, kind, cat, f, io), kind == sourceStdin, io)
+		o := exploreOptions(arg, kind, cat, f, io)
+		o.ConfigPath = newConfigPath(arg, kind, cfgFlags)
+		return runExplorer(o, kind == sourceStdin, io)
 	}
 	// A live source stays open while the explorer runs: r lists it again,
 	// and its list_changed notifications do so by themselves. It is
@@ -73,6 +89,7 @@ func runExplore(args []string, io stdio) int {
 	defer keep()
 	ls := &liveStart{}
 	o := exploreOptions(arg, kind, nil, f, io)
+	o.ConfigPath = newConfigPath(arg, kind, cfgFlags)
 	o.Origin = "live " + liveName(arg, f)
 	o.Start = ls.start(arg, f)
 	code := runExplorer(o, false, io)
@@ -184,6 +201,20 @@ func resolveSource(arg string, f *catalogFlags) sourceKind {
 	return sourceFile
 }
 
+// newConfigPath is where the explorer's triage creates a project config
+// when none was found: where lint looks first, the catalog's directory
+// (the working directory for stdin and live sources). None for the demo
+// and under --no-config.
+func newConfigPath(arg string, kind sourceKind, c *configFlags) string {
+	switch {
+	case c.none || kind == sourceDemo:
+		return ""
+	case kind == sourceFile:
+		return filepath.Join(filepath.Dir(arg), config.FileName)
+	}
+	return config.FileName
+}
+
 // runExplorer runs the explorer full screen until the user quits.
 func runExplorer(o tui.Options, catalogOnStdin bool, io stdio) int {
 	// The mouse: the wheel scrolls, a click focuses and selects (shift and
@@ -238,6 +269,9 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, io stdio) int {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2
 	}
+	if f.config != nil {
+		report = f.config.Apply(report, cat)
+	}
 	if err := writeReport(io.out, report, cat, f, false); err != nil {
 		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))
 		return 2
@@ -267,6 +301,7 @@ func exploreOptions(arg string, kind sourceKind, cat *catalog.Catalog, f *catalo
 		ExportDir: ".",
 		Now:       time.Now,
 		Zone:      time.Local,
+		Config:    f.config,
 	}
 	if kind != sourceFile {
 		return o

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/embed"
 )
@@ -134,7 +135,7 @@ func judge(id int, s *lint.Scores, th lint.Thresholds) tea.Cmd {
 // reload re-reads and analyses the catalog in the background, so the
 // screen swaps to the new catalog whole; when the tools are the same as
 // old's, nothing needs doing again.
-func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options, old *catalog.Catalog) tea.Cmd {
+func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options, cfg *config.Config, old *catalog.Catalog) tea.Cmd {
 	return safeID("reload", id, func() tea.Msg {
 		cat, err := load(context.Background())
 		switch {
@@ -143,13 +144,13 @@ func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts l
 		case sameTools(old, cat):
 			return loadedMsg{id: id, unchanged: true}
 		}
-		return loadedMsg{id: id, snap: analyse(cat, opts)}
+		return loadedMsg{id: id, snap: analyse(cat, opts, cfg)}
 	})
 }
 
 // analyseCmd runs the rules and the declarations in the background.
-func analyseCmd(id int, cat *catalog.Catalog, opts lint.Options) tea.Cmd {
+func analyseCmd(id int, cat *catalog.Catalog, opts lint.Options, cfg *config.Config) tea.Cmd {
 	return safeID("rules", id, func() tea.Msg {
-		return analysedMsg{id: id, snap: analyse(cat, opts)}
+		return analysedMsg{id: id, snap: analyse(cat, opts, cfg)}
 	})
 }

@@ -23,6 +23,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/core/live"
 	"toolscope/embed"
@@ -108,6 +109,13 @@ type Options struct {
 	// Call calls a tool on the live server, after the user said yes; nil
 	// when the catalog is not live.
 	Call CallFunc
+	// Config is the project config (toolscope.yaml) in force, nil for
+	// none: it is applied to every report as lint applies it, and triage
+	// writes to its file.
+	Config *config.Config
+	// ConfigPath is the file triage creates when Config is nil; "" (with
+	// no Config) turns triage off.
+	ConfigPath string
 	// Zone is the app's zone for wall times; nil is UTC.
 	Zone *time.Location
 	// Clipboard is where the copy key writes its OSC 52 sequence; nil is
@@ -192,7 +200,7 @@ func New(opts Options) *Model {
 	opts = m.opts
 	// The rules run after the first frame (Init), so it never waits for
 	// them, whatever the catalog's size.
-	m.setSnapshot(bare(opts.Catalog, opts.Lint.FailOn))
+	m.setSnapshot(bare(opts.Catalog, opts.Lint.FailOn, opts.Config))
 	m.render()
 	return m
 }
@@ -653,6 +661,10 @@ func (m *Model) closeDrawer() {
 }
 
 func (m *Model) setSnapshot(s *snapshot) {
+	if s.cfg != m.eng.cfg {
+		// Analysed before a triage replaced the config.
+		s = s.withConfig(m.eng.cfg, m.eng.lint.FailOn)
+	}
 	m.snap = s
 	m.tools.setSnapshot(s)
 	m.selectionChanged()

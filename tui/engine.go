@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/embed"
 )
@@ -34,6 +35,9 @@ type engine struct {
 	load func(context.Context) (*catalog.Catalog, error)
 	// specs are the embedders the embedder key cycles through.
 	specs []string
+	// cfg is the project config in force, nil for none; a triage
+	// replaces it.
+	cfg *config.Config
 
 	loadID    int
 	analyseID int
@@ -62,7 +66,7 @@ type engine struct {
 
 func newEngine(opts Options) engine {
 	return engine{lint: opts.Lint, open: opts.OpenEmbedder, load: opts.Reload, specs: opts.Embedders,
-		spec: opts.Embedder, scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}}
+		spec: opts.Embedder, scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, cfg: opts.Config}
 }
 
 // close cancels the similarity run in flight.
@@ -76,7 +80,7 @@ func (e *engine) close() {
 // analyse runs the rules and the declarations on cat in the background.
 func (e *engine) analyse(cat *catalog.Catalog) tea.Cmd {
 	e.analyseID++
-	return analyseCmd(e.analyseID, cat, e.lint)
+	return analyseCmd(e.analyseID, cat, e.lint, e.cfg)
 }
 
 // reload re-reads the catalog, when its source can be re-read.
@@ -85,7 +89,7 @@ func (e *engine) reload(old *catalog.Catalog) tea.Cmd {
 		return nil
 	}
 	e.loadID++
-	return reload(e.loadID, e.load, e.lint, old)
+	return reload(e.loadID, e.load, e.lint, e.cfg, old)
 }
 
 // relist re-reads the catalog because a live source said its tools

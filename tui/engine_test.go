@@ -128,8 +128,8 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	snap := m.snap
 	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: lint.Similarity{}})
-	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
-	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError)})
+	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
+	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
 	m.Update(scoredMsg{id: m.eng.scoreID - 1, err: errors.New("old")})
 	m.Update(progressMsg{id: m.eng.scoreID - 1})
 	if m.snap != snap || len(m.problems) != 0 {

@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"slices"
+
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/declare"
 	"toolscope/core/lint"
 )
@@ -12,15 +15,21 @@ import (
 // can read the one it was given while the user moves on.
 type snapshot struct {
 	cat *catalog.Catalog
-	// findings are the structural findings in report order; byTool holds
-	// each tool's, by catalog index.
+	// findings are the structural findings in report order, as the rules
+	// gave them; byTool holds each tool's, by catalog index, as the config
+	// left them: its severities set, the ignored ones last with their
+	// Suppression.
 	findings []lint.Finding
 	byTool   [][]lint.Finding
+	// cfg is the project config applied to the report, nil for none. It
+	// is never changed in place: a triage replaces it.
+	cfg *config.Config
 	// decls are each tool's declarations, judged once at load.
 	decls []declaration
 	// sim is the similarity section, nil until the first verdicts arrive.
 	sim *lint.Similarity
-	// verdicts finds a pair's verdict by its tools' catalog indexes.
+	// verdicts finds a pair's verdict by its tools' catalog indexes; an
+	// accepted pair's has its Suppression.
 	verdicts map[[2]int]*lint.PairFinding
 	report   *lint.Report
 	tools    []toolInfo // parallel to cat.Tools
@@ -38,24 +47,18 @@ type toolInfo struct {
 }
 
 // bare is a catalog before any analysis: what the first frame shows.
-func bare(cat *catalog.Catalog, failOn lint.Severity) *snapshot {
-	s := &snapshot{cat: cat, byTool: make([][]lint.Finding, len(cat.Tools)), decls: make([]declaration, len(cat.Tools))}
+func bare(cat *catalog.Catalog, failOn lint.Severity, cfg *config.Config) *snapshot {
+	s := &snapshot{cat: cat, decls: make([]declaration, len(cat.Tools)), cfg: cfg}
 	s.derive(failOn)
 	return s
 }
 
 // analyse runs the structural rules and judges the declarations: quick,
 // but proportional to the catalog, so it runs in the background.
-func analyse(cat *catalog.Catalog, opts lint.Options) *snapshot {
-	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts), decls: make([]declaration, len(cat.Tools)), analysed: true}
+func analyse(cat *catalog.Catalog, opts lint.Options, cfg *config.Config) *snapshot {
+	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts), decls: make([]declaration, len(cat.Tools)), analysed: true, cfg: cfg}
 	for i, t := range cat.Tools {
 		s.decls[i].rules, s.decls[i].refusal = declare.Read(t)
-	}
-	s.byTool = make([][]lint.Finding, len(cat.Tools))
-	for _, f := range s.findings {
-		if f.ToolIndex >= 0 && f.ToolIndex < len(cat.Tools) {
-			s.byTool[f.ToolIndex] = append(s.byTool[f.ToolIndex], f)
-		}
 	}
 	s.derive(opts.FailOn)
 	return s
@@ -69,17 +72,46 @@ func (s *snapshot) withSimilarity(sim lint.Similarity, failOn lint.Severity) *sn
 	return &n
 }
 
-// derive fills the report, the verdict index and the badges.
+// withConfig is the snapshot judged by another project config.
+func (s *snapshot) withConfig(cfg *config.Config, failOn lint.Severity) *snapshot {
+	n := *s
+	n.cfg = cfg
+	n.derive(failOn)
+	return &n
+}
+
+// derive fills the report (the config applied as lint applies it), each
+// tool's findings, the verdict index and the badges. What the config
+// accepted stays listed, marked by its Suppression, and counts nowhere.
 func (s *snapshot) derive(failOn lint.Severity) {
 	var sim lint.Similarity
 	if s.sim != nil {
 		sim = *s.sim
 	}
 	s.report = lint.NewReport(s.cat, s.findings, sim, failOn)
+	if s.cfg != nil {
+		s.report = s.cfg.Apply(s.report, s.cat)
+	}
+	r := s.report
+	findings := r.Structural
+	pairs := [][]lint.PairFinding{r.Similarity.Confusable, r.Similarity.Watch}
+	if r.Suppressed != nil {
+		findings = append(slices.Clip(findings), r.Suppressed.Findings...)
+		pairs = append(pairs, r.Suppressed.Pairs)
+	}
+	s.byTool = make([][]lint.Finding, len(s.cat.Tools))
+	for _, f := range findings {
+		if f.ToolIndex >= 0 && f.ToolIndex < len(s.cat.Tools) {
+			s.byTool[f.ToolIndex] = append(s.byTool[f.ToolIndex], f)
+		}
+	}
 	s.tools = make([]toolInfo, len(s.cat.Tools))
 	for i := range s.cat.Tools {
 		in := &s.tools[i]
 		for _, f := range s.byTool[i] {
+			if f.Suppression != "" {
+				continue
+			}
 			if f.Severity == lint.SeverityError {
 				in.errors++
 			} else {
@@ -95,10 +127,13 @@ func (s *snapshot) derive(failOn lint.Severity) {
 		}
 	}
 	s.verdicts = make(map[[2]int]*lint.PairFinding, len(sim.Confusable)+len(sim.Watch))
-	for _, list := range [][]lint.PairFinding{sim.Confusable, sim.Watch} {
+	for _, list := range pairs {
 		for k := range list {
 			f := &list[k]
 			s.verdicts[[2]int{f.I, f.J}] = f
+			if f.Suppression != "" {
+				continue
+			}
 			for _, t := range []int{f.I, f.J} {
 				if f.Kind == lint.Confusable {
 					s.tools[t].confusable++
