@@ -33,40 +33,11 @@ const (
 func init() { explore = runExplore }
 
 func runExplore(args []string, io stdio) int {
-	fs := newFlagSet("toolscope")
-	f := newCatalogFlags(fs, nil)
-	cfgFlags := addConfigFlags(fs)
-	// parseCommand would name a subcommand in its messages; the bare
-	// command has none.
-	positional, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		printHelp(io.out, exploreUsage, exploreSummary+"\n\n"+similarityHelp, fs)
-		return 0
+	x, code, ok := parseExplore(args, io)
+	if !ok {
+		return code
 	}
-	if err != nil {
-		return exploreUsageError(io, oneLine(err))
-	}
-	// No CATALOG is the demo.
-	arg, rest, _ := f.live.catalogArgs(positional)
-	if len(rest) > 0 {
-		return exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %d arguments", len(positional)))
-	}
-	kind := resolveSource(arg, f)
-	if kind == sourceDemo && cfgFlags.path == "" {
-		// The demo is no project's catalog: only --config steers it.
-		cfgFlags.none = true
-	}
-	cfg, err := cfgFlags.load(arg)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
-		return 2
-	}
-	if cfg != nil {
-		f.useConfig(cfg, fs)
-	}
-	if err := f.check(); err != nil {
-		return exploreUsageError(io, err.Error())
-	}
+	arg, kind, f := x.arg, x.kind, x.flags
 	if !io.outTTY || kind != sourceLive {
 		cat, err := f.live.load(arg, io)
 		if err != nil {
@@ -76,9 +47,7 @@ func runExplore(args []string, io stdio) int {
 		if !io.outTTY {
 			return printReport(cat, f, io)
 		}
-		o := exploreOptions(arg, kind, cat, f, io)
-		o.ConfigPath = newConfigPath(arg, kind, cfgFlags)
-		return runExplorer(o, kind == sourceStdin, io)
+		return runExplorer(x.options(cat, io), kind == sourceStdin, io)
 	}
 	// A live source stays open while the explorer runs: r lists it again,
 	// and its list_changed notifications do so by themselves. It is
@@ -88,11 +57,10 @@ func runExplore(args []string, io stdio) int {
 	_, keep := signalContext(context.Background())
 	defer keep()
 	ls := &liveStart{}
-	o := exploreOptions(arg, kind, nil, f, io)
-	o.ConfigPath = newConfigPath(arg, kind, cfgFlags)
+	o := x.options(nil, io)
 	o.Origin = "live " + liveName(arg, f)
 	o.Start = ls.start(arg, f)
-	code := runExplorer(o, false, io)
+	code = runExplorer(o, false, io)
 	src, err := ls.wait()
 	if src != nil {
 		defer src.Close()
@@ -104,6 +72,64 @@ func runExplore(args []string, io stdio) int {
 		return 2
 	}
 	return code
+}
+
+// exploreCommand is the explorer's command line, resolved: the CATALOG
+// argument, what it names, and the flags with the project config taken in.
+type exploreCommand struct {
+	arg   string
+	kind  sourceKind
+	flags *catalogFlags
+	cfg   *configFlags
+}
+
+// parseExplore parses the explorer's command line and reads the project
+// config as lint does. When ok is false the command ends with code (help
+// printed, or one line on stderr).
+func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
+	fs := newFlagSet("toolscope")
+	f := newCatalogFlags(fs, nil)
+	cfgFlags := addConfigFlags(fs)
+	// parseCommand would name a subcommand in its messages; the bare
+	// command has none.
+	positional, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(io.out, exploreUsage, exploreSummary+"\n\n"+similarityHelp, fs)
+		return nil, 0, false
+	}
+	if err != nil {
+		return nil, exploreUsageError(io, oneLine(err)), false
+	}
+	// No CATALOG is the demo.
+	arg, rest, _ := f.live.catalogArgs(positional)
+	if len(rest) > 0 {
+		return nil, exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %d arguments", len(positional))), false
+	}
+	kind := resolveSource(arg, f)
+	if kind == sourceDemo && cfgFlags.path == "" {
+		// The demo is no project's catalog: only --config steers it.
+		cfgFlags.none = true
+	}
+	cfg, err := cfgFlags.load(arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return nil, 2, false
+	}
+	if cfg != nil {
+		f.useConfig(cfg, fs)
+	}
+	if err := f.check(); err != nil {
+		return nil, exploreUsageError(io, err.Error()), false
+	}
+	return &exploreCommand{arg: arg, kind: kind, flags: f, cfg: cfgFlags}, 0, true
+}
+
+// options are the explorer's options for the command (cat is nil for a
+// live source, reached behind the start screen).
+func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
+	o := exploreOptions(x.arg, x.kind, cat, x.flags, io)
+	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
+	return o
 }
 
 // liveStart reaches a live source for the explorer's start screen and

@@ -176,7 +176,7 @@ const mouseWheelLines = 3
 // under the pointer, a click focuses the pane under it and selects the row
 // clicked (a tool, a pair) or the tab.
 func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
-	if m.asking != nil || m.exporting || m.quitting || m.start != nil {
+	if m.asking != nil || m.exporting || m.triage != nil || m.quitting || m.start != nil {
 		return nil
 	}
 	wheel := 0

@@ -160,6 +160,15 @@ type Model struct {
 	exportName   textinput.Model
 	// asking is a yes/no question in the footer (quitting with drafts).
 	asking *question
+	// triage is the footer's prompt for a triage (which finding, the
+	// reason), nil when none; writingConfig is true while a triage is
+	// being written. triageDraft keeps the reason of a write that failed,
+	// for the prompt of the same triage (triageDraftFor).
+	triage                      *triagePrompt
+	writingConfig               bool
+	triageDraft, triageDraftFor string
+	// hideTriaged hides what the config accepted or ignores.
+	hideTriaged bool
 
 	// eng is the analysis: background requests, scores, thresholds.
 	eng     engine
@@ -289,6 +298,7 @@ func (m *Model) enableKeys() {
 	_, paired := m.pairs.selected()
 	k.Compare.SetEnabled(paired)
 	k.Scope.SetEnabled(m.snap.sim != nil)
+	m.enableTriageKeys()
 }
 
 // View returns the screen rendered by the last Update.
@@ -332,6 +342,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.scored(msg)
 	case judgedMsg:
 		return m.judged(msg)
+	case triagedMsg:
+		m.triaged(msg)
+		return nil
 	case exportedMsg:
 		if msg.err != nil {
 			m.fail("export", msg.err)
@@ -392,6 +405,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.exporting {
 		return m.exportKey(msg)
 	}
+	if m.triage != nil {
+		return m.triagePromptKey(msg)
+	}
 	if m.panes[m.focus].Typing() {
 		return m.toPane(msg)
 	}
@@ -408,7 +424,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane):
 			// The keys that go somewhere do so from the comparison too.
 			m.compare = nil
-		case key.Matches(msg, k.Quit, k.Help, k.Copy):
+		case key.Matches(msg, k.Quit, k.Help, k.Copy, k.Accept, k.Undo, k.HideTriaged):
 		case key.Matches(msg, k.NextMatch, k.PrevMatch) && !m.compare.searching():
 			m.compare = nil
 		default:
@@ -467,6 +483,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.toggleZoom()
 	case key.Matches(msg, k.EditFile):
 		return m.editCatalog()
+	case key.Matches(msg, k.HideTriaged):
+		m.toggleTriaged()
+	case key.Matches(msg, k.Accept) && (m.focus == panePairs || m.compare != nil),
+		key.Matches(msg, k.Ignore) && m.focus == paneTool && m.compare == nil,
+		key.Matches(msg, k.Undo) && (m.focus == panePairs || m.focus == paneTool || m.compare != nil):
+		return m.triageKey(msg)
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
 			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
@@ -564,6 +586,8 @@ func (m *Model) failed(msg failedMsg) {
 	case "call":
 		m.called(calledMsg{id: msg.id, err: msg.err})
 		return
+	case "config":
+		m.writingConfig = false
 	case "arguments":
 		if m.drawer.job == nil || msg.id != m.drawer.job.id {
 			return
@@ -687,7 +711,7 @@ func (m *Model) syncPairs() {
 func (m *Model) globalKeys() []key.Binding {
 	k := m.keys
 	return []key.Binding{k.NextPane, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextMatch, k.PrevMatch,
-		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Copy, k.Zoom, k.EditFile, k.Back, k.Help, k.Quit, k.ForceQuit}
+		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Copy, k.Zoom, k.EditFile, k.HideTriaged, k.Back, k.Help, k.Quit, k.ForceQuit}
 }
 
 func plural(n int, noun string) string {

@@ -52,7 +52,7 @@ func (c *compareView) title() string {
 		t += fmt.Sprintf(" · affinity %.2f", *c.pair.Affinity)
 	}
 	if c.verdict != nil {
-		t += " · " + string(c.verdict.Kind)
+		t += " · " + verdictText(c.verdict)
 	}
 	return t
 }
@@ -77,6 +77,9 @@ func (c *compareView) rebuild() {
 		c.lines = append(append(append(c.lines, left...), ""), right...)
 	}
 	c.lines = append(c.lines, "")
+	if c.verdict != nil && c.verdict.Suppression != "" {
+		c.lines = append(c.lines, c.styles.Muted.Render(clip(shown(oneLine("accepted: "+c.verdict.Suppression)), c.w)))
+	}
 	if c.verdict != nil {
 		c.lines = append(c.lines, wrap(shown(oneLine("hint: "+c.verdict.Hint)), c.w)...)
 	} else {
@@ -207,7 +210,7 @@ func (c *compareView) Keys() []key.Binding {
 	if c.find.typing {
 		return []key.Binding{k.Back}
 	}
-	return append([]key.Binding{k.Back, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
+	return append([]key.Binding{k.Back, k.Accept, k.Undo, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
 }
 
 func (c *compareView) Typing() bool { return c.find.typing }

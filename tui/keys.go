@@ -34,6 +34,8 @@ type KeyMap struct {
 	Copy      key.Binding
 	Zoom      key.Binding
 	EditFile  key.Binding
+	// HideTriaged hides and shows what the project config accepted.
+	HideTriaged key.Binding
 
 	// Jumps: n and N move between the matches of a search in the Tool
 	// pane or the comparison, else between the tools with findings or
@@ -58,10 +60,15 @@ type KeyMap struct {
 	PrevSection key.Binding
 	Why         key.Binding
 	Find        key.Binding
+	Ignore      key.Binding
+
+	// Triage, in the Tool pane and on a pair.
+	Undo key.Binding
 
 	// Pairs pane.
 	Scope   key.Binding
 	Compare key.Binding
+	Accept  key.Binding
 
 	// Arguments drawer.
 	Edit     key.Binding
@@ -115,6 +122,8 @@ func DefaultKeyMap() KeyMap {
 		Zoom:      b("z", "zoom the pane", "z"),
 		EditFile:  b("E", "edit the catalog at the tool", "E"),
 
+		HideTriaged: b("H", "hide/show accepted and ignored", "H"),
+
 		NextMatch: b("n", "next match or flagged tool", "n"),
 		PrevMatch: b("N", "previous match or flagged tool", "N"),
 
@@ -132,9 +141,13 @@ func DefaultKeyMap() KeyMap {
 		PrevSection: b("←/h", "previous section", "left", "h"),
 		Why:         b("w", "why", "w"),
 		Find:        b("f", "find in the text", "f"),
+		Ignore:      b("I", "ignore a finding (toolscope.yaml)", "I"),
+
+		Undo: b("U", "undo accept/ignore (toolscope.yaml)", "U"),
 
 		Scope:   b("g", "neighbours/ranking", "g"),
 		Compare: b("enter", "compare", "enter"),
+		Accept:  b("A", "accept the pair (toolscope.yaml)", "A"),
 
 		Edit:     b("enter/i", "edit", "enter", "i"),
 		Skeleton: b("t", "skeleton of the required arguments", "t"),

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -23,6 +24,8 @@ type pairsPane struct {
 	snap   *snapshot
 	tool   int
 	global bool
+	// hideTriaged leaves out the pairs the project config accepts.
+	hideTriaged bool
 	// pending says why there are no pairs yet (running, off, failed);
 	// thresholds says which are in force and where they come from.
 	pending    string
@@ -51,6 +54,12 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 		case tool >= 0 && tool < len(s.sim.Neighbours):
 			p.rows = s.sim.Neighbours[tool]
 		}
+	}
+	if p.hideTriaged {
+		p.rows = slices.DeleteFunc(slices.Clone(p.rows), func(pr lint.Pair) bool {
+			v := s.verdict(pr)
+			return v != nil && v.Suppression != ""
+		})
 	}
 	if !sameTool && !p.global {
 		p.cursor, p.offset = 0, 0
@@ -217,6 +226,8 @@ func (p *pairsPane) row(i int) []string {
 	v := p.snap.verdict(pr)
 	mark := "  "
 	switch {
+	case v != nil && v.Suppression != "":
+		mark = st.Muted.Render("− ")
 	case v != nil && v.Kind == lint.Confusable:
 		mark = st.Confusable.Render("✗ ")
 	case v != nil:
@@ -252,6 +263,9 @@ func (p *pairsPane) hintLines(v *lint.PairFinding) []string {
 	if v == nil {
 		return nil
 	}
+	if v.Suppression != "" {
+		return wrap(shown(oneLine("accepted: "+v.Suppression)), max(p.w-5, 1))
+	}
 	return wrap(shown(oneLine(shortHint(v))), max(p.w-5, 1))
 }
 
@@ -268,6 +282,14 @@ func shortHint(v *lint.PairFinding) string {
 		return "near-duplicate descriptions: say when each is the right call"
 	}
 	return v.Hint
+}
+
+// verdictText names a verdict, and says when the config accepted it.
+func verdictText(v *lint.PairFinding) string {
+	if v.Suppression != "" {
+		return string(v.Kind) + ", accepted"
+	}
+	return string(v.Kind)
 }
 
 func quoted(words []string, sep string) string {
@@ -311,7 +333,7 @@ func (p *pairsPane) detail() []string {
 	}
 	v := p.snap.verdict(pr)
 	if v != nil {
-		head += " · " + string(v.Kind)
+		head += " · " + verdictText(v)
 	} else {
 		head += " · no verdict"
 	}
@@ -321,6 +343,9 @@ func (p *pairsPane) detail() []string {
 		if len(v.Reasons) > 0 {
 			text = "why: " + lint.ReasonsText(v.Reasons) + ". hint: " + text
 		}
+		if v.Suppression != "" {
+			text = "accepted: " + v.Suppression + ". " + text
+		}
 		out = append(out, wholeSentences(shown(oneLine(text)), p.w, p.detailHeight()-1, "(the rest: enter compares)")...)
 	}
 	return out
@@ -328,7 +353,7 @@ func (p *pairsPane) detail() []string {
 
 func (p *pairsPane) Keys() []key.Binding {
 	k := p.keys
-	return append([]key.Binding{k.Scope, k.Compare}, k.movementKeys()...)
+	return append([]key.Binding{k.Scope, k.Compare, k.Accept, k.Undo}, k.movementKeys()...)
 }
 
 // shownRows is how many rows from offset the list has room for.

@@ -117,6 +117,8 @@ func (m *Model) footer() string {
 		return m.styles.Warn.Render(clip(" "+m.asking.text+" "+hintText(k.Yes)+" · "+hintText(k.No), w))
 	case m.exporting:
 		return m.styles.Footer.Render(clip(" "+m.exportPrompt(), w))
+	case m.triage != nil:
+		return m.styles.Footer.Render(clip(" "+m.triagePromptText(), w))
 	case m.start != nil && m.start.err != nil:
 		return m.styles.Footer.Render(clip(" r try again · q quit", w))
 	case m.start != nil:

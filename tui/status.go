@@ -39,7 +39,11 @@ func (m *Model) header() string {
 		count(fmt.Sprintf("%d confusable", r.Summary.Confusable), r.Summary.Confusable, st.Confusable.Render),
 		count(fmt.Sprintf("%d watch", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
 		count(plural(r.Summary.Errors, "error"), r.Summary.Errors, st.Error.Render),
-		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render), verdict}
+		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render)}
+	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
+		long = append(long, st.Muted.Render(fmt.Sprintf("%d accepted, %d ignored", len(sup.Pairs), len(sup.Findings))))
+	}
+	long = append(long, verdict)
 	line := " " + strings.Join(long, " · ")
 	if ansi.StringWidth(line) > m.layout.Width {
 		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)

@@ -38,6 +38,8 @@ type toolPane struct {
 	rules map[string]lint.Rule
 	// why shows each rule's teaching text under its findings.
 	why bool
+	// hideTriaged leaves out the findings the project config ignores.
+	hideTriaged bool
 
 	snap   *snapshot
 	tool   int
@@ -186,21 +188,33 @@ func (p *toolPane) sectionLines(s section, w int) []string {
 func (p *toolPane) findingLines(w int) []string {
 	st := p.styles
 	fs := p.snap.byTool[p.tool]
+	hidden := 0
+	if p.hideTriaged {
+		fs, hidden = untriaged(fs)
+	}
 	if len(fs) == 0 {
-		return []string{st.OK.Render("✓ no structural findings")}
+		out := []string{st.OK.Render("✓ no structural findings")}
+		if hidden > 0 {
+			out = append(out, st.Muted.Render(plural(hidden, "ignored finding")+" hidden ("+p.keys.HideTriaged.Help().Key+" shows)"))
+		}
+		return out
 	}
 	var out []string
 	taught := map[string]bool{}
 	for _, f := range fs {
+		if f.Suppression != "" {
+			// Ignored by the config: listed, muted, with the reason.
+			out = append(out, st.Muted.Render("− "+shown(findingHead(f))))
+			for _, l := range wrapIndented(shown(oneLine("ignored: "+f.Suppression)), "  ", w-2) {
+				out = append(out, st.Muted.Render(l))
+			}
+			continue
+		}
 		mark := st.Warn.Render("~")
 		if f.Severity == lint.SeverityError {
 			mark = st.Error.Render("✗")
 		}
-		head := f.Rule
-		if f.Param != "" {
-			head += " · " + f.Param
-		}
-		out = append(out, mark+" "+st.Bold.Render(shown(head)))
+		out = append(out, mark+" "+st.Bold.Render(shown(findingHead(f))))
 		out = append(out, wrapIndented(shown(oneLine(f.Message)), "  ", w-2)...)
 		if f.Suggestion != "" {
 			out = append(out, wrapIndented(shown(oneLine("→ "+f.Suggestion)), "  ", w-2)...)
@@ -227,10 +241,33 @@ func (p *toolPane) findingLines(w int) []string {
 			}
 		}
 	}
+	if hidden > 0 {
+		out = append(out, st.Muted.Render(plural(hidden, "ignored finding")+" hidden ("+p.keys.HideTriaged.Help().Key+" shows)"))
+	}
 	if !p.why {
 		out = append(out, st.Muted.Render("w: why (each rule's teaching text)"))
 	}
 	return out
+}
+
+// findingHead names a finding in a line: its rule and parameter.
+func findingHead(f lint.Finding) string {
+	if f.Param != "" {
+		return f.Rule + " · " + f.Param
+	}
+	return f.Rule
+}
+
+// untriaged is fs without the findings the config ignores, and how many
+// those were.
+func untriaged(fs []lint.Finding) ([]lint.Finding, int) {
+	var out []lint.Finding
+	for _, f := range fs {
+		if f.Suppression == "" {
+			out = append(out, f)
+		}
+	}
+	return out, len(fs) - len(out)
 }
 
 func (p *toolPane) Typing() bool { return p.find.typing }
@@ -307,7 +344,7 @@ func (p *toolPane) Keys() []key.Binding {
 	if p.find.typing {
 		return []key.Binding{k.Back}
 	}
-	return append([]key.Binding{k.Why, k.NextSection, k.PrevSection, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
+	return append([]key.Binding{k.Why, k.Ignore, k.Undo, k.NextSection, k.PrevSection, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
 }
 
 func (p *toolPane) position() string {

@@ -1,0 +1,359 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"toolscope/core/config"
+	"toolscope/core/lint"
+)
+
+// Triage: a pair accepted or a finding ignored, with a reason, written to
+// the project config (toolscope.yaml) through its edit API, so lint's gate
+// honours it too; the report is then derived again with the new config.
+
+// triageEdit is one change to the config: accept a pair, ignore a finding,
+// or undo either.
+type triageEdit struct {
+	pair bool
+	a, b string // the pair's tools
+	// ignore is the entry a finding is ignored by (Reason unset until the
+	// prompt gives it); to undo, the config entry that matched it.
+	ignore config.Ignore
+	undo   bool
+}
+
+// what names the edit for the prompt and the status line.
+func (e triageEdit) what() string {
+	if e.pair {
+		return shown(e.a) + " ↔ " + shown(e.b)
+	}
+	s := shown(e.ignore.Tool)
+	if e.ignore.Param != "" {
+		s += "." + shown(e.ignore.Param)
+	}
+	if e.ignore.Rule != "" {
+		s = shown(e.ignore.Rule) + " on " + s
+	}
+	return s
+}
+
+// apply makes the edit on c.
+func (e triageEdit) apply(c *config.Config, reason string) error {
+	g := e.ignore
+	switch {
+	case e.pair && e.undo:
+		return removed(c.RemovePair(e.a, e.b))
+	case e.pair:
+		return c.AcceptPair(e.a, e.b, reason)
+	case e.undo:
+		return removed(c.RemoveIgnore(g.Rule, g.Tool, g.Param))
+	}
+	g.Reason = reason
+	return c.IgnoreFinding(g)
+}
+
+func removed(ok bool, err error) error {
+	if err == nil && !ok {
+		return errors.New("the entry is no longer in the file")
+	}
+	return err
+}
+
+// triagePrompt is the footer while a triage is being asked for: the choice
+// of a finding when the tool has several, then the reason.
+type triagePrompt struct {
+	// choices are the findings to pick from with 1-9; nil once picked.
+	choices []lint.Finding
+	undo    bool
+	edit    triageEdit
+	reason  textinput.Model
+}
+
+// triagedMsg answers a config write: the config as written, or why not.
+type triagedMsg struct {
+	cfg    *config.Config
+	edit   triageEdit
+	reason string
+	err    error
+}
+
+// configPath is the file triage writes: the config in force, else the
+// one to create; "" when triage is off.
+func (m *Model) configPath() string {
+	if m.eng.cfg != nil {
+		return m.eng.cfg.Path
+	}
+	return m.opts.ConfigPath
+}
+
+// configShown is the config file as the prompt and status line name it:
+// relative to the working directory when under it.
+func (m *Model) configShown() string {
+	p := m.configPath()
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
+		}
+	}
+	if !filepath.IsAbs(p) && !strings.HasPrefix(p, ".") {
+		p = "." + string(filepath.Separator) + p
+	}
+	return shown(p)
+}
+
+// triagePair is the pair the accept and undo keys act on: the comparison's,
+// else the pairs pane's selection.
+func (m *Model) triagePair() (lint.Pair, bool) {
+	if m.compare != nil {
+		return m.compare.pair, true
+	}
+	if m.focus == panePairs {
+		return m.pairs.selected()
+	}
+	return lint.Pair{}, false
+}
+
+// triageFindings are the selected tool's findings the ignore key
+// (ignored false) or the undo key (ignored true) can act on.
+func (m *Model) triageFindings(ignored bool) []lint.Finding {
+	t := m.tools.selectedTool()
+	if m.compare != nil || m.focus != paneTool || t < 0 || t >= len(m.snap.byTool) {
+		return nil
+	}
+	var out []lint.Finding
+	for _, f := range m.snap.byTool[t] {
+		if (f.Suppression != "") == ignored {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// enableTriageKeys turns on the triage keys that can act now.
+func (m *Model) enableTriageKeys() {
+	k := &m.keys
+	on := m.configPath() != ""
+	pr, paired := m.triagePair()
+	v := m.snap.verdict(pr)
+	k.Accept.SetEnabled(on && paired && v != nil)
+	k.Ignore.SetEnabled(on && len(m.triageFindings(false)) > 0)
+	k.Undo.SetEnabled(on && (paired && v != nil && v.Suppression != "" || len(m.triageFindings(true)) > 0))
+	k.HideTriaged.SetEnabled(m.eng.cfg != nil)
+}
+
+// triageKey starts a triage from the accept, ignore or undo key.
+func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	if m.configPath() == "" {
+		m.notice = "no project config to write: give --config FILE"
+		return nil
+	}
+	if m.writingConfig {
+		m.notice = "still writing " + m.configShown()
+		return nil
+	}
+	undo := key.Matches(msg, k.Undo)
+	if pr, ok := m.triagePair(); ok {
+		v := m.snap.verdict(pr)
+		switch {
+		case v == nil:
+			m.notice = shown(pr.A) + " ↔ " + shown(pr.B) + " has no verdict: nothing to accept"
+			return nil
+		case undo && v.Suppression == "":
+			m.notice = shown(pr.A) + " ↔ " + shown(pr.B) + " is not accepted"
+			return nil
+		case undo:
+			for _, a := range m.eng.cfg.AcceptedPairs {
+				if a.Matches(pr.A, pr.B) {
+					return m.confirmUndo(triageEdit{pair: true, a: a.A, b: a.B, undo: true})
+				}
+			}
+			return nil
+		}
+		return m.askReason(triageEdit{pair: true, a: pr.A, b: pr.B}, v.Suppression)
+	}
+	fs := m.triageFindings(undo)
+	switch {
+	case len(fs) == 0:
+		return nil
+	case len(fs) > 1:
+		m.triage = &triagePrompt{choices: fs, undo: undo}
+		return nil
+	}
+	return m.pickFinding(fs[0], undo)
+}
+
+// pickFinding goes on with the finding chosen: the reason for an ignore,
+// the question for an undo.
+func (m *Model) pickFinding(f lint.Finding, undo bool) tea.Cmd {
+	m.triage = nil
+	if !undo {
+		return m.askReason(triageEdit{ignore: config.Ignore{Rule: f.Rule, Tool: f.Tool, Param: f.Param}}, "")
+	}
+	for _, g := range m.eng.cfg.Ignores {
+		// The first entry that matches is the one lint applied.
+		if g.Matches(f) {
+			return m.confirmUndo(triageEdit{ignore: g, undo: true})
+		}
+	}
+	return nil
+}
+
+// confirmUndo asks before removing an entry from the config.
+func (m *Model) confirmUndo(e triageEdit) tea.Cmd {
+	verb := "un-ignore "
+	if e.pair {
+		verb = "un-accept "
+	}
+	m.ask(verb+e.what()+" in "+m.configShown()+"?", func() tea.Cmd { return m.writeConfig(e, "") })
+	return nil
+}
+
+// askReason opens the reason prompt, prefilled with the reason given
+// before (a pair accepted already, or a write that failed).
+func (m *Model) askReason(e triageEdit, reason string) tea.Cmd {
+	if m.triageDraft != "" && m.triageDraftFor == e.what() {
+		reason = m.triageDraft
+	}
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = "the reason"
+	in.SetValue(reason)
+	in.CursorEnd()
+	in.Width = max(m.layout.Width-60, 20)
+	cmd := in.Focus()
+	m.triage = &triagePrompt{edit: e, reason: in}
+	return cmd
+}
+
+// triagePromptKey takes a key while the triage prompt is up: a finding's
+// number, then the reason; enter writes, esc cancels.
+func (m *Model) triagePromptKey(msg tea.KeyMsg) tea.Cmd {
+	t := m.triage
+	if msg.Type == tea.KeyEsc {
+		m.triage = nil
+		return nil
+	}
+	if t.choices != nil {
+		if n, err := strconv.Atoi(msg.String()); err == nil && n >= 1 && n <= min(len(t.choices), 9) {
+			return m.pickFinding(t.choices[n-1], t.undo)
+		}
+		return nil
+	}
+	if msg.Type == tea.KeyEnter {
+		reason := strings.TrimSpace(t.reason.Value())
+		if reason == "" {
+			m.notice = "a reason is required"
+			return nil
+		}
+		m.triage = nil
+		return m.writeConfig(t.edit, reason)
+	}
+	var cmd tea.Cmd
+	t.reason, cmd = t.reason.Update(msg)
+	return cmd
+}
+
+// triagePromptText is the footer while the triage prompt is up.
+func (m *Model) triagePromptText() string {
+	t := m.triage
+	if t.choices != nil {
+		verb := "ignore"
+		if t.undo {
+			verb = "un-ignore"
+		}
+		items := []string{verb + " which finding of " + shown(nameAt(m.snap, m.tools.selectedTool())) + "?"}
+		for i, f := range t.choices[:min(len(t.choices), 9)] {
+			items = append(items, strconv.Itoa(i+1)+" "+shown(findingHead(f)))
+		}
+		return strings.Join(append(items, "esc cancel"), " · ")
+	}
+	verb := "ignore "
+	if t.edit.pair {
+		verb = "accept "
+	}
+	where := m.configShown()
+	if m.eng.cfg == nil {
+		where += " (new)"
+	}
+	return verb + t.edit.what() + " in " + where + ", because: " + t.reason.View() + " · enter write · esc cancel"
+}
+
+// writeConfig makes the edit on the config file in the background: read
+// again (so edits made meanwhile in an editor are kept), changed through
+// the config's edit API (comments kept), saved whole or not at all.
+func (m *Model) writeConfig(e triageEdit, reason string) tea.Cmd {
+	path := m.configPath()
+	m.writingConfig = true
+	return safe("config", func() tea.Msg {
+		var c *config.Config
+		var err error
+		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) && !e.undo {
+			c = config.New(path)
+		} else {
+			c, err = config.Load(path)
+		}
+		if err == nil {
+			err = e.apply(c, reason)
+		}
+		if err == nil {
+			err = c.Save()
+		}
+		if err != nil {
+			return triagedMsg{edit: e, reason: reason, err: err}
+		}
+		return triagedMsg{cfg: c, edit: e, reason: reason}
+	})
+}
+
+// triaged takes a config write: on success the new config judges the
+// report again, so the gate follows; on failure the config in force and
+// the reason typed are kept, and the banner says why.
+func (m *Model) triaged(msg triagedMsg) {
+	m.writingConfig = false
+	if msg.err != nil {
+		m.triageDraft, m.triageDraftFor = msg.reason, msg.edit.what()
+		m.fail("config", fmt.Errorf("not written: %w", msg.err))
+		return
+	}
+	m.triageDraft, m.triageDraftFor = "", ""
+	delete(m.problems, "config")
+	m.eng.cfg = msg.cfg
+	m.setSnapshot(m.snap)
+	if m.compare != nil {
+		m.compare.verdict = m.snap.verdict(m.compare.pair)
+		m.compare.rebuild()
+	}
+	verb := "ignored "
+	switch {
+	case msg.edit.pair && msg.edit.undo:
+		verb = "un-accepted "
+	case msg.edit.pair:
+		verb = "accepted "
+	case msg.edit.undo:
+		verb = "un-ignored "
+	}
+	m.notice = verb + msg.edit.what() + " in " + m.configShown()
+}
+
+// toggleTriaged hides or shows what the config accepted, in the Tool and
+// Pairs panes.
+func (m *Model) toggleTriaged() {
+	m.hideTriaged = !m.hideTriaged
+	m.tool.hideTriaged, m.pairs.hideTriaged = m.hideTriaged, m.hideTriaged
+	m.selectionChanged()
+	m.notice = "accepted and ignored results shown"
+	if m.hideTriaged {
+		m.notice = "accepted and ignored results hidden"
+	}
+}
