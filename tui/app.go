@@ -153,6 +153,8 @@ type Model struct {
 	quitting bool
 	// compare, when open, covers the panes with a pair side by side.
 	compare *compareView
+	// whatIf, when open, covers the panes with the what-if field.
+	whatIf *whatIfView
 	// exporting is true while the footer asks for an export format, then
 	// (exportFormat set) for the file name.
 	exporting    bool
@@ -291,6 +293,7 @@ func (m *Model) enableKeys() {
 	}
 	k.Reload.SetEnabled(m.eng.load != nil || m.start != nil && m.start.err != nil)
 	k.EditFile.SetEnabled(m.opts.Watch != "" && m.tools.selectedTool() >= 0)
+	k.WhatIf.SetEnabled(m.whatIf == nil && m.canWhatIf())
 	k.CallTool.SetEnabled(m.opts.Call != nil && m.tools.selectedTool() >= 0)
 	k.Export.SetEnabled(m.opts.Export != nil)
 	k.Scoring.SetEnabled(m.eng.canScore())
@@ -363,6 +366,11 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case argsJudgedMsg:
 		m.drawer.judged(msg)
 		return nil
+	case whatIfMsg:
+		if m.whatIf == nil {
+			return nil
+		}
+		return m.whatIf.answered(msg)
 	case failedMsg:
 		m.failed(msg)
 		return nil
@@ -383,6 +391,9 @@ func (m *Model) resize(w, h int) {
 	if m.compare != nil {
 		m.compare.setSize(m.bodyInner())
 	}
+	if m.whatIf != nil {
+		m.whatIf.setSize(m.bodyInner())
+	}
 }
 
 // key handles the global keys, then hands the key to the focused pane.
@@ -398,6 +409,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.ForceQuit) {
 		m.quit()
 		return nil
+	}
+	if m.whatIf != nil {
+		if key.Matches(msg, k.Back) {
+			m.whatIf = nil
+			return nil
+		}
+		return m.whatIf.Update(msg)
 	}
 	if m.helpOpen {
 		return m.helpKey(msg)
@@ -489,6 +507,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		key.Matches(msg, k.Ignore) && m.focus == paneTool && m.compare == nil,
 		key.Matches(msg, k.Undo) && (m.focus == panePairs || m.focus == paneTool || m.compare != nil):
 		return m.triageKey(msg)
+	case key.Matches(msg, k.WhatIf):
+		return m.openWhatIf()
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
 			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
@@ -588,6 +608,11 @@ func (m *Model) failed(msg failedMsg) {
 		return
 	case "config":
 		m.writingConfig = false
+	case "what-if":
+		if m.whatIf != nil {
+			m.whatIf.answered(whatIfMsg{id: msg.id, err: msg.err})
+		}
+		return
 	case "arguments":
 		if m.drawer.job == nil || msg.id != m.drawer.job.id {
 			return
@@ -624,6 +649,9 @@ func (m *Model) problemText() string {
 // focused is what takes keys now: the comparison when open, else the
 // focused pane.
 func (m *Model) focused() pane {
+	if m.whatIf != nil {
+		return m.whatIf
+	}
 	if m.compare != nil {
 		return m.compare
 	}
@@ -711,7 +739,7 @@ func (m *Model) syncPairs() {
 func (m *Model) globalKeys() []key.Binding {
 	k := m.keys
 	return []key.Binding{k.NextPane, k.PrevPane, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextMatch, k.PrevMatch,
-		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Copy, k.Zoom, k.EditFile, k.HideTriaged, k.Back, k.Help, k.Quit, k.ForceQuit}
+		k.Raise, k.Lower, k.Widen, k.Narrow, k.Scoring, k.Embedder, k.Export, k.Reload, k.Copy, k.Zoom, k.EditFile, k.HideTriaged, k.WhatIf, k.Back, k.Help, k.Quit, k.ForceQuit}
 }
 
 func plural(n int, noun string) string {

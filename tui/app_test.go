@@ -311,6 +311,7 @@ var screens = []struct {
 	{"drawer results", []string{"a", "{", "esc", "down"}},
 	{"help", []string{"?"}},
 	{"export prompt", []string{"e"}},
+	{"what-if", []string{"d", "x"}},
 }
 
 // Every screen fits every terminal from 20x5 to 250x80, resized in any

@@ -36,6 +36,8 @@ type KeyMap struct {
 	EditFile  key.Binding
 	// HideTriaged hides and shows what the project config accepted.
 	HideTriaged key.Binding
+	// WhatIf opens the what-if field on the selected tool's description.
+	WhatIf key.Binding
 
 	// Jumps: n and N move between the matches of a search in the Tool
 	// pane or the comparison, else between the tools with findings or
@@ -121,6 +123,7 @@ func DefaultKeyMap() KeyMap {
 		Copy:      b("c", "copy (tool JSON, hint, model's text)", "c"),
 		Zoom:      b("z", "zoom the pane", "z"),
 		EditFile:  b("E", "edit the catalog at the tool", "E"),
+		WhatIf:    b("d", "what-if: edit the description, see its risk live (nothing written)", "d"),
 
 		HideTriaged: b("H", "hide/show accepted and ignored", "H"),
 

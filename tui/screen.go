@@ -55,6 +55,9 @@ func (m *Model) body() string {
 	if m.helpOpen {
 		return m.helpView(l.Body.W, l.Body.H)
 	}
+	if m.whatIf != nil {
+		return m.styles.frameWith(m.whatIf.title(), "", m.whatIf.View(), l.Body.W, l.Body.H, true)
+	}
 	if m.compare != nil {
 		return m.styles.frameWith(m.compare.title(), positionOf(m.compare), m.compare.View(), l.Body.W, l.Body.H, true)
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,11 @@ func TestWhatIfExplained(t *testing.T) {
 			t.Errorf("%s/%s: %d reasons, over %d", p.A, p.B, len(p.Reasons), MaxReasons)
 		}
 		reasons += len(p.Reasons)
+		for _, r := range p.Reasons {
+			if r.Text == "" || strings.Contains(r.Text, "  ") {
+				t.Errorf("%s/%s: reason %q reads with a gap", p.A, p.B, r.Text)
+			}
+		}
 	}
 	if reasons == 0 {
 		t.Error("no pair of the what-if has a reason")

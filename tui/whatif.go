@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"toolscope/core/lint"
+	"toolscope/embed"
+)
+
+// whatIfView is the what-if field: the selected tool's description in a
+// text field and, on every change, the tool's pairs scored again with the
+// edited description (lint.Scores.WhatIfExplained, in the background): the
+// risk before and after, its band and main reasons. Nothing is written:
+// esc leaves and the catalog stays as it was (E edits the real file).
+type whatIfView struct {
+	paneBase
+
+	tool     int // catalog index
+	name     string
+	original string
+	field    textarea.Model
+	// score runs one what-if off the UI goroutine; th are the thresholds
+	// in force, for the bands.
+	score func(id int, text string) tea.Cmd
+	th    lint.Thresholds
+
+	// reqID numbers the texts asked for; one run is in flight at a time
+	// and again asks for the latest text when it ends, so a held key never
+	// queues up runs and a superseded answer is dropped.
+	reqID    int
+	inFlight bool
+	again    bool
+	// before is each other tool's risk with the description as it is, by
+	// catalog index; nil until the first run answers.
+	before map[int]float64
+	rows   []whatIfRow
+	err    string
+	lines  []string
+}
+
+// whatIfRow is one pair of the what-if.
+type whatIfRow struct {
+	other   string
+	j       int
+	before  float64
+	after   float64
+	reasons []lint.Reason
+}
+
+// whatIfMsg answers a what-if run.
+type whatIfMsg struct {
+	id    int
+	pairs []lint.WhatIfPair
+	err   error
+}
+
+// whatIfRunner scores description for the catalog tool against the others
+// with scores and e, in the background; the reply carries id.
+func whatIfRunner(scores *lint.Scores, e embed.Embedder, tool int) func(id int, text string) tea.Cmd {
+	return func(id int, text string) tea.Cmd {
+		return safeID("what-if", id, func() tea.Msg {
+			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text)
+			return whatIfMsg{id: id, pairs: pairs, err: err}
+		})
+	}
+}
+
+func newWhatIfView(keys *KeyMap, styles *Styles, tool int, name, description string, th lint.Thresholds, score func(int, string) tea.Cmd) *whatIfView {
+	f := textarea.New()
+	f.ShowLineNumbers = false
+	f.Prompt = ""
+	f.CharLimit = 0
+	f.Placeholder = "the tool's description"
+	f.Cursor.SetMode(cursor.CursorStatic)
+	f.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	f.SetValue(description)
+	f.Focus()
+	return &whatIfView{paneBase: paneBase{keys: keys, styles: styles}, tool: tool, name: name, original: description, field: f, score: score, th: th}
+}
+
+// start asks for the description as it is, the before of every pair.
+func (v *whatIfView) start() tea.Cmd { return v.ask() }
+
+// ask scores the field's text, or notes that it should be scored when
+// the run in flight ends.
+func (v *whatIfView) ask() tea.Cmd {
+	v.reqID++
+	if v.inFlight {
+		v.again = true
+		return nil
+	}
+	v.inFlight = true
+	return v.score(v.reqID, v.field.Value())
+}
+
+// answered takes a run's answer. The first run is the description as it
+// is (it always runs first: one run at a time), so its answer is kept as
+// the before even when the text changed meanwhile; a later answer is
+// dropped when superseded. When the text changed while the run went, the
+// latest text runs now.
+func (v *whatIfView) answered(msg whatIfMsg) tea.Cmd {
+	v.inFlight = false
+	first := v.before == nil
+	switch {
+	case msg.id != v.reqID && !first:
+	case msg.err != nil:
+		v.err = msg.err.Error()
+	default:
+		v.err = ""
+		v.take(msg.pairs, first)
+	}
+	var cmd tea.Cmd
+	if v.again {
+		v.inFlight, v.again = true, false
+		cmd = v.score(v.reqID, v.field.Value())
+	}
+	v.render()
+	return cmd
+}
+
+// take shows a run's pairs; the first run, on the description as it is,
+// gives the before.
+func (v *whatIfView) take(pairs []lint.WhatIfPair, first bool) {
+	if first {
+		v.before = make(map[int]float64, len(pairs))
+		for _, p := range pairs {
+			v.before[p.J] = p.Similarity
+		}
+	}
+	v.rows = v.rows[:0]
+	for _, p := range pairs {
+		v.rows = append(v.rows, whatIfRow{other: p.B, j: p.J, before: v.before[p.J], after: p.Similarity, reasons: p.Reasons})
+	}
+	// The pairs that were or are riskiest first, so a pair the edit
+	// clears stays in sight.
+	slices.SortStableFunc(v.rows, func(a, b whatIfRow) int {
+		switch x, y := max(a.before, a.after), max(b.before, b.after); {
+		case x > y:
+			return -1
+		case x < y:
+			return 1
+		}
+		return 0
+	})
+}
+
+func (v *whatIfView) setSize(w, h int) {
+	v.w, v.h = w, h
+	fh := v.fieldHeight()
+	v.field.SetWidth(max(w, 1))
+	v.field.SetHeight(max(fh, 1))
+	v.render()
+}
+
+// fieldHeight is the field's share of the view: a third, at least 3 lines.
+func (v *whatIfView) fieldHeight() int { return min(max(v.h/3, 3), max(v.h-2, 1)) }
+
+func (v *whatIfView) title() string {
+	t := "What if · " + shown(v.name) + " · risk"
+	if v.inFlight {
+		t += " · scoring…"
+	}
+	return t
+}
+
+func (v *whatIfView) Typing() bool { return true }
+
+func (v *whatIfView) Update(msg tea.Msg) tea.Cmd {
+	before := v.field.Value()
+	var cmd tea.Cmd
+	v.field, cmd = v.field.Update(msg)
+	if v.field.Value() != before {
+		return tea.Batch(cmd, v.ask())
+	}
+	return cmd
+}
+
+// band names the verdict a risk would get at the thresholds in force.
+func (v *whatIfView) band(risk float64) (mark, name string) {
+	th := v.th
+	switch {
+	case th.ReportOnly():
+		return "  ", ""
+	case risk >= th.Confusability:
+		return v.styles.Confusable.Render("✗ "), "confusable"
+	case risk >= th.Confusability-th.WatchBand:
+		return v.styles.Watch.Render("~ "), "watch"
+	}
+	return "  ", "clear"
+}
+
+// render lays out the results under the field for the current width.
+func (v *whatIfView) render() {
+	v.lines = v.lines[:0]
+	if v.w <= 0 {
+		return
+	}
+	st := v.styles
+	add := func(s lipgloss.Style, text string) {
+		for _, l := range wrap(text, v.w) {
+			v.lines = append(v.lines, s.Render(l))
+		}
+	}
+	add(st.Muted, "Nothing is written: esc leaves and the catalog stays as it was; E edits the real file.")
+	switch {
+	case v.err != "":
+		add(st.Error, "the what-if could not be scored: "+shown(oneLine(v.err)))
+	case v.before == nil:
+		add(st.Muted, "scoring the description as it is…")
+	}
+	for _, r := range v.rows {
+		bm, bn := v.band(r.before)
+		am, an := v.band(r.after)
+		line := fmt.Sprintf("%s%.2f %-10s → %s%.2f %-10s  %s", bm, r.before, bn, am, r.after, an, shown(r.other))
+		v.lines = append(v.lines, clip(line, v.w))
+		if len(r.reasons) > 0 {
+			for _, l := range wrap("why: "+shown(lint.ReasonsText(r.reasons)), max(v.w-4, 1)) {
+				v.lines = append(v.lines, st.Muted.Render("    "+l))
+			}
+		}
+	}
+}
+
+func (v *whatIfView) View() string {
+	if v.w <= 0 || v.h <= 0 {
+		return ""
+	}
+	fh := v.fieldHeight()
+	field := fit(v.field.View(), v.w, fh)
+	rest := max(v.h-fh-1, 0)
+	res := fit(strings.Join(v.lines[:min(len(v.lines), rest)], "\n"), v.w, rest)
+	if rest == 0 {
+		return field
+	}
+	return field + "\n" + v.styles.Muted.Render(strings.Repeat("─", v.w)) + "\n" + res
+}
+
+func (v *whatIfView) Keys() []key.Binding { return []key.Binding{v.keys.Back} }
+
+// canWhatIf reports whether the what-if field can open: a tool selected
+// and its risks scored, with the embedder that scored them at hand.
+func (m *Model) canWhatIf() bool {
+	e := &m.eng
+	return m.tools.selectedTool() >= 0 && e.scores != nil && m.snap.sim != nil &&
+		m.snap.sim.Scoring == lint.ScoringRisk && e.embedders[e.spec] != nil
+}
+
+// openWhatIf opens the what-if field on the selected tool and scores its
+// description as it is, for the before of every pair.
+func (m *Model) openWhatIf() tea.Cmd {
+	if !m.canWhatIf() {
+		return nil
+	}
+	i := m.tools.selectedTool()
+	t := m.snap.cat.Tools[i]
+	run := whatIfRunner(m.eng.scores, m.eng.embedders[m.eng.spec], t.Index)
+	m.whatIf = newWhatIfView(&m.keys, &m.styles, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
+	m.whatIf.setSize(m.bodyInner())
+	return m.whatIf.start()
+}

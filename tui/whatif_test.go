@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/lint"
+)
+
+// whatIfRisk is the what-if's after risk of the pair with other.
+func whatIfRisk(t *testing.T, v *whatIfView, other string) whatIfRow {
+	t.Helper()
+	for _, r := range v.rows {
+		if r.other == other {
+			return r
+		}
+	}
+	t.Fatalf("the what-if has no pair with %s: %+v", other, v.rows)
+	return whatIfRow{}
+}
+
+// The what-if field scores the selected tool's edited description against
+// the others on every change; a when-clause naming the other tool takes a
+// confusable pair out of the band, and esc leaves with nothing changed.
+func TestWhatIfField(t *testing.T) {
+	opts := mockOptions(t)
+	// The other tool already says when to choose get_volume_status; the
+	// edit completes the pair's guidance.
+	hist := opts.Catalog.Tools[1]
+	hist.Description += " Use `get_volume_status` instead when the request is about the present (live)."
+	m := scoredModel(t, opts, 160, 45)
+	if selectedName(m) != "get_volume_status" || !m.keys.WhatIf.Enabled() {
+		t.Fatalf("selected %s, what-if key enabled %v", selectedName(m), m.keys.WhatIf.Enabled())
+	}
+	th := m.eng.thresholds()
+	original := m.snap.cat.Tools[0].Description
+	drain(m, press(m, "d"))
+	v := m.whatIf
+	if v == nil || v.field.Value() != original {
+		t.Fatalf("d opened %+v", v)
+	}
+	start := whatIfRisk(t, v, "hist_volume_status")
+	if start.before != start.after || start.before < th.Confusability {
+		t.Fatalf("before any edit: %+v, want the scored confusable risk on both sides", start)
+	}
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"What if · get_volume_status", "Nothing is written", "confusable → ", "hist_volume_status", "why: "} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the what-if lacks %q:\n%s", want, view)
+		}
+	}
+	// Typed keys go into the field, never to the explorer's keys.
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" Use `hist_volume_status` instead when the request is about the past (history).q"), Paste: true}))
+	if m.quitting || m.whatIf == nil {
+		t.Fatal("a typed q left the field")
+	}
+	drain(m, press(m, "backspace"))
+	after := whatIfRisk(t, m.whatIf, "hist_volume_status")
+	if after.before != start.before || after.after >= th.Confusability {
+		t.Errorf("with the when-clause: %+v, want the risk below the confusable band %v", after, th.Confusability)
+	}
+	if _, name := m.whatIf.band(after.after); name == "confusable" {
+		t.Errorf("band %q after the when-clause", name)
+	}
+	if m.keys.WhatIf.Enabled() {
+		t.Error("the what-if key is offered while its field is open")
+	}
+	drain(m, press(m, "esc"))
+	if !strings.Contains(strings.Join(m.helpLines(), "\n"), "what-if: edit the description") {
+		t.Error("help does not list the what-if key")
+	}
+	if m.whatIf != nil || m.snap.cat.Tools[0].Description != original {
+		t.Errorf("esc: open %v, description %q", m.whatIf != nil, m.snap.cat.Tools[0].Description)
+	}
+	if p := m.snap.verdict(lint.Pair{I: 0, J: 1}); p == nil || p.Kind != lint.Confusable {
+		t.Errorf("the pair's verdict changed after esc: %+v", p)
+	}
+}
+
+// Runs are one at a time: text typed while one goes is scored when it
+// ends, and the answer for a superseded text is dropped.
+func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
+	var asked []string
+	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), 0, "a", "first", lint.Thresholds{Confusability: 0.5, WatchBand: 0.1},
+		func(id int, text string) tea.Cmd {
+			asked = append(asked, text)
+			return nil
+		})
+	v.setSize(60, 20)
+	v.start()
+	v.field.SetValue("second")
+	v.ask()
+	v.field.SetValue("third")
+	v.ask()
+	if len(asked) != 1 {
+		t.Fatalf("runs started while one was going: %q", asked)
+	}
+	pair := func(risk float64) []lint.WhatIfPair {
+		return []lint.WhatIfPair{{Pair: lint.Pair{B: "b", J: 1, Similarity: risk}}}
+	}
+	v.answered(whatIfMsg{id: 1, pairs: pair(0.9)})
+	if len(asked) != 2 || asked[1] != "third" || v.before[1] != 0.9 {
+		t.Fatalf("after the first answer: asked %q, before %v", asked, v.before)
+	}
+	v.answered(whatIfMsg{id: 2, pairs: pair(0.1)})
+	if v.rows[0].after != 0.9 {
+		t.Errorf("a superseded answer was taken: %+v", v.rows)
+	}
+	v.answered(whatIfMsg{id: 3, pairs: pair(0.2)})
+	if r := v.rows[0]; r.before != 0.9 || r.after != 0.2 {
+		t.Errorf("the latest answer: %+v", r)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
