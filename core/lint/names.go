@@ -158,11 +158,13 @@ func isAction(w string) bool {
 func parseName(ws []string) nameParts {
 	var p nameParts
 	var obj []string
+	// The action is the first word when it is one (get_job_test_results),
+	// else the last action word (fs_blob_import_create creates); a word
+	// that is as often a thing (monitor, snapshot, message) only when no
+	// other word is an action (monitor_delete deletes).
 	verb := -1
 	for k, w := range ws {
-		// A word that is as often a thing (monitor, snapshot, message)
-		// is the action only when no other word is one.
-		if _, ok := verbs[w]; ok && (verb < 0 || nounToo[ws[verb]] && !nounToo[w]) {
+		if _, ok := verbs[w]; ok && (verb < 0 || nounToo[ws[verb]] && !nounToo[w] || verb > 0 && !nounToo[w]) {
 			verb = k
 		}
 	}

@@ -382,7 +382,7 @@ func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring
 	for _, p := range rows {
 		hint := mdCell(p.Hint)
 		if len(p.Reasons) > 0 {
-			hint = "Why: " + mdCell(ReasonsText(p.Reasons)) + ". " + hint
+			hint = "Why: " + mdCell(ReasonsText(p.Reasons)) + ". Hint: " + hint
 		}
 		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
 	}

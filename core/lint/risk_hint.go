@@ -103,7 +103,8 @@ func ownWords(x, y nameParts, xt, yt []string) (name, terms []string) {
 		}
 	}
 	for _, w := range xt {
-		if !slices.Contains(yt, w) && !slices.Contains(name, w) {
+		// An identifier (another tool's name, a parameter) is no condition.
+		if !slices.Contains(yt, w) && !slices.Contains(name, w) && !strings.Contains(w, "_") {
 			terms = add(terms, w)
 		}
 	}

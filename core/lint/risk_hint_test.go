@@ -95,3 +95,22 @@ func TestRiskReasonTexts(t *testing.T) {
 		t.Errorf("geocode / reverse_geocode: %+v, want opposite", r)
 	}
 }
+
+// A name's action: the first word when it is one, else the last action
+// word; a word as often a thing yields to a real action.
+func TestParseNameAction(t *testing.T) {
+	cases := []struct{ name, verb string }{
+		{"get_job_test_results", "get"},
+		{"fs_blob_import_create", "create"},
+		{"monitor_delete", "delete"},
+		{"monitor_checks", "monitor"},
+		{"take_snapshot", "take"},
+		{"performance_start_trace", "start"},
+		{"maps_geocode", ""},
+	}
+	for _, c := range cases {
+		if got := parseName(NameTokens(c.name)).verb; got != c.verb {
+			t.Errorf("%s: action %q, want %q", c.name, got, c.verb)
+		}
+	}
+}
