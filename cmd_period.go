@@ -28,6 +28,9 @@ SPELLING is one of:
                     2026-03-01T09:00..2026-03-01T17:30
 A lookback ends at --now. Parsing is a format check: dates must exist
 (2026-02-30 and hour 24 are refused), nothing is rounded or rolled over.
+A value that does not parse gets a suggestion when one is clear ("7 days"
+as a lookback: did you mean "7d"?); it is advice, the exit code stays 1.
+Windows are shown to the second.
 
 Exit codes: 0 the value parses, 1 it does not, 2 usage error (unknown
 spelling, bad --now or --zone).`

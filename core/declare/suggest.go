@@ -454,6 +454,9 @@ func nearPhrase(rule *Rule, text string) *Suggestion {
 	for i, c := range rule.Choices {
 		for _, p := range c.Said {
 			said := strings.Join(stringTokens(p), " ")
+			if n := len([]rune(said)) - len([]rune(typed)); n > 3 || n < -3 {
+				continue // at least that many edits apart: not worth counting
+			}
 			d := catalog.EditDistance(typed, said)
 			if d == 0 || d > 3 || 4*d > len([]rune(said)) {
 				continue
