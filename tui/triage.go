@@ -154,10 +154,6 @@ func (m *Model) enableTriageKeys() {
 // triageKey starts a triage from the accept, ignore or undo key.
 func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
-	if m.configPath() == "" {
-		m.notice = "no project config to write: give --config FILE"
-		return nil
-	}
 	if m.writingConfig {
 		m.notice = "still writing " + m.configShown()
 		return nil

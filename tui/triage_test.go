@@ -197,11 +197,20 @@ func TestTriageWritesTheConfigAndTheGateFollows(t *testing.T) {
 	}
 }
 
-// H hides what the config accepted and ignored, and shows it again.
+// H hides what the config accepted and ignored, and shows it again; help
+// lists the triage keys that work on the focused pane.
 func TestTriageHideToggle(t *testing.T) {
 	opts, _ := triageFixture(t, true)
 	m := scoredModel(t, opts, 160, 45)
 	selectPair(t, m, "hist_volume_status", "resize_volume")
+	press(m, "?")
+	help := strings.Join(m.helpLines(), "\n")
+	for _, want := range []string{"accept the pair (toolscope.yaml)", "undo accept/ignore", "hide/show accepted and ignored"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+	press(m, "esc")
 	press(m, "H")
 	for _, r := range m.pairs.rows {
 		if v := m.snap.verdict(r); v != nil && v.Suppression != "" {
