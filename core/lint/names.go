@@ -127,20 +127,26 @@ func init() {
 }
 
 // parseNames reads every tool's name structure. A first word that more
-// than half of a catalog's tools (of at least four) start with is the
-// server's prefix ("browserbase_", "API-") and dropped.
+// than half of one server's tools (of at least four) start with is that
+// server's prefix ("browserbase_", "API-") and dropped, unless it is an
+// action: a catalog whose tools are mostly get_x keeps its gets. A catalog
+// merged from several servers drops each server's own.
 func parseNames(tools []*catalog.Tool) []nameParts {
 	tokens := make([][]string, len(tools))
-	lead := map[string]int{}
+	type key struct{ server, word string }
+	lead := map[key]int{}
+	size := map[string]int{}
 	for k, t := range tools {
 		tokens[k] = NameTokens(t.OwnName())
+		size[t.Server]++
 		if len(tokens[k]) > 0 {
-			lead[tokens[k][0]]++
+			lead[key{t.Server, tokens[k][0]}]++
 		}
 	}
 	out := make([]nameParts, len(tools))
 	for k, ws := range tokens {
-		if len(tools) >= 4 && len(ws) > 1 && 2*lead[ws[0]] > len(tools) && !isAction(ws[0]) {
+		n := size[tools[k].Server]
+		if n >= 4 && len(ws) > 1 && 2*lead[key{tools[k].Server, ws[0]}] > n && !isAction(ws[0]) {
 			ws = ws[1:]
 		}
 		out[k] = parseName(ws)

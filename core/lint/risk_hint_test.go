@@ -114,3 +114,18 @@ func TestParseNameAction(t *testing.T) {
 		}
 	}
 }
+
+// In a catalog merged from several servers, each server's own prefix is
+// dropped: tavily_search and firecrawl_search are both the action search.
+func TestParseNamesDropsEachServersPrefix(t *testing.T) {
+	var tools []*catalog.Tool
+	for _, s := range []string{"tavily", "firecrawl"} {
+		for _, n := range []string{"search", "crawl_site", "map_site", "extract_page"} {
+			tools = append(tools, &catalog.Tool{Name: s + "_" + n, Server: s})
+		}
+	}
+	parts := parseNames(tools)
+	if parts[0].verb != "search" || parts[4].verb != "search" || len(parts[0].object) != 0 || len(parts[4].object) != 0 {
+		t.Errorf("tavily_search %+v, firecrawl_search %+v", parts[0], parts[4])
+	}
+}

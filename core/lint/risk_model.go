@@ -6,14 +6,14 @@ package lint
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.2784,
+		Bias: -4.3718,
 		Weights: Features{
-			3.2057,  // adaptive
-			2.9887,  // full
-			1.7977,  // terms
-			-1.9895, // opposite
-			-0.4961, // otherAction
-			1.2308,  // nested
+			3.1853,  // adaptive
+			3.0156,  // full
+			1.8295,  // terms
+			-1.9353, // opposite
+			-0.4314, // otherAction
+			1.424,   // nested
 			-5,      // guided
 		},
 		Means: Features{
@@ -22,10 +22,10 @@ func DefaultRiskModel() *RiskModel {
 			0.0321,  // terms
 			0.2678,  // opposite
 			0.4052,  // otherAction
-			0.0143,  // nested
+			0.0181,  // nested
 			0.0005,  // guided
 		},
-		Threshold: 0.32,
+		Threshold: 0.34,
 		Watch:     0.16,
 		Embedder:  "use-lite",
 	}
