@@ -78,36 +78,57 @@ func TestHostileCatalogReachesNoTerminal(t *testing.T) {
 	// Hostile arguments: extra keys, a value that misses the pattern, a
 	// nested path, all carrying the hostile text.
 	args := `{"p_` + hostile + `": "y` + hostile + `", "q": "b` + hostile + `", "x_` + hostile + `": {"` + hostile + `": 1}, "e": "no"}`
+	// The same catalog with one description changed and a required
+	// parameter dropped, for diff.
+	changed := filepath.Join(dir, "changed"+h+".json")
+	if err := os.WriteFile(changed, []byte(strings.Replace(strings.Replace(hostileCatalog, "Deletes ", "Erases ", 1), `"required": ["need_`+hostile+`"],`, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(empty, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	diff := func(format, old, new string) []string {
+		return []string{"diff", "--embedder", "mock", "--no-cache", "--threshold", "0.5", "--format", format, old, new}
+	}
+	baselineFile := filepath.Join(dir, "baseline.json")
 	lint := func(format string) []string {
 		return []string{"lint", "--embedder", "mock", "--no-cache", "--threshold", "0.5", "--format", format, cat}
 	}
 	cases := []struct {
 		name string
 		args []string
+		file string // a file the command writes, read as output too
 	}{
-		{"lint text", lint("text")},
-		{"lint markdown", lint("markdown")},
-		{"lint github", lint("github")},
-		{"lint json", lint("json")},
-		{"lint sarif", lint("sarif")},
-		{"report when stdout is not a terminal", []string{"--embedder", "mock", "--no-cache", cat}},
-		{"check-args text", []string{"check-args", cat, evil, args}},
-		{"check-args text, warn", []string{"check-args", "--mode", "warn", cat, evil, args}},
-		{"check-args json", []string{"check-args", "--format", "json", cat, evil, args}},
-		{"check-args, unknown tool", []string{"check-args", cat, "evil" + h, "{}"}},
-		{"check-args, broken arguments", []string{"check-args", cat, evil, `{"a` + h}},
-		{"check-args, unreadable ARGS file", []string{"check-args", cat, evil, "no_such_file" + h}},
-		{"period text", []string{"period", "lookback", "24" + h}},
-		{"period text, range", []string{"period", "iso-range", "2026-03-01T00:00:00Z.." + h}},
-		{"period json", []string{"period", "--format", "json", "lookback", "24" + h}},
-		{"rules text", []string{"rules"}},
-		{"rules json", []string{"rules", "--format", "json"}},
-		{"usage error", []string{"lint", "--" + h, cat}},
-		{"unknown format", []string{"lint", "--format", h, cat}},
-		{"catalog that does not exist", []string{"lint", filepath.Join(dir, "no"+h+".json")}},
+		{"lint text", lint("text"), ""},
+		{"lint markdown", lint("markdown"), ""},
+		{"lint github", lint("github"), ""},
+		{"lint json", lint("json"), ""},
+		{"lint sarif", lint("sarif"), ""},
+		{"lint --write-baseline", append([]string{"lint", "--embedder", "mock", "--no-cache", "--threshold", "0.5", "--write-baseline", baselineFile}, cat), baselineFile},
+		{"diff text", diff("text", cat, changed), ""},
+		{"diff markdown", diff("markdown", cat, changed), ""},
+		{"diff json", diff("json", cat, changed), ""},
+		{"diff text, tools removed", diff("text", cat, empty), ""},
+		{"diff json, tools added", diff("json", empty, cat), ""},
+		{"report when stdout is not a terminal", []string{"--embedder", "mock", "--no-cache", cat}, ""},
+		{"check-args text", []string{"check-args", cat, evil, args}, ""},
+		{"check-args text, warn", []string{"check-args", "--mode", "warn", cat, evil, args}, ""},
+		{"check-args json", []string{"check-args", "--format", "json", cat, evil, args}, ""},
+		{"check-args, unknown tool", []string{"check-args", cat, "evil" + h, "{}"}, ""},
+		{"check-args, broken arguments", []string{"check-args", cat, evil, `{"a` + h}, ""},
+		{"check-args, unreadable ARGS file", []string{"check-args", cat, evil, "no_such_file" + h}, ""},
+		{"period text", []string{"period", "lookback", "24" + h}, ""},
+		{"period text, range", []string{"period", "iso-range", "2026-03-01T00:00:00Z.." + h}, ""},
+		{"period json", []string{"period", "--format", "json", "lookback", "24" + h}, ""},
+		{"rules text", []string{"rules"}, ""},
+		{"rules json", []string{"rules", "--format", "json"}, ""},
+		{"usage error", []string{"lint", "--" + h, cat}, ""},
+		{"unknown format", []string{"lint", "--format", h, cat}, ""},
+		{"catalog that does not exist", []string{"lint", filepath.Join(dir, "no"+h+".json")}, ""},
 		// A live server that writes the hostile text on stderr and exits:
 		// the error quotes its stderr.
-		{"live server's stderr", []string{"lint", `mcp:sh -c "printf 'boom\033[2J\033]52;c;SGk=\007\302\233\342\200\256\r' >&2; exit 3"`}},
+		{"live server's stderr", []string{"lint", `mcp:sh -c "printf 'boom\033[2J\033]52;c;SGk=\007\302\233\342\200\256\r' >&2; exit 3"`}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -118,7 +139,14 @@ func TestHostileCatalogReachesNoTerminal(t *testing.T) {
 			}
 			assertTerminalSafe(t, "stdout", out.String())
 			assertTerminalSafe(t, "stderr", errb.String())
-			if c.name == "lint markdown" {
+			if c.file != "" {
+				written, err := os.ReadFile(c.file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				assertTerminalSafe(t, c.file, string(written))
+			}
+			if strings.Contains(c.name, "markdown") {
 				assertMarkdownTables(t, out.String())
 			}
 			// The hostile text is shown, spelled out, not dropped.

@@ -21,6 +21,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 // Version is the file format's version; Parse refuses others.
@@ -91,9 +92,11 @@ func (f Finding) key() string {
 	return lint.FindingKey(lint.Finding{Rule: f.Rule, Tool: f.Tool, Param: f.Param})
 }
 
-// Write writes the baseline as indented JSON.
+// Write writes the baseline as indented JSON. Catalog text in it is
+// escaped as in lint's JSON report, so printing the file, or a diff of it
+// in review, shows control characters instead of obeying them.
 func (f *File) Write(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(f)

@@ -11,9 +11,10 @@ import (
 	"toolscope/core/termsafe"
 )
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as indented JSON, safe to print: catalog
+// text is escaped as lint's JSON report escapes it.
 func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
