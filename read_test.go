@@ -65,6 +65,24 @@ func TestEndlessInputStopsAtTheLimit(t *testing.T) {
 		code, _, errOut := runCmd("", "check-args", demoPath, "get_incident", "/dev/zero")
 		check(t, code, errOut, "ARGS: /dev/zero")
 	})
+	// Every other file a command reads has its own, smaller limit.
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"diff OLD", []string{"diff", "--no-similarity", "/dev/zero", demoPath}, "toolscope diff: OLD: /dev/zero: " + limit},
+		{"--mcp-config", []string{"lint", "--mcp-config", "/dev/zero"}, "toolscope lint: /dev/zero: over the 4 MiB limit for an mcp-config"},
+		{"--config", []string{"lint", "--no-similarity", "--config", "/dev/zero", demoPath}, "toolscope lint: /dev/zero: larger than 1024 KiB"},
+		{"--baseline", []string{"lint", "--no-similarity", "--baseline", "/dev/zero", demoPath}, "toolscope lint: baseline /dev/zero: larger than 64 MiB"},
+	} {
+		t.Run(c.name+" /dev/zero", func(t *testing.T) {
+			code, _, errOut := runCmd("", c.args...)
+			if lines := withoutProgress(errOut); code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], c.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line starting %q", code, errOut, c.want)
+			}
+		})
+	}
 }
 
 // progressLine is a line of the progress a slow run shows on stderr.
