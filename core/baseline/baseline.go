@@ -241,43 +241,70 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 	if r.Suppressed != nil {
 		suppressed = r.Suppressed.Findings
 	}
+	type result struct {
+		x     *lint.Finding
+		count bool
+		was   *Finding
+	}
+	var results []result
 	for _, list := range []struct {
 		findings []lint.Finding
 		count    bool
 	}{{r.Structural, true}, {suppressed, false}} {
 		for i := range list.findings {
-			x := &list.findings[i]
-			k := lint.FindingKey(*x)
-			was := known[k]
-			var state lint.BaselineState
-			switch {
-			case len(was) == 0:
-				state = lint.BaselineNew
-			case was[0].Severity == x.Severity && was[0].Message == x.Message:
-				state = lint.BaselineUnchanged
-			default:
-				state = lint.BaselineUpdated
-			}
-			x.BaselineState = state
-			if len(was) > 0 {
-				known[k] = was[1:]
-			}
-			if !list.count {
+			results = append(results, result{x: &list.findings[i], count: list.count})
+		}
+	}
+	// A result takes the baseline entry of its key alike in severity and
+	// message first, and only then another of its key: repeats of a key (an
+	// enum's members flagged one by one on one parameter) each find their
+	// own entry whatever order the catalog lists them in.
+	for pass := range 2 {
+		for i := range results {
+			res := &results[i]
+			if res.x.BaselineState != "" && pass == 1 {
 				continue
 			}
-			switch state {
-			case lint.BaselineNew:
-				sum.New++
-				if failing(x.Severity) {
-					sum.NewFailing++
+			k := lint.FindingKey(*res.x)
+			was := known[k]
+			j := 0
+			if pass == 0 {
+				res.x.BaselineState = ""
+				j = slices.IndexFunc(was, func(w Finding) bool { return w.Severity == res.x.Severity && w.Message == res.x.Message })
+			}
+			switch {
+			case len(was) == 0 || j < 0:
+				if pass == 1 {
+					res.x.BaselineState = lint.BaselineNew
 				}
-			case lint.BaselineUnchanged:
-				sum.Unchanged++
+				continue
+			case pass == 0:
+				res.x.BaselineState = lint.BaselineUnchanged
 			default:
-				sum.Updated++
-				if failing(x.Severity) && !failing(was[0].Severity) {
-					sum.NewFailing++
-				}
+				res.x.BaselineState = lint.BaselineUpdated
+			}
+			w := was[j]
+			res.was = &w
+			known[k] = slices.Delete(was, j, j+1)
+		}
+	}
+	for _, res := range results {
+		x := res.x
+		if !res.count {
+			continue
+		}
+		switch x.BaselineState {
+		case lint.BaselineNew:
+			sum.New++
+			if failing(x.Severity) {
+				sum.NewFailing++
+			}
+		case lint.BaselineUnchanged:
+			sum.Unchanged++
+		default:
+			sum.Updated++
+			if failing(x.Severity) && !failing(res.was.Severity) {
+				sum.NewFailing++
 			}
 		}
 	}

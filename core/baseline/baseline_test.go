@@ -159,6 +159,72 @@ func TestApplyCountsRepeats(t *testing.T) {
 	}
 }
 
+// Findings that share a key (each enum member of one parameter flagged on
+// its own) match the entry with their own message, in any order: a
+// reordered enum is unchanged, and only the member that changed is updated.
+func TestApplyRepeatsMatchTheirOwnMessage(t *testing.T) {
+	m := func(msg string, sev lint.Severity) lint.Finding {
+		return finding("enum-type-mismatch", "a", "x", sev, msg)
+	}
+	base := FromReport(report([]lint.Finding{m("member 1", lint.SeverityError), m("member 2", lint.SeverityError), m("member 3", lint.SeverityWarn)}))
+	cases := []struct {
+		name     string
+		findings []lint.Finding
+		states   string
+		sum      [5]int // new, unchanged, updated, absent, new failing
+	}{
+		{"reordered", []lint.Finding{m("member 3", lint.SeverityWarn), m("member 2", lint.SeverityError), m("member 1", lint.SeverityError)},
+			"unchanged unchanged unchanged", [5]int{0, 3, 0, 0, 0}},
+		{"one reworded", []lint.Finding{m("member 9", lint.SeverityError), m("member 2", lint.SeverityError), m("member 3", lint.SeverityWarn)},
+			"updated unchanged unchanged", [5]int{0, 2, 1, 0, 0}},
+		{"the warning raised", []lint.Finding{m("member 3", lint.SeverityError), m("member 1", lint.SeverityError), m("member 2", lint.SeverityError)},
+			"updated unchanged unchanged", [5]int{0, 2, 1, 0, 1}},
+		{"one more", []lint.Finding{m("member 4", lint.SeverityError), m("member 3", lint.SeverityWarn), m("member 2", lint.SeverityError), m("member 1", lint.SeverityError)},
+			"new unchanged unchanged unchanged", [5]int{1, 3, 0, 0, 1}},
+		{"one fixed", []lint.Finding{m("member 3", lint.SeverityWarn), m("member 1", lint.SeverityError)},
+			"unchanged unchanged", [5]int{0, 2, 0, 1, 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := report(c.findings)
+			base.Apply(r, cat("a"), "b.json", false)
+			var states []string
+			for _, f := range r.Structural {
+				states = append(states, string(f.BaselineState))
+			}
+			b := r.Baseline
+			if got := strings.Join(states, " "); got != c.states || [5]int{b.New, b.Unchanged, b.Updated, b.Absent, b.NewFailing} != c.sum {
+				t.Errorf("states %q %+v, want %q %v", got, *b, c.states, c.sum)
+			}
+		})
+	}
+}
+
+// The catalog-wide too-many-tools finding sits on whichever tool comes
+// first past the limit: a reordered or grown catalog moves it to another
+// tool, and it is still the baseline's.
+func TestApplyCatalogFindingFollowsNoTool(t *testing.T) {
+	tm := func(tool, msg string) lint.Finding {
+		return finding(lint.RuleTooManyTools, tool, "", lint.SeverityError, msg)
+	}
+	base := FromReport(report([]lint.Finding{tm("a", "200 tools")}))
+	for _, c := range []struct {
+		name  string
+		f     lint.Finding
+		state lint.BaselineState
+	}{
+		{"same tool", tm("a", "200 tools"), lint.BaselineUnchanged},
+		{"reordered", tm("c", "200 tools"), lint.BaselineUnchanged},
+		{"grown", tm("b", "201 tools"), lint.BaselineUpdated},
+	} {
+		r := report([]lint.Finding{c.f})
+		base.Apply(r, cat("a", "b", "c"), "b.json", false)
+		if got := r.Structural[0].BaselineState; got != c.state || !r.OK || r.Baseline.Absent != 0 {
+			t.Errorf("%s: %s, ok %v, %+v; want %s", c.name, got, r.OK, *r.Baseline, c.state)
+		}
+	}
+}
+
 // Confusable pairs the verdict list left out cannot be matched: they fail.
 func TestApplyTruncatedPairsCountAsNew(t *testing.T) {
 	base := FromReport(report(nil, pair(lint.Confusable, "a", "b")))

@@ -40,8 +40,15 @@ type BaselineSummary struct {
 
 // FindingKey identifies a finding across runs: its rule, tool and
 // parameter path, never its message or line, so rewording a message or
-// moving a tool keeps the key.
-func FindingKey(f Finding) string { return f.Rule + "\x00" + f.Tool + "\x00" + f.Param }
+// moving a tool keeps the key. A finding on the whole catalog
+// (too-many-tools, on whichever tool comes first past the limit) is known
+// by its rule alone, so reordering the catalog keeps it too.
+func FindingKey(f Finding) string {
+	if f.Rule == RuleTooManyTools {
+		return f.Rule
+	}
+	return f.Rule + "\x00" + f.Tool + "\x00" + f.Param
+}
 
 // PairKey identifies a pair across runs by its two tool names, unordered.
 func PairKey(a, b string) string {
@@ -60,7 +67,7 @@ func Fingerprint(key string) string {
 
 // fingerprintVersion names the fingerprint scheme in SARIF; a change to
 // FindingKey or PairKey must change it.
-const fingerprintVersion = "toolscope/v2"
+const fingerprintVersion = "toolscope/v3"
 
 func partialFingerprints(key string) map[string]string {
 	return map[string]string{fingerprintVersion: Fingerprint(key)}
