@@ -8,6 +8,7 @@ package diff
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -46,7 +47,18 @@ const (
 	BoundLoosened      Kind = "bound-loosened"
 	ExtraKeysRefused   Kind = "additional-properties-refused"
 	ExtraKeysAllowed   Kind = "additional-properties-allowed"
+	ConstRemoved       Kind = "const-removed"
+	FormatAdded        Kind = "format-added"
+	FormatChanged      Kind = "format-changed"
+	FormatRemoved      Kind = "format-removed"
+	DefaultChanged     Kind = "default-changed"
+	ConstraintAdded    Kind = "constraint-added"
+	ConstraintChanged  Kind = "constraint-changed"
+	ConstraintRemoved  Kind = "constraint-removed"
 	SchemaOtherChanged Kind = "schema-changed"
+
+	TitleChanged       Kind = "title-changed"
+	AnnotationsChanged Kind = "annotations-changed"
 )
 
 // Change is one difference. Tool is the tool's name in the new catalog
@@ -138,12 +150,60 @@ func Compare(old, new *catalog.Catalog) *Report {
 		}
 		if before.Description != t.Description {
 			r.add(Change{Kind: DescriptionChanged, Tool: t.Name, Old: before.Description, New: t.Description,
-				Message: "description changed: what a model reads of the tool is different"})
+				Message: textChanged("description changed: what a model reads of the tool is different", before.Description, t.Description)})
+		}
+		if before.Title != t.Title {
+			r.add(Change{Kind: TitleChanged, Tool: t.Name, Old: before.Title, New: t.Title,
+				Message: fmt.Sprintf("title changed from %q to %q", before.Title, t.Title)})
+		}
+		if msg := annotationChanges(before.Annotations, t.Annotations); msg != "" {
+			r.add(Change{Kind: AnnotationsChanged, Tool: t.Name, Message: msg})
 		}
 		r.schema(t.Name, "", before.Schema, t.Schema)
 	}
 	r.count()
 	return r
+}
+
+// annotationChanges says which of a tool's MCP annotations changed
+// (readOnlyHint, destructiveHint ...: what a host decides to confirm by),
+// "" when none did.
+func annotationChanges(old, new *jsonv.Value) string {
+	if same(old, new) {
+		return ""
+	}
+	var keys []string
+	for _, v := range []*jsonv.Value{old, new} {
+		if v != nil && v.Kind == jsonv.Object {
+			for _, m := range v.Members {
+				keys = append(keys, m.Key)
+			}
+		}
+	}
+	var parts []string
+	for _, k := range slices.Compact(slices.Sorted(slices.Values(keys))) {
+		if o, n := old.Get(k), new.Get(k); !same(o, n) {
+			parts = append(parts, fmt.Sprintf("%s %s → %s", k, describe(o), describe(n)))
+		}
+	}
+	if len(parts) == 0 {
+		return "annotations changed from " + describe(old) + " to " + describe(new)
+	}
+	return "annotations changed: " + strings.Join(parts, ", ")
+}
+
+// textChanged is msg, or says the change is in white space only when it
+// is: invisible side by side, but a tool-pinning hash changes all the same.
+func textChanged(msg, old, new string) string {
+	if WhitespaceOnly(old, new) {
+		return msg + " (in white space only)"
+	}
+	return msg
+}
+
+// WhitespaceOnly reports whether two different texts have the same words.
+func WhitespaceOnly(old, new string) bool {
+	return old != new && slices.Equal(strings.Fields(old), strings.Fields(new))
 }
 
 func (r *Report) add(c Change) { r.Changes = append(r.Changes, c) }
@@ -348,13 +408,15 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 		nd, _ := new.Get("description").Str()
 		if od != nd {
 			r.add(Change{Kind: ParamDescriptionChanged, Tool: tool, Param: path, Old: od, New: nd,
-				Message: "parameter description changed: what a model reads of it is different"})
+				Message: textChanged("parameter description changed: what a model reads of it is different", od, nd)})
 		}
 	}
 	r.types(tool, path, where, old, new, change)
 	r.enums(where, old, new, change)
 	if oc, nc := old.Get("const"), new.Get("const"); nc != nil && !same(oc, nc) {
 		change(ConstChanged, true, "%s must now be %s", where, nc.JSON())
+	} else if oc != nil && nc == nil {
+		change(ConstRemoved, false, "%s is no longer fixed to %s", where, oc.JSON())
 	}
 	op, _ := old.Get("pattern").Str()
 	np, _ := new.Get("pattern").Str()
@@ -390,12 +452,20 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 	}
 	oa, na := old.Get("additionalProperties"), new.Get("additionalProperties")
 	refuses := func(v *jsonv.Value) bool { return v != nil && v.Kind == jsonv.Bool && !v.Bool }
+	isSchema := func(v *jsonv.Value) bool { return v != nil && v.Kind == jsonv.Object }
 	switch {
 	case !refuses(oa) && refuses(na):
 		change(ExtraKeysRefused, true, "%s now refuses keys it does not declare", where)
 	case refuses(oa) && !refuses(na):
 		change(ExtraKeysAllowed, false, "%s now accepts keys it does not declare", where)
+	case isSchema(oa) && isSchema(na):
+		r.schema(tool, join(path, "*"), oa, na)
+	case isSchema(na) && !same(na, &jsonv.Value{Kind: jsonv.Object}):
+		change(ExtraKeysRefused, true, "%s now checks keys it does not declare against %s", where, na.JSON())
+	case isSchema(oa):
+		change(ExtraKeysAllowed, false, "%s no longer checks keys it does not declare against a schema", where)
 	}
+	r.keywords(where, old, new, change)
 	r.properties(tool, path, old, new, change)
 	if oi, ni := old.Get("items"), new.Get("items"); oi != nil && ni != nil {
 		r.schema(tool, path+"[]", oi, ni)
@@ -403,6 +473,100 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 		change(BoundTightened, true, "%s now constrains its items", where)
 	}
 }
+
+// handled are the keywords schema compares one by one.
+var handled = []string{"description", "type", "enum", "const", "pattern", "minimum", "exclusiveMinimum", "minLength",
+	"minItems", "minProperties", "maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties",
+	"additionalProperties", "properties", "required", "items"}
+
+// narrowing are keywords that, added, can only refuse more values; what
+// they hold is not compared further, so a change to one may break callers
+// and is said to.
+var narrowing = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$defs", "definitions",
+	"prefixItems", "contains", "minContains", "maxContains", "patternProperties", "propertyNames",
+	"dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
+	"additionalItems", "contentEncoding"}
+
+// keywords compares the keywords of a schema node beyond those handled one
+// by one: format, multipleOf, uniqueItems, nullable and default by what they
+// mean; the narrowing ones as may-break; the rest (title, examples,
+// vendor keys) as text.
+func (r *Report) keywords(where string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
+	var keys []string
+	for _, v := range []*jsonv.Value{old, new} {
+		for _, m := range v.Members {
+			if !slices.Contains(handled, m.Key) {
+				keys = append(keys, m.Key)
+			}
+		}
+	}
+	for _, k := range slices.Compact(slices.Sorted(slices.Values(keys))) {
+		o, n := old.Get(k), new.Get(k)
+		if same(o, n) {
+			continue
+		}
+		switch k {
+		case "format":
+			switch {
+			case o == nil:
+				change(FormatAdded, true, "%s must now be in format %s", where, n.JSON())
+			case n == nil:
+				change(FormatRemoved, false, "%s no longer has format %s", where, o.JSON())
+			default:
+				change(FormatChanged, true, "%s format changed from %s to %s", where, o.JSON(), n.JSON())
+			}
+		case "multipleOf":
+			ov, oOK := o.Float()
+			nv, nOK := n.Float()
+			switch {
+			case !nOK:
+				change(BoundLoosened, false, "%s no longer has multipleOf (was %s)", where, describe(o))
+			case oOK && nv != 0 && math.Mod(ov, nv) == 0:
+				change(BoundLoosened, false, "%s multipleOf loosened from %s to %s", where, o.Text, n.Text)
+			case oOK:
+				change(BoundTightened, true, "%s multipleOf tightened from %s to %s", where, o.Text, n.Text)
+			default:
+				change(BoundTightened, true, "%s now has multipleOf %s", where, n.Text)
+			}
+		case "uniqueItems":
+			if truthy(n) && !truthy(o) {
+				change(BoundTightened, true, "%s now refuses repeated items", where)
+			} else if truthy(o) && !truthy(n) {
+				change(BoundLoosened, false, "%s now accepts repeated items", where)
+			}
+		case "nullable":
+			if truthy(o) && !truthy(n) {
+				change(TypeNarrowed, true, "%s no longer accepts null", where)
+			} else if truthy(n) && !truthy(o) {
+				change(TypeWidened, false, "%s now accepts null", where)
+			}
+		case "default":
+			change(DefaultChanged, false, "%s default changed from %s to %s: a call that leaves it out now gets the new one", where, describe(o), describe(n))
+		default:
+			switch {
+			case !slices.Contains(narrowing, k):
+				change(SchemaOtherChanged, false, "%s %s changed from %s to %s", where, k, brief(o), brief(n))
+			case o == nil:
+				change(ConstraintAdded, true, "%s now has %s, which values must meet", where, k)
+			case n == nil:
+				change(ConstraintRemoved, false, "%s no longer has %s", where, k)
+			default:
+				change(ConstraintChanged, true, "%s %s changed (not compared further: check that calls that worked still do)", where, k)
+			}
+		}
+	}
+}
+
+// brief is a value's JSON, cut to a line's worth.
+func brief(v *jsonv.Value) string {
+	s := describe(v)
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return s
+}
+
+func truthy(v *jsonv.Value) bool { return v != nil && v.Kind == jsonv.Bool && v.Bool }
 
 func describe(v *jsonv.Value) string {
 	if v == nil {

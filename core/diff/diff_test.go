@@ -71,6 +71,25 @@ func TestSchemaChanges(t *testing.T) {
 			"param-now-required@f.n! enum-value-removed@f.n!"},
 		{"items", obj(`"l": {"type": "array", "items": {"type": "string"}}`, ""), obj(`"l": {"type": "array", "items": {"type": "string", "maxLength": 4}}`, ""), "bound-tightened@l[]!"},
 		{"param description", obj(`"a": {"description": "one"}`, ""), obj(`"a": {"description": "two"}`, ""), "param-description-changed@a"},
+		{"const dropped", obj(`"a": {"const": 1}`, ""), obj(`"a": {}`, ""), "const-removed@a"},
+		{"format added", obj(`"a": {"type": "string"}`, ""), obj(`"a": {"type": "string", "format": "uuid"}`, ""), "format-added@a!"},
+		{"format changed", obj(`"a": {"format": "date"}`, ""), obj(`"a": {"format": "date-time"}`, ""), "format-changed@a!"},
+		{"format dropped", obj(`"a": {"format": "date"}`, ""), obj(`"a": {}`, ""), "format-removed@a"},
+		{"multipleOf added", obj(`"a": {"type": "integer"}`, ""), obj(`"a": {"type": "integer", "multipleOf": 5}`, ""), "bound-tightened@a!"},
+		{"multipleOf to a divisor", obj(`"a": {"multipleOf": 10}`, ""), obj(`"a": {"multipleOf": 5}`, ""), "bound-loosened@a"},
+		{"multipleOf to another", obj(`"a": {"multipleOf": 5}`, ""), obj(`"a": {"multipleOf": 10}`, ""), "bound-tightened@a!"},
+		{"uniqueItems", obj(`"l": {"type": "array"}`, ""), obj(`"l": {"type": "array", "uniqueItems": true}`, ""), "bound-tightened@l!"},
+		{"nullable dropped", obj(`"a": {"type": "string", "nullable": true}`, ""), obj(`"a": {"type": "string"}`, ""), "type-narrowed@a!"},
+		{"default changed", obj(`"a": {"type": "boolean", "default": false}`, ""), obj(`"a": {"type": "boolean", "default": true}`, ""), "default-changed@a"},
+		{"anyOf added", obj(`"a": {}`, ""), obj(`"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}`, ""), "constraint-added@a!"},
+		{"oneOf changed", obj(`"a": {"oneOf": [{"minLength": 1}]}`, ""), obj(`"a": {"oneOf": [{"minLength": 2}]}`, ""), "constraint-changed@a!"},
+		{"allOf dropped", obj(`"a": {"allOf": [{"minLength": 1}]}`, ""), obj(`"a": {}`, ""), "constraint-removed@a"},
+		{"$defs changed", obj(`"a": {"$ref": "#/$defs/x"}`, `, "$defs": {"x": {"type": "string"}}`), obj(`"a": {"$ref": "#/$defs/x"}`, `, "$defs": {"x": {"type": "integer"}}`), "constraint-changed!"},
+		{"title and a vendor key", obj(`"a": {"title": "A"}`, ""), obj(`"a": {"title": "B", "x-order": 1}`, ""), "schema-changed@a schema-changed@a"},
+		{"extra keys given a schema", obj(`"a": {}`, ""), obj(`"a": {}`, `, "additionalProperties": {"type": "string"}`), "additional-properties-refused!"},
+		{"extra keys' schema narrowed", obj(`"a": {}`, `, "additionalProperties": {"type": ["string", "null"]}`), obj(`"a": {}`, `, "additionalProperties": {"type": "string"}`), "type-narrowed@*!"},
+		{"extra keys' schema dropped", obj(`"a": {}`, `, "additionalProperties": {"type": "string"}`), obj(`"a": {}`, ""), "additional-properties-allowed"},
+		{"items no longer unique, in a nested object", obj(`"f": {"type": "object", "properties": {"l": {"uniqueItems": true}}}`, ""), obj(`"f": {"type": "object", "properties": {"l": {}}}`, ""), "bound-loosened@f.l"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -112,6 +131,50 @@ func TestToolsAddedRemovedRenamed(t *testing.T) {
 	}
 	if c := r.Changes[3]; c.Old != "old_name" || c.New != "new_name" {
 		t.Errorf("rename %+v", c)
+	}
+}
+
+// A tool's title and MCP annotations (what a host confirms a call by) are
+// compared too: a tool turned destructive is a change to review.
+func TestTitleAndAnnotations(t *testing.T) {
+	old := parse(t, "old.json", `[{"name": "t", "title": "Drop", "description": "d", "annotations": {"readOnlyHint": true, "title": "x"}}]`)
+	new := parse(t, "new.json", `[{"name": "t", "title": "Drop it", "description": "d", "annotations": {"readOnlyHint": false, "destructiveHint": true, "title": "x"}}]`)
+	r := Compare(old, new)
+	if got := kinds(r); got != "title-changed annotations-changed" {
+		t.Fatalf("changes %q", got)
+	}
+	if msg := r.Changes[1].Message; msg != "annotations changed: destructiveHint none → true, readOnlyHint true → false" {
+		t.Errorf("message %q", msg)
+	}
+	if r.Summary.Other != 2 || r.Summary.Breaking != 0 {
+		t.Errorf("summary %+v", r.Summary)
+	}
+}
+
+// A description that changed in white space only reads the same side by
+// side: the report says so, since a tool-pinning hash changes all the same.
+func TestWhitespaceOnlyDescription(t *testing.T) {
+	for _, c := range []struct {
+		old, new string
+		note     bool
+	}{
+		{"Reads a file.", "Reads a file. ", true},
+		{"Reads a file.", "Reads  a\nfile.", true},
+		{"Reads a file.", "Reads the file.", false},
+	} {
+		r := Compare(parse(t, "old.json", fmt.Sprintf(`[{"name": "t", "description": %q}]`, c.old)),
+			parse(t, "new.json", fmt.Sprintf(`[{"name": "t", "description": %q}]`, c.new)))
+		var text, md bytes.Buffer
+		WriteText(&text, r, Fail{})
+		WriteMarkdown(&md, r, Fail{})
+		if len(r.Changes) != 1 || r.Summary.Descriptions != 1 {
+			t.Fatalf("%q → %q: %+v", c.old, c.new, r.Changes)
+		}
+		for name, out := range map[string]string{"message": r.Changes[0].Message, "text": text.String(), "markdown": md.String()} {
+			if got := strings.Contains(out, "white space only"); got != c.note {
+				t.Errorf("%q → %q: %s says white space only: %v\n%s", c.old, c.new, name, got, out)
+			}
+		}
 	}
 }
 

@@ -55,6 +55,15 @@ func failReasons(r *Report, f Fail) string {
 	return strings.Join(why, ", ")
 }
 
+// whitespaceNote marks a text change that only moved white space, which
+// reads the same side by side.
+func whitespaceNote(c Change) string {
+	if WhitespaceOnly(c.Old, c.New) {
+		return " (white space only)"
+	}
+	return ""
+}
+
 func where(c Change) string {
 	if c.Param != "" {
 		return c.Tool + "." + c.Param
@@ -94,7 +103,7 @@ func WriteText(w io.Writer, r *Report, f Fail) error {
 	section("Descriptions a model reads, changed", func(c Change) bool {
 		return c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged
 	}, func(c Change) {
-		fmt.Fprintf(b, "  ~ %s\n      - %s\n      + %s\n", line(where(c)), line(c.Old), line(c.New))
+		fmt.Fprintf(b, "  ~ %s%s\n      - %s\n      + %s\n", line(where(c)), whitespaceNote(c), line(c.Old), line(c.New))
 	})
 	section("Other schema changes", func(c Change) bool {
 		return !c.Breaking && c.Kind != ToolAdded && c.Kind != DescriptionChanged && c.Kind != ParamDescriptionChanged
@@ -169,7 +178,7 @@ func WriteMarkdown(w io.Writer, r *Report, f Fail) error {
 	if len(texts) > 0 {
 		fmt.Fprintf(b, "\n#### Descriptions changed (%d)\n\n| tool | before | after |\n|---|---|---|\n", len(texts))
 		for _, c := range texts {
-			fmt.Fprintf(b, "| `%s` | %s | %s |\n", mdCode(where(c)), mdCell(c.Old), mdCell(c.New))
+			fmt.Fprintf(b, "| `%s`%s | %s | %s |\n", mdCode(where(c)), whitespaceNote(c), mdCell(c.Old), mdCell(c.New))
 		}
 	}
 	table("Other schema changes", func(c Change) bool {
