@@ -161,9 +161,22 @@ func TestFilterNarrowsTheListAndKeepsTypedKeys(t *testing.T) {
 	if m.tools.Typing() || len(m.tools.rows) != 5 {
 		t.Errorf("enter: typing %v, %d rows; want the filter kept", m.tools.Typing(), len(m.tools.rows))
 	}
+	press(m, "down")
+	picked := selectedName(m)
 	press(m, "esc")
 	if len(m.tools.rows) != 6 {
 		t.Errorf("esc left %d rows, want all 6", len(m.tools.rows))
+	}
+	// Clearing the filter keeps the tool selected, whether the filter was
+	// kept (enter) or is still being typed.
+	if selectedName(m) != picked || m.tool.name() != picked {
+		t.Errorf("esc cleared the filter onto %q (tool pane %q), want %q kept", selectedName(m), m.tool.name(), picked)
+	}
+	press(m, "/")
+	typeKeys(m, "metr")
+	press(m, "esc")
+	if selectedName(m) != "query_metrics" {
+		t.Errorf("esc while typing the filter selected %q, want query_metrics kept", selectedName(m))
 	}
 	// The matched runes are marked: the filter's match style wraps them.
 	press(m, "/", "v")

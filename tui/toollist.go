@@ -201,8 +201,7 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 		case tea.KeyEsc:
 			l.typing = false
 			l.filter.Blur()
-			l.filter.SetValue("")
-			l.refresh()
+			l.clearFilter()
 			return nil
 		case tea.KeyEnter, tea.KeyUp, tea.KeyDown:
 			l.typing = false
@@ -227,8 +226,7 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 		l.typing = true
 		return l.filter.Focus()
 	case key.Matches(km, k.Back) && l.filter.Value() != "":
-		l.filter.SetValue("")
-		l.refresh()
+		l.clearFilter()
 	case key.Matches(km, k.Sort):
 		l.sort = (l.sort + 1) % sortModes
 		keep := l.selectedTool()
@@ -240,6 +238,14 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// clearFilter shows every tool again, the one selected still selected.
+func (l *toolList) clearFilter() {
+	keep := l.selectedTool()
+	l.filter.SetValue("")
+	l.refresh()
+	l.selectWhere(func(t int) bool { return t == keep })
 }
 
 func (l *toolList) move(d int) {
