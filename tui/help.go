@@ -31,7 +31,8 @@ func (m *Model) openHelp() {
 }
 
 // helpKey scrolls the help with the movement keys; any other key closes
-// it, and the keys that go somewhere (1-4, /, a, tab) go there too.
+// it, and the keys that go somewhere (1-4, /, a, tab) go there too, as q
+// quits from it as from everywhere.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	_, h := m.bodyInner()
@@ -41,7 +42,7 @@ func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.helpOpen = false
-	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane) {
+	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane, k.Quit) {
 		return m.key(msg)
 	}
 	return nil
@@ -75,21 +76,41 @@ func (m *Model) helpLines() []string {
 	for _, l := range wrap(text, max(w-2, 10)) {
 		b.WriteString(l + "\n")
 	}
+	if (name == "Pairs" || name == "Compare") && m.snap.sim != nil {
+		// The caveats, which a short pairs pane cuts to a line each.
+		for _, n := range m.snap.sim.Notes {
+			for _, l := range wrap(shown(oneLine("! "+n)), max(w-2, 10)) {
+				b.WriteString(m.styles.Warn.Render(l) + "\n")
+			}
+		}
+	}
 	b.WriteString("\n" + m.styles.Bold.Render(name+" keys") + "\n")
-	writeKeys(&b, m.focused().Keys(), m.styles)
+	writeKeys(&b, m.focused().Keys(), m.styles, w)
 	b.WriteString("\n" + m.styles.Bold.Render("Everywhere (while typing, only ctrl+c and esc)") + "\n")
-	writeKeys(&b, m.globalKeys(), m.styles)
+	writeKeys(&b, m.globalKeys(), m.styles, w)
 	b.WriteString("\n" + m.styles.Muted.Render("↑/↓ pgup/pgdn scroll · any other key closes this help"))
 	return strings.Split(b.String(), "\n")
 }
 
-func writeKeys(b *strings.Builder, keys []key.Binding, st Styles) {
+// helpKeyWidth is the key column of the help; a description too long for
+// the rest of the line wraps under itself.
+const helpKeyWidth = 10
+
+// writeKeys lists keys in w columns: the key, then what it does.
+func writeKeys(b *strings.Builder, keys []key.Binding, st Styles, w int) {
+	indent := strings.Repeat(" ", 2+helpKeyWidth+1)
 	for _, k := range keys {
 		if !k.Enabled() {
 			continue
 		}
 		h := k.Help()
-		b.WriteString("  " + st.KeyHint.Render(padRight(h.Key, 10)) + " " + h.Desc + "\n")
+		for i, l := range wrap(h.Desc, max(w-len(indent), 10)) {
+			if i == 0 {
+				b.WriteString("  " + st.KeyHint.Render(padRight(h.Key, helpKeyWidth)) + " " + l + "\n")
+			} else {
+				b.WriteString(indent + l + "\n")
+			}
+		}
 	}
 }
 

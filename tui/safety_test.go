@@ -69,12 +69,24 @@ func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
 		press(m, keys...)
 		m.enableKeys()
 		press(m, "?")
-		text := ansi.Strip(strings.Join(m.helpLines(), "\n"))
+		lines := m.helpLines()
+		// A long description wraps under itself: compare the words.
+		text := strings.Join(strings.Fields(ansi.Strip(strings.Join(lines, "\n"))), " ")
 		want := append(m.focused().Keys(), m.globalKeys()...)
 		for _, b := range want {
-			if b.Enabled() && !strings.Contains(text, padRight(b.Help().Key, 10)+" "+b.Help().Desc) {
+			if b.Enabled() && !strings.Contains(text, strings.Join(strings.Fields(b.Help().Key+" "+b.Help().Desc), " ")) {
 				t.Errorf("after %v: help lacks %q %q", keys, b.Help().Key, b.Help().Desc)
 			}
+		}
+		w, _ := m.bodyInner()
+		for _, l := range lines {
+			if ansi.StringWidth(l) > w {
+				t.Errorf("after %v: a help line is cut at 80 columns: %q", keys, ansi.Strip(l))
+			}
+		}
+		// The footer offers what works in help, not the pane's keys.
+		if f := footerLine(m); !strings.Contains(f, "scroll") || !strings.Contains(f, "q quit") || strings.Contains(f, "o sort") {
+			t.Errorf("after %v: footer in help %q", keys, f)
 		}
 		fits(t, m, 80, 24)
 		press(m, "end")
@@ -95,6 +107,20 @@ func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
 	press(m, "3")
 	if m.helpOpen || m.focus != panePairs {
 		t.Errorf("3 in help: open %v focus %v", m.helpOpen, m.focus)
+	}
+	// The pairs pane's caveats, cut to a line each on a short screen, are
+	// whole in its help.
+	press(m, "?")
+	text := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.helpLines(), "\n"))), " ")
+	for _, n := range m.snap.sim.Notes {
+		if !strings.Contains(text, strings.Join(strings.Fields(n), " ")) {
+			t.Errorf("help on pairs lacks the caveat %q", n)
+		}
+	}
+	// q quits from help, as the footer says.
+	press(m, "q")
+	if !m.quitting {
+		t.Error("q in help did not quit")
 	}
 }
 

@@ -134,7 +134,7 @@ func (m *Model) footer() string {
 	p := m.focused()
 	n := 0
 	for _, b := range p.Keys() {
-		if b.Enabled() && n < footerPaneKeys {
+		if b.Enabled() && n < footerPaneKeys && !m.helpOpen {
 			items = append(items, hintText(b))
 			n++
 		}
@@ -142,7 +142,9 @@ func (m *Model) footer() string {
 	tail := []string{hintText(k.Help), hintText(k.Quit)}
 	switch {
 	case m.helpOpen:
-		tail = []string{"any key closes help", hintText(k.Quit)}
+		// In help only the movement keys scroll; the pane's keys close it.
+		items = append(items, "↑/↓ pgup/pgdn scroll")
+		tail = []string{hintText(k.Quit), "any other key closes help"}
 	case p.Typing():
 		tail = []string{hintText(k.ForceQuit)}
 	case m.compare != nil:
