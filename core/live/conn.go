@@ -2,6 +2,7 @@ package live
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -223,6 +225,10 @@ func (c *conn) resolve(spec Spec, opts Options) (Spec, error) {
 		pw, _ := u.User.Password()
 		c.secrets = append(c.secrets, u.RawQuery, pw)
 	}
+	c.secrets = slices.DeleteFunc(c.secrets, func(v string) bool { return len(v) < minSecret })
+	// Longest first: a value that holds another must go whole, not leave
+	// what surrounds the shorter one.
+	slices.SortFunc(c.secrets, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
 	return spec, nil
 }
 
@@ -338,15 +344,42 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 // method the step already names.
 var sdkNoise = regexp.MustCompile(`(calling|sending) "[^"]*": `)
 
+// minSecret is the length from which a header or environment value is
+// scrubbed: shorter ones (a port, "1", "true") are no secret and would
+// blank out ordinary words.
+const minSecret = 4
+
+// redacted is what a scrubbed value reads as.
+const redacted = "[redacted]"
+
 // scrub removes header and environment values from a message: an SDK or
 // HTTP error may quote a request, and secrets must never be echoed.
-func (c *conn) scrub(s string) string {
+func (c *conn) scrub(s string) string { return c.scrubCut(s, false, false) }
+
+// scrubCut is scrub for text cut out of a longer one, before its first
+// byte (front) or after its last (back): the part of a value that a cut
+// split is redacted too, so no piece of it shows.
+func (c *conn) scrubCut(s string, front, back bool) string {
 	if c.spec.URL != "" {
 		s = strings.ReplaceAll(s, c.spec.URL, redactURL(c.spec.URL))
 	}
 	for _, v := range c.secrets {
-		if len(v) >= 4 {
-			s = strings.ReplaceAll(s, v, "[redacted]")
+		s = strings.ReplaceAll(s, v, redacted)
+	}
+	for _, v := range c.secrets {
+		// The longest end of v that s starts with, the longest start of
+		// v that s ends with.
+		for n := len(v) - 1; front && n > 0; n-- {
+			if strings.HasPrefix(s, v[len(v)-n:]) {
+				s = redacted + s[n:]
+				break
+			}
+		}
+		for n := len(v) - 1; back && n > 0; n-- {
+			if strings.HasSuffix(s, v[:n]) {
+				s = s[:len(s)-n] + redacted
+				break
+			}
 		}
 	}
 	return s
@@ -466,7 +499,7 @@ type readCloser struct {
 
 // note says what the connection skipped, scrubbed; "" when nothing.
 func (c *conn) note() string {
-	return c.scrub(c.skipped.note())
+	return c.skipped.note(c.scrubCut)
 }
 
 // stderr is the tail of a stdio server's stderr, scrubbed of the values
@@ -476,5 +509,6 @@ func (c *conn) stderr() string {
 	if c.proc == nil {
 		return ""
 	}
-	return c.scrub(c.proc.stderr.String())
+	s, cut := c.proc.stderr.text()
+	return c.scrubCut(s, cut, false)
 }

@@ -274,3 +274,63 @@ func TestClientCapabilities(t *testing.T) {
 		}
 	}
 }
+
+// TestScrubLeavesNoPieceOfAValue: a value is redacted whole even when a
+// longer value holds it, when quoting would escape it, and when a cut (of
+// a skipped line, of the stderr tail) splits it; values shorter than
+// four characters are left alone.
+func TestScrubLeavesNoPieceOfAValue(t *testing.T) {
+	env := map[string]string{"SHORT": "SUPERSECRET", "LONG": "SUPERSECRETTAIL9876", "QUOTED": `pa"ss\word`, "PORT": "443"}
+	cases := []struct {
+		name        string
+		in          string
+		front, back bool
+		want        string
+	}{
+		{"a value that holds another", "long=SUPERSECRETTAIL9876 short=SUPERSECRET", false, false, "long=[redacted] short=[redacted]"},
+		{"a short value", "port 443", false, false, "port 443"},
+		{"the front cut inside a value", "TAIL9876 then", true, false, "[redacted] then"},
+		{"the back cut inside a value", "token=SUPERSEC", false, true, "token=[redacted]"},
+		{"no cut: a value's start is only text", "token=SUPERSEC", false, false, "token=SUPERSEC"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// Map order varies from run to run: resolve many times.
+			for range 20 {
+				conn := &conn{}
+				if _, err := conn.resolve(Spec{Command: "srv", Env: env}, Options{}); err != nil {
+					t.Fatal(err)
+				}
+				if got := conn.scrubCut(c.in, c.front, c.back); got != c.want {
+					t.Fatalf("scrubCut(%q, %v, %v) = %q, want %q", c.in, c.front, c.back, got, c.want)
+				}
+			}
+		})
+	}
+	// A skipped line is scrubbed before it is quoted, and where the note
+	// cuts it.
+	for _, c := range []struct{ name, stdout string }{
+		{"a value quoting would escape", `config: pa"ss\word` + "\n"},
+		{"a value the note cuts", strings.Repeat("x", noteKeep-6) + "SUPERSECRETTAIL9876\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec := stdioSpec(t, livetest.Behaviour{Stdout: c.stdout})
+			for k, v := range env {
+				spec = withEnv(spec, k, v)
+			}
+			s := openT(t, spec, testOptions(transport{}))
+			if _, err := s.List(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			notes := strings.Join(s.Notes(), "\n")
+			for _, piece := range []string{`pa\"ss`, `pa"ss`, "SUPERS", "TAIL"} {
+				if strings.Contains(notes, piece) {
+					t.Errorf("the note shows %q of a value: %s", piece, notes)
+				}
+			}
+			if !strings.Contains(notes, "[redacted]") {
+				t.Errorf("the note redacts nothing: %s", notes)
+			}
+		})
+	}
+}

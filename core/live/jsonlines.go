@@ -120,15 +120,18 @@ func (s *skipped) add(line string) {
 	s.n++
 }
 
-// note says what was skipped, "" when nothing was.
-func (s *skipped) note() string {
+// note says what was skipped, "" when nothing was; scrub cleans the
+// quoted line before it is quoted (quoting would hide a value from it),
+// told whether the line was cut.
+func (s *skipped) note(scrub func(line string, front, back bool) string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch s.n {
-	case 0:
+	if s.n == 0 {
 		return ""
-	case 1:
-		return fmt.Sprintf("skipped a line on stdout that is not a JSON-RPC message: %q", s.first)
 	}
-	return fmt.Sprintf("skipped %d lines on stdout that are not JSON-RPC messages, the first: %q", s.n, s.first)
+	first := scrub(s.first, false, len(s.first) >= noteKeep)
+	if s.n == 1 {
+		return fmt.Sprintf("skipped a line on stdout that is not a JSON-RPC message: %q", first)
+	}
+	return fmt.Sprintf("skipped %d lines on stdout that are not JSON-RPC messages, the first: %q", s.n, first)
 }

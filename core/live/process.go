@@ -208,16 +208,20 @@ func (t *tail) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// String returns what was kept, starting at a line boundary when the front
-// was cut.
-func (t *tail) String() string {
+// text returns what was kept, starting at a line boundary when the front
+// was cut, and whether it starts inside a line whose front was cut (what
+// was kept has no newline to start after).
+func (t *tail) text() (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := string(t.buf)
+	midLine := false
 	if t.cut {
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
 			s = s[i+1:]
+		} else {
+			midLine = true
 		}
 	}
-	return strings.ToValidUTF8(s, "\uFFFD")
+	return strings.ToValidUTF8(s, "\uFFFD"), midLine
 }

@@ -161,10 +161,24 @@ func TestStderrExcerpt(t *testing.T) {
 }
 
 func TestTailKeepsTheEnd(t *testing.T) {
-	tl := &tail{max: 10}
-	tl.Write([]byte("first line\nsecond\n"))
-	tl.Write([]byte("end"))
-	if got := tl.String(); got != "end" {
-		t.Errorf("tail = %q, want the text after the cut line", got)
+	cases := []struct {
+		writes  []string
+		want    string
+		midLine bool
+	}{
+		{[]string{"short"}, "short", false},
+		{[]string{"first line\nsecond\n", "end"}, "end", false},
+		// No newline left to start after: the kept text starts inside a
+		// line, and says so.
+		{[]string{"0123456789abcdef"}, "6789abcdef", true},
+	}
+	for _, c := range cases {
+		tl := &tail{max: 10}
+		for _, w := range c.writes {
+			tl.Write([]byte(w))
+		}
+		if got, midLine := tl.text(); got != c.want || midLine != c.midLine {
+			t.Errorf("%q: tail = %q, %v; want %q, %v", c.writes, got, midLine, c.want, c.midLine)
+		}
 	}
 }
