@@ -118,9 +118,21 @@ ignore:
 	if code, out, _ := runCmd("", "lint", "--no-config", "--no-similarity", cat); code != 1 || strings.Contains(out, "Config ") {
 		t.Errorf("--no-config: exit %d\n%.400s", code, out)
 	}
-	bad := writeFile(t, "bad.yaml", "similarity:\n  embeder: use\n")
-	code, _, errOut = runCmd("", "lint", "--config", bad, cat)
-	if code != 2 || !strings.Contains(errOut, `bad.yaml:2:3: unknown key "embeder" in similarity`) || strings.Count(errOut, "\n") != 1 {
-		t.Errorf("a bad config: exit %d %q", code, errOut)
+	// A bad config is one line naming the file, line and column, for lint
+	// and diff alike, the embedder it names included (opened only later).
+	for _, c := range []struct{ in, want string }{
+		{"similarity:\n  embeder: use\n", `bad.yaml:2:3: unknown key "embeder" in similarity`},
+		{"similarity:\n  embedder: bogus\n", `bad.yaml:2:13: similarity: embedder: unknown embedder "bogus"`},
+		{"similarity:\n  embedder: mock:x\n", `bad.yaml:2:13: similarity: embedder: embedder mock:x: the mock embedder takes no argument`},
+		{"rules:\n  enum-in-prose: loud\n", `bad.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
+		{"\tversion: 1\n", `bad.yaml:1:1: found character that cannot start any token`},
+	} {
+		bad := writeFile(t, "bad.yaml", c.in)
+		for _, cmd := range [][]string{{"lint", "--config", bad, cat}, {"diff", "--config", bad, cat, cat}} {
+			code, _, errOut := runCmd("", cmd...)
+			if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("%s with %q: exit %d %q, want one line with %q", cmd[0], c.in, code, errOut, c.want)
+			}
+		}
 	}
 }

@@ -191,6 +191,9 @@ func (f *catalogFlags) embedderSpec() string {
 func (f *catalogFlags) openEmbedder(spec string) (embed.Embedder, error) {
 	e, err := embed.Open(spec, embed.Options{URL: f.embedURL})
 	if err != nil {
+		if f.config != nil && f.config.Similarity.Embedder == spec {
+			return nil, f.config.EmbedderError(err)
+		}
 		return nil, err
 	}
 	if _, isMock := e.(embed.Mock); isMock {

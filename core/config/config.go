@@ -65,8 +65,10 @@ type Similarity struct {
 	// Embedder is an embedder spec (use, mock, openai:MODEL) or "none" to
 	// skip similarity.
 	Embedder string
-	EmbedURL string
-	Scoring  lint.Scoring
+	// EmbedderLine and EmbedderCol are where Embedder is, for messages.
+	EmbedderLine, EmbedderCol int
+	EmbedURL                  string
+	Scoring                   lint.Scoring
 	// Threshold is +Inf for "off" (report-only).
 	Threshold *float64
 	WatchBand *float64
@@ -187,6 +189,12 @@ func Parse(path string, data []byte) (*Config, error) {
 	return c, nil
 }
 
+// EmbedderError is err, met opening the embedder the config names, as an
+// error at the config's line.
+func (c *Config) EmbedderError(err error) error {
+	return &Error{Path: c.Path, Line: c.Similarity.EmbedderLine, Col: c.Similarity.EmbedderCol, Msg: "similarity: embedder: " + err.Error()}
+}
+
 // yamlError flattens the YAML library's syntax error to one line.
 func yamlError(path string, err error) error {
 	msg := strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")
@@ -197,6 +205,11 @@ func yamlError(path string, err error) error {
 				line, msg = n, rest[i+2:]
 			}
 		}
+	}
+	// The library names no line for a syntax error on the first (its line
+	// 0); its errors about anchors and aliases have no place at all.
+	if line == 0 && !strings.Contains(msg, "anchor") && !strings.Contains(msg, "alias") {
+		line = 1
 	}
 	return &Error{Path: path, Line: line, Col: min(line, 1), Msg: msg}
 }
@@ -320,6 +333,7 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 	return d.mapping(n, "similarity", map[string]func(*yaml.Node) error{
 		"embedder": func(n *yaml.Node) (err error) {
 			s.Embedder, err = d.str(n, "similarity: embedder")
+			s.EmbedderLine, s.EmbedderCol = n.Line, n.Column
 			if err == nil && s.Embedder == "" {
 				err = d.errf(n, "similarity: embedder: want use, mock, openai:MODEL or none")
 			}

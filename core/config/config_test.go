@@ -91,6 +91,8 @@ func TestParseErrors(t *testing.T) {
 		{"strict: true\nstrict: false\n", `"strict" given twice`},
 		{"- a\n", "the top level: want a mapping"},
 		{"a: [\n", "c.yaml:"},
+		{"\t- x\n", "c.yaml:1:1: found character that cannot start any token"},
+		{"rules: {a: *nope}\n", "c.yaml: unknown anchor 'nope' referenced"},
 		{"a: b\n---\nc: d\n", "c.yaml:"},
 	}
 	for _, c := range cases {
