@@ -280,6 +280,7 @@ func (m *Model) settle() {
 		m.resize(m.layout.Width, m.layout.Height)
 	}
 	m.enableKeys()
+	m.fitPrompts()
 	m.render()
 }
 

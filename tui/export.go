@@ -39,17 +39,25 @@ func (m *Model) setExportKeys(on bool) {
 	}
 }
 
-func (m *Model) exportPrompt() string {
+// exportPrompt is the footer's export prompt in w cells: the format keys,
+// then the file name's field with its keys kept in view.
+func (m *Model) exportPrompt(w int) string {
 	if m.exportFormat != "" {
-		p := "write the " + exportNames[m.exportFormat] + " report to " + m.exportName.View()
-		if _, err := os.Stat(m.exportName.Value()); err == nil {
-			p += "  (exists: enter replaces it)"
-		}
-		return p + " · enter write · esc cancel"
+		before, after := m.exportNameParts()
+		return promptLine(before, &m.exportName, after, w)
 	}
 	k := m.keys
-	return "export the report as: " + k.FormatJSON.Help().Key + " JSON · " + k.FormatSARIF.Help().Key + " SARIF · " +
-		k.FormatMarkdown.Help().Key + " Markdown · esc cancel"
+	return clip("export the report as: "+k.FormatJSON.Help().Key+" JSON · "+k.FormatSARIF.Help().Key+" SARIF · "+
+		k.FormatMarkdown.Help().Key+" Markdown · esc cancel", w)
+}
+
+// exportNameParts are the words around the file name's field.
+func (m *Model) exportNameParts() (before, after string) {
+	after = " · enter write · esc cancel"
+	if _, err := os.Stat(m.exportName.Value()); err == nil {
+		after = "  (exists: enter replaces it)" + after
+	}
+	return "write the " + exportNames[m.exportFormat] + " report to ", after
 }
 
 var exportNames = map[string]string{"json": "JSON", "sarif": "SARIF", "markdown": "Markdown"}
@@ -101,7 +109,6 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 	m.exportName.Prompt = ""
 	m.exportName.SetValue(exportPath(m.opts.ExportDir, m.snap.cat.Source, format))
 	m.exportName.CursorEnd()
-	m.exportName.Width = max(m.layout.Width-60, 20)
 	return m.exportName.Focus()
 }
 

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
-	"toolscope/core/lint"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -14,6 +16,8 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/lint"
+	"toolscope/core/live"
 )
 
 func footerLine(m *Model) string {
@@ -271,4 +275,54 @@ func TestNoGreenVerdictAboveARefusedPeriod(t *testing.T) {
 	if strings.Contains(view, "✓ valid") || !strings.Contains(view, "the declarations refuse a value") {
 		t.Errorf("green verdict above a refused period:\n%s", view)
 	}
+}
+
+// Every question and prompt in the footer keeps its answers in view at 80
+// columns, however long what it asks about: the words before them are
+// cut instead, and a field gets the room left.
+func TestFooterPromptsKeepTheirAnswers(t *testing.T) {
+	long := "mcp__a_server_with_a_rather_long_name__get_the_status_of_one_volume"
+	cat, err := catalog.Parse("long.json", []byte(`[
+	 {"name": "`+long+`", "description": "Get the live status of one storage volume.", "inputSchema": {"type": "object", "properties": {"pool": {"type": "string"}, "region": {"type": "string"}, "zone": {"type": "string"}}}},
+	 {"name": "`+long+`_history", "description": "Get the status history of one storage volume."}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	opts := mockOptions(t)
+	opts.Catalog = cat
+	opts.ConfigPath = dir + "/toolscope.yaml"
+	opts.Call = func(context.Context, *catalog.Tool, json.RawMessage) (live.CallResult, error) {
+		return live.CallResult{}, nil
+	}
+	opts.Export = func(io.Writer, string, *lint.Report, *catalog.Catalog) error { return nil }
+	opts.ExportDir = dir
+	m := scoredModel(t, opts, 80, 24)
+	check := func(what string, wants ...string) {
+		t.Helper()
+		f := footerLine(m)
+		if w := ansi.StringWidth(f); w > 80 {
+			t.Errorf("%s: the footer is %d wide", what, w)
+		}
+		for _, want := range wants {
+			if !strings.Contains(f, want) {
+				t.Errorf("%s: the footer %q lacks %q", what, f, want)
+			}
+		}
+	}
+	press(m, "a")
+	typeKeys(m, `{}`)
+	press(m, "esc", "C")
+	check("the call's question", "y yes · n no")
+	press(m, "n", "2", "I")
+	check("the finding to ignore", "1 ", "2 ", "3 ", "esc cancel")
+	press(m, "1")
+	check("the reason", ", because: ", "enter write · esc cancel")
+	typeKeys(m, strings.Repeat("a long reason ", 8))
+	check("a long reason", "enter write · esc cancel")
+	press(m, "esc", "3", "A")
+	check("the pair's reason", "enter write · esc cancel")
+	press(m, "esc", "e", "j")
+	check("the export's file name", "enter write · esc cancel")
 }

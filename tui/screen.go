@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -117,11 +118,13 @@ func (m *Model) footer() string {
 	k := m.keys
 	switch {
 	case m.asking != nil:
-		return m.styles.Warn.Render(clip(" "+m.asking.text+" "+hintText(k.Yes)+" · "+hintText(k.No), w))
+		// The answers always show; a long question is cut before them.
+		answers := " " + hintText(k.Yes) + " · " + hintText(k.No)
+		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
 	case m.exporting:
-		return m.styles.Footer.Render(clip(" "+m.exportPrompt(), w))
+		return m.styles.Footer.Render(" " + m.exportPrompt(w-1))
 	case m.triage != nil:
-		return m.styles.Footer.Render(clip(" "+m.triagePromptText(), w))
+		return m.styles.Footer.Render(" " + m.triagePromptText(w-1))
 	case m.start != nil && m.start.err != nil:
 		return m.styles.Footer.Render(clip(" r try again · q quit", w))
 	case m.start != nil:
@@ -180,6 +183,39 @@ func (m *Model) footer() string {
 		line += " · "
 	}
 	return m.styles.Footer.Render(clip(" "+line+end, w))
+}
+
+// promptFieldMin is the least room a footer prompt's text field gets.
+const promptFieldMin = 12
+
+// fitPrompts gives the footer prompt's text field (an export's file name,
+// a triage's reason) the room its words leave on the line.
+func (m *Model) fitPrompts() {
+	w := m.layout.Width - 1
+	fit := func(before, after string, field *textinput.Model) {
+		if fw := max(w-ansi.StringWidth(before)-ansi.StringWidth(after)-1, promptFieldMin); fw != field.Width {
+			field.Width = fw
+			// The field scrolls its text to the cursor for its new width.
+			field.SetCursor(field.Position())
+		}
+	}
+	if m.exporting && m.exportFormat != "" {
+		before, after := m.exportNameParts()
+		fit(before, after, &m.exportName)
+	}
+	if m.triage != nil && m.triage.choices == nil {
+		before, after := m.triageReasonParts()
+		fit(before, after, &m.triage.reason)
+	}
+}
+
+// promptLine lays a prompt with a text field out in w cells: the words
+// after the field (its keys) always show, the field has the width
+// fitPrompts gave it, and the words before it are cut in the middle when
+// the rest does not leave them room.
+func promptLine(before string, field *textinput.Model, after string, w int) string {
+	room := w - ansi.StringWidth(after) - field.Width - 1
+	return clip(clipMiddle(before, max(room, 1))+field.View()+after, w)
 }
 
 // hintText is a key and what it does, as the footer lists it.

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
@@ -226,7 +227,6 @@ func (m *Model) askReason(e triageEdit, reason string) tea.Cmd {
 	in.Placeholder = "the reason"
 	in.SetValue(reason)
 	in.CursorEnd()
-	in.Width = max(m.layout.Width-60, 20)
 	cmd := in.Focus()
 	m.triage = &triagePrompt{edit: e, reason: in}
 	return cmd
@@ -260,29 +260,54 @@ func (m *Model) triagePromptKey(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// triagePromptText is the footer while the triage prompt is up.
-func (m *Model) triagePromptText() string {
+// triagePromptText is the footer's triage prompt in w cells: the findings
+// to pick from, or the reason's field, with the keys kept in view.
+func (m *Model) triagePromptText(w int) string {
 	t := m.triage
-	if t.choices != nil {
-		verb := "ignore"
-		if t.undo {
-			verb = "un-ignore"
-		}
-		items := []string{verb + " which finding of " + shown(nameAt(m.snap, m.tools.selectedTool())) + "?"}
-		for i, f := range t.choices[:min(len(t.choices), 9)] {
-			items = append(items, strconv.Itoa(i+1)+" "+shown(findingHead(f)))
+	if t.choices == nil {
+		before, after := m.triageReasonParts()
+		return promptLine(before, &t.reason, after, w)
+	}
+	verb := "ignore"
+	if t.undo {
+		verb = "un-ignore"
+	}
+	choices := t.choices[:min(len(t.choices), 9)]
+	heads := make([]string, len(choices))
+	for i, f := range choices {
+		heads[i] = shown(findingHead(f))
+	}
+	line := func(head string, each int) string {
+		items := []string{head}
+		for i, h := range heads {
+			items = append(items, strconv.Itoa(i+1)+" "+clipMiddle(h, each))
 		}
 		return strings.Join(append(items, "esc cancel"), " · ")
 	}
+	full := line(verb+" which finding of "+shown(nameAt(m.snap, m.tools.selectedTool()))+"?", w)
+	if ansi.StringWidth(full) <= w {
+		return full
+	}
+	// Short of room every choice gets an equal share, cut in the middle
+	// (a rule's name and the parameter at its end both stay), so each
+	// number still shows with what it picks and esc cancel stays.
+	head := verb + " which?"
+	rest := w - ansi.StringWidth(head) - ansi.StringWidth(" · esc cancel")
+	each := max(rest/len(heads)-len(" · 1 "), 3)
+	return clip(line(head, each), w)
+}
+
+// triageReasonParts are the words around the reason's field.
+func (m *Model) triageReasonParts() (before, after string) {
 	verb := "ignore "
-	if t.edit.pair {
+	if m.triage.edit.pair {
 		verb = "accept "
 	}
 	where := m.configShown()
 	if m.eng.cfg == nil {
 		where += " (new)"
 	}
-	return verb + t.edit.what() + " in " + where + ", because: " + t.reason.View() + " · enter write · esc cancel"
+	return verb + m.triage.edit.what() + " in " + where + ", because: ", " · enter write · esc cancel"
 }
 
 // writeConfig makes the edit on the config file in the background: read
