@@ -77,12 +77,15 @@ func (m *Model) copySelection() {
 	m.notice = "copied " + what + " (" + plural(len(text), "byte") + ")"
 }
 
-// writeOSC52 writes the OSC 52 sequence that sets the clipboard to text;
-// inside tmux it is wrapped so tmux passes it on.
+// writeOSC52 writes the OSC 52 sequence that sets the clipboard to text.
+// Inside tmux it goes twice: as it is, which tmux takes into its buffer
+// and the outer terminal's clipboard with set-clipboard on, and wrapped,
+// which tmux passes through with allow-passthrough on; tmux drops the
+// form its options refuse, so either setting works.
 func writeOSC52(w io.Writer, text string, tmux bool) error {
 	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
 	if tmux {
-		seq = "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
+		seq += "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
 	}
 	_, err := io.WriteString(w, seq)
 	return err

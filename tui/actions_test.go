@@ -81,7 +81,7 @@ func TestOSC52InsideTmux(t *testing.T) {
 	if err := writeOSC52(&b, "hi", true); err != nil {
 		t.Fatal(err)
 	}
-	if want := "\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"; b.String() != want {
+	if want := "\x1b]52;c;aGk=\x07\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
