@@ -177,23 +177,34 @@ func (c *chunks) Read(p []byte) (int, error) {
 
 func TestJSONLinesSkipsWhatIsNoMessage(t *testing.T) {
 	long := strings.Repeat("z", 5000)
+	const (
+		answer = `{"jsonrpc":"2.0","id":1,"result":{}}`
+		notice = `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`
+	)
+	big := `{"jsonrpc":"2.0","id":2,"result":{"x":"` + strings.Repeat("y", holdMax) + `"}}`
 	cases := []struct {
 		name, in, out string
 		dropped       []string
 	}{
-		{"messages only", "{\"a\":1}\n[{\"b\":2}]\n", "{\"a\":1}\n[{\"b\":2}]\n", nil},
-		{"a banner first", "Server running on stdio\n{\"a\":1}\n", "{\"a\":1}\n", []string{"Server running on stdio"}},
-		{"indented JSON passes", "  {\"a\":1}\r\n", "  {\"a\":1}\r\n", nil},
-		{"a log line between messages", "{\"a\":1}\nINFO ready \r\n{\"b\":2}\n", "{\"a\":1}\n{\"b\":2}\n", []string{"INFO ready"}},
-		{"a long line is quoted in part", long + "\n{}\n", "{}\n", []string{long[:noteKeep]}},
-		{"a last line without an end", "{}\nbye", "{}\n", []string{"bye"}},
-		{"blank lines", "\n\n{}\n", "\n\n{}\n", nil},
+		{"messages only", answer + "\n[" + notice + "]\n", answer + "\n[" + notice + "]\n", nil},
+		{"a banner first", "Server running on stdio\n" + answer + "\n", answer + "\n", []string{"Server running on stdio"}},
+		{"indented JSON passes", "  " + answer + "\r\n", "  " + answer + "\r\n", nil},
+		{"a log line between messages", answer + "\nINFO ready \r\n" + notice + "\n", answer + "\n" + notice + "\n", []string{"INFO ready"}},
+		{"a JSON log line", `  {"level":"info","msg":"listening"}` + "\r\n" + answer + "\n", answer + "\n", []string{`{"level":"info","msg":"listening"}`}},
+		{"a line that only starts like JSON", "{not json}\n[1,\n" + answer + "\n", answer + "\n", []string{"{not json}", "[1,"}},
+		{"an array of no messages", "[1,2]\n[]\n" + answer + "\n", answer + "\n", []string{"[1,2]", "[]"}},
+		{"a long line is quoted in part", long + "\n" + answer + "\n", answer + "\n", []string{long[:noteKeep]}},
+		{"a long JSON line is quoted in part", `{"level":"` + long + "\n" + answer + "\n", answer + "\n", []string{(`{"level":"` + long)[:noteKeep]}},
+		{"a line too long to hold streams", big + "\n", big + "\n", nil},
+		{"a last line without an end", answer + "\nbye", answer + "\n", []string{"bye"}},
+		{"a last message without an end", answer + "\n" + notice, answer + "\n" + notice, nil},
+		{"blank lines", "\n \n" + answer + "\n", "\n \n" + answer + "\n", nil},
 	}
 	for _, tc := range cases {
 		for _, n := range []int{1, 3, 4096} {
 			out, dropped, err := filterLines(tc.in, n)
 			if err != nil || out != tc.out || !slices.Equal(dropped, tc.dropped) {
-				t.Errorf("%s, %d-byte chunks: %q, dropped %q, %v; want %q, dropped %q", tc.name, n, out, dropped, err, tc.out, tc.dropped)
+				t.Errorf("%s, %d-byte chunks: %.200q, dropped %.200q, %v; want %.200q, dropped %.200q", tc.name, n, out, dropped, err, tc.out, tc.dropped)
 			}
 		}
 	}
@@ -208,7 +219,7 @@ func TestJSONLinesCapsALine(t *testing.T) {
 }
 
 func FuzzJSONLines(f *testing.F) {
-	f.Add("banner\n{\"a\":1}\r\n  [1]\nx", 2)
+	f.Add("banner\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n  [1]\n{\"a\":1}\nx", 2)
 	f.Fuzz(func(t *testing.T, in string, n int) {
 		if n <= 0 || n > len(in) {
 			n = 1
@@ -228,7 +239,8 @@ func FuzzJSONLines(f *testing.F) {
 }
 
 func TestServerBannerOnStdoutIsSkipped(t *testing.T) {
-	banner := "Secure MCP Server running on stdio\nlistening, pid 42\n"
+	// A banner, and a log line in JSON as structured loggers write it.
+	banner := "Secure MCP Server running on stdio\n{\"level\":30,\"msg\":\"listening\",\"pid\":42}\n"
 	s := openT(t, stdioSpec(t, livetest.Behaviour{Stdout: banner}), testOptions(transport{}))
 	cat, err := s.List(context.Background())
 	if err != nil {

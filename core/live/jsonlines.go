@@ -1,69 +1,112 @@
 package live
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // noteKeep is how much of a skipped line a note quotes.
 const noteKeep = 200
 
-// jsonLines passes on the lines of a stdio server's stdout that can be
-// JSON-RPC messages (their first character other than a blank is `{` or
-// `[`) and drops the others: a banner or a log line some servers print
-// before they speak MCP would otherwise end the connection. It streams:
-// a line is never held whole, and one longer than max bytes (0:
-// maxMessage) fails the read.
+// holdMax is how long a line that starts like JSON may be and still be
+// held whole to be judged: log lines and banners are shorter, and a
+// longer line (a large list answer) streams.
+const holdMax = 64 << 10
+
+// jsonLines passes on the lines of a stdio server's stdout that are
+// JSON-RPC messages and drops the others, as the TypeScript SDK does: a
+// banner or a log line some servers print before or while they speak MCP
+// would otherwise end the connection. A line whose first character other
+// than a blank is not `{` or `[` is dropped as it arrives; one that starts
+// like JSON is held until its end and dropped unless it is a message or
+// a batch of them, or passed on once it is longer than holdMax. A line
+// longer than max bytes (0: maxMessage) fails the read.
 type jsonLines struct {
 	r    io.Reader
 	max  int
 	skip func(line string) // called with the start of each dropped line
 	over func()            // called when a line is over max
 
-	state   int // lineStart, passing or skipping
+	state   int // lineStart, holding, passing or skipping
 	lineLen int
+	held    []byte // the line so far, while lineStart or holding
 	dropped []byte // the start of the line being dropped
+	ready   []byte // bytes passed on, not yet read
+	err     error  // to return once ready is read
 }
 
 const (
 	lineStart = iota
+	holding
 	passing
 	skipping
 )
 
 func (j *jsonLines) Read(p []byte) (int, error) {
 	for {
+		if len(j.ready) > 0 {
+			n := copy(p, j.ready)
+			j.ready = j.ready[n:]
+			return n, nil
+		}
+		if j.err != nil {
+			return 0, j.err
+		}
+		j.ready = j.ready[:0]
 		n, err := j.r.Read(p)
-		out, ferr := j.filter(p[:n])
-		if ferr != nil {
-			return out, ferr
+		if ferr := j.filter(p[:n]); ferr != nil {
+			j.err = ferr
+			continue
 		}
-		if err == io.EOF && j.state == skipping {
-			j.dropLine()
+		if err == io.EOF {
+			j.endLine()
 		}
-		// A read that held only dropped bytes must not look like the
-		// end of the stream: read on.
-		if out > 0 || err != nil || n == 0 {
-			return out, err
+		if err != nil {
+			j.err = err
+		} else if n == 0 && len(j.ready) == 0 {
+			return 0, nil
 		}
+		// A read that held only dropped or held bytes must not look like
+		// the end of the stream: read on.
 	}
 }
 
-// filter keeps the bytes of p that belong to lines passed on, moving them
-// to its front, and returns how many there are.
-func (j *jsonLines) filter(p []byte) (int, error) {
-	out := 0
-	for _, c := range p {
-		if c == '\n' {
-			if j.state == skipping {
-				j.dropLine()
-			} else {
-				p[out] = c
-				out++
+// filter appends the bytes of p that belong to lines passed on to ready.
+func (j *jsonLines) filter(p []byte) error {
+	for i := 0; i < len(p); i++ {
+		if j.state == passing || j.state == skipping {
+			// The rest of the line at once: a list answer is long.
+			end := bytes.IndexByte(p[i:], '\n')
+			if end < 0 {
+				end = len(p) - i
 			}
-			j.state, j.lineLen = lineStart, 0
+			if j.lineLen+end > orMax(j.max) {
+				if j.over != nil {
+					j.over()
+				}
+				return errOverLimit
+			}
+			j.lineLen += end
+			if j.state == passing {
+				j.ready = append(j.ready, p[i:i+end]...)
+			} else if room := noteKeep - len(j.dropped); room > 0 {
+				j.dropped = append(j.dropped, p[i:i+min(room, end)]...)
+			}
+			if i += end; i == len(p) {
+				break
+			}
+		}
+		c := p[i]
+		if c == '\n' {
+			if j.endLine() {
+				j.ready = append(j.ready, c)
+			}
 			continue
 		}
 		j.lineLen++
@@ -71,29 +114,76 @@ func (j *jsonLines) filter(p []byte) (int, error) {
 			if j.over != nil {
 				j.over()
 			}
-			return out, errOverLimit
+			return errOverLimit
 		}
 		switch j.state {
 		case lineStart:
 			switch c {
 			case ' ', '\t', '\r':
+				j.held = append(j.held, c)
 			case '{', '[':
-				j.state = passing
+				j.state = holding
+				j.held = append(j.held, c)
 			default:
 				j.state = skipping
+				j.held = j.held[:0]
 				j.dropped = append(j.dropped[:0], c)
-				continue
 			}
-		case skipping:
-			if len(j.dropped) < noteKeep {
-				j.dropped = append(j.dropped, c)
+		case holding:
+			j.held = append(j.held, c)
+			if len(j.held) > holdMax {
+				j.ready = append(j.ready, j.held...)
+				j.held = j.held[:0]
+				j.state = passing
 			}
-			continue
 		}
-		p[out] = c
-		out++
 	}
-	return out, nil
+	return nil
+}
+
+// endLine ends the line at a newline or the end of the stream: a held
+// line is judged, a dropped one reported. It reports whether the line was
+// passed on (its newline goes with it).
+func (j *jsonLines) endLine() bool {
+	passed := true
+	switch j.state {
+	case lineStart:
+		j.ready = append(j.ready, j.held...)
+	case holding:
+		if isMessage(j.held) {
+			j.ready = append(j.ready, j.held...)
+		} else {
+			start := bytes.TrimLeft(j.held, " \t\r")
+			j.dropped = append(j.dropped[:0], start[:min(noteKeep, len(start))]...)
+			j.dropLine()
+			passed = false
+		}
+	case skipping:
+		j.dropLine()
+		passed = false
+	}
+	j.state, j.lineLen, j.held = lineStart, 0, j.held[:0]
+	return passed
+}
+
+// isMessage reports whether a line is a JSON-RPC message, or a batch of
+// them.
+func isMessage(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '[' {
+		_, err := jsonrpc.DecodeMessage(line)
+		return err == nil
+	}
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil || len(batch) == 0 {
+		return false
+	}
+	for _, m := range batch {
+		if _, err := jsonrpc.DecodeMessage(m); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (j *jsonLines) dropLine() {
