@@ -263,11 +263,15 @@ type Progress struct {
 // Stage names a part of the analysis for progress.
 type Stage string
 
-// The stages that report progress, in the order they run. Rules and
-// verdicts report their start (Total 0); rules also count tools.
+// The stages that report progress, in the order they run. Rules, features
+// and verdicts report their start (Total 0); rules also count tools.
+// Features is reading the names and descriptions the scoring weighs, after
+// the embedding: on a large catalog it can take a while, and a line still
+// saying embed 100% would read as a run stuck.
 const (
 	StageRules    Stage = "rules"
 	StageEmbed    Stage = "embed"
+	StageFeatures Stage = "features"
 	StageScore    Stage = "score"
 	StageVerdicts Stage = "verdicts"
 )

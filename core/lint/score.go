@@ -182,6 +182,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Stage: StageEmbed, Done: len(texts), Total: len(texts)})
+		opts.Progress(Progress{Stage: StageFeatures})
 	}
 	dim := len(vectors[0])
 	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float64, len(s.tools)*dim), norms: make([]float64, len(s.tools))}

@@ -433,14 +433,23 @@ func TestProgress(t *testing.T) {
 	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
 		opts := mockOptions(scoring)
 		last := map[Stage]Progress{}
+		var order []Stage
 		opts.Progress = func(p Progress) {
 			if p.Done > p.Total || p.Done < last[p.Stage].Done {
 				t.Errorf("%s progress went %+v -> %+v", scoring, last[p.Stage], p)
+			}
+			if len(order) == 0 || order[len(order)-1] != p.Stage {
+				order = append(order, p.Stage)
 			}
 			last[p.Stage] = p
 		}
 		if _, err := Analyze(context.Background(), cat, opts); err != nil {
 			t.Fatal(err)
+		}
+		// Every stage says when it starts, so a long one is never shown
+		// as the one before it.
+		if want := []Stage{StageRules, StageEmbed, StageFeatures, StageScore, StageVerdicts}; !slices.Equal(order, want) {
+			t.Errorf("%s: stages %v, want %v", scoring, order, want)
 		}
 		passes := map[Scoring]int{ScoringCosine: 1, ScoringAdaptive: 2}[scoring]
 		if e, s := last[StageEmbed], last[StageScore]; e.Done != e.Total || e.Total == 0 || s.Done != s.Total || s.Total != passes*150*149/2 {
