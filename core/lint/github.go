@@ -20,18 +20,11 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 	b := bufio.NewWriter(w)
 	_, file := artifactURI(cat.Source)
 	annotate := func(level, title string, toolIndex int, msg string) {
-		props := []string{}
+		a := GitHubAnnotation{Level: level, Title: title, Message: msg}
 		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
-			props = append(props, "file="+ghProperty(cat.Source))
-			if pos := cat.Tools[toolIndex].Pos; pos.Line > 0 {
-				props = append(props, fmt.Sprintf("line=%d", pos.Line))
-				if pos.Col > 0 {
-					props = append(props, fmt.Sprintf("col=%d", pos.Col))
-				}
-			}
+			a.File, a.Line, a.Col = cat.Source, cat.Tools[toolIndex].Pos.Line, cat.Tools[toolIndex].Pos.Col
 		}
-		props = append(props, "title="+ghProperty(title))
-		fmt.Fprintf(b, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
+		a.Write(b)
 	}
 	shown := func(s BaselineState) bool { return r.Baseline == nil || s == BaselineNew || s == BaselineUpdated }
 	for _, f := range r.Structural {
@@ -79,6 +72,36 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 		fmt.Fprintln(b, "RESULT: FAIL ("+failReasons(r)+")")
 	}
 	return b.Flush()
+}
+
+// GitHubAnnotation is one workflow command that annotates a file
+// (`::error file=F,line=L,col=C,title=T::message`).
+type GitHubAnnotation struct {
+	// Level is error, warning or notice.
+	Level string
+	// File is "" for an annotation on no file; Line and Col 0 for none.
+	File      string
+	Line, Col int
+	Title     string
+	Message   string
+}
+
+// Write writes the command on one line, its values escaped as the runner
+// reads them back.
+func (a GitHubAnnotation) Write(w io.Writer) error {
+	var props []string
+	if a.File != "" {
+		props = append(props, "file="+ghProperty(a.File))
+		if a.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", a.Line))
+			if a.Col > 0 {
+				props = append(props, fmt.Sprintf("col=%d", a.Col))
+			}
+		}
+	}
+	props = append(props, "title="+ghProperty(a.Title))
+	_, err := fmt.Fprintf(w, "::%s %s::%s\n", a.Level, strings.Join(props, ","), ghData(a.Message))
+	return err
 }
 
 // ghData escapes a workflow command's message. Control characters other
