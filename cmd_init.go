@@ -34,7 +34,10 @@ func runInit(args []string, io stdio) int {
 	}
 	text := initConfig()
 	if len(positional) == 1 && positional[0] == "-" {
-		fmt.Fprint(io.out, text)
+		if _, err := fmt.Fprint(io.out, text); err != nil {
+			fmt.Fprintf(io.err, "toolscope init: writing the config: %s\n", oneLine(err))
+			return 2
+		}
 		return 0
 	}
 	dir := "."

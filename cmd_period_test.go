@@ -246,21 +246,26 @@ func TestTextReportToFullDisk(t *testing.T) {
 		t.Skipf("no /dev/full here: %v", err)
 	}
 	defer full.Close()
+	const report = "writing the report: "
 	cases := []struct {
 		name string
 		args []string
+		want string
 	}{
-		{"period", []string{"period", "lookback", "24h", "--zone", "UTC"}},
-		{"period, a value that does not parse", []string{"period", "lookback", "2 hours"}},
-		{"check-args", []string{"check-args", demoPath, "get_incident", `{"incident_id": "INC-20417"}`}},
-		{"check-args, rejected", []string{"check-args", demoPath, "get_volume_status", `{"volume_id": "yes please"}`}},
+		{"period", []string{"period", "lookback", "24h", "--zone", "UTC"}, report},
+		{"period, a value that does not parse", []string{"period", "lookback", "2 hours"}, report},
+		{"check-args", []string{"check-args", demoPath, "get_incident", `{"incident_id": "INC-20417"}`}, report},
+		{"check-args, rejected", []string{"check-args", demoPath, "get_volume_status", `{"volume_id": "yes please"}`}, report},
+		{"lint", []string{"lint", "--no-similarity", demoPath}, report},
+		{"diff", []string{"diff", "--no-similarity", demoPath, demoPath}, report},
+		{"init to stdout", []string{"init", "-"}, "writing the config: "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var errb bytes.Buffer
 			code := run(c.args, stdio{in: strings.NewReader(""), out: full, err: &errb})
-			msg := errb.String()
-			if code != 2 || !strings.Contains(msg, "writing the report: ") || !strings.Contains(msg, "no space left on device") || strings.Count(msg, "\n") != 1 {
+			msg := strings.Join(withoutProgress(errb.String()), "\n") + "\n"
+			if code != 2 || !strings.Contains(msg, c.want) || !strings.Contains(msg, "no space left on device") || strings.Count(msg, "\n") != 1 {
 				t.Errorf("exit %d, stderr %q; want exit 2 and one line saying the write failed", code, msg)
 			}
 		})
