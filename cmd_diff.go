@@ -35,7 +35,7 @@ var diffFailOn = []string{"breaking", "descriptions", "pairs"}
 
 func runDiff(args []string, io stdio) int {
 	fs := newFlagSet("diff")
-	f := newPairFlags(fs, []string{"text", "json", "markdown"})
+	f := newPairFlags(fs, []string{"text", "json", "markdown", "github"})
 	cfgFlags := addConfigFlags(fs)
 	failOn := listFlag{}
 	fs.Var(&failOn, "fail-on", "`WHAT,...` fails the gate: breaking, descriptions, pairs (default breaking)")
@@ -128,6 +128,8 @@ func runDiff(args []string, io stdio) int {
 		err = diff.WriteJSON(io.out, r)
 	case "markdown":
 		err = diff.WriteMarkdown(io.out, r, fail)
+	case "github":
+		err = diff.WriteGitHub(io.out, r, newCat, fail)
 	default:
 		err = diff.WriteText(io.out, r, fail)
 	}

@@ -42,6 +42,8 @@ func TestDiffCommand(t *testing.T) {
 		{"stdin as NEW", diffNew, []string{"diff", "--no-similarity", old, "-"}, 1, "1 renamed", ""},
 		{"markdown", "", []string{"diff", "--no-similarity", "--format", "markdown", old, new}, 1, "### toolscope diff: ❌ FAIL", ""},
 		{"similarity runs by default", "", []string{"diff", "--embedder", "mock", old, new}, 1, "new confusable pair", ""},
+		{"github annotations", "", []string{"diff", "--no-similarity", "--format", "github", old, new}, 1, ",line=4,col=2,title=toolscope diff tool-renamed::currency_convert: renamed from convert_currency", ""},
+		{"github, nothing failing", "", []string{"diff", "--no-similarity", "--format", "github", "--fail-on", "none", old, new}, 0, "::warning file=", ""},
 		{"help", "", []string{"diff", "--help"}, 0, "Usage: toolscope diff [flags] OLD NEW", ""},
 		{"one catalog", "", []string{"diff", old}, 2, "", "want OLD and NEW"},
 		{"both stdin", "", []string{"diff", "-", "-"}, 2, "", "only one of OLD and NEW can be stdin"},

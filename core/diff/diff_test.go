@@ -232,6 +232,53 @@ func TestRenderers(t *testing.T) {
 	}
 }
 
+// GitHub annotations: an error for what fails the gate, a warning for a
+// breaking or text change that does not, a notice for the rest; at the
+// tool's line in NEW, and on no file for a removed tool or a catalog from
+// stdin.
+func TestGitHub(t *testing.T) {
+	old := parse(t, "old.json", `[{"name": "t", "description": "one", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}},
+	 {"name": "gone", "description": "g"}, {"name": "same", "description": "s"}]`)
+	new := parse(t, "tools.json", `[{"name": "same", "description": "s"},
+	 {"name": "t", "description": "two", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x"]}, "b": {}}}}]`)
+	cases := []struct {
+		fail   Fail
+		source string
+		want   []string
+	}{
+		{Fail{Breaking: true}, "tools.json", []string{
+			"::warning file=tools.json,line=2,col=3,title=toolscope diff description-changed::t: description changed: what a model reads of the tool is different%0Abefore: one%0Aafter: two",
+			"::error file=tools.json,line=2,col=3,title=toolscope diff enum-value-removed::t.a: parameter a no longer takes \"y\"",
+			"::notice file=tools.json,line=2,col=3,title=toolscope diff param-added::t.b: optional parameter b added",
+			"::error title=toolscope diff tool-removed::gone: tool removed",
+			"RESULT: FAIL (2 breaking changes)"}},
+		{Fail{Descriptions: true}, "tools.json", []string{
+			"::error file=tools.json,line=2,col=3,title=toolscope diff description-changed::",
+			"::warning file=tools.json,line=2,col=3,title=toolscope diff enum-value-removed::",
+			"::warning title=toolscope diff tool-removed::",
+			"RESULT: FAIL (1 description change)"}},
+		{Fail{Breaking: true}, "-", []string{"::error title=toolscope diff enum-value-removed::"}},
+	}
+	for _, c := range cases {
+		new.Source = c.source
+		r := Compare(old, new)
+		r.Gate(c.fail)
+		var b bytes.Buffer
+		if err := WriteGitHub(&b, r, new, c.fail); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, want := range c.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("%+v: lacks %q:\n%s", c.fail, want, out)
+			}
+		}
+		if n := strings.Count(out, "\n::"); n+1 != len(r.Changes) {
+			t.Errorf("%+v: %d annotations for %d changes:\n%s", c.fail, n+1, len(r.Changes), out)
+		}
+	}
+}
+
 // Any two catalogs compare without a panic, and a catalog against itself
 // has no changes.
 func FuzzCompare(f *testing.F) {

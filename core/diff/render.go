@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/termsafe"
 )
@@ -194,3 +195,64 @@ func WriteMarkdown(w io.Writer, r *Report, f Fail) error {
 }
 
 var mdCell, mdCode = lint.MarkdownCell, lint.MarkdownCode
+
+// WriteGitHub writes the report as GitHub Actions workflow commands, which
+// the runner turns into annotations on the pull request's diff: one per
+// change and new confusable pair, at the tool's line in NEW (cat; a
+// removed tool has none, so its annotation names no file). What fails the
+// gate is an error; breaking changes, text changes and new pairs that do
+// not fail it are warnings; the rest are notices. The headline and the
+// result follow, plain.
+func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog, f Fail) error {
+	b := bufio.NewWriter(w)
+	file := lint.SourceIsFile(cat.Source)
+	pos := map[string]int{}
+	for i, t := range cat.Tools {
+		if _, ok := pos[t.Name]; !ok {
+			pos[t.Name] = i
+		}
+	}
+	annotate := func(level, title, tool, msg string) {
+		a := lint.GitHubAnnotation{Level: level, Title: "toolscope diff " + title, Message: msg}
+		if i, ok := pos[tool]; ok && file {
+			a.File, a.Line, a.Col = cat.Source, cat.Tools[i].Pos.Line, cat.Tools[i].Pos.Col
+		}
+		a.Write(b)
+	}
+	level := func(fails, notable bool) string {
+		switch {
+		case fails:
+			return "error"
+		case notable:
+			return "warning"
+		}
+		return "notice"
+	}
+	for _, c := range r.Changes {
+		text := c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged
+		msg := where(c) + ": " + c.Message
+		if text {
+			msg += "\nbefore: " + c.Old + "\nafter: " + c.New
+		}
+		annotate(level((c.Breaking && f.Breaking) || (text && f.Descriptions), c.Breaking || text), string(c.Kind), c.Tool, msg)
+	}
+	// A new pair is annotated at a tool the change touched, when one did.
+	changed := map[string]bool{}
+	for _, c := range r.Changes {
+		changed[c.Tool] = true
+	}
+	for _, p := range r.NewPairs {
+		at := p.A
+		if !changed[at] && changed[p.B] {
+			at = p.B
+		}
+		annotate(level(f.Pairs, true), "new-confusable-pair", at, fmt.Sprintf("%s and %s are confusable, which they were not before. Hint: %s", p.A, p.B, p.Hint))
+	}
+	fmt.Fprintln(b, termsafe.Line(headline(r)))
+	if r.OK {
+		fmt.Fprintln(b, "RESULT: ok")
+	} else {
+		fmt.Fprintln(b, "RESULT: FAIL ("+failReasons(r, f)+")")
+	}
+	return b.Flush()
+}

@@ -74,6 +74,13 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 	return b.Flush()
 }
 
+// SourceIsFile reports whether a catalog source names a file an
+// annotation can point into (not stdin, not a live server).
+func SourceIsFile(source string) bool {
+	_, file := artifactURI(source)
+	return file
+}
+
 // GitHubAnnotation is one workflow command that annotates a file
 // (`::error file=F,line=L,col=C,title=T::message`).
 type GitHubAnnotation struct {
