@@ -179,7 +179,8 @@ const mouseWheelLines = 3
 // under the pointer, a click focuses the pane under it and selects the row
 // clicked (a tool, a pair) or the tab.
 func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
-	if m.asking != nil || m.exporting || m.triage != nil || m.quitting || m.start != nil {
+	// A prompt waits for its answer, and the what-if covers the panes.
+	if m.asking != nil || m.exporting || m.triage != nil || m.quitting || m.start != nil || m.whatIf != nil {
 		return nil
 	}
 	wheel := 0

@@ -2,14 +2,20 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/catalog"
 )
 
 // clipboard decodes the OSC 52 sequences written to w.
@@ -129,10 +135,55 @@ func TestMouse(t *testing.T) {
 	if m.focus != panePairs {
 		t.Errorf("click on the pairs: focus %v", m.focus)
 	}
+	// The what-if covers the panes: a click or the wheel there reaches
+	// none of them.
+	press(m, "1", "home")
+	drain(m, press(m, "d"))
+	if m.whatIf == nil {
+		t.Fatal("d did not open the what-if")
+	}
+	m.Update(tea.MouseMsg{X: l.Tools.X + 3, Y: l.Tools.Y + 1 + 1 + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m.Update(tea.MouseMsg{X: l.Tools.X + 3, Y: l.Tools.Y + 3, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if selectedName(m) != "get_volume_status" || m.whatIf == nil || m.whatIf.tool != 0 {
+		t.Errorf("the mouse under the what-if selected %q", selectedName(m))
+	}
+	press(m, "esc")
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(tea.MouseMsg{X: 3, Y: m.layout.TabBar.Y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	if m.focus != paneTools {
 		t.Errorf("click on the first tab: focus %v", m.focus)
+	}
+}
+
+// When the editor exits the catalog is read and linted again; an editor
+// that failed says so in the banner.
+func TestEditorExitLintsAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cat.json")
+	data, err := os.ReadFile("testdata/ops.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCatalog(t, path, string(data))
+	opts := mockOptions(t)
+	opts.Reload = func(context.Context) (*catalog.Catalog, error) { return catalog.Load(path, nil) }
+	m := scoredModel(t, opts, 160, 45)
+	m.opts.Watch = path // E works; no watch started
+	press(m, "down", "down", "down")
+	if selectedName(m) != "resize_volume" || m.snap.tools[3].warnings == 0 {
+		t.Fatalf("selected %q with %d warnings", selectedName(m), m.snap.tools[3].warnings)
+	}
+	// The editor saves a description that says when to use the tool.
+	writeCatalog(t, path, strings.Replace(string(data), `"Resize a volume."`, `"Resize a volume to a new size in GiB; use only after list_volumes found it."`, 1))
+	drain(m, func() tea.Msg { return editedMsg{} })
+	if d := m.snap.cat.Tools[3].Description; !strings.HasPrefix(d, "Resize a volume to a new size") || selectedName(m) != "resize_volume" {
+		t.Fatalf("after the editor: %q, selected %q", d, selectedName(m))
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "Resize a volume to a new size") {
+		t.Error("the tool pane does not show the saved description")
+	}
+	drain(m, func() tea.Msg { return editedMsg{err: errors.New("exec: \"nope\": executable file not found in $PATH")} })
+	if view := ansi.Strip(m.View()); !strings.Contains(view, "editor: exec") || !strings.Contains(view, "(set $EDITOR)") {
+		t.Errorf("a failed editor is not in the banner:\n%s", view)
 	}
 }
 
