@@ -181,7 +181,9 @@ func TestEditorExitLintsAgain(t *testing.T) {
 	if !strings.Contains(ansi.Strip(m.View()), "Resize a volume to a new size") {
 		t.Error("the tool pane does not show the saved description")
 	}
-	drain(m, func() tea.Msg { return editedMsg{err: errors.New("exec: \"nope\": executable file not found in $PATH")} })
+	drain(m, func() tea.Msg {
+		return editedMsg{err: errors.New("exec: \"nope\": executable file not found in $PATH")}
+	})
 	if view := ansi.Strip(m.View()); !strings.Contains(view, "editor: exec") || !strings.Contains(view, "(set $EDITOR)") {
 		t.Errorf("a failed editor is not in the banner:\n%s", view)
 	}
