@@ -32,6 +32,10 @@ func TestStartScreenShowsProgressThenTheCatalog(t *testing.T) {
 			t.Errorf("start screen lacks %q:\n%s", want, view)
 		}
 	}
+	// The header has no catalog to count or judge yet.
+	if head := strings.TrimRight(strings.Split(view, "\n")[0], " "); head != " toolscope · live mcp:server · reaching the source" {
+		t.Errorf("the header while starting: %q", head)
+	}
 	// Keys other than cancel do nothing; a stale answer is dropped.
 	press(m, "2", "a")
 	m.Update(startedMsg{id: id - 1, res: &Started{Catalog: testCatalog(t)}})
@@ -40,7 +44,7 @@ func TestStartScreenShowsProgressThenTheCatalog(t *testing.T) {
 	}
 	m.Update(startedMsg{id: id, err: errors.New("mcp:server: initialize: timed out after 30s")})
 	view = ansi.Strip(m.View())
-	if !strings.Contains(view, "timed out after 30s") || !strings.Contains(view, "r tries again") {
+	if !strings.Contains(view, "timed out after 30s") || !strings.Contains(view, "r tries again") || !strings.Contains(view, "· not reached") {
 		t.Errorf("no failure on the start screen:\n%s", view)
 	}
 	if cmd := press(m, "r"); cmd == nil || m.start.id == id || m.start.err != nil {

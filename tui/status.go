@@ -25,6 +25,14 @@ func (m *Model) header() string {
 		source = filepath.Base(s.cat.Source)
 	}
 	source = shown(source)
+	if m.start != nil {
+		// No catalog yet: no counts, no verdict, nothing checked.
+		state := "reaching the source"
+		if m.start.err != nil {
+			state = st.Error.Render("not reached")
+		}
+		return st.Header.Render(clip(" toolscope · "+source+" · "+state, m.layout.Width))
+	}
 	sim := m.similarityStatus()
 	verdict := st.OK.Render("PASS")
 	switch {
