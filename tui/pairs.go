@@ -211,7 +211,16 @@ func (p *pairsPane) View() string {
 	if p.global {
 		scope = "g neighbours"
 	}
-	lines = append(lines, st.Muted.Render(p.thresholds+" · "+scope+" · enter compare"))
+	// The thresholds in force always show; the keys after them only when
+	// there is room (the footer and help have them too).
+	under := p.thresholds
+	for _, more := range []string{" · " + scope, " · enter compare"} {
+		if ansi.StringWidth(under+more) > p.w {
+			break
+		}
+		under += more
+	}
+	lines = append(lines, st.Muted.Render(clip(under, p.w)))
 	if p.detailHeight() > 0 {
 		lines = append(lines, p.detail()...)
 	}
@@ -325,19 +334,25 @@ func (p *pairsPane) detail() []string {
 		return nil
 	}
 	st := p.styles
-	head := shown(pr.A) + " ⇄ " + shown(pr.B) + "  " + p.score(pr.Similarity)
+	names := shown(pr.A) + " ⇄ " + shown(pr.B)
+	facts := p.score(pr.Similarity)
 	if pr.Risk != nil {
-		head = shown(pr.A) + " ⇄ " + shown(pr.B) + fmt.Sprintf("  risk %.2f", *pr.Risk)
+		facts = fmt.Sprintf("risk %.2f", *pr.Risk)
 	} else if pr.Affinity != nil {
-		head += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
+		facts += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
 	}
 	v := p.snap.verdict(pr)
 	if v != nil {
-		head += " · " + verdictText(v)
+		facts += " · " + verdictText(v)
 	} else {
-		head += " · no verdict"
+		facts += " · no verdict"
 	}
-	out := []string{st.Bold.Render(clip(head, p.w))}
+	// The facts go under the names rather than lose the verdict at the
+	// end of a line too narrow for both; the hint has the rest of the room.
+	out := []string{st.Bold.Render(names + "  " + facts)}
+	if ansi.StringWidth(names+"  "+facts) > p.w {
+		out = []string{st.Bold.Render(clipMiddle(names, p.w)), st.Bold.Render(clip(facts, p.w))}
+	}
 	if v != nil {
 		text := v.Hint
 		if len(v.Reasons) > 0 {
@@ -346,7 +361,7 @@ func (p *pairsPane) detail() []string {
 		if v.Suppression != "" {
 			text = "accepted: " + v.Suppression + ". " + text
 		}
-		out = append(out, wholeSentences(shown(oneLine(text)), p.w, p.detailHeight()-1, "(the rest: enter compares)")...)
+		out = append(out, wholeSentences(shown(oneLine(text)), p.w, p.detailHeight()-len(out), "(the rest: enter compares)")...)
 	}
 	return out
 }
