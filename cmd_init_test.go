@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -134,5 +135,106 @@ ignore:
 				t.Errorf("%s with %q: exit %d %q, want one line with %q", cmd[0], c.in, code, errOut, c.want)
 			}
 		}
+	}
+}
+
+// What the config accepts (a pair) and ignores (a rule on tools by
+// pattern, a rule on one parameter, not another) neither fails the gate nor shows as a result in any
+// format, and each format says it was accepted.
+func TestLintConfigEveryFormat(t *testing.T) {
+	cfg := writeFile(t, "toolscope.yaml", `
+rules:
+  says-what-not-when: error
+accepted-pairs:
+  - tools: [search_archived_logs, search_logs]
+    reason: split by age
+ignore:
+  - rule: says-what-not-when
+    tool: restart_*
+    reason: the system prompt says when
+  - rule: enum-in-prose
+    tool: search_logs
+    param: level
+    reason: levels change
+  - rule: optional-param-undocumented
+    tool: "*"
+    param: force
+    reason: force is documented in the runbook
+`)
+	cases := []struct {
+		format       string
+		absent, want []string
+	}{
+		{"text", []string{"[says-what-not-when]", "[enum-in-prose]", "✗ confusable", "restart_service.force"},
+			[]string{"3 findings ignored, 1 pair accepted", "search_logs <> search_archived_logs  [accepted]",
+				"[optional-param-undocumented] search_logs.level"}},
+		{"json", []string{`"rule": "says-what-not-when"`}, // only under suppressed, checked below
+			[]string{`"suppression": "split by age"`, `"suppression": "levels change"`}},
+		{"sarif", nil, []string{`"justification": "the system prompt says when"`, `"justification": "split by age"`}},
+		{"markdown", []string{"| `says-what-not-when` | `restart_service`", "#### Confusable pairs"},
+			[]string{"Accepted by the config (4)", "| `enum-in-prose` on `search_logs.level` | levels change |", "`search_logs` ↔ `search_archived_logs` (accepted)"}},
+		{"github", []string{"title=toolscope says-what-not-when", "title=toolscope enum-in-prose", "title=toolscope confusable-pair"},
+			[]string{"3 findings ignored, 1 pair accepted", "RESULT: ok", "title=toolscope optional-param-undocumented::search_logs.level"}},
+	}
+	for _, c := range cases {
+		t.Run(c.format, func(t *testing.T) {
+			code, out, errOut := runCmd("", "lint", "--embedder", "mock", "--config", cfg, "--format", c.format, "testdata/lint/tools.json")
+			if code != 0 {
+				t.Fatalf("exit %d %s\n%.1500s", code, errOut, out)
+			}
+			check := out
+			if c.format == "json" {
+				// The accepted results are under "suppressed" only.
+				var r struct {
+					Structural []struct{ Rule, Tool, Param string }
+					Similarity struct{ Confusable []struct{ A, B string } }
+					Suppressed struct {
+						Findings []struct{ Rule string }
+						Pairs    []struct{ A, B string }
+					}
+				}
+				if err := json.Unmarshal([]byte(out), &r); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range r.Structural {
+					if f.Rule == "says-what-not-when" || (f.Rule == "enum-in-prose" && f.Param == "level") {
+						t.Errorf("an ignored finding reported: %+v", f)
+					}
+				}
+				if len(r.Similarity.Confusable) != 0 || len(r.Suppressed.Pairs) != 1 || len(r.Suppressed.Findings) != 3 {
+					t.Errorf("confusable %+v, suppressed %+v", r.Similarity.Confusable, r.Suppressed)
+				}
+				check = ""
+			}
+			if c.format == "sarif" {
+				// Every result of an accepted thing carries its suppression.
+				var log struct {
+					Runs []struct {
+						Results []struct {
+							RuleID       string
+							Suppressions []struct{ Justification string }
+						}
+					}
+				}
+				if err := json.Unmarshal([]byte(out), &log); err != nil {
+					t.Fatal(err)
+				}
+				for _, res := range log.Runs[0].Results {
+					if (res.RuleID == "says-what-not-when" || res.RuleID == "confusable-pair") && len(res.Suppressions) == 0 {
+						t.Errorf("an accepted %s result without a suppression", res.RuleID)
+					}
+				}
+			}
+			for _, a := range c.absent {
+				if strings.Contains(check, a) {
+					t.Errorf("%s output has %q:\n%.2000s", c.format, a, out)
+				}
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("%s output lacks %q:\n%.2000s", c.format, w, out)
+				}
+			}
+		})
 	}
 }

@@ -92,12 +92,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
 		if o.Top > 0 && len(sim.Ranked) > 0 {
 			fmt.Fprintf(t, "\n  Most similar pairs (top %d of %d):\n", min(o.Top, len(sim.Ranked)), sim.PairCount)
-			accepted := map[string]bool{}
-			if r.Suppressed != nil {
-				for _, p := range r.Suppressed.Pairs {
-					accepted[PairKey(p.A, p.B)] = true
-				}
-			}
+			accepted := acceptedPairs(r)
 			for _, p := range sim.Ranked[:min(o.Top, len(sim.Ranked))] {
 				mark := ""
 				if accepted[PairKey(p.A, p.B)] {
@@ -357,12 +352,48 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 	if o.Top > 0 && len(sim.Ranked) > 0 {
 		top := sim.Ranked[:min(o.Top, len(sim.Ranked))]
 		fmt.Fprintf(b, "\n<details><summary>Most similar pairs (top %d of %d)</summary>\n\n| score | tools |\n|---:|---|\n", len(top), sim.PairCount)
+		accepted := acceptedPairs(r)
 		for _, p := range top {
-			fmt.Fprintf(b, "| %s | `%s` ↔ `%s` |\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), mdCode(p.A), mdCode(p.B))
+			mark := ""
+			if accepted[PairKey(p.A, p.B)] {
+				mark = " (accepted)"
+			}
+			fmt.Fprintf(b, "| %s | `%s` ↔ `%s`%s |\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), mdCode(p.A), mdCode(p.B), mark)
+		}
+		fmt.Fprintln(b, "\n</details>")
+	}
+	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
+		// What the config waives, with its reasons, for the reviewer.
+		fmt.Fprintf(b, "\n<details><summary>Accepted by the config (%d)</summary>\n\n| accepted | reason |\n|---|---|\n", len(sup.Findings)+len(sup.Pairs))
+		var rows []string
+		for _, p := range sup.Pairs {
+			rows = append(rows, fmt.Sprintf("| %s `%s` ↔ `%s` | %s |", p.Kind, mdCode(p.A), mdCode(p.B), mdCell(p.Suppression)))
+		}
+		for _, f := range sup.Findings {
+			rows = append(rows, fmt.Sprintf("| `%s` on `%s` | %s |", f.Rule, mdCode(findingWhere(f)), mdCell(f.Suppression)))
+		}
+		shown := rows
+		if o.MaxRows > 0 && len(shown) > o.MaxRows {
+			shown = shown[:o.MaxRows]
+		}
+		fmt.Fprintln(b, strings.Join(shown, "\n"))
+		if len(shown) < len(rows) {
+			fmt.Fprintf(b, "\n… and %d more.\n", len(rows)-len(shown))
 		}
 		fmt.Fprintln(b, "\n</details>")
 	}
 	return b.Flush()
+}
+
+// acceptedPairs are the keys of the pairs the config accepted.
+func acceptedPairs(r *Report) map[string]bool {
+	accepted := map[string]bool{}
+	if r.Suppressed != nil {
+		for _, p := range r.Suppressed.Pairs {
+			accepted[PairKey(p.A, p.B)] = true
+		}
+	}
+	return accepted
 }
 
 func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring Scoring, fold bool) {
