@@ -139,6 +139,9 @@ func TestFilterNarrowsTheListAndKeepsTypedKeys(t *testing.T) {
 	if m.quitting {
 		t.Fatal("q typed into the filter quit the explorer")
 	}
+	if f := footerLine(m); strings.Contains(f, "o sort") || !strings.Contains(f, "ctrl+c quit") {
+		t.Errorf("the footer while typing offers keys that are text now: %q", f)
+	}
 	if got := len(m.tools.rows); got != 1 || selectedName(m) != "query_metrics" {
 		t.Fatalf("filter qm: %d rows, selected %q", got, selectedName(m))
 	}

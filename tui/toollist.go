@@ -377,6 +377,10 @@ func (l *toolList) badges(tool int) string {
 // Keys are the list's own keys, for help and the hint line.
 func (l *toolList) Keys() []key.Binding {
 	k := l.keys
+	if l.typing {
+		// Typed keys are the filter's text: o and enter are no keys now.
+		return []key.Binding{k.Back}
+	}
 	return append([]key.Binding{k.Filter, k.Sort, k.Open}, k.movementKeys()...)
 }
 
