@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -114,6 +115,42 @@ func TestREADMEWorkflow(t *testing.T) {
 		code, out, errOut := runCmd("", args...)
 		if code != 0 {
 			t.Errorf("`%s`: exit %d (the baselined catalog against itself must pass)\n%s\n%.400s", c, code, errOut, out)
+		}
+	}
+	// A change that removes a tool and adds one without a description: the
+	// gate and the diff fail, the annotations point into tools.json, and
+	// the SARIF step (`|| true`) still writes a log.
+	var doc struct{ Tools []json.RawMessage }
+	if err := json.Unmarshal(demo, &doc); err != nil {
+		t.Fatal(err)
+	}
+	changed := append(doc.Tools[1:], json.RawMessage(`{"name": "zz_new_tool", "inputSchema": {"type": "object"}}`))
+	js, _ := json.MarshalIndent(map[string]any{"tools": changed}, "", " ")
+	os.WriteFile("tools.json", js, 0o644)
+	for _, c := range commands {
+		shell := c
+		for _, cut := range []string{" >", " ||", " |"} {
+			if i := strings.Index(c, cut); i >= 0 {
+				c = c[:i]
+			}
+		}
+		code, out, errOut := runCmd("", strings.Fields(c)[1:]...)
+		var want []string
+		switch {
+		case strings.Contains(c, "--format github"):
+			want = []string{"::error file=tools.json,line=", "zz_new_tool", "RESULT: FAIL"}
+		case strings.Contains(c, "--format sarif"):
+			want = []string{`"baselineState": "new"`, `"version": "2.1.0"`}
+		case strings.HasPrefix(c, "toolscope diff"):
+			want = []string{"FAIL", "tool removed", "zz_new_tool"}
+		}
+		if code != 1 || errOut != "" {
+			t.Errorf("`%s` on a regressed catalog: exit %d, want 1\n%s", shell, code, errOut)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("`%s` on a regressed catalog: output lacks %q\n%.1500s", shell, w, out)
+			}
 		}
 	}
 }
