@@ -326,3 +326,46 @@ func TestFooterPromptsKeepTheirAnswers(t *testing.T) {
 	press(m, "esc", "e", "j")
 	check("the export's file name", "enter write · esc cancel")
 }
+
+// 1-4 and / do what help says from every view that does not take typed
+// text: each pane, the drawer at rest, help, the comparison, a zoomed pane
+// and a search in the Tool pane.
+func TestNumberKeysAndSlashFromEveryView(t *testing.T) {
+	views := []struct {
+		name string
+		keys []string
+	}{
+		{"tools", nil}, {"tool", []string{"2"}}, {"pairs", []string{"3"}}, {"drawer at rest", []string{"a", "esc"}},
+		{"help", []string{"2", "?"}}, {"comparison", []string{"3", "enter"}}, {"zoomed", []string{"2", "z"}},
+		{"a search in the tool", []string{"2", "f", "v", "enter"}},
+	}
+	goes := []struct {
+		key  string
+		want paneID
+	}{{"1", paneTools}, {"2", paneTool}, {"3", panePairs}, {"4", paneArgs}, {"/", paneTools}}
+	for _, size := range [][2]int{{80, 24}, {160, 45}} {
+		m := scoredModel(t, mockOptions(t), size[0], size[1])
+		for _, v := range views {
+			for _, g := range goes {
+				press(m, "esc", "esc", "esc", "1")
+				if m.zoomed {
+					press(m, "z")
+				}
+				press(m, v.keys...)
+				press(m, g.key)
+				if m.focus != g.want || m.helpOpen || m.compare != nil {
+					t.Errorf("%dx%d, %s, %s: focus %v (help %v, comparison %v), want %v", size[0], size[1], v.name, g.key, m.focus, m.helpOpen, m.compare != nil, g.want)
+				}
+				if g.key == "/" && !m.tools.Typing() {
+					t.Errorf("%dx%d, %s: / did not start the filter", size[0], size[1], v.name)
+				}
+				if g.key == "/" {
+					press(m, "esc")
+				}
+				if m.zoomed {
+					press(m, "z")
+				}
+			}
+		}
+	}
+}
