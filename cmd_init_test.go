@@ -116,6 +116,17 @@ ignore:
 	if code, out, _ := runCmd("", "lint", "--threshold", "0.5", cat); code != 1 || !strings.Contains(out, "threshold 0.5") {
 		t.Errorf("--threshold over the config: exit %d\n%.400s", code, out)
 	}
+	// strict: true in the config fails on warnings; --strict=false wins.
+	strict := writeFile(t, "strict.yaml", "strict: true\nsimilarity:\n  embedder: none\nrules:\n  declaration-refused: warn\n  duplicate-name: warn\n  required-undeclared: warn\n  name-provider-limits: warn\n  description-missing-or-short: warn\n")
+	for _, c := range []struct {
+		flags []string
+		code  int
+	}{{nil, 1}, {[]string{"--strict=false"}, 0}} {
+		args := append(append([]string{"lint", "--config", strict}, c.flags...), cat)
+		if code, out, errOut := runCmd("", args...); code != c.code {
+			t.Errorf("%v: exit %d, want %d %s\n%.600s", c.flags, code, c.code, errOut, out)
+		}
+	}
 	if code, out, _ := runCmd("", "lint", "--no-config", "--no-similarity", cat); code != 1 || strings.Contains(out, "Config ") {
 		t.Errorf("--no-config: exit %d\n%.400s", code, out)
 	}

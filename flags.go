@@ -356,7 +356,7 @@ func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
 	if s.RankLimit != nil && !set["rank-limit"] {
 		f.rankLimit = *s.RankLimit
 	}
-	if c.Strict {
+	if c.Strict && !set["strict"] {
 		f.strict = true
 	}
 	f.config = c
