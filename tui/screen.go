@@ -31,7 +31,12 @@ func (m *Model) render() {
 		rows = append(rows, m.styles.Error.Render(clip(" ✗ "+m.problemText(), l.Width)))
 	}
 	if !l.TabBar.Empty() {
-		rows = append(rows, m.tabBar())
+		if m.start != nil {
+			// No pane to go to before the catalog is there.
+			rows = append(rows, "")
+		} else {
+			rows = append(rows, m.tabBar())
+		}
 	}
 	if !l.Body.Empty() {
 		rows = append(rows, m.body())

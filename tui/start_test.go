@@ -32,6 +32,9 @@ func TestStartScreenShowsProgressThenTheCatalog(t *testing.T) {
 			t.Errorf("start screen lacks %q:\n%s", want, view)
 		}
 	}
+	if strings.Contains(view, "1 Tools") {
+		t.Errorf("the start screen offers tabs, which do nothing yet:\n%s", view)
+	}
 	// The header has no catalog to count or judge yet.
 	if head := strings.TrimRight(strings.Split(view, "\n")[0], " "); head != " toolscope · live mcp:server · reaching the source" {
 		t.Errorf("the header while starting: %q", head)
