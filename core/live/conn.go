@@ -328,7 +328,14 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 			if c.proc.stdoutEnded.Load() {
 				wait = exitWaitAtEOF
 			}
-			if st, ok := c.proc.awaitExit(wait); ok {
+			st, ok := c.proc.awaitExit(wait)
+			switch {
+			case c.proc.closedLive.Load():
+				// The SDK gave up on what the server wrote (a line that
+				// is no message, too long to be judged and skipped) and
+				// closed the connection, which ended the server.
+				msg = sdkClosing.Replace(msg)
+			case ok:
 				msg = "the server exited (" + st + ")"
 			}
 		}
@@ -339,6 +346,9 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 	}
 	return e
 }
+
+// sdkClosing words the SDK's message for a connection it closed itself.
+var sdkClosing = strings.NewReplacer("connection closed: client is closing: ", "toolscope closed the connection: ", "client is closing: ", "toolscope closed the connection: ")
 
 // sdkNoise is the SDK's wrapping of a failed call, which repeats the
 // method the step already names.

@@ -346,3 +346,16 @@ func TestScrubLeavesNoPieceOfAValue(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreadableLineIsNotBlamedOnAnExit: a line on stdout too long to be
+// judged and skipped, which the SDK then cannot read, ends the connection;
+// the server exits because toolscope closed it, and the error says what
+// went wrong instead of blaming the exit.
+func TestUnreadableLineIsNotBlamedOnAnExit(t *testing.T) {
+	junk := `{"level":"info","msg":"` + strings.Repeat("x", holdMax) + "\"}\n"
+	_, err := Open(context.Background(), stdioSpec(t, livetest.Behaviour{Stdout: junk}), testOptions(transport{}))
+	want := "initialize: toolscope closed the connection: invalid message version tag"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "the server exited") {
+		t.Errorf("Open: %v, want an error with %q", err, want)
+	}
+}

@@ -35,6 +35,9 @@ type process struct {
 	// stdoutEnded is set once the child's stdout reached its end, which
 	// a child does by exiting (or by closing it on purpose).
 	stdoutEnded atomic.Bool
+	// closedLive is set when close began while the child still ran with
+	// its stdout open: its exit is then toolscope's doing, no cause.
+	closedLive atomic.Bool
 
 	// grace is how long close waits after closing stdin (and again after
 	// SIGTERM) before the next, harsher step.
@@ -155,6 +158,11 @@ func (p *process) awaitStderr(d time.Duration) {
 // behind. It returns once the child is reaped.
 func (p *process) close() {
 	p.closeOnce.Do(func() {
+		select {
+		case <-p.exited:
+		default:
+			p.closedLive.Store(!p.stdoutEnded.Load())
+		}
 		p.stdin.Close()
 		if !p.waitExited(p.grace) {
 			terminate(p.cmd)
