@@ -98,3 +98,36 @@ func TestDiffLive(t *testing.T) {
 		t.Errorf("two catalogs and a config: exit %d %q", code, errOut)
 	}
 }
+
+// A pair the project config accepts is not a new confusable pair: not
+// listed, not counted, not failing --fail-on pairs.
+func TestDiffConfigAcceptsPairs(t *testing.T) {
+	accept := writeFile(t, "toolscope.yaml", `
+similarity: {embedder: mock, scoring: cosine, threshold: 0.9}
+accepted-pairs:
+  - tools: [get_forecast, get_weather]
+    reason: now and later
+`)
+	none := writeFile(t, "empty.yaml", "similarity: {embedder: mock, scoring: cosine, threshold: 0.9}\n")
+	for _, c := range []struct {
+		config string
+		pairs  int
+	}{{none, 2}, {accept, 1}} {
+		_, out, errOut := runCmd("", "diff", "--config", c.config, "--fail-on", "pairs", "--format", "json", "testdata/diff/v1.json", "testdata/diff/v2.json")
+		var r struct {
+			OK       bool
+			NewPairs []struct{ A, B string } `json:"newConfusablePairs"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v %s", err, errOut)
+		}
+		if len(r.NewPairs) != c.pairs || r.OK {
+			t.Errorf("%s: new pairs %+v", c.config, r.NewPairs)
+		}
+		for _, p := range r.NewPairs {
+			if c.config == accept && (p.A == "get_weather" || p.B == "get_weather") {
+				t.Errorf("the accepted pair listed: %+v", p)
+			}
+		}
+	}
+}
