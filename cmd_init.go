@@ -45,7 +45,11 @@ func runInit(args []string, io stdio) int {
 		dir = positional[0]
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		fmt.Fprintf(io.err, "toolscope init: %s: not a directory\n", termsafe.Line(dir))
+		why := "not a directory"
+		if errors.Is(err, fs.ErrNotExist) {
+			why = "no such directory"
+		}
+		fmt.Fprintf(io.err, "toolscope init: %s: %s\n", termsafe.Line(dir), why)
 		return 2
 	}
 	path := filepath.Join(dir, config.FileName)

@@ -68,8 +68,14 @@ func TestInit(t *testing.T) {
 	if code, out, _ := runCmd("", "init", "-"); code != 0 || out != string(data) {
 		t.Errorf("init - prints the file: exit %d", code)
 	}
-	if code, _, errOut := runCmd("", "init", filepath.Join(dir, "missing")); code != 2 || !strings.Contains(errOut, "not a directory") {
-		t.Errorf("init into a missing directory: exit %d %q", code, errOut)
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+	for _, c := range []struct{ dir, want string }{
+		{filepath.Join(dir, "missing"), "missing: no such directory"},
+		{filepath.Join(dir, "file"), "file: not a directory"},
+	} {
+		if code, _, errOut := runCmd("", "init", c.dir); code != 2 || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("init into %s: exit %d %q, want %q", c.dir, code, errOut, c.want)
+		}
 	}
 	hostile := filepath.Join(dir, "x\x1b]52;c;aGk=\x07\x1b[2J")
 	if code, _, errOut := runCmd("", "init", hostile); code != 2 || strings.ContainsRune(errOut, 0x1b) || !strings.Contains(errOut, `\x1b]52`) {
