@@ -281,6 +281,14 @@ func (m *Model) settle() {
 	}
 	m.enableKeys()
 	m.fitPrompts()
+	picking := pickNone
+	if t := m.triage; t != nil && t.choices != nil {
+		picking = pickInForce
+		if t.undo {
+			picking = pickIgnored
+		}
+	}
+	m.tool.setPicking(picking)
 	m.render()
 }
 

@@ -316,8 +316,17 @@ func TestFooterPromptsKeepTheirAnswers(t *testing.T) {
 	press(m, "esc", "C")
 	check("the call's question", "y yes · n no")
 	press(m, "n", "2", "I")
-	check("the finding to ignore", "1 ", "2 ", "3 ", "esc cancel")
+	check("the finding to ignore", "? 1-5, numbered in the Tool pane", "esc cancel")
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"1 ~ ", "2 ~ ", "3 ~ "} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the Tool pane does not number the findings to pick (%q):\n%s", want, view)
+		}
+	}
 	press(m, "1")
+	if strings.Contains(ansi.Strip(m.View()), "1 ~ ") {
+		t.Error("the findings stay numbered after the pick")
+	}
 	check("the reason", ", because: ", "enter write · esc cancel")
 	typeKeys(m, strings.Repeat("a long reason ", 8))
 	check("a long reason", "enter write · esc cancel")

@@ -40,6 +40,9 @@ type toolPane struct {
 	why bool
 	// hideTriaged leaves out the findings the project config ignores.
 	hideTriaged bool
+	// picking numbers the findings the triage prompt picks from: the
+	// ones in force (pickInForce) or the ignored ones (pickIgnored).
+	picking pickMode
 
 	snap   *snapshot
 	tool   int
@@ -58,6 +61,23 @@ func newToolPane(keys *KeyMap, styles *Styles, rules []lint.Rule) *toolPane {
 		p.rules[r.ID] = r
 	}
 	return p
+}
+
+// pickMode says which findings the triage prompt numbers.
+type pickMode int
+
+const (
+	pickNone pickMode = iota
+	pickInForce
+	pickIgnored
+)
+
+// setPicking numbers the findings the triage prompt picks from, or stops.
+func (p *toolPane) setPicking(mode pickMode) {
+	if p.picking != mode {
+		p.picking = mode
+		p.rebuild()
+	}
 }
 
 // show switches to another tool (or a new snapshot of the same one, which
@@ -201,10 +221,20 @@ func (p *toolPane) findingLines(w int) []string {
 	}
 	var out []string
 	taught := map[string]bool{}
+	picked := 0
+	// number is the prompt's number for a finding it picks from: they
+	// count in the order the prompt lists them, which is this one.
+	number := func(f lint.Finding) string {
+		if p.picking == pickNone || (f.Suppression != "") != (p.picking == pickIgnored) || picked >= 9 {
+			return ""
+		}
+		picked++
+		return st.KeyHint.Render(strconv.Itoa(picked)) + " "
+	}
 	for _, f := range fs {
 		if f.Suppression != "" {
 			// Ignored by the config: listed, muted, with the reason.
-			out = append(out, st.Muted.Render("− "+shown(findingHead(f))))
+			out = append(out, number(f)+st.Muted.Render("− "+shown(findingHead(f))))
 			for _, l := range wrapIndented(shown(oneLine("ignored: "+f.Suppression)), "  ", w-2) {
 				out = append(out, st.Muted.Render(l))
 			}
@@ -214,7 +244,7 @@ func (p *toolPane) findingLines(w int) []string {
 		if f.Severity == lint.SeverityError {
 			mark = st.Error.Render("✗")
 		}
-		out = append(out, mark+" "+st.Bold.Render(shown(findingHead(f))))
+		out = append(out, number(f)+mark+" "+st.Bold.Render(shown(findingHead(f))))
 		out = append(out, wrapIndented(shown(oneLine(f.Message)), "  ", w-2)...)
 		if f.Suggestion != "" {
 			out = append(out, wrapIndented(shown(oneLine("→ "+f.Suggestion)), "  ", w-2)...)

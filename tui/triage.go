@@ -277,24 +277,16 @@ func (m *Model) triagePromptText(w int) string {
 	for i, f := range choices {
 		heads[i] = shown(findingHead(f))
 	}
-	line := func(head string, each int) string {
-		items := []string{head}
-		for i, h := range heads {
-			items = append(items, strconv.Itoa(i+1)+" "+clipMiddle(h, each))
-		}
-		return strings.Join(append(items, "esc cancel"), " · ")
+	items := []string{verb + " which finding of " + shown(nameAt(m.snap, m.tools.selectedTool())) + "?"}
+	for i, h := range heads {
+		items = append(items, strconv.Itoa(i+1)+" "+h)
 	}
-	full := line(verb+" which finding of "+shown(nameAt(m.snap, m.tools.selectedTool()))+"?", w)
-	if ansi.StringWidth(full) <= w {
+	if full := strings.Join(append(items, "esc cancel"), " · "); ansi.StringWidth(full) <= w {
 		return full
 	}
-	// Short of room every choice gets an equal share, cut in the middle
-	// (a rule's name and the parameter at its end both stay), so each
-	// number still shows with what it picks and esc cancel stays.
-	head := verb + " which?"
-	rest := w - ansi.StringWidth(head) - ansi.StringWidth(" · esc cancel")
-	each := max(rest/len(heads)-len(" · 1 "), 3)
-	return clip(line(head, each), w)
+	// Short of room the numbers stand alone: the Tool pane shows them
+	// beside the findings while the prompt is up.
+	return clip(verb+" which finding? 1-"+strconv.Itoa(len(heads))+", numbered in the Tool pane · esc cancel", w)
 }
 
 // triageReasonParts are the words around the reason's field.
