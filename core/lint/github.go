@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"toolscope/core/catalog"
@@ -98,7 +100,7 @@ type GitHubAnnotation struct {
 func (a GitHubAnnotation) Write(w io.Writer) error {
 	var props []string
 	if a.File != "" {
-		props = append(props, "file="+ghProperty(a.File))
+		props = append(props, "file="+ghProperty(ghFile(a.File, os.Getenv("GITHUB_WORKSPACE"))))
 		if a.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", a.Line))
 			if a.Col > 0 {
@@ -109,6 +111,18 @@ func (a GitHubAnnotation) Write(w io.Writer) error {
 	props = append(props, "title="+ghProperty(a.Title))
 	_, err := fmt.Fprintf(w, "::%s %s::%s\n", a.Level, strings.Join(props, ","), ghData(a.Message))
 	return err
+}
+
+// ghFile is a catalog's path as the runner matches it against the files
+// of the pull request: relative to the workspace (the repository's root),
+// cleaned, with forward slashes; a path outside the workspace is kept.
+func ghFile(path, workspace string) string {
+	if filepath.IsAbs(path) && workspace != "" {
+		if rel, err := filepath.Rel(workspace, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			path = rel
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(path))
 }
 
 // ghData escapes a workflow command's message. Control characters other

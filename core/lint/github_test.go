@@ -40,3 +40,21 @@ func TestGitHubAnnotationEscaping(t *testing.T) {
 		}
 	}
 }
+
+// Annotations name the catalog as the runner matches it against the pull
+// request's files: relative to the workspace, cleaned.
+func TestGitHubFile(t *testing.T) {
+	cases := []struct{ path, workspace, want string }{
+		{"tools.json", "", "tools.json"},
+		{"./catalogs/../tools.json", "/w", "tools.json"},
+		{"/w/repo/catalogs/tools.json", "/w/repo", "catalogs/tools.json"},
+		{"/elsewhere/tools.json", "/w/repo", "/elsewhere/tools.json"},
+		{"/w/repo2/tools.json", "/w/repo", "/w/repo2/tools.json"},
+		{"/w/repo/tools.json", "", "/w/repo/tools.json"},
+	}
+	for _, c := range cases {
+		if got := ghFile(c.path, c.workspace); got != c.want {
+			t.Errorf("ghFile(%q, %q) = %q, want %q", c.path, c.workspace, got, c.want)
+		}
+	}
+}
