@@ -279,7 +279,8 @@ func (c *conn) httpTransport(spec Spec, opts Options) mcp.Transport {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc := &http.Client{Transport: &httpTap{base: base, headers: spec.Headers, pages: c.pages, over: c.overLimit}}
+	origin, _ := url.Parse(spec.URL)
+	hc := &http.Client{Transport: &httpTap{base: base, headers: spec.Headers, origin: origin, pages: c.pages, over: c.overLimit}}
 	// The SDK's own cap on an event (16 MiB) would refuse a page the
 	// catalog limit allows; the tap's cap, at the limit, comes first.
 	if spec.SSE {

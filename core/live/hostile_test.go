@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -357,5 +358,57 @@ func TestUnreadableLineIsNotBlamedOnAnExit(t *testing.T) {
 	want := "initialize: toolscope closed the connection: invalid message version tag"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "the server exited") {
 		t.Errorf("Open: %v, want an error with %q", err, want)
+	}
+}
+
+// TestHeadersStayOnTheServersOrigin: the configured headers and the bearer
+// go to the server's own origin only; a redirect elsewhere is followed
+// without them.
+func TestHeadersStayOnTheServersOrigin(t *testing.T) {
+	const token, key = "s3cret-bearer-value", "key-0123456789"
+	t.Setenv(EnvBearer, token)
+	seen := map[string][]string{}
+	var mu sync.Mutex
+	record := func(who string, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[who] = append(seen[who], r.Header.Get("Authorization")+"|"+r.Header.Get("X-Api-Key"))
+	}
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record("elsewhere", r)
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(elsewhere.Close)
+	cases := []struct{ name, to string }{
+		{"another port", elsewhere.URL + "/mcp"},
+		// The same address under another name is another origin too.
+		{"another name", strings.Replace(elsewhere.URL, "127.0.0.1", "localhost", 1) + "/mcp"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			clear(seen)
+			server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				record("server", r)
+				http.Redirect(w, r, c.to, http.StatusTemporaryRedirect)
+			}))
+			t.Cleanup(server.Close)
+			spec := Spec{URL: server.URL + "/mcp", Headers: map[string]string{"X-Api-Key": key}}
+			if _, err := Open(context.Background(), spec, testOptions(transport{http: true})); err == nil {
+				t.Fatal("Open succeeded against a server that only redirects")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen["server"]) == 0 || len(seen["elsewhere"]) == 0 {
+				t.Fatalf("requests seen: %q, want the server's and the redirect's", seen)
+			}
+			if got := seen["server"][0]; got != "Bearer "+token+"|"+key {
+				t.Errorf("the server got %q, want its headers", got)
+			}
+			for _, got := range seen["elsewhere"] {
+				if got != "|" {
+					t.Errorf("the redirect's target got %q, want no header of the server's", got)
+				}
+			}
+		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -168,7 +170,11 @@ func (c tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 type httpTap struct {
 	base    http.RoundTripper
 	headers map[string]string
-	pages   *pages
+	// origin is the server's scheme and host: the headers (tokens) go
+	// there only, never where a redirect or an SSE endpoint points
+	// elsewhere.
+	origin *url.URL
+	pages  *pages
 	// over is called when a response was cut at the limit, so the failure
 	// that follows can say why.
 	over func()
@@ -176,8 +182,10 @@ type httpTap struct {
 
 func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	for k, v := range t.headers {
-		req.Header.Set(k, v)
+	if t.origin != nil && strings.EqualFold(req.URL.Scheme, t.origin.Scheme) && strings.EqualFold(req.URL.Host, t.origin.Host) {
+		for k, v := range t.headers {
+			req.Header.Set(k, v)
+		}
 	}
 	if req.Method == http.MethodPost && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
