@@ -290,7 +290,21 @@ func FuzzCompare(f *testing.F) {
 		if err1 != nil || err2 != nil {
 			return
 		}
-		Compare(ca, cb)
+		r := Compare(ca, cb)
+		// Every rendering writes, and none lets a control character through
+		// or breaks a GitHub annotation over lines.
+		var text, md, gh, js bytes.Buffer
+		if WriteText(&text, r, Fail{Breaking: true}) != nil || WriteMarkdown(&md, r, Fail{}) != nil ||
+			WriteGitHub(&gh, r, cb, Fail{Breaking: true}) != nil || WriteJSON(&js, r) != nil {
+			t.Fatal("a rendering failed")
+		}
+		if strings.ContainsAny(text.String()+gh.String(), "\x1b\r") {
+			t.Errorf("a control character in the output:\n%q\n%q", text.String(), gh.String())
+		}
+		lines := strings.Split(strings.TrimSuffix(gh.String(), "\n"), "\n")
+		if n := len(lines) - 2; n != len(r.Changes) || !strings.HasPrefix(lines[len(lines)-1], "RESULT: ") {
+			t.Errorf("%d GitHub lines for %d changes:\n%s", len(lines), len(r.Changes), gh.String())
+		}
 		if r := Compare(ca, ca); len(r.Changes) != 0 {
 			t.Errorf("a catalog differs from itself: %+v", r.Changes)
 		}
