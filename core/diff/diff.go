@@ -159,10 +159,19 @@ func Compare(old, new *catalog.Catalog) *Report {
 		if msg := annotationChanges(before.Annotations, t.Annotations); msg != "" {
 			r.add(Change{Kind: AnnotationsChanged, Tool: t.Name, Message: msg})
 		}
-		r.schema(t.Name, "", before.Schema, t.Schema)
+		r.schema(t.Name, "", orAny(before.Schema), orAny(t.Schema))
 	}
 	r.count()
 	return r
+}
+
+// orAny is a tool's input schema, or the empty schema (any arguments) for
+// a tool that declares none.
+func orAny(v *jsonv.Value) *jsonv.Value {
+	if v == nil {
+		return &jsonv.Value{Kind: jsonv.Object}
+	}
+	return v
 }
 
 // annotationChanges says which of a tool's MCP annotations changed
@@ -398,7 +407,7 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 	change := func(k Kind, breaking bool, format string, args ...any) {
 		r.add(Change{Kind: k, Tool: tool, Param: path, Breaking: breaking, Message: fmt.Sprintf(format, args...)})
 	}
-	if old.Kind != jsonv.Object || new.Kind != jsonv.Object {
+	if old == nil || new == nil || old.Kind != jsonv.Object || new.Kind != jsonv.Object {
 		// A boolean schema or none: too coarse to say more than that.
 		change(SchemaOtherChanged, false, "%s changed from %s to %s", where, describe(old), describe(new))
 		return
@@ -471,6 +480,8 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 		r.schema(tool, path+"[]", oi, ni)
 	} else if oi == nil && ni != nil {
 		change(BoundTightened, true, "%s now constrains its items", where)
+	} else if oi != nil && ni == nil {
+		change(BoundLoosened, false, "%s no longer constrains its items", where)
 	}
 }
 

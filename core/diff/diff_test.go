@@ -70,6 +70,7 @@ func TestSchemaChanges(t *testing.T) {
 			obj(`"f": {"type": "object", "properties": {"n": {"enum": [1]}}, "required": ["n"]}`, ""),
 			"param-now-required@f.n! enum-value-removed@f.n!"},
 		{"items", obj(`"l": {"type": "array", "items": {"type": "string"}}`, ""), obj(`"l": {"type": "array", "items": {"type": "string", "maxLength": 4}}`, ""), "bound-tightened@l[]!"},
+		{"items dropped", obj(`"l": {"type": "array", "items": {"type": "string"}}`, ""), obj(`"l": {"type": "array"}`, ""), "bound-loosened@l"},
 		{"param description", obj(`"a": {"description": "one"}`, ""), obj(`"a": {"description": "two"}`, ""), "param-description-changed@a"},
 		{"const dropped", obj(`"a": {"const": 1}`, ""), obj(`"a": {}`, ""), "const-removed@a"},
 		{"format added", obj(`"a": {"type": "string"}`, ""), obj(`"a": {"type": "string", "format": "uuid"}`, ""), "format-added@a!"},
@@ -102,6 +103,25 @@ func TestSchemaChanges(t *testing.T) {
 				t.Errorf("summary breaking %d, want %d", r.Summary.Breaking, breaking)
 			}
 		})
+	}
+}
+
+// A tool that declares no input schema takes any arguments: giving it one
+// narrows what it takes, and dropping it widens.
+func TestNoInputSchema(t *testing.T) {
+	none := `[{"name": "t", "description": "d"}]`
+	some := `[{"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}]`
+	empty := `[{"name": "t", "description": "d", "inputSchema": {}}]`
+	for _, c := range []struct{ name, old, new, want string }{
+		{"schema added", none, some, "type-narrowed! param-now-required@a!"},
+		{"schema dropped", some, none, "type-widened param-removed@a!"},
+		{"none and empty alike", none, empty, ""},
+		{"none and none", none, none, ""},
+	} {
+		r := Compare(parse(t, "old.json", c.old), parse(t, "new.json", c.new))
+		if got := kinds(r); got != c.want {
+			t.Errorf("%s: changes %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 
@@ -284,9 +304,17 @@ func TestGitHub(t *testing.T) {
 func FuzzCompare(f *testing.F) {
 	f.Add(`{"type": "object", "properties": {"a": {"enum": [1]}}, "required": ["a"]}`, `{"type": "object", "properties": {"a": {"type": ["string", "null"], "items": true}}}`)
 	f.Add(`true`, `{"properties": 1, "required": "a"}`)
+	f.Add(``, `{"type": "object", "required": ["a"]}`)
 	f.Fuzz(func(t *testing.T, a, b string) {
-		ca, err1 := catalog.Parse("a", []byte(`[{"name": "t", "inputSchema": `+a+`}]`))
-		cb, err2 := catalog.Parse("b", []byte(`[{"name": "t", "inputSchema": `+b+`}]`))
+		// An empty side is a tool that declares no input schema.
+		tool := func(schema string) []byte {
+			if schema == "" {
+				return []byte(`[{"name": "t"}]`)
+			}
+			return []byte(`[{"name": "t", "inputSchema": ` + schema + `}]`)
+		}
+		ca, err1 := catalog.Parse("a", tool(a))
+		cb, err2 := catalog.Parse("b", tool(b))
 		if err1 != nil || err2 != nil {
 			return
 		}
