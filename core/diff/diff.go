@@ -57,8 +57,10 @@ const (
 	ConstraintRemoved  Kind = "constraint-removed"
 	SchemaOtherChanged Kind = "schema-changed"
 
-	TitleChanged       Kind = "title-changed"
-	AnnotationsChanged Kind = "annotations-changed"
+	TitleChanged        Kind = "title-changed"
+	AnnotationsChanged  Kind = "annotations-changed"
+	OutputFieldRemoved  Kind = "output-field-removed"
+	OutputSchemaChanged Kind = "output-schema-changed"
 )
 
 // Change is one difference. Tool is the tool's name in the new catalog
@@ -160,9 +162,36 @@ func Compare(old, new *catalog.Catalog) *Report {
 			r.add(Change{Kind: AnnotationsChanged, Tool: t.Name, Message: msg})
 		}
 		r.schema(t.Name, "", orAny(before.Schema), orAny(t.Schema))
+		r.output(t.Name, before.OutputSchema, t.OutputSchema)
 	}
 	r.count()
 	return r
+}
+
+// output compares a tool's output schema (MCP's outputSchema, what its
+// structured result holds): for a caller that reads the result, a field
+// no longer declared is the break; anything else is reported as changed.
+func (r *Report) output(tool string, old, new *jsonv.Value) {
+	if same(old, new) {
+		return
+	}
+	var gone []string
+	if props := old.Get("properties"); props != nil && props.Kind == jsonv.Object {
+		np := new.Get("properties")
+		for _, m := range props.Members {
+			if np.Get(m.Key) == nil {
+				gone = append(gone, m.Key)
+			}
+		}
+	}
+	for _, f := range gone {
+		r.add(Change{Kind: OutputFieldRemoved, Tool: tool, Param: "(output)." + f, Breaking: true,
+			Message: fmt.Sprintf("the result no longer declares %s: a caller that reads it may find nothing", f)})
+	}
+	if len(gone) == 0 {
+		r.add(Change{Kind: OutputSchemaChanged, Tool: tool,
+			Message: fmt.Sprintf("output schema changed from %s to %s", brief(old), brief(new))})
+	}
 }
 
 // orAny is a tool's input schema, or the empty schema (any arguments) for

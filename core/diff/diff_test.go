@@ -106,6 +106,29 @@ func TestSchemaChanges(t *testing.T) {
 	}
 }
 
+// For a caller that reads a tool's structured result, a field its output
+// schema no longer declares is the break.
+func TestOutputSchema(t *testing.T) {
+	tool := func(out string) *catalog.Catalog {
+		if out == "" {
+			return parse(t, "c.json", `[{"name": "t", "description": "d"}]`)
+		}
+		return parse(t, "c.json", `[{"name": "t", "description": "d", "outputSchema": `+out+`}]`)
+	}
+	ab := `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "number"}}}`
+	for _, c := range []struct{ name, old, new, want string }{
+		{"unchanged", ab, ab, ""},
+		{"a field dropped", ab, `{"type": "object", "properties": {"a": {"type": "string"}}}`, "output-field-removed@(output).b!"},
+		{"a field added", `{"type": "object", "properties": {"a": {"type": "string"}}}`, ab, "output-schema-changed"},
+		{"declared anew", "", ab, "output-schema-changed"},
+		{"no longer declared", ab, "", "output-field-removed@(output).a! output-field-removed@(output).b!"},
+	} {
+		if got := kinds(Compare(tool(c.old), tool(c.new))); got != c.want {
+			t.Errorf("%s: changes %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // A tool that declares no input schema takes any arguments: giving it one
 // narrows what it takes, and dropping it widens.
 func TestNoInputSchema(t *testing.T) {
