@@ -1,8 +1,9 @@
 // Package baseline records a lint run's findings and flagged pairs so a
 // later run can fail only on what is new (docs/lint.md, "Baselines").
 //
-// A finding is known by its rule, tool and parameter path, a pair by its
-// two tool names unordered (lint.FindingKey, lint.PairKey): never by
+// A finding is known by its rule, tool and parameter path (a finding on
+// the whole catalog by its rule), a pair by its two tool names unordered
+// (lint.FindingKey, lint.PairKey): never by
 // message text, line or order, so a baseline survives reworded messages,
 // moved tools and reordered catalogs, and the file it writes is the same
 // for the same results whatever order they came in.
