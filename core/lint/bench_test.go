@@ -115,7 +115,7 @@ func peakHeap(f func()) uint64 {
 func BenchmarkAnalyze(b *testing.B) {
 	for _, n := range benchSizes {
 		cat := synthCatalog(b, n)
-		for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
+		for _, scoring := range []Scoring{ScoringRisk, ScoringCosine, ScoringAdaptive} {
 			for _, mode := range []string{"report-only", "gate"} {
 				b.Run(fmt.Sprintf("tools=%d/%s/%s", n, scoring, mode), func(b *testing.B) {
 					opts := DefaultOptions()

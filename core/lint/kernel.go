@@ -109,12 +109,17 @@ type sink struct {
 	nbWorst []float64
 	// marks flags the current row's name tokens, by token id.
 	marks []uint8
+	// dense holds the current row's term weights by term id (risk only).
+	dense []float64
 	dots  [tile * tile]float64
 }
 
 func newSink(g *geometry, w want) *sink {
 	n := g.n
 	s := &sink{w: w, rank: newBounded(w.rank), conf: newBounded(w.bandCap), watch: newBounded(w.bandCap), marks: make([]uint8, g.vocab)}
+	if g.risk != nil {
+		s.dense = make([]float64, len(g.risk.vocab))
+	}
 	if w.neighbors > 0 {
 		s.nb = make([]scored, n*w.neighbors)
 		s.nbLen = make([]int32, n)
@@ -338,6 +343,11 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 			s.marks[id] = 1
 		}
 	}
+	if g.risk != nil {
+		for _, t := range g.risk.terms[i] {
+			s.dense[t.id] = t.w
+		}
+	}
 	for k, dot := range dots {
 		j := from + k
 		var c float64
@@ -352,7 +362,7 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 		if g.usual != nil {
 			sc = 2*a - ui - g.usual[j]
 			if g.risk != nil {
-				sc, a = g.risk.model.Risk(g.risk.features(i, j, sc)), c
+				sc, a = g.risk.model.Risk(g.risk.features(i, j, sc, s.dense)), c
 			}
 		}
 		s.add(scored{i: int32(i), j: int32(j), s: sc, a: a})
@@ -360,6 +370,11 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 	if g.weight != 0 {
 		for _, id := range g.tokens[i] {
 			s.marks[id] = 0
+		}
+	}
+	if g.risk != nil {
+		for _, t := range g.risk.terms[i] {
+			s.dense[t.id] = 0
 		}
 	}
 }

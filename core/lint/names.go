@@ -22,6 +22,12 @@ type nameParts struct {
 	kind   verbKind // what the action does to its object
 	object []string // the other words, sorted, repeats dropped
 	said   []string // the other words as the name has them, for reasons
+
+	// What relate reads of every pair, worked out once per name: the
+	// object holds "reverse", and a bit per object word (by its hash), so
+	// that most pairs are told not nested without comparing words.
+	reverse bool
+	mask    uint64
 }
 
 // verbKind sorts actions by what they do.
@@ -184,7 +190,20 @@ func parseName(ws []string) nameParts {
 	}
 	slices.Sort(obj)
 	p.object = slices.Compact(obj)
+	for _, w := range p.object {
+		p.reverse = p.reverse || w == "reverse"
+		p.mask |= 1 << (wordHash(w) & 63)
+	}
 	return p
+}
+
+// wordHash is FNV-1a, for the object masks.
+func wordHash(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for k := 0; k < len(w); k++ {
+		h = (h ^ uint64(w[k])) * 1099511628211
+	}
+	return h
 }
 
 // singular drops a plural's s, so "pages" and "page" are one object.
@@ -206,7 +225,7 @@ type nameRelation struct {
 	nested     bool // one object's words are a strict part of the other's
 }
 
-func relate(a, b nameParts) nameRelation {
+func relate(a, b *nameParts) nameRelation {
 	var r nameRelation
 	if reversed(a, b) {
 		r.opposite = true
@@ -214,28 +233,40 @@ func relate(a, b nameParts) nameRelation {
 		switch {
 		case a.action == b.action:
 			r.sameAction = true
-		case antonyms[[2]string{a.action, b.action}] || differentKind(a.kind, b.kind):
+		case differentKind(a.kind, b.kind) || antonyms[[2]string{a.action, b.action}]:
 			r.opposite = true
 		default:
 			r.otherVerb = true
 		}
 	}
-	shared := 0
-	for _, w := range a.object {
-		if _, ok := slices.BinarySearch(b.object, w); ok {
-			shared++
+	if r.opposite || r.otherVerb || len(a.object) == len(b.object) {
+		return r
+	}
+	small, large := a, b
+	if len(small.object) > len(large.object) {
+		small, large = b, a
+	}
+	if len(small.object) == 0 {
+		// Nothing of the object is shared: nested only under one action.
+		r.nested = a.verb != "" && a.action == b.action
+		return r
+	}
+	if small.mask&^large.mask != 0 {
+		return r // a word of the smaller object is missing from the larger
+	}
+	for _, w := range small.object {
+		if _, ok := slices.BinarySearch(large.object, w); !ok {
+			return r
 		}
 	}
-	if !r.opposite && !r.otherVerb && len(a.object) != len(b.object) && shared == min(len(a.object), len(b.object)) && (shared > 0 || a.verb != "" && a.action == b.action) {
-		r.nested = true
-	}
+	r.nested = true
 	return r
 }
 
 // reversed reports whether one name is the other's action (known or not)
 // reversed: geocode/reverse_geocode.
-func reversed(a, b nameParts) bool {
-	return a.action == b.action && slices.Contains(a.object, "reverse") != slices.Contains(b.object, "reverse")
+func reversed(a, b *nameParts) bool {
+	return a.reverse != b.reverse && a.action == b.action
 }
 
 // differentKind reports whether one action reads or acts where the other

@@ -160,7 +160,7 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 		}
 		return "they share few of the catalog's rarer words"
 	case FeatOpposite:
-		if reversed(c.a, c.b) {
+		if reversed(&c.a, &c.b) {
 			plain := c.a
 			if slices.Contains(c.a.object, "reverse") {
 				plain = c.b
@@ -323,13 +323,31 @@ func sparseDot(a, b []termWeight) float64 {
 	return s
 }
 
-// features computes pair (i, j)'s features, given its adaptive score.
-func (r *riskGeo) features(i, j int, adaptive float64) Features {
+// denseDot is sparseDot with a's weights laid out by term id (0 where a
+// lacks the term): the same products added in the same order, so the same
+// bits, without walking a.
+func denseDot(a []float64, b []termWeight) float64 {
+	var s float64
+	for _, t := range b {
+		if w := a[t.id]; w != 0 {
+			s += w * t.w
+		}
+	}
+	return s
+}
+
+// features computes pair (i, j)'s features, given its adaptive score;
+// dense, when set, holds tool i's term weights by id (see denseDot).
+func (r *riskGeo) features(i, j int, adaptive float64, dense []float64) Features {
 	var x Features
 	x[FeatAdaptive] = adaptive
 	x[FeatFull] = unitDot(r.full, r.dim, i, j)
-	x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
-	rel := relate(r.parts[i], r.parts[j])
+	if dense != nil {
+		x[FeatTerms] = denseDot(dense, r.terms[j])
+	} else {
+		x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
+	}
+	rel := relate(&r.parts[i], &r.parts[j])
 	x[FeatOpposite] = b2f(rel.opposite)
 	x[FeatOtherAction] = b2f(rel.otherVerb)
 	x[FeatNested] = b2f(rel.nested)
@@ -381,38 +399,96 @@ var guideCues = []string{"when", "instead", "prefer", "rather", "only after", "b
 // names in a sentence that also says when to choose (a guide cue). A name
 // counts when it stands whole (bounded by other than letters, digits, `_`,
 // `-` and `.`); a one-word name must be quoted (`x`, 'x' or "x").
+//
+// A whole mention of a name made of name bytes is a maximal run of name
+// bytes in the sentence, so each cue sentence is cut into its runs and
+// the runs looked up by name: linear in the text, where trying every name
+// against every sentence grows with the square of the catalog. Names with
+// other bytes (spaces, non-ASCII) are tried one by one, as mentions does.
 func guidedMentions(tools []*catalog.Tool) []map[int]bool {
+	byName := map[string][]int{}
+	oneWord := make([]bool, len(tools))
+	var odd []int // names a run cannot be
+	for j, u := range tools {
+		name := strings.ToLower(u.OwnName())
+		if name == "" {
+			continue
+		}
+		oneWord[j] = len(NameTokens(name)) < 2
+		if strings.IndexFunc(name, func(r rune) bool { return r >= 0x80 || !isNameByte(byte(r)) }) >= 0 {
+			odd = append(odd, j)
+			continue
+		}
+		byName[name] = append(byName[name], j)
+	}
 	out := make([]map[int]bool, len(tools))
+	mark := func(i, j int) {
+		if j == i {
+			return
+		}
+		if out[i] == nil {
+			out[i] = map[int]bool{}
+		}
+		out[i][j] = true
+	}
 	for i, t := range tools {
 		if t.Description == "" {
 			continue
 		}
 		for _, sentence := range sentences(t.Description) {
 			lower := strings.ToLower(sentence)
-			cue := false
-			for _, c := range guideCues {
-				if strings.Contains(lower, c) {
-					cue = true
-					break
-				}
-			}
-			if !cue {
+			if !hasGuideCue(lower) {
 				continue
 			}
-			for j, u := range tools {
-				if j == i {
+			for at := 0; at < len(lower); {
+				if !isNameByte(lower[at]) {
+					at++
 					continue
 				}
-				if mentions(lower, strings.ToLower(u.OwnName())) {
-					if out[i] == nil {
-						out[i] = map[int]bool{}
+				end := at
+				for end < len(lower) && isNameByte(lower[end]) {
+					end++
+				}
+				before, after := byte(' '), byte(' ')
+				if at > 0 {
+					before = lower[at-1]
+				}
+				if end < len(lower) {
+					after = lower[end]
+				}
+				quoted := strings.IndexByte("`'\"", before) >= 0 && before == after
+				for _, j := range byName[lower[at:end]] {
+					if !oneWord[j] || quoted {
+						mark(i, j)
 					}
-					out[i][j] = true
+				}
+				// A full stop that ends the sentence ends the name too.
+				if lower[end-1] == '.' && (end == len(lower) || lower[end] == ' ') {
+					for _, j := range byName[lower[at:end-1]] {
+						if !oneWord[j] {
+							mark(i, j)
+						}
+					}
+				}
+				at = end
+			}
+			for _, j := range odd {
+				if j != i && mentions(lower, strings.ToLower(tools[j].OwnName())) {
+					mark(i, j)
 				}
 			}
 		}
 	}
 	return out
+}
+
+func hasGuideCue(lower string) bool {
+	for _, c := range guideCues {
+		if strings.Contains(lower, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // sentences splits a description at sentence ends and line breaks.

@@ -91,7 +91,7 @@ func TestRiskReasonTexts(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.f, got, c.want)
 		}
 	}
-	if r := relate(p[4], p[5]); !r.opposite {
+	if r := relate(&p[4], &p[5]); !r.opposite {
 		t.Errorf("geocode / reverse_geocode: %+v, want opposite", r)
 	}
 }

@@ -29,11 +29,12 @@ func TestNameRelations(t *testing.T) {
 		{"weather", "forecast", nameRelation{}},
 	}
 	for _, c := range cases {
-		got := relate(parseName(NameTokens(c.a)), parseName(NameTokens(c.b)))
+		a, b := parseName(NameTokens(c.a)), parseName(NameTokens(c.b))
+		got := relate(&a, &b)
 		if got != c.want {
 			t.Errorf("%s / %s: %+v, want %+v", c.a, c.b, got, c.want)
 		}
-		if back := relate(parseName(NameTokens(c.b)), parseName(NameTokens(c.a))); back != got {
+		if back := relate(&b, &a); back != got {
 			t.Errorf("%s / %s: not symmetric: %+v and %+v", c.a, c.b, got, back)
 		}
 	}
@@ -246,4 +247,64 @@ func TestWhatIf(t *testing.T) {
 	if _, err := scores.WhatIf(context.Background(), opts.Embedder, 999, "x"); err == nil {
 		t.Error("a what-if on no tool did not fail")
 	}
+}
+
+// guidedMentionsByScan is the plain definition guidedMentions must keep:
+// every other tool's name tried against every cue sentence.
+func guidedMentionsByScan(tools []*catalog.Tool) []map[int]bool {
+	out := make([]map[int]bool, len(tools))
+	for i, t := range tools {
+		for _, sentence := range sentences(t.Description) {
+			lower := strings.ToLower(sentence)
+			if !hasGuideCue(lower) {
+				continue
+			}
+			for j, u := range tools {
+				if j != i && mentions(lower, strings.ToLower(u.OwnName())) {
+					if out[i] == nil {
+						out[i] = map[int]bool{}
+					}
+					out[i][j] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sameMentions(t *testing.T, tools []*catalog.Tool) {
+	t.Helper()
+	got, want := guidedMentions(tools), guidedMentionsByScan(tools)
+	for i := range tools {
+		for j := range tools {
+			if got[i][j] != want[i][j] {
+				t.Fatalf("%q names %q with guidance: %v, by scanning %v (description %q)", tools[i].Name, tools[j].Name, got[i][j], want[i][j], tools[i].Description)
+			}
+		}
+	}
+}
+
+func TestGuidedMentionsMatchesTheScan(t *testing.T) {
+	names := []string{"search_logs", "search", "get_log_entry", "a.b", "a.b.", "x-y", "click", "Get Weather", "naïve_tool", "", "UPPER_case"}
+	texts := []string{
+		"Use search_logs instead.", "use search_logs. Then", "prefer `search` when", "prefer 'search' when", "prefer \"search\" when", "prefer `search'",
+		"when a.b.", "when a.b. next", "when a.b..", "when (x-y) fits", "use get weather instead", "use naïve_tool when", "only after upper_case.",
+		"use search_logs_v2 instead", "use my_search_logs when", "when `click`.", "when click.",
+	}
+	var tools []*catalog.Tool
+	for k, n := range names {
+		tools = append(tools, &catalog.Tool{Name: n, Description: texts[k%len(texts)] + " " + texts[(k*7+3)%len(texts)]})
+	}
+	for _, text := range texts {
+		tools = append(tools, &catalog.Tool{Name: "other", Description: text})
+	}
+	sameMentions(t, tools)
+}
+
+func FuzzGuidedMentions(f *testing.F) {
+	f.Add("search_logs", "get_log_entry", "Use get_log_entry instead when you have the id.", "Related: `search_logs`.")
+	f.Add("a.b", "c", "when a.b.", "prefer 'c' when")
+	f.Fuzz(func(t *testing.T, n1, n2, d1, d2 string) {
+		sameMentions(t, []*catalog.Tool{{Name: n1, Description: d1}, {Name: n2, Description: d2}, {Name: "x_" + n2, Description: d2 + " " + d1}})
+	})
 }

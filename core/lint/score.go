@@ -460,7 +460,7 @@ func (s *Scores) features(i, j int) Features {
 		}
 		a += g.weight * g.jaccard(marks, i, j)
 	}
-	return g.risk.features(i, j, 2*a-g.usual[i]-g.usual[j])
+	return g.risk.features(i, j, 2*a-g.usual[i]-g.usual[j], nil)
 }
 
 // Features gives the risk features of the tools at catalog indexes a and

@@ -101,7 +101,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 		if j < k {
 			i1, j1 = j, k
 		}
-		rel := relate(r.parts[i1], r.parts[j1])
+		rel := relate(&r.parts[i1], &r.parts[j1])
 		x[FeatOpposite] = b2f(rel.opposite)
 		x[FeatOtherAction] = b2f(rel.otherVerb)
 		x[FeatNested] = b2f(rel.nested)
