@@ -109,6 +109,7 @@ func TestHostileCatalogReachesNoTerminal(t *testing.T) {
 		{"diff text", diff("text", cat, changed), ""},
 		{"diff markdown", diff("markdown", cat, changed), ""},
 		{"diff json", diff("json", cat, changed), ""},
+		{"diff github", diff("github", cat, changed), ""},
 		{"diff text, tools removed", diff("text", cat, empty), ""},
 		{"diff json, tools added", diff("json", empty, cat), ""},
 		{"report when stdout is not a terminal", []string{"--embedder", "mock", "--no-cache", cat}, ""},
