@@ -2,20 +2,15 @@ package tui
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-
-	"toolscope/core/catalog"
 )
 
 // clipboard decodes the OSC 52 sequences written to w.
@@ -158,14 +153,7 @@ func TestMouse(t *testing.T) {
 // When the editor exits the catalog is read and linted again; an editor
 // that failed says so in the banner.
 func TestEditorExitLintsAgain(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cat.json")
-	data, err := os.ReadFile("testdata/ops.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeCatalog(t, path, string(data))
-	opts := mockOptions(t)
-	opts.Reload = func(context.Context) (*catalog.Catalog, error) { return catalog.Load(path, nil) }
+	opts, path, data := reloadableCatalog(t)
 	m := scoredModel(t, opts, 160, 45)
 	m.opts.Watch = path // E works; no watch started
 	press(m, "down", "down", "down")

@@ -198,15 +198,23 @@ func writeCatalog(t *testing.T, path, data string) {
 	}
 }
 
-func TestReloadKeepsTheSelectionAndTheLastGoodCatalog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cat.json")
+// reloadableCatalog copies the test catalog to a file of its own: options
+// that reload it from there, its path and its text.
+func reloadableCatalog(t *testing.T) (opts Options, path string, data []byte) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "cat.json")
 	data, err := os.ReadFile("testdata/ops.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeCatalog(t, path, string(data))
-	opts := mockOptions(t)
+	opts = mockOptions(t)
 	opts.Reload = func(context.Context) (*catalog.Catalog, error) { return catalog.Load(path, nil) }
+	return opts, path, data
+}
+
+func TestReloadKeepsTheSelectionAndTheLastGoodCatalog(t *testing.T) {
+	opts, path, data := reloadableCatalog(t)
 	m := scoredModel(t, opts, 160, 45)
 	press(m, "down", "down")
 	if selectedName(m) != "list_volumes" {
