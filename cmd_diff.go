@@ -24,7 +24,10 @@ them), 'mcp:COMMAND ARGS...' or an http(s):// URL of an MCP server; with
 --mcp-config FILE, NEW is its servers' merged catalog and only OLD is given.
 Breaking changes are those after which a call that worked may fail: a tool
 removed or renamed, a new required parameter, a parameter removed, an enum
-value removed, a type narrowed, a pattern or bound added or tightened.`
+value removed, a type narrowed, a pattern, format or bound added or
+tightened, undeclared keys refused, an anyOf, oneOf or $ref added or
+changed, a field of the result no longer declared. --format github
+annotates each change at the tool's line in NEW.`
 
 func init() {
 	register(command{name: "diff", usage: diffUsage, summary: diffSummary, run: runDiff})
