@@ -153,8 +153,10 @@ type Model struct {
 	quitting bool
 	// compare, when open, covers the panes with a pair side by side.
 	compare *compareView
-	// whatIf, when open, covers the panes with the what-if field.
-	whatIf *whatIfView
+	// whatIf, when open, covers the panes with the what-if field;
+	// whatIfIDs numbers the runs of every what-if opened.
+	whatIf    *whatIfView
+	whatIfIDs int
 	// exporting is true while the footer asks for an export format, then
 	// (exportFormat set) for the file name.
 	exporting    bool

@@ -35,7 +35,12 @@ type whatIfView struct {
 
 	// reqID numbers the texts asked for; one run is in flight at a time
 	// and again asks for the latest text when it ends, so a held key never
-	// queues up runs and a superseded answer is dropped.
+	// queues up runs and a superseded answer is dropped. The numbers come
+	// from ids, shared by every what-if the explorer opens, so an answer
+	// for an earlier field (another tool's, perhaps) is told by its number
+	// being under firstID.
+	ids      *int
+	firstID  int
 	reqID    int
 	inFlight bool
 	again    bool
@@ -74,7 +79,7 @@ func whatIfRunner(scores *lint.Scores, e embed.Embedder, tool int) func(id int, 
 	}
 }
 
-func newWhatIfView(keys *KeyMap, styles *Styles, tool int, name, description string, th lint.Thresholds, score func(int, string) tea.Cmd) *whatIfView {
+func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th lint.Thresholds, score func(int, string) tea.Cmd) *whatIfView {
 	f := textarea.New()
 	f.ShowLineNumbers = false
 	f.Prompt = ""
@@ -84,7 +89,7 @@ func newWhatIfView(keys *KeyMap, styles *Styles, tool int, name, description str
 	f.FocusedStyle.CursorLine = lipgloss.NewStyle()
 	f.SetValue(description)
 	f.Focus()
-	return &whatIfView{paneBase: paneBase{keys: keys, styles: styles}, tool: tool, name: name, original: description, field: f, score: score, th: th}
+	return &whatIfView{paneBase: paneBase{keys: keys, styles: styles}, ids: ids, firstID: *ids + 1, tool: tool, name: name, original: description, field: f, score: score, th: th}
 }
 
 // start asks for the description as it is, the before of every pair.
@@ -93,7 +98,8 @@ func (v *whatIfView) start() tea.Cmd { return v.ask() }
 // ask scores the field's text, or notes that it should be scored when
 // the run in flight ends.
 func (v *whatIfView) ask() tea.Cmd {
-	v.reqID++
+	*v.ids++
+	v.reqID = *v.ids
 	if v.inFlight {
 		v.again = true
 		return nil
@@ -108,6 +114,9 @@ func (v *whatIfView) ask() tea.Cmd {
 // dropped when superseded. When the text changed while the run went, the
 // latest text runs now.
 func (v *whatIfView) answered(msg whatIfMsg) tea.Cmd {
+	if msg.id < v.firstID {
+		return nil // an earlier field's run: this one's is still going
+	}
 	v.inFlight = false
 	first := v.before == nil
 	switch {
@@ -263,7 +272,7 @@ func (m *Model) openWhatIf() tea.Cmd {
 	i := m.tools.selectedTool()
 	t := m.snap.cat.Tools[i]
 	run := whatIfRunner(m.eng.scores, m.eng.embedders[m.eng.spec], t.Index)
-	m.whatIf = newWhatIfView(&m.keys, &m.styles, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
+	m.whatIf = newWhatIfView(&m.keys, &m.styles, &m.whatIfIDs, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
 	m.whatIf.setSize(m.bodyInner())
 	return m.whatIf.start()
 }

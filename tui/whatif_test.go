@@ -84,7 +84,7 @@ func TestWhatIfField(t *testing.T) {
 // ends, and the answer for a superseded text is dropped.
 func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 	var asked []string
-	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), 0, "a", "first", lint.Thresholds{Confusability: 0.5, WatchBand: 0.1},
+	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), new(int), 0, "a", "first", lint.Thresholds{Confusability: 0.5, WatchBand: 0.1},
 		func(id int, text string) tea.Cmd {
 			asked = append(asked, text)
 			return nil
@@ -112,6 +112,30 @@ func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 	v.answered(whatIfMsg{id: 3, pairs: pair(0.2)})
 	if r := v.rows[0]; r.before != 0.9 || r.after != 0.2 {
 		t.Errorf("the latest answer: %+v", r)
+	}
+}
+
+// An answer for a field opened earlier (on another tool, say) is not
+// taken by the field open now, nor ends its run.
+func TestWhatIfAnswersOfAnEarlierFieldAreDropped(t *testing.T) {
+	ids := 0
+	var asked []string
+	run := func(id int, text string) tea.Cmd { asked = append(asked, text); return nil }
+	th := lint.Thresholds{Confusability: 0.5, WatchBand: 0.1}
+	old := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 0, "a", "of a", th, run)
+	old.start()
+	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 1, "b", "of b", th, run)
+	v.setSize(60, 20)
+	v.start()
+	v.field.SetValue("of b, edited")
+	v.ask()
+	v.answered(whatIfMsg{id: old.reqID, pairs: []lint.WhatIfPair{{Pair: lint.Pair{B: "x", J: 2, Similarity: 0.9}}}})
+	if v.before != nil || !v.inFlight || len(asked) != 2 {
+		t.Fatalf("an earlier field's answer was taken: before %v, in flight %v, asked %q", v.before, v.inFlight, asked)
+	}
+	v.answered(whatIfMsg{id: v.firstID, pairs: []lint.WhatIfPair{{Pair: lint.Pair{B: "y", J: 3, Similarity: 0.4}}}})
+	if v.before[3] != 0.4 || len(asked) != 3 || asked[2] != "of b, edited" {
+		t.Errorf("its own first answer: before %v, asked %q", v.before, asked)
 	}
 }
 
