@@ -112,14 +112,18 @@ type sink struct {
 	// dense holds the current row's term weights by term id (risk only).
 	dense []float64
 	dots  [tile * tile]float64
+	// bars, under the risk scoring: the log-odds under which a pair can
+	// enter no list of this sink (logitBar), for the ranking, the verdict
+	// floor and each tool's neighbours. A pair under all of them need not
+	// be scored to the end; each only rises as its list fills.
+	bars            bool
+	rankBar, floorZ float64
+	nbBar           []float64
 }
 
 func newSink(g *geometry, w want) *sink {
 	n := g.n
 	s := &sink{w: w, rank: newBounded(w.rank), conf: newBounded(w.bandCap), watch: newBounded(w.bandCap), marks: make([]uint8, g.vocab)}
-	if g.risk != nil {
-		s.dense = make([]float64, len(g.risk.vocab))
-	}
 	if w.neighbors > 0 {
 		s.nb = make([]scored, n*w.neighbors)
 		s.nbLen = make([]int32, n)
@@ -128,7 +132,33 @@ func newSink(g *geometry, w want) *sink {
 			s.nbWorst[t] = math.Inf(-1)
 		}
 	}
+	if g.risk != nil && g.usual != nil {
+		s.dense = make([]float64, len(g.risk.vocab))
+		s.bars, s.rankBar, s.floorZ = true, math.Inf(1), math.Inf(1)
+		if w.rank >= 0 {
+			s.rankBar = math.Inf(-1)
+		}
+		if !math.IsInf(w.floor, 1) {
+			s.floorZ = logitBar(w.floor)
+		}
+		if w.affinityFloor > math.Inf(-1) {
+			s.floorZ = math.Inf(-1) // a verdict needs an affinity too: no shortcut
+		}
+		s.nbBar = make([]float64, n)
+		for t := range s.nbBar {
+			s.nbBar[t] = math.Inf(1)
+			if w.neighbors > 0 {
+				s.nbBar[t] = math.Inf(-1)
+			}
+		}
+	}
 	return s
+}
+
+// bar is the log-odds under which pair (i, j) can enter none of the
+// sink's lists.
+func (s *sink) bar(i, j int) float64 {
+	return min(s.rankBar, s.floorZ, s.nbBar[i], s.nbBar[j])
 }
 
 func (s *sink) add(p scored) {
@@ -136,6 +166,9 @@ func (s *sink) add(p scored) {
 		s.all = append(s.all, p)
 	} else if s.w.rank > 0 {
 		s.rank.offer(p)
+		if s.bars && len(s.rank.h) == s.rank.limit {
+			s.rankBar = logitBar(s.rank.h[0].s)
+		}
 	}
 	if p.s >= s.w.floor && p.a >= s.w.affinityFloor {
 		if p.s >= s.w.threshold {
@@ -206,6 +239,9 @@ func (s *sink) neighbor(t int32, p scored) {
 	row[at] = p
 	if int(s.nbLen[t]) == k {
 		s.nbWorst[t] = s.key(row[k-1])
+		if s.bars {
+			s.nbBar[t] = logitBar(s.nbWorst[t])
+		}
 	}
 }
 
@@ -343,7 +379,7 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 			s.marks[id] = 1
 		}
 	}
-	if g.risk != nil {
+	if s.dense != nil {
 		for _, t := range g.risk.terms[i] {
 			s.dense[t.id] = t.w
 		}
@@ -362,7 +398,11 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 		if g.usual != nil {
 			sc = 2*a - ui - g.usual[j]
 			if g.risk != nil {
-				sc, a = g.risk.model.Risk(g.risk.features(i, j, sc, s.dense)), c
+				_, z, ok := g.risk.eval(i, j, sc, s.dense, s.bar(i, j))
+				if !ok {
+					continue // it can enter no list
+				}
+				sc, a = sigmoid(z), c
 			}
 		}
 		s.add(scored{i: int32(i), j: int32(j), s: sc, a: a})
@@ -372,7 +412,7 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 			s.marks[id] = 0
 		}
 	}
-	if g.risk != nil {
+	if s.dense != nil {
 		for _, t := range g.risk.terms[i] {
 			s.dense[t.id] = 0
 		}

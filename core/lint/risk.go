@@ -75,7 +75,9 @@ type RiskModel struct {
 func (m *RiskModel) Logit(x Features) float64 {
 	z := m.Bias
 	for k, w := range m.Weights {
-		z += w * x[k]
+		// The conversion forbids fusing into FMA, so the kernel's
+		// feature-by-feature sum (riskGeo.eval) gives the same bits.
+		z += float64(w * x[k])
 	}
 	return z
 }
@@ -209,6 +211,8 @@ type riskGeo struct {
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
 	vocab  []string       // the terms, by id
+	// headroom is the model's headroom (see eval).
+	headroom float64
 }
 
 type termWeight struct {
@@ -339,20 +343,70 @@ func denseDot(a []float64, b []termWeight) float64 {
 // features computes pair (i, j)'s features, given its adaptive score;
 // dense, when set, holds tool i's term weights by id (see denseDot).
 func (r *riskGeo) features(i, j int, adaptive float64, dense []float64) Features {
-	var x Features
+	x, _, _ := r.eval(i, j, adaptive, dense, math.Inf(-1))
+	return x
+}
+
+// eval computes pair (i, j)'s features and log-odds (Logit's); it gives
+// up (ok false) when the pair's log-odds is under bar, before the term
+// overlap when even the most overlap could not lift it there. Most pairs
+// of a large catalog can enter none of the kernel's lists.
+func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64) (x Features, z float64, ok bool) {
+	m := r.model
 	x[FeatAdaptive] = adaptive
 	x[FeatFull] = unitDot(r.full, r.dim, i, j)
-	if dense != nil {
-		x[FeatTerms] = denseDot(dense, r.terms[j])
-	} else {
-		x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
-	}
+	// The name traits are cheap: with them known, only the term overlap
+	// (at most 1) is left to bound.
 	rel := relate(&r.parts[i], &r.parts[j])
 	x[FeatOpposite] = b2f(rel.opposite)
 	x[FeatOtherAction] = b2f(rel.otherVerb)
 	x[FeatNested] = b2f(rel.nested)
 	x[FeatGuided] = b2f(r.guides[i][j] && r.guides[j][i])
-	return x
+	if bar > math.Inf(-1) {
+		known := m.Bias
+		for k := range numFeatures {
+			if k != FeatTerms {
+				known += m.Weights[k] * x[k]
+			}
+		}
+		if known+r.headroom < bar {
+			return x, 0, false
+		}
+	}
+	if dense != nil {
+		x[FeatTerms] = denseDot(dense, r.terms[j])
+	} else {
+		x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
+	}
+	z = m.Logit(x)
+	return x, z, z >= bar
+}
+
+// headroom is the most the term overlap (at most 1) can add to the
+// log-odds, with a margin for the rounding of a sum taken in another order.
+func headroom(m *RiskModel) float64 {
+	return max(0, m.Weights[FeatTerms]) + 1e-9*(1+math.Abs(m.Bias)+sumAbs(m.Weights))
+}
+
+func sumAbs(w Features) float64 {
+	s := 0.0
+	for _, v := range w {
+		s += math.Abs(v)
+	}
+	return s * 4 // features within [-2, 2] or so; generous
+}
+
+// logitBar is the log-odds under which a pair's risk is sure to be under
+// p, to a margin well above rounding; a bar of 1 or more bars only pairs
+// whose risk rounds under 1.
+func logitBar(p float64) float64 {
+	switch {
+	case math.IsNaN(p) || p <= 0:
+		return math.Inf(-1)
+	case p >= 1:
+		return 20
+	}
+	return min(math.Log(p)-math.Log1p(-p), 20) - 1e-6
 }
 
 func b2f(b bool) float64 {

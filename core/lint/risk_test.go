@@ -3,12 +3,14 @@ package lint
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"toolscope/core/catalog"
+	"toolscope/embed"
 )
 
 func TestNameRelations(t *testing.T) {
@@ -307,4 +309,102 @@ func FuzzGuidedMentions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n1, n2, d1, d2 string) {
 		sameMentions(t, []*catalog.Tool{{Name: n1, Description: d1}, {Name: n2, Description: d2}, {Name: "x_" + n2, Description: d2 + " " + d1}})
 	})
+}
+
+// The kernel stops scoring a pair once it cannot enter any list; what it
+// keeps must be what scoring every pair to the end keeps: the ranking,
+// each tool's neighbours and the verdicts, bit for bit.
+func TestRiskKernelKeepsWhatFullScoringKeeps(t *testing.T) {
+	cat := synthCatalog(t, 400)
+	for _, c := range []struct {
+		name      string
+		rank      int
+		threshold float64
+	}{
+		{"ranking of 25, default bands", 25, -1},
+		{"ranking of 1", 1, -1},
+		{"low threshold", 60, 0.08},
+		{"report-only", 40, math.Inf(1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := DefaultOptions()
+			opts.Embedder = embed.Mock{}
+			opts.RankLimit, opts.Neighbours = c.rank, 4
+			if c.threshold >= 0 {
+				th, band := c.threshold, c.threshold/2
+				opts.Threshold, opts.WatchBand = &th, &band
+			}
+			scores, err := Score(context.Background(), cat, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim := scores.Judge(scores.Thresholds())
+			n := len(cat.Tools)
+			var all []Pair
+			nb := make([][]Pair, n)
+			for i := range n {
+				for j := i + 1; j < n; j++ {
+					x, ok := scores.Features(i, j)
+					if !ok {
+						t.Fatalf("no features for %d, %d", i, j)
+					}
+					p := Pair{A: cat.Tools[i].Name, B: cat.Tools[j].Name, I: i, J: j, Similarity: scores.Model().Risk(x)}
+					all = append(all, p)
+					nb[i], nb[j] = append(nb[i], p), append(nb[j], p)
+				}
+			}
+			order := func(p, q Pair) int {
+				switch {
+				case p.Similarity > q.Similarity:
+					return -1
+				case p.Similarity < q.Similarity:
+					return 1
+				case p.I != q.I:
+					return p.I - q.I
+				}
+				return p.J - q.J
+			}
+			slices.SortFunc(all, order)
+			same := func(what string, got, want []Pair) {
+				t.Helper()
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d pairs, scoring every pair keeps %d", what, len(got), len(want))
+				}
+				for k := range want {
+					if got[k].I != want[k].I || got[k].J != want[k].J || got[k].Similarity != want[k].Similarity {
+						t.Fatalf("%s[%d]: %s/%s %v, scoring every pair gives %s/%s %v", what, k, got[k].A, got[k].B, got[k].Similarity, want[k].A, want[k].B, want[k].Similarity)
+					}
+				}
+			}
+			same("ranked", sim.Ranked, all[:min(c.rank, len(all))])
+			th := scores.Thresholds()
+			var conf []Pair
+			for _, p := range all {
+				if !th.ReportOnly() && p.Similarity >= th.Confusability {
+					conf = append(conf, p)
+				}
+			}
+			if sim.ConfusableCount != len(conf) {
+				t.Errorf("%d confusable, scoring every pair finds %d", sim.ConfusableCount, len(conf))
+			}
+			for i := range n {
+				row := nb[i]
+				// A tool's neighbours go by risk, then the other tool's index.
+				slices.SortFunc(row, func(p, q Pair) int {
+					if p.Similarity != q.Similarity {
+						return order(p, q)
+					}
+					return otherOf(p, i) - otherOf(q, i)
+				})
+				same(fmt.Sprintf("neighbours of %s", cat.Tools[i].Name), sim.Neighbours[i], row[:min(4, len(row))])
+			}
+		})
+	}
+}
+
+func otherOf(p Pair, i int) int {
+	if p.I == i {
+		return p.J
+	}
+	return p.I
 }

@@ -222,7 +222,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			return out
 		}
 		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
-			parts: parseNames(s.tools), guides: guidedMentions(s.tools)}
+			parts: parseNames(s.tools), guides: guidedMentions(s.tools), headroom: headroom(s.model)}
 		g.risk.terms, g.risk.vocab = tfidf(s.tools)
 	}
 	if s.scoring != ScoringCosine {
