@@ -98,3 +98,49 @@ func withoutProgress(stderr string) []string {
 	}
 	return out
 }
+
+// TestLeadingBOMIsRead: files an editor saved with a byte order mark are
+// read as without it: a catalog (from a file or stdin), ARGS, and an MCP
+// server config given as a catalog, which is still recognised as one.
+func TestLeadingBOMIsRead(t *testing.T) {
+	const bom = "\ufeff"
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(bom+text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	demo, err := os.ReadFile(demoPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogFile := write("catalog.json", string(demo))
+	args := write("args.json", `{"volume_id":"vol-0a1b2c3d"}`)
+	config := write("servers.json", `{"mcpServers":{"fs":{"command":"srv"}}}`)
+	broken := write("broken.json", `[{"name":"a",}]`)
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"catalog file", "", []string{"check-args", catalogFile, "get_volume_status", `{"volume_id":"vol-0a1b2c3d"}`}, 0, "accepted"},
+		{"catalog on stdin", bom + string(demo), []string{"check-args", "-", "get_volume_status", `{"volume_id":"vol-0a1b2c3d"}`}, 0, "accepted"},
+		{"ARGS file", "", []string{"check-args", demoPath, "get_volume_status", args}, 0, "accepted"},
+		{"ARGS on stdin", bom + `{"volume_id":"vol-0a1b2c3d"}`, []string{"check-args", demoPath, "get_volume_status", "-"}, 0, "accepted"},
+		{"a server config", "", []string{"lint", "--no-similarity", "--no-config", config}, 2, "is an MCP server config, not a catalog"},
+		{"columns after the mark", "", []string{"lint", "--no-similarity", "--no-config", broken}, 2, "broken.json:1:14: tools[0]: not valid JSON: unexpected '}'"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runInput(strings.NewReader(c.stdin), c.args...)
+			if code != c.code || !strings.Contains(out+errOut, c.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, c.code, c.want)
+			}
+		})
+	}
+}

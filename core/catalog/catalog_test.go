@@ -362,3 +362,16 @@ func TestReadLimited(t *testing.T) {
 		})
 	}
 }
+
+// TestLeadingBOMIsSkipped: a catalog saved with a byte order mark reads as
+// without it; positions count from the character after the mark.
+func TestLeadingBOMIsSkipped(t *testing.T) {
+	c := parse(t, "\ufeff[{\"name\":\"a\"},\n {\"name\":\"b\"}]")
+	if len(c.Tools) != 2 || c.Tools[0].Pos.Line != 1 || c.Tools[0].Pos.Col != 2 || c.Tools[1].Pos.Col != 2 {
+		t.Errorf("tools %+v, want a at 1:2 and b at 2:2", c.Tools)
+	}
+	_, err := Parse("test.json", []byte("\ufeff[{\"name\":\"a\"},\n {\"name\":\"b\",}]"))
+	if want := "test.json:2:14: tools[1]: not valid JSON: unexpected '}', want a string key"; err == nil || err.Error() != want {
+		t.Errorf("Parse error = %v, want %q", err, want)
+	}
+}

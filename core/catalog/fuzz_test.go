@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`[{"name":"a","inputSchema":{"properties":{"p":{}}},"_meta":{"period":{}}},{"functionDeclarations":[{"name":"g"}]},{"type":"function","function":{"name":"c"}}]`))
 	f.Add([]byte(`{"jsonrpc":"2.0","result":{"tools":[{"name":"a","name":"b"}]}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","error":{"message":"line one\nline two"}}`))
+	f.Add([]byte("\ufeff[{\"name\":\"a\"},\n{\"name\":\"b\",}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("f.json", data)
 		if err != nil {

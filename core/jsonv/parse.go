@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf16"
@@ -21,11 +22,20 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d column %d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
 }
 
+// bom is the UTF-8 byte order mark, which editors on Windows write at the
+// start of a file.
+const bom = "\uFEFF"
+
 // Parse reads one JSON document. The input must be valid UTF-8 (invalid bytes
 // are reported, never replaced), nested at most MaxDepth deep, and hold
-// nothing but white space after the value.
+// nothing but white space after the value. A leading BOM is skipped, as RFC
+// 8259 allows: line 1 column 1 is the character after it, and offsets stay
+// those of data.
 func Parse(data []byte) (*Value, error) {
 	p := &parser{data: data, line: 1, lineStart: 0}
+	if bytes.HasPrefix(data, []byte(bom)) {
+		p.i, p.lineStart = len(bom), len(bom)
+	}
 	p.skipSpace()
 	if p.i >= len(data) {
 		return nil, p.errf("no JSON value (the input is empty)")

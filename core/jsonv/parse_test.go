@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -92,12 +93,13 @@ func TestEqualIsStrictEquality(t *testing.T) {
 // FuzzParse checks that Parse never panics, agrees with encoding/json on what
 // is valid, and that its output re-parses to the same tree.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\u00e9"`, `[1e5,-0.5]`, `{"a":1,"a":2}`, "\xff", `[`} {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\u00e9"`, `[1e5,-0.5]`, `{"a":1,"a":2}`, "\xff", `[`, bom + "{\"a\":\n[1]}", bom + bom + "1"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := Parse(data)
-		if (err == nil) != json.Valid(data) && err == nil {
+		// encoding/json refuses the leading BOM that Parse skips.
+		if (err == nil) != json.Valid(bytes.TrimPrefix(data, []byte(bom))) && err == nil {
 			// encoding/json rejects what we accepted: a real disagreement.
 			t.Fatalf("accepted invalid JSON %q", data)
 		}
@@ -112,6 +114,38 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip changed %s", v.JSON())
 		}
 	})
+}
+
+// TestLeadingBOMIsSkipped: a file an editor saved with a byte order mark
+// parses as without it, line 1 column 1 being the character after it; a
+// BOM anywhere else is still refused.
+func TestLeadingBOMIsSkipped(t *testing.T) {
+	v, err := Parse([]byte(bom + `{"a": [1,` + "\n" + ` "é"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Pos != (Pos{Offset: 3, Line: 1, Col: 1}) {
+		t.Errorf("the object at %+v, want offset 3, line 1 column 1", v.Pos)
+	}
+	if got := v.Get("a").Pos; got.Line != 1 || got.Col != 7 {
+		t.Errorf("a's value at %d:%d, want 1:7", got.Line, got.Col)
+	}
+	if got := v.Get("a").Items[1].Pos; got.Line != 2 || got.Col != 2 {
+		t.Errorf("the second item at %d:%d, want 2:2", got.Line, got.Col)
+	}
+	cases := []struct{ in, want string }{
+		{bom, "line 1 column 1: no JSON value"},
+		{bom + "{", "line 1 column 2: unexpected end of input"},
+		{bom + "[1 x]", "line 1 column 4: unexpected 'x'"},
+		{bom + bom + "1", `line 1 column 1: unexpected '\ufeff'`},
+		{" " + bom + "1", `line 1 column 2: unexpected '\ufeff'`},
+		{"[1]" + bom, `unexpected '\ufeff' after the JSON value`},
+	}
+	for _, c := range cases {
+		if _, err := Parse([]byte(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q) error = %v, want it to contain %q", c.in, err, c.want)
+		}
+	}
 }
 
 func TestColumnsOnALongLine(t *testing.T) {

@@ -28,6 +28,8 @@ func TestParseConfig(t *testing.T) {
 			}},
 		{name: "vscode", doc: `{"inputs":[],"servers":{"a":{"type":"stdio","command":"srv"},"b":{"type":"sse","url":"http://h/sse"},"c":{"type":"http","url":"http://h/mcp"}}}`,
 			want: []Spec{{Name: "a", Command: "srv"}, {Name: "b", URL: "http://h/sse", SSE: true}, {Name: "c", URL: "http://h/mcp"}}},
+		{name: "saved with a byte order mark", doc: "\ufeff" + `{"mcpServers":{"fs":{"command":"srv"}}}`, want: []Spec{{Name: "fs", Command: "srv"}}},
+		{name: "an error after a byte order mark", doc: "\ufeff" + `{"mcpServers":{"x":1}}`, err: "cfg.json:1:20: mcpServers.x: is number, want an object"},
 		{name: "windsurf serverUrl", doc: `{"mcpServers":{"w":{"serverUrl":"https://w/mcp"}}}`, want: []Spec{{Name: "w", URL: "https://w/mcp"}}},
 		{name: "not json", doc: `{"mcpServers":`, err: "cfg.json:1:15: not valid JSON"},
 		{name: "no servers key", doc: `{"tools":[]}`, err: `want an object with "mcpServers"`},
