@@ -2,11 +2,15 @@ package validate
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"toolscope/core/jsonv"
 )
 
 func TestCompilePatternCaches(t *testing.T) {
@@ -222,5 +226,150 @@ func TestCallMatchBudget(t *testing.T) {
 	to2, nm2, _ := unchecked(second)
 	if to2+nm2 != 6 || nm2 >= nm1 {
 		t.Errorf("the second call made no progress: timed out %d, not made %d (first: %d, %d)", to2, nm2, to1, nm1)
+	}
+}
+
+// TestPatternSizeLimits: a pattern over MaxPatternChars code points or
+// whose groups nest deeper than MaxPatternDepth is refused before the
+// engine sees it, with a reason naming the limit; one at the limits
+// compiles.
+func TestPatternSizeLimits(t *testing.T) {
+	nest := func(depth int) string { return strings.Repeat("(a?", depth) + strings.Repeat(")?", depth) }
+	cases := []struct {
+		name, pattern, err string
+	}{
+		{"at the length limit", strings.Repeat("é", MaxPatternChars), ""},
+		{"over the length limit", strings.Repeat("é", MaxPatternChars+1), "is not compiled: 4097 characters long, over toolscope's limit of 4096 for a pattern"},
+		{"at the depth limit", nest(MaxPatternDepth), ""},
+		{"over the depth limit", nest(MaxPatternDepth + 1), "is not compiled: groups nested 33 deep, over toolscope's limit of 32 for a pattern"},
+		{"parentheses in a class or escaped do not nest", strings.Repeat(`[(]\(`, MaxPatternDepth+1) + nest(MaxPatternDepth), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := CompilePattern(c.pattern)
+			if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Fatalf("CompilePattern error = %v, want %q", err, c.err)
+			}
+		})
+	}
+}
+
+// TestHostilePatternsCostLittle: patterns the engine would take seconds
+// and hundreds of MB to compile (200,000 characters of nested groups took
+// 1.2 s and 460 MB, 4,096 characters of nested optional groups 13 s; those
+// here allocate 59, 29 and 167 MiB compiled) are refused for next to
+// nothing, and no text about them quotes them whole.
+func TestHostilePatternsCostLittle(t *testing.T) {
+	DrainWarnings()
+	unique := strconv.FormatInt(time.Now().UnixNano(), 10) // the cache is process-wide
+	for _, p := range []string{
+		strings.Repeat("(", 100_000) + unique + strings.Repeat(")", 100_000),
+		"(" + strings.Repeat("a|", 100_000) + unique + ")",
+		strings.Repeat("(a?", 300) + unique + strings.Repeat(")?", 300),
+	} {
+		schema := &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{
+			{Key: "pattern", Value: &jsonv.Value{Kind: jsonv.String, Text: p}},
+		}}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := Validate(&jsonv.Value{Kind: jsonv.String, Text: "b"}, schema)
+		runtime.ReadMemStats(&after)
+		if !r.OK {
+			t.Errorf("a refused pattern rejected the value: %+v", r)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+			t.Errorf("validating against a %d-character pattern allocated %d MiB", len(p), grew>>20)
+		}
+	}
+	w := DrainWarnings()
+	if len(w) != 3 {
+		t.Fatalf("warnings = %d, want one per pattern", len(w))
+	}
+	for _, w := range w {
+		if len(w) > 2*MaxQuotedPatternChars || !strings.Contains(w, "…/ (") || !strings.Contains(w, "over toolscope's limit") {
+			t.Errorf("warning of %d bytes, want a cut quote and the limit: %.400s", len(w), w)
+		}
+	}
+}
+
+// TestQuotePatternCaps: a pattern is quoted whole up to
+// MaxQuotedPatternChars code points, and cut there past it, with an
+// ellipsis and its full length.
+func TestQuotePatternCaps(t *testing.T) {
+	long := strings.Repeat("é", MaxQuotedPatternChars)
+	cases := []struct{ in, want string }{
+		{"^vol-[0-9a-f]{8}$", "/^vol-[0-9a-f]{8}$/"},
+		{"", "//"},
+		{long, "/" + long + "/"},
+		{long + "x", "/" + long + "…/ (301 characters)"},
+		{long + strings.Repeat("x", 3<<20), "/" + long + "…/ (3146028 characters)"},
+	}
+	for _, c := range cases {
+		if got := QuotePattern(c.in); got != c.want {
+			t.Errorf("QuotePattern(%d characters) = %.80q…, want %.80q…", len(c.in), got, c.want)
+		}
+	}
+}
+
+// TestModelTextQuotesPatternsCapped: a long pattern that compiles and
+// rejects a value, or whose match times out, is quoted cut in the issue,
+// the model-visible text and the warning.
+func TestModelTextQuotesPatternsCapped(t *testing.T) {
+	unique := strconv.FormatInt(time.Now().UnixNano(), 10)
+	reject := "^" + strings.Repeat("x", MaxPatternChars-40) + unique + "$"
+	hostile := "^(a|aa)+" + strings.Repeat("(?:y)?", 500) + unique + "$"
+	schema := &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{
+		{Key: "properties", Value: &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{
+			{Key: "r", Value: &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{{Key: "pattern", Value: &jsonv.Value{Kind: jsonv.String, Text: reject}}}}},
+			{Key: "h", Value: &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{{Key: "pattern", Value: &jsonv.Value{Kind: jsonv.String, Text: hostile}}}}},
+		}}},
+	}}
+	r := Validate(j(t, `{"r":"no","h":"`+strings.Repeat("a", 40)+`!"}`), schema)
+	if len(r.Issues) != 1 || len(r.Warnings) != 1 {
+		t.Fatalf("issues %d, warnings %q; want one issue and one timed-out match", len(r.Issues), r.Warnings)
+	}
+	text := FormatIssues("t", r.Issues)
+	for what, s := range map[string]string{"Expected": r.Issues[0].Expected, "model text": text, "warning": r.Warnings[0]} {
+		if len(s) > 2*MaxQuotedPatternChars || !strings.Contains(s, "…/ (") {
+			t.Errorf("%s is %d bytes, want the pattern cut: %.400s", what, len(s), s)
+		}
+	}
+}
+
+// TestCompilingSpendsTheCallBudget: once a call's budget is spent, the
+// patterns it has not compiled yet are not compiled (each compile can
+// cost milliseconds) but listed with the checks not made.
+func TestCompilingSpendsTheCallBudget(t *testing.T) {
+	unique := time.Now().UnixNano() % 1e9
+	var s, a strings.Builder
+	s.WriteString(`{"properties":{`)
+	a.WriteByte('{')
+	for i := range 5 {
+		if i > 0 {
+			s.WriteByte(',')
+			a.WriteByte(',')
+		}
+		// Two catastrophic patterns spend the budget; the rest are plain.
+		p := fmt.Sprintf(`^x{1,%d}$`, unique+int64(i))
+		if i < 2 {
+			p = fmt.Sprintf(`^(a|aa)+c{0,%d}$`, unique+int64(i))
+		}
+		fmt.Fprintf(&s, `"p%d":{"pattern":%q}`, i, p)
+		fmt.Fprintf(&a, `"p%d":%q`, i, strings.Repeat("a", 40)+"!")
+	}
+	s.WriteString(`}}`)
+	a.WriteByte('}')
+	r := Validate(j(t, a.String()), j(t, s.String()))
+	if !r.OK {
+		t.Fatalf("the budget rejected a call: %+v", r)
+	}
+	for i := 2; i < 5; i++ {
+		p := fmt.Sprintf(`^x{1,%d}$`, unique+int64(i))
+		if _, cached := cachedPattern(p); cached {
+			t.Errorf("p%d's pattern was compiled after the budget ran out", i)
+		}
+	}
+	if last := r.Warnings[len(r.Warnings)-1]; !strings.Contains(last, "'p2', 'p3', 'p4'") {
+		t.Errorf("the last warning %q does not list p2 to p4", last)
 	}
 }

@@ -325,7 +325,7 @@ func (w *walker) stringShape(str string, s *jsonv.Value) {
 		return chars
 	}
 	if p, ok := s.Get("pattern").Str(); ok && !w.matches(p, str) {
-		w.shapeIssue(s, "string matching /"+p+"/", str, count())
+		w.shapeIssue(s, "string matching "+QuotePattern(p), str, count())
 	}
 	if n, ok := lengthBound(s.Get("minLength")); ok && float64(count()) < n {
 		w.shapeIssue(s, "at least "+plural(n, "character"), str, count())
@@ -339,19 +339,29 @@ func (w *walker) stringShape(str string, s *jsonv.Value) {
 // as absent (CompilePattern records the developer warning); one that times
 // out counts as matching, with a warning on this call; one the call's
 // budget has no time left for is not run, counts as matching, and is
-// listed in one warning at the end.
+// listed in one warning at the end. Compiling a pattern not yet cached
+// spends the budget too, and is not begun once it is spent.
 func (w *walker) matches(pattern, str string) bool {
 	for _, p := range w.skipped {
 		if p == pattern {
 			return true
 		}
 	}
-	re, err := CompilePattern(pattern)
-	if err != nil {
+	c, cached := cachedPattern(pattern)
+	if !cached {
+		if w.spent >= CallMatchBudget {
+			w.unchecked = append(w.unchecked, w.pathString())
+			return true
+		}
+		start := time.Now()
+		c.re, c.err = CompilePattern(pattern)
+		w.spent += time.Since(start)
+	}
+	if c.err != nil {
 		return true
 	}
 	start := time.Now()
-	ok, err := matchString(re, str, CallMatchBudget-w.spent)
+	ok, err := matchString(c.re, str, CallMatchBudget-w.spent)
 	w.spent += time.Since(start)
 	if err == errOverBudget {
 		w.unchecked = append(w.unchecked, w.pathString())
@@ -359,7 +369,7 @@ func (w *walker) matches(pattern, str string) bool {
 	}
 	if err != nil {
 		w.skipped = append(w.skipped, pattern)
-		w.warnings = append(w.warnings, fmt.Sprintf("pattern /%s/ at %s could not be checked (%v); the value was let through", pattern, quotePath(w.pathString()), err))
+		w.warnings = append(w.warnings, fmt.Sprintf("pattern %s at %s could not be checked (%v); the value was let through", QuotePattern(pattern), quotePath(w.pathString()), err))
 		return true
 	}
 	return ok
