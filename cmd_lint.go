@@ -118,6 +118,9 @@ func runLint(args []string, io stdio) int {
 // nil).
 func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, p *progress) (*lint.Report, error) {
 	opts := f.options()
+	// A report lists no tool's nearest neighbours (the explorer does), and
+	// without them the risk kernel stops early on far more pairs.
+	opts.Neighbours = 0
 	if spec := f.embedderSpec(); spec != "" {
 		if p != nil {
 			p.step("opening the embedder")

@@ -348,30 +348,35 @@ func (r *riskGeo) features(i, j int, adaptive float64, dense []float64) Features
 }
 
 // eval computes pair (i, j)'s features and log-odds (Logit's); it gives
-// up (ok false) when the pair's log-odds is under bar, before the term
-// overlap when even the most overlap could not lift it there. Most pairs
-// of a large catalog can enter none of the kernel's lists.
+// up (ok false) when the pair's log-odds is under bar, as soon as the
+// features left could not lift it there. Most pairs of a large catalog
+// can enter none of the kernel's lists.
 func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64) (x Features, z float64, ok bool) {
 	m := r.model
 	x[FeatAdaptive] = adaptive
-	x[FeatFull] = unitDot(r.full, r.dim, i, j)
-	// The name traits are cheap: with them known, only the term overlap
-	// (at most 1) is left to bound.
+	// The name traits are cheap: with them known, only the full texts'
+	// cosine (in [-1, 1]) and the term overlap (in [0, 1]) are left to
+	// bound, then only the overlap.
 	rel := relate(&r.parts[i], &r.parts[j])
 	x[FeatOpposite] = b2f(rel.opposite)
 	x[FeatOtherAction] = b2f(rel.otherVerb)
 	x[FeatNested] = b2f(rel.nested)
 	x[FeatGuided] = b2f(r.guides[i][j] && r.guides[j][i])
-	if bar > math.Inf(-1) {
-		known := m.Bias
+	pruning := bar > math.Inf(-1)
+	known := m.Bias
+	if pruning {
 		for k := range numFeatures {
-			if k != FeatTerms {
+			if k != FeatFull && k != FeatTerms {
 				known += m.Weights[k] * x[k]
 			}
 		}
-		if known+r.headroom < bar {
+		if known+math.Abs(m.Weights[FeatFull])+r.headroom < bar {
 			return x, 0, false
 		}
+	}
+	x[FeatFull] = unitDot(r.full, r.dim, i, j)
+	if pruning && known+m.Weights[FeatFull]*x[FeatFull]+r.headroom < bar {
+		return x, 0, false
 	}
 	if dense != nil {
 		x[FeatTerms] = denseDot(dense, r.terms[j])
