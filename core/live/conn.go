@@ -97,7 +97,7 @@ type conn struct {
 	end     context.CancelCauseFunc // ends the context the session runs in
 	listed  atomic.Bool             // a List has begun; earlier list_changed are moot
 	closing atomic.Bool             // close was asked for; a lost connection is expected
-	over    atomic.Bool             // an answer was cut at maxMessage bytes
+	over    atomic.Pointer[string]  // what was cut at maxMessage bytes, said as the failure
 	lost    chan struct{}           // closed when the session ends, for whatever reason
 
 	// cut is cancelled when an answer is cut, so the request waiting for
@@ -125,7 +125,7 @@ func dial(ctx context.Context, spec Spec, opts Options, changed func(), ended fu
 			return nil, &Error{Server: spec.String(), Step: "start", Msg: c.scrub(err.Error())}
 		}
 		c.proc = p
-		lines := &jsonLines{r: pipeReader{p}, skip: c.skipped.add, over: c.overLimit}
+		lines := &jsonLines{r: pipeReader{p}, skip: c.skipped.add, over: func() { c.overLimit(errOverLimit) }}
 		transport = tappedTransport{&mcp.IOTransport{Reader: readCloser{lines, pipeReader{p}}, Writer: pipeWriter{p}, MaxLineLength: sdkMessageCap}, c.pages}
 	}
 	copts := hostCapabilities(opts.BareClient)
@@ -280,7 +280,7 @@ func (c *conn) httpTransport(spec Spec, opts Options) mcp.Transport {
 		base = http.DefaultTransport
 	}
 	origin, _ := url.Parse(spec.URL)
-	hc := &http.Client{Transport: &httpTap{base: base, headers: spec.Headers, origin: origin, pages: c.pages, over: c.overLimit}}
+	hc := &http.Client{Transport: &httpTap{base: base, headers: spec.Headers, origin: origin, pages: c.pages, over: c.overLimit, standaloneGET: !spec.SSE}}
 	// The SDK's own cap on an event (16 MiB) would refuse a page the
 	// catalog limit allows; the tap's cap, at the limit, comes first.
 	if spec.SSE {
@@ -289,10 +289,12 @@ func (c *conn) httpTransport(spec Spec, opts Options) mcp.Transport {
 	return &mcp.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: hc, MaxEventSize: sdkMessageCap}
 }
 
-// overLimit notes that an answer was cut at the size limit and fails the
-// request waiting for it.
-func (c *conn) overLimit() {
-	c.over.Store(true)
+// overLimit notes that what the server sent was cut at the size limit,
+// why saying which, and fails the request waiting, whose failure then says
+// why: the first cut's.
+func (c *conn) overLimit(why error) {
+	msg := why.Error()
+	c.over.CompareAndSwap(nil, &msg)
 	c.cutDone()
 }
 
@@ -310,8 +312,8 @@ func (c *conn) failure(step string, err error, ctx context.Context, limit time.D
 	var msg string
 	stopped := context.Cause(ctx)
 	switch {
-	case c.over.Load():
-		msg = errOverLimit.Error()
+	case c.over.Load() != nil:
+		msg = *c.over.Load()
 	case errors.Is(stopped, context.DeadlineExceeded) || stopped == nil && errors.Is(err, context.DeadlineExceeded):
 		msg = fmt.Sprintf("timed out after %s", limit)
 	case stopped != nil:

@@ -124,6 +124,47 @@ func TestEndlessHTTPAnswerStopsAtTheLimit(t *testing.T) {
 	}
 }
 
+// TestEndlessStandaloneStreamIsNamed: a server whose standalone event
+// stream (the GET a stateful Streamable HTTP session opens for the
+// server's own messages) sends one event that never ends is cut at the
+// limit, and the listing it fails says that stream was the cause, not the
+// tools/list answer.
+func TestEndlessStandaloneStreamIsNamed(t *testing.T) {
+	inner := livetest.Handler(livetest.Behaviour{Legacy: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			chunk := []byte("data: " + strings.Repeat("x", 64<<10))
+			for {
+				if _, err := w.Write(chunk); err != nil {
+					return // the client hung up
+				}
+			}
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"tools/list"`)) {
+			// The answer waits for the stream to fail the request.
+			select {
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Minute):
+			}
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	opts := testOptions(transport{http: true, legacy: true})
+	opts.PageTimeout = 2 * time.Minute
+	s := openT(t, Spec{URL: srv.URL}, opts)
+	_, err := s.List(context.Background())
+	want := "tools/list page 1: the server's standalone event stream (its GET) sent an event over the 64 MiB limit (reading stopped there)"
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("List: %v, want an error ending %q", err, want)
+	}
+}
+
 // heapPeak samples the heap until the returned function is called, which
 // reports by how much it grew at most. Sampling may miss the very top, so
 // the figure is a lower bound.

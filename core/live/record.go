@@ -177,7 +177,12 @@ type httpTap struct {
 	pages  *pages
 	// over is called when a response was cut at the limit, so the failure
 	// that follows can say why.
-	over func()
+	over func(why error)
+	// standaloneGET: a GET is the standalone event stream of a Streamable
+	// HTTP session, which carries the server's own messages, never the
+	// answer a request waits for (over the older SSE transport it carries
+	// every answer).
+	standaloneGET bool
 }
 
 func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -200,20 +205,29 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	why := errOverLimit
+	if t.standaloneGET && req.Method == http.MethodGet {
+		why = errStreamOverLimit
+	}
+	over := func() { t.over(why) }
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "text/event-stream":
-		resp.Body = &sseTee{ReadCloser: resp.Body, emit: t.pages.receivedRaw, over: t.over}
+		resp.Body = &sseTee{ReadCloser: resp.Body, emit: t.pages.receivedRaw, over: over}
 	case "application/json":
-		resp.Body = &jsonTee{ReadCloser: &limitedBody{ReadCloser: resp.Body, over: t.over}, emit: t.pages.receivedRaw}
+		resp.Body = &jsonTee{ReadCloser: &limitedBody{ReadCloser: resp.Body, over: over}, emit: t.pages.receivedRaw}
 	default:
-		resp.Body = &limitedBody{ReadCloser: resp.Body, over: t.over}
+		resp.Body = &limitedBody{ReadCloser: resp.Body, over: over}
 	}
 	return resp, nil
 }
 
 // errOverLimit ends a message that is over maxMessage bytes.
 var errOverLimit = fmt.Errorf("the server's answer is over the %d MiB limit (reading stopped there)", maxMessage>>20)
+
+// errStreamOverLimit is errOverLimit met on the standalone event stream: the
+// listing it fails is not the cause.
+var errStreamOverLimit = fmt.Errorf("the server's standalone event stream (its GET) sent an event over the %d MiB limit (reading stopped there)", maxMessage>>20)
 
 // limitedBody fails a body once it is over max bytes (0: maxMessage), so
 // whoever reads it to its end holds no more than that.
