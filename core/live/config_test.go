@@ -108,6 +108,7 @@ func FuzzParseConfig(f *testing.F) {
 		`{"mcpServers":{"a":{"command":"x","args":["1"],"env":{"K":"V"}}}}`,
 		`{"servers":{"b":{"type":"sse","url":"http://h","headers":{"A":"B"}}}}`,
 		`{"mcpServers":{"c":{"url":1}}}`, `[]`, `{"mcpServers":[]}`,
+		"\ufeff" + `{"mcpServers":{"d":{"command":"x"}}}`,
 	} {
 		f.Add([]byte(s))
 	}

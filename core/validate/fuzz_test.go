@@ -65,7 +65,7 @@ func checkResult(t *testing.T, r Result) {
 // FuzzParseArguments: any text parses or gives exactly one value-free
 // transport issue.
 func FuzzParseArguments(f *testing.F) {
-	for _, s := range []string{`{"a":1}`, `{"a":`, `{"a": yes}`, "", "[", `"x`, "{\"a\":\"\xff\"}", strings.Repeat("[", 600)} {
+	for _, s := range []string{`{"a":1}`, `{"a":`, `{"a": yes}`, "", "[", `"x`, "{\"a\":\"\xff\"}", strings.Repeat("[", 600), "\ufeff{\"a\":1}", "\ufeff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -90,7 +90,8 @@ func FuzzParseArguments(f *testing.F) {
 // PatternError naming it; the scan for .NET syntax never panics, and a
 // refused pattern is never handed to the engine.
 func FuzzCompilePattern(f *testing.F) {
-	for _, p := range []string{`^vol-[0-9a-f]{8}$`, `(?i)a`, `(?i:a)`, `\A\z`, `[\e]`, `(?<n>a)\k<n>`, `(?<a-b>x)`, `\p{IsGreek}`, `\`, `(?`, `[`, `\\A`} {
+	for _, p := range []string{`^vol-[0-9a-f]{8}$`, `(?i)a`, `(?i:a)`, `\A\z`, `[\e]`, `(?<n>a)\k<n>`, `(?<a-b>x)`, `\p{IsGreek}`, `\`, `(?`, `[`, `\\A`,
+		strings.Repeat("(a?", MaxPatternDepth+1) + strings.Repeat(")?", MaxPatternDepth+1), strings.Repeat(`[(]\(`, 9) + "(((x)))", strings.Repeat("é|", MaxPatternChars/2+1)} {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -100,7 +101,13 @@ func FuzzCompilePattern(f *testing.F) {
 			if !errors.As(err, &pe) || pe.Pattern != p || re != nil {
 				t.Fatalf("CompilePattern(%q) = %v, %v", p, re, err)
 			}
+			if n := utf8.RuneCountInString(err.Error()); n > MaxQuotedPatternChars+200 {
+				t.Fatalf("the error for a pattern of %d characters is %d characters long", utf8.RuneCountInString(p), n)
+			}
 			return
+		}
+		if utf8.RuneCountInString(p) > MaxPatternChars || groupDepth(p) > MaxPatternDepth {
+			t.Fatalf("CompilePattern compiled a pattern over the limits: %.100q", p)
 		}
 		if why, _ := notECMA(p); why != "" || re == nil {
 			t.Fatalf("CompilePattern(%q) accepted a pattern the scan refuses (%s)", p, why)
