@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"toolscope/core/jsonv"
+	"toolscope/core/validate"
 )
 
 // schemaMaxDepth bounds how deep nested properties are drawn; deeper
@@ -63,7 +64,7 @@ func (s *Styles) properties(out *[]string, schema *jsonv.Value, depth, w int) {
 			*out = append(*out, wrapIndented(shown("enum "+enumText(e)), detail, dw)...)
 		}
 		if p, ok := m.Value.Get("pattern").Str(); ok {
-			*out = append(*out, wrapIndented(shown("pattern /"+p+"/"), detail, dw)...)
+			*out = append(*out, wrapIndented(shown("pattern "+validate.QuotePattern(p)), detail, dw)...)
 		}
 		if d := m.Value.Get("default"); d != nil {
 			*out = append(*out, wrapIndented(shown("default "+d.JSON()), detail, dw)...)

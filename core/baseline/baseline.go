@@ -150,9 +150,13 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// Parse reads a baseline from its JSON: one object of the known keys, the
-// kind and version this package writes, every entry complete.
+// Parse reads a baseline from its JSON (a leading byte order mark
+// skipped): one object of the known keys, the kind and version this
+// package writes, every entry complete.
 func Parse(data []byte) (*File, error) {
+	// A byte order mark, as some editors save one, is no part of the JSON;
+	// positions count from the character after it.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f File

@@ -259,7 +259,22 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// A baseline saved with a byte order mark reads; positions count from the
+// character after it; a mark anywhere else is no JSON.
+func TestParseSkipsALeadingBOM(t *testing.T) {
+	if _, err := Parse([]byte("\ufeff" + `{"kind": "toolscope-baseline", "version": 1}`)); err != nil {
+		t.Errorf("a leading byte order mark: %v", err)
+	}
+	if _, err := Parse([]byte("\ufeff{")); err == nil || !strings.HasPrefix(err.Error(), "1:1:") {
+		t.Errorf("an error after the mark: %v, want it at 1:1", err)
+	}
+	if _, err := Parse([]byte(" \ufeff" + `{"kind": "toolscope-baseline", "version": 1}`)); err == nil {
+		t.Error("a mark after a space was read")
+	}
+}
+
 func FuzzParse(f *testing.F) {
+	f.Add([]byte("\ufeff" + `{"kind": "toolscope-baseline", "version": 1}`))
 	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r", "tool": "t", "severity": "warn", "message": "m"}], "pairs": [{"a": "y", "b": "x", "kind": "watch"}]}`))
 	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1}`))
 	f.Add([]byte(`{`))
