@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"toolscope/core/catalog"
@@ -422,14 +421,4 @@ func (h HeldOut) Of(twins bool) []Scored {
 		}
 	}
 	return out
-}
-
-// sortScored orders by risk descending (then names), for reports.
-func sortScored(ss []Scored) {
-	sort.SliceStable(ss, func(i, j int) bool {
-		if ss[i].Risk != ss[j].Risk {
-			return ss[i].Risk > ss[j].Risk
-		}
-		return ss[i].A+ss[i].B < ss[j].A+ss[j].B
-	})
 }
