@@ -119,6 +119,7 @@ type sink struct {
 	bars            bool
 	rankBar, floorZ float64
 	nbBar           []float64
+	x               Features // the pair's risk features, scratch
 }
 
 func newSink(g *geometry, w want) *sink {
@@ -398,7 +399,7 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 		if g.usual != nil {
 			sc = 2*a - ui - g.usual[j]
 			if g.risk != nil {
-				_, z, ok := g.risk.eval(i, j, sc, s.dense, s.bar(i, j))
+				z, ok := g.risk.eval(i, j, sc, s.dense, s.bar(i, j), &s.x)
 				if !ok {
 					continue // it can enter no list
 				}

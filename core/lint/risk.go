@@ -211,8 +211,9 @@ type riskGeo struct {
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
 	vocab  []string       // the terms, by id
-	// headroom is the model's headroom (see eval).
-	headroom float64
+	// headroom is the most the term overlap can add to the log-odds,
+	// fullRoom the most the full texts' cosine and it can (see eval).
+	headroom, fullRoom float64
 }
 
 type termWeight struct {
@@ -343,7 +344,8 @@ func denseDot(a []float64, b []termWeight) float64 {
 // features computes pair (i, j)'s features, given its adaptive score;
 // dense, when set, holds tool i's term weights by id (see denseDot).
 func (r *riskGeo) features(i, j int, adaptive float64, dense []float64) Features {
-	x, _, _ := r.eval(i, j, adaptive, dense, math.Inf(-1))
+	var x Features
+	r.eval(i, j, adaptive, dense, math.Inf(-1), &x)
 	return x
 }
 
@@ -351,40 +353,45 @@ func (r *riskGeo) features(i, j int, adaptive float64, dense []float64) Features
 // up (ok false) when the pair's log-odds is under bar, as soon as the
 // features left could not lift it there. Most pairs of a large catalog
 // can enter none of the kernel's lists.
-func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64) (x Features, z float64, ok bool) {
+func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64, x *Features) (z float64, ok bool) {
 	m := r.model
+	*x = Features{}
 	x[FeatAdaptive] = adaptive
 	// The name traits are cheap: with them known, only the full texts'
 	// cosine (in [-1, 1]) and the term overlap (in [0, 1]) are left to
 	// bound, then only the overlap.
 	rel := relate(&r.parts[i], &r.parts[j])
-	x[FeatOpposite] = b2f(rel.opposite)
-	x[FeatOtherAction] = b2f(rel.otherVerb)
-	x[FeatNested] = b2f(rel.nested)
-	x[FeatGuided] = b2f(r.guides[i][j] && r.guides[j][i])
-	pruning := bar > math.Inf(-1)
-	known := m.Bias
-	if pruning {
-		for k := range numFeatures {
-			if k != FeatFull && k != FeatTerms {
-				known += m.Weights[k] * x[k]
-			}
-		}
-		if known+math.Abs(m.Weights[FeatFull])+r.headroom < bar {
-			return x, 0, false
-		}
+	known := m.Bias + m.Weights[FeatAdaptive]*adaptive
+	if rel.opposite {
+		x[FeatOpposite] = 1
+		known += m.Weights[FeatOpposite]
+	}
+	if rel.otherVerb {
+		x[FeatOtherAction] = 1
+		known += m.Weights[FeatOtherAction]
+	}
+	if rel.nested {
+		x[FeatNested] = 1
+		known += m.Weights[FeatNested]
+	}
+	if r.guides[i][j] && r.guides[j][i] {
+		x[FeatGuided] = 1
+		known += m.Weights[FeatGuided]
+	}
+	if known+r.fullRoom < bar {
+		return 0, false
 	}
 	x[FeatFull] = unitDot(r.full, r.dim, i, j)
-	if pruning && known+m.Weights[FeatFull]*x[FeatFull]+r.headroom < bar {
-		return x, 0, false
+	if known+m.Weights[FeatFull]*x[FeatFull]+r.headroom < bar {
+		return 0, false
 	}
 	if dense != nil {
 		x[FeatTerms] = denseDot(dense, r.terms[j])
 	} else {
 		x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
 	}
-	z = m.Logit(x)
-	return x, z, z >= bar
+	z = m.Logit(*x)
+	return z, z >= bar
 }
 
 // headroom is the most the term overlap (at most 1) can add to the

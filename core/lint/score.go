@@ -222,7 +222,9 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			return out
 		}
 		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
-			parts: parseNames(s.tools), guides: guidedMentions(s.tools), headroom: headroom(s.model)}
+			parts: parseNames(s.tools), guides: guidedMentions(s.tools)}
+		g.risk.headroom = headroom(s.model)
+		g.risk.fullRoom = g.risk.headroom + math.Abs(s.model.Weights[FeatFull])
 		g.risk.terms, g.risk.vocab = tfidf(s.tools)
 	}
 	if s.scoring != ScoringCosine {
