@@ -56,6 +56,16 @@ type catalogFlags struct {
 type optionalFloat struct {
 	v        *float64
 	allowOff bool
+	// from names the config file the value came from ("" for the flag).
+	from string
+}
+
+// name is how an error names where the value came from.
+func (o *optionalFloat) name(flag string) string {
+	if o.from != "" {
+		return fmt.Sprintf("%s %s in %s", strings.TrimPrefix(flag, "--"), o.String(), o.from)
+	}
+	return flag + " " + o.String()
 }
 
 func (o *optionalFloat) String() string {
@@ -138,7 +148,18 @@ func (f *catalogFlags) check() error {
 		return fmt.Errorf("--scoring %q: want risk, adaptive or cosine", f.scoring)
 	}
 	if f.watchBand.v != nil && *f.watchBand.v < 0 {
-		return fmt.Errorf("--watch-band %s: want zero or more", f.watchBand.String())
+		return fmt.Errorf("%s: want zero or more", f.watchBand.name("--watch-band"))
+	}
+	if t := f.threshold.v; t != nil && !math.IsInf(*t, 1) {
+		// A risk is a chance and a cosine a cosine: a threshold outside
+		// their range would flag all or nothing without saying so.
+		lo, hi, what := 0.0, 1.0, "a risk runs from 0 to 1"
+		if lint.Scoring(f.scoring) == lint.ScoringCosine {
+			lo, what = -1, "a cosine runs from -1 to 1"
+		}
+		if lint.Scoring(f.scoring) != lint.ScoringAdaptive && (*t < lo || *t > hi) {
+			return fmt.Errorf("%s: %s (or off, for report-only)", f.threshold.name("--threshold"), what)
+		}
 	}
 	if err := f.live.check(); err != nil {
 		return err
@@ -348,10 +369,10 @@ func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
 		f.scoring = string(s.Scoring)
 	}
 	if s.Threshold != nil && !set["threshold"] {
-		f.threshold.v = s.Threshold
+		f.threshold.v, f.threshold.from = s.Threshold, c.Path
 	}
 	if s.WatchBand != nil && !set["watch-band"] {
-		f.watchBand.v = s.WatchBand
+		f.watchBand.v, f.watchBand.from = s.WatchBand, c.Path
 	}
 	if s.RankLimit != nil && !set["rank-limit"] {
 		f.rankLimit = *s.RankLimit
