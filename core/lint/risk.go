@@ -75,9 +75,7 @@ type RiskModel struct {
 func (m *RiskModel) Logit(x Features) float64 {
 	z := m.Bias
 	for k, w := range m.Weights {
-		// The conversion forbids fusing into FMA, so the kernel's
-		// feature-by-feature sum (riskGeo.eval) gives the same bits.
-		z += float64(w * x[k])
+		z += w * x[k]
 	}
 	return z
 }
@@ -164,7 +162,7 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 	case FeatOpposite:
 		if reversed(&c.a, &c.b) {
 			plain := c.a
-			if slices.Contains(c.a.object, "reverse") {
+			if c.a.reverse {
 				plain = c.b
 			}
 			what := strings.TrimSpace(plain.verb + " " + strings.Join(plain.said, " "))
@@ -211,8 +209,10 @@ type riskGeo struct {
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
 	vocab  []string       // the terms, by id
-	// headroom is the most the term overlap can add to the log-odds,
-	// fullRoom the most the full texts' cosine and it can (see eval).
+	// headroom is the most the term overlap (at most 1) can add to the
+	// log-odds, fullRoom the most the full texts' cosine (in [-1, 1]) and
+	// it can (see eval). The bars eval is given sit a margin under the
+	// exact ones (logitBar), which covers the rounding of its partial sums.
 	headroom, fullRoom float64
 }
 
@@ -392,20 +392,6 @@ func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64,
 	}
 	z = m.Logit(*x)
 	return z, z >= bar
-}
-
-// headroom is the most the term overlap (at most 1) can add to the
-// log-odds, with a margin for the rounding of a sum taken in another order.
-func headroom(m *RiskModel) float64 {
-	return max(0, m.Weights[FeatTerms]) + 1e-9*(1+math.Abs(m.Bias)+sumAbs(m.Weights))
-}
-
-func sumAbs(w Features) float64 {
-	s := 0.0
-	for _, v := range w {
-		s += math.Abs(v)
-	}
-	return s * 4 // features within [-2, 2] or so; generous
 }
 
 // logitBar is the log-odds under which a pair's risk is sure to be under

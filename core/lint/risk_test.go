@@ -378,14 +378,21 @@ func TestRiskKernelKeepsWhatFullScoringKeeps(t *testing.T) {
 			}
 			same("ranked", sim.Ranked, all[:min(c.rank, len(all))])
 			th := scores.Thresholds()
-			var conf []Pair
+			conf, watch := 0, 0
 			for _, p := range all {
-				if !th.ReportOnly() && p.Similarity >= th.Confusability {
-					conf = append(conf, p)
+				switch {
+				case th.ReportOnly():
+				case p.Similarity >= th.Confusability:
+					conf++
+				case p.Similarity >= th.Confusability-th.WatchBand:
+					watch++
 				}
 			}
-			if sim.ConfusableCount != len(conf) {
-				t.Errorf("%d confusable, scoring every pair finds %d", sim.ConfusableCount, len(conf))
+			if sim.ConfusableCount != conf || sim.WatchCount != watch {
+				t.Errorf("%d confusable and %d watch, scoring every pair finds %d and %d", sim.ConfusableCount, sim.WatchCount, conf, watch)
+			}
+			if !th.ReportOnly() && conf+watch == 0 {
+				t.Fatal("no verdict at all: the case tests nothing of the floor")
 			}
 			for i := range n {
 				row := nb[i]

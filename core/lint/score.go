@@ -223,7 +223,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		}
 		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
 			parts: parseNames(s.tools), guides: guidedMentions(s.tools)}
-		g.risk.headroom = headroom(s.model)
+		g.risk.headroom = max(0, s.model.Weights[FeatTerms])
 		g.risk.fullRoom = g.risk.headroom + math.Abs(s.model.Weights[FeatFull])
 		g.risk.terms, g.risk.vocab = tfidf(s.tools)
 	}
