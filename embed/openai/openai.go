@@ -5,7 +5,8 @@
 // Requests are batched, each with its own timeout under the caller's
 // context; 429 and 5xx answers are retried with capped exponential backoff,
 // honouring Retry-After. Every failure is one line naming the endpoint and
-// the step, and the API key never appears in any of them.
+// the step, and the API key never appears in any of them. That transport is
+// Client, which the chat-model judge (core/judge) shares.
 package openai
 
 import (
@@ -14,15 +15,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"toolscope/embed"
@@ -85,13 +82,8 @@ type Options struct {
 
 // Embedder is the openai:MODEL embedder. It is safe for concurrent use.
 type Embedder struct {
-	opts     Options
-	endpoint string // where requests go
-	shown    string // endpoint without credentials or query, for messages
-	key      string
-	keyVar   string // which variable the key came from
-	// wait sleeps between tries; tests replace it to run without sleeping.
-	wait func(ctx context.Context, d time.Duration) error
+	opts   Options
+	client *Client
 
 	mu   sync.Mutex
 	dims int
@@ -100,10 +92,6 @@ type Embedder struct {
 // New checks the options and reads the endpoint and key from the
 // environment. It sends nothing.
 func New(opts Options) (*Embedder, error) {
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
 	if strings.TrimSpace(opts.Model) == "" {
 		return nil, errors.New("no model named: use --embedder openai:MODEL (e.g. openai:text-embedding-3-small)")
 	}
@@ -111,45 +99,17 @@ func New(opts Options) (*Embedder, error) {
 		return nil, errors.New("negative option (dimensions, batch size, attempts and durations must be positive)")
 	}
 	setDefault(&opts.BatchSize, DefaultBatchSize)
-	setDefault(&opts.MaxAttempts, DefaultMaxAttempts)
-	setDefault(&opts.RequestTimeout, DefaultRequestTimeout)
-	setDefault(&opts.BaseBackoff, DefaultBaseBackoff)
-	setDefault(&opts.MaxWait, DefaultMaxWait)
-	if opts.Client == nil {
-		opts.Client = &http.Client{}
-	}
-
-	base, from := opts.BaseURL, "--embed-url"
-	for _, v := range []string{EnvURL, EnvURLOpenAI} {
-		if base == "" {
-			base, from = getenv(v), "$"+v
-		}
-	}
-	if base == "" {
-		base, from = DefaultURL, "the default URL"
-	}
-	u, err := url.Parse(strings.TrimSpace(base))
+	c, err := NewClient(ClientOptions{
+		Model: opts.Model, BaseURL: opts.BaseURL, URLFlag: "--embed-url",
+		URLVars: []string{EnvURL, EnvURLOpenAI}, KeyVars: []string{EnvKey, EnvKeyOpenAI},
+		Path: "/embeddings", Serves: "an embeddings endpoint",
+		RequestTimeout: opts.RequestTimeout, MaxAttempts: opts.MaxAttempts,
+		BaseBackoff: opts.BaseBackoff, MaxWait: opts.MaxWait, Client: opts.Client, Getenv: opts.Getenv,
+	})
 	if err != nil {
-		// The parser's message quotes the URL, which may hold credentials.
-		return nil, fmt.Errorf("%s is not a valid URL", from)
+		return nil, err
 	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s is not an http(s) URL: %q (it starts with http:// or https://)", from, showURL(u))
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	if !strings.HasSuffix(u.Path, "/embeddings") {
-		u.Path += "/embeddings"
-	}
-	u.RawPath = ""
-
-	e := &Embedder{opts: opts, endpoint: u.String(), shown: showURL(u), wait: sleep}
-	for _, v := range []string{EnvKey, EnvKeyOpenAI} {
-		if k := strings.TrimSpace(getenv(v)); k != "" {
-			e.key, e.keyVar = k, v
-			break
-		}
-	}
-	return e, nil
+	return &Embedder{opts: opts, client: c}, nil
 }
 
 // ID is "openai:MODEL".
@@ -158,7 +118,7 @@ func (e *Embedder) ID() string { return Prefix + e.opts.Model }
 // CacheID adds what else decides the vectors: the endpoint (one model name
 // on two servers may be two models) and a requested length.
 func (e *Embedder) CacheID() string {
-	id := e.ID() + "@" + e.shown
+	id := e.ID() + "@" + e.client.shown
 	if e.opts.Dimensions > 0 {
 		id += "#" + strconv.Itoa(e.opts.Dimensions)
 	}
@@ -207,176 +167,18 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return out, nil
 }
 
-// Error is a failed request: one line naming the endpoint and the step.
-// It leaves the embedder's name to the caller, which says what it was
-// embedding with.
-type Error struct {
-	// Endpoint is the URL without credentials or query.
-	Endpoint string
-	// Batch is " (batch 2 of 4)" when the texts took several requests.
-	Batch string
-	// Status is the HTTP status, 0 when none arrived.
-	Status int
-	// Step says what went wrong, in words; it never holds the key.
-	Step string
-	// Attempts counts the tries made.
-	Attempts int
-	// Err is the underlying cause (a context error, a network error), if any.
-	Err error
-}
-
-func (e *Error) Error() string {
-	s := fmt.Sprintf("POST %s%s: %s", e.Endpoint, e.Batch, e.Step)
-	if e.Attempts > 1 {
-		s += fmt.Sprintf(" (gave up after %d attempts)", e.Attempts)
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// failure is one attempt's outcome when it is not a success.
-type failure struct {
-	status int
-	step   string
-	cause  error
-	retry  bool
-	// after is the wait the server asked for (Retry-After), 0 if none.
-	after time.Duration
-}
-
 // request sends one batch, retrying what may pass.
 func (e *Embedder) request(ctx context.Context, texts []string, where string) ([][]float32, error) {
 	payload := map[string]any{"model": e.opts.Model, "input": texts}
 	if e.opts.Dimensions > 0 {
 		payload["dimensions"] = e.opts.Dimensions
 	}
-	body, err := json.Marshal(payload)
-	if err != nil {
-		return nil, e.fail(where, &failure{step: "encode request: " + err.Error(), cause: err}, 0)
-	}
-	for attempt := 1; ; attempt++ {
-		vecs, f := e.attempt(ctx, body, len(texts))
-		if f == nil {
-			return vecs, nil
-		}
-		if !f.retry || attempt >= e.opts.MaxAttempts {
-			return nil, e.fail(where, f, attempt)
-		}
-		d := e.backoff(attempt)
-		if f.after > 0 {
-			if f.after > e.opts.MaxWait {
-				f.step += fmt.Sprintf("; the server asks to wait %s, more than the %s allowed", f.after, e.opts.MaxWait)
-				return nil, e.fail(where, f, attempt)
-			}
-			d = f.after
-		}
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
-			f.step += fmt.Sprintf("; no time left to wait %s and retry", d.Round(time.Millisecond))
-			return nil, e.fail(where, f, attempt)
-		}
-		if err := e.wait(ctx, d); err != nil {
-			return nil, e.fail(where, &failure{step: "cancelled while waiting to retry", cause: err}, attempt)
-		}
-	}
-}
-
-func (e *Embedder) fail(where string, f *failure, attempts int) error {
-	return &Error{Endpoint: e.shown, Batch: where, Status: f.status,
-		Step: e.scrub(f.step), Attempts: attempts, Err: f.cause}
-}
-
-// backoff is the wait before retry n (from 1): BaseBackoff doubled per
-// retry, capped at MaxWait, with the upper half jittered so that runs
-// retrying together spread out.
-func (e *Embedder) backoff(n int) time.Duration {
-	d := e.opts.BaseBackoff << min(n-1, 30)
-	if d <= 0 || d > e.opts.MaxWait {
-		d = e.opts.MaxWait
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
-// attempt makes one try under its own timeout.
-func (e *Embedder) attempt(ctx context.Context, body []byte, n int) ([][]float32, *failure) {
-	actx, cancel := context.WithTimeout(ctx, e.opts.RequestTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(actx, http.MethodPost, e.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, &failure{step: "build request: " + err.Error(), cause: err}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "toolscope")
-	if e.key != "" {
-		req.Header.Set("Authorization", "Bearer "+e.key)
-	}
-	resp, err := e.opts.Client.Do(req)
-	if err != nil {
-		return nil, e.transportFailure(ctx, "send", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
-	if err != nil {
-		return nil, e.transportFailure(ctx, "read response", err)
-	}
-	if len(data) > maxBodyBytes {
-		return nil, &failure{status: resp.StatusCode, step: fmt.Sprintf("response larger than %d MiB", maxBodyBytes>>20)}
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, e.statusFailure(resp, data)
-	}
-	vecs, err := e.decode(data, n)
-	if err != nil {
-		return nil, &failure{status: resp.StatusCode, step: err.Error()}
-	}
-	return vecs, nil
-}
-
-// transportFailure explains a request that got no complete answer. A timed
-// out attempt is retried; the caller's own cancellation or deadline is not,
-// nor a refused connection (nothing listens: say so at once).
-func (e *Embedder) transportFailure(ctx context.Context, step string, err error) *failure {
-	if ctx.Err() != nil {
-		return &failure{step: step + ": " + ctx.Err().Error(), cause: ctx.Err()}
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &failure{step: fmt.Sprintf("%s: no answer within %s (request timeout)", step, e.opts.RequestTimeout), cause: err, retry: true}
-	}
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		err = uerr.Err // its text repeats the URL, which may carry credentials
-	}
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return &failure{step: step + ": connection refused: is the server running at this address?", cause: err}
-	}
-	return &failure{step: step + ": " + err.Error(), cause: err, retry: true}
-}
-
-// statusFailure explains a non-200 answer.
-func (e *Embedder) statusFailure(resp *http.Response, body []byte) *failure {
-	f := &failure{status: resp.StatusCode, step: "HTTP " + resp.Status}
-	msg := serverMessage(body)
-	switch code := resp.StatusCode; {
-	case code == http.StatusUnauthorized && e.key == "":
-		f.step += ": the endpoint wants an API key: set " + EnvKey + " (or " + EnvKeyOpenAI + ")"
-	case code == http.StatusUnauthorized:
-		f.step += ": the key in $" + e.keyVar + " was refused"
-	case code == http.StatusForbidden:
-		f.step += fmt.Sprintf(": the key in $%s may not use model %q", e.keyVar, e.opts.Model)
-		if e.key == "" {
-			f.step = "HTTP " + resp.Status + ": access denied (no key set: " + EnvKey + " or " + EnvKeyOpenAI + ")"
-		}
-	case code == http.StatusNotFound:
-		f.step += fmt.Sprintf(": no model %q here, or not an embeddings endpoint (the base URL usually ends in /v1)", e.opts.Model)
-	case code == http.StatusTooManyRequests || code >= 500:
-		f.retry = true
-		f.after = retryAfter(resp.Header, time.Now())
-	}
-	if msg != "" {
-		f.step += ": " + msg
-	}
-	return f
+	var vecs [][]float32
+	err := e.client.Post(ctx, payload, where, func(body []byte) (err error) {
+		vecs, err = e.decode(body, len(texts))
+		return err
+	})
+	return vecs, err
 }
 
 // response is the part of the endpoint's answer read here.
@@ -530,11 +332,11 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 }
 
 // scrub removes the key from text bound for a user, in case a server echoed it.
-func (e *Embedder) scrub(s string) string {
-	if e.key == "" {
+func (c *Client) scrub(s string) string {
+	if c.key == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, e.key, "[redacted]")
+	return strings.ReplaceAll(s, c.key, "[redacted]")
 }
 
 // showURL is a URL fit for messages: no credentials, no query (either may

@@ -121,7 +121,7 @@ func newEmbedder(t *testing.T, s *server, vars env, tune func(*Options)) (*Embed
 		t.Fatalf("New: %v", err)
 	}
 	var waits []time.Duration
-	e.wait = func(ctx context.Context, d time.Duration) error {
+	e.client.wait = func(ctx context.Context, d time.Duration) error {
 		waits = append(waits, d)
 		return ctx.Err()
 	}
@@ -347,7 +347,7 @@ func TestTimeouts(t *testing.T) {
 		s := newServer(t, func(_ int, _ request, w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) })
 		e, _ := newEmbedder(t, s, env{}, nil)
 		ctx, cancel := context.WithCancel(context.Background())
-		e.wait = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
+		e.client.wait = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
 		_, err := e.Embed(ctx, inputs(1))
 		checkErr(t, err, "cancelled while waiting to retry")
 		if !errors.Is(err, context.Canceled) {
@@ -524,8 +524,8 @@ func TestEnvironment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e.endpoint != tc.wantEndpoint || e.keyVar != tc.wantKeyVar {
-				t.Fatalf("endpoint, key variable = %q, %q; want %q, %q", e.endpoint, e.keyVar, tc.wantEndpoint, tc.wantKeyVar)
+			if e.client.endpoint != tc.wantEndpoint || e.client.keyVar != tc.wantKeyVar {
+				t.Fatalf("endpoint, key variable = %q, %q; want %q, %q", e.client.endpoint, e.client.keyVar, tc.wantEndpoint, tc.wantKeyVar)
 			}
 		})
 	}
