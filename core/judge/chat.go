@@ -1,0 +1,164 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"toolscope/embed/openai"
+)
+
+// Prefix starts the judge name that selects an OpenAI-compatible endpoint:
+// openai:MODEL.
+const Prefix = "openai:"
+
+// The environment variables read, in order of preference; they follow the
+// embedder's (--embed-url, $TOOLSCOPE_EMBED_URL) with JUDGE in place of
+// EMBED.
+const (
+	EnvURL = "TOOLSCOPE_JUDGE_URL"
+	EnvKey = "TOOLSCOPE_JUDGE_KEY"
+)
+
+// DefaultConcurrency is how many requests are in flight at once.
+const DefaultConcurrency = 4
+
+// Options configure New. Zero values take the defaults.
+type Options struct {
+	// Model is the MODEL of openai:MODEL.
+	Model string
+	// BaseURL is --judge-url (or --url for probe); "" reads $TOOLSCOPE_JUDGE_URL,
+	// then $OPENAI_BASE_URL, then OpenAI.
+	BaseURL string
+	// URLFlag names the flag BaseURL came from, for messages.
+	URLFlag string
+	// Concurrency bounds the requests in flight.
+	Concurrency int
+	// RequestTimeout, MaxAttempts, BaseBackoff and MaxWait tune the
+	// transport as for the embedder (openai.ClientOptions).
+	RequestTimeout time.Duration
+	MaxAttempts    int
+	BaseBackoff    time.Duration
+	MaxWait        time.Duration
+	// Client sends the requests; nil is a plain http.Client.
+	Client *http.Client
+	// Getenv reads the environment; nil is os.Getenv.
+	Getenv func(string) string
+}
+
+// Model is one chat model behind an OpenAI-compatible endpoint. It is safe
+// for concurrent use.
+type Model struct {
+	name        string
+	client      *openai.Client
+	concurrency int
+	// plain is set once the endpoint refused response_format: later
+	// requests go without it.
+	plain atomic.Bool
+}
+
+// New checks the options and reads the endpoint and key from the
+// environment. It sends nothing.
+func New(o Options) (*Model, error) {
+	if strings.TrimSpace(o.Model) == "" {
+		return nil, errors.New("no model named: use openai:MODEL (e.g. openai:gpt-4.1-mini)")
+	}
+	if o.Concurrency < 0 {
+		return nil, errors.New("negative concurrency")
+	}
+	if o.Concurrency == 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.URLFlag == "" {
+		o.URLFlag = "--judge-url"
+	}
+	if o.RequestTimeout == 0 {
+		// A chat answer takes longer than an embedding.
+		o.RequestTimeout = 120 * time.Second
+	}
+	c, err := openai.NewClient(openai.ClientOptions{
+		Model: o.Model, BaseURL: o.BaseURL, URLFlag: o.URLFlag,
+		URLVars: []string{EnvURL, openai.EnvURLOpenAI}, KeyVars: []string{EnvKey, openai.EnvKeyOpenAI},
+		Path: "/chat/completions", Serves: "a chat completions endpoint",
+		RequestTimeout: o.RequestTimeout, MaxAttempts: o.MaxAttempts, BaseBackoff: o.BaseBackoff,
+		MaxWait: o.MaxWait, Client: o.Client, Getenv: o.Getenv,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Model{name: o.Model, client: c, concurrency: o.Concurrency}, nil
+}
+
+// ParseSpec reads a --judge or --model value, openai:MODEL, into the model
+// name.
+func ParseSpec(spec string) (string, error) {
+	model, ok := strings.CutPrefix(spec, Prefix)
+	if !ok || strings.TrimSpace(model) == "" {
+		return "", fmt.Errorf("%q is not openai:MODEL (e.g. openai:gpt-4.1-mini, or openai:llama3.1 with a local server's URL)", spec)
+	}
+	return model, nil
+}
+
+// ID is "openai:MODEL", the By of the model's judgments.
+func (m *Model) ID() string { return Prefix + m.name }
+
+// Endpoint is where requests go, without credentials.
+func (m *Model) Endpoint() string { return m.client.Endpoint() }
+
+// HasKey reports whether an API key was found.
+func (m *Model) HasKey() bool { return m.client.HasKey() }
+
+// chatResponse is the part of a chat completion read here.
+type chatResponse struct {
+	Choices []struct {
+		Message struct {
+			Content   *string `json:"content"`
+			ToolCalls []struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage *Usage `json:"usage"`
+}
+
+// Usage is what the endpoint says a request cost, when it says.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// chat sends one request and returns the first choice's message. A 400
+// that names response_format is sent again once without it (some servers
+// do not support JSON mode), and the model remembers.
+func (m *Model) chat(ctx context.Context, payload map[string]any) (chatResponse, error) {
+	if m.plain.Load() {
+		delete(payload, "response_format")
+	}
+	var r chatResponse
+	decode := func(body []byte) error {
+		r = chatResponse{}
+		if err := json.Unmarshal(body, &r); err != nil {
+			return fmt.Errorf("malformed response: %s", oneLine(err.Error()))
+		}
+		if len(r.Choices) == 0 {
+			return errors.New(`response has no "choices"`)
+		}
+		return nil
+	}
+	err := m.client.Post(ctx, payload, "", decode)
+	var oerr *openai.Error
+	if _, asked := payload["response_format"]; asked && errors.As(err, &oerr) && oerr.Status == http.StatusBadRequest &&
+		strings.Contains(oerr.Step, "response_format") {
+		m.plain.Store(true)
+		delete(payload, "response_format")
+		err = m.client.Post(ctx, payload, "", decode)
+	}
+	return r, err
+}

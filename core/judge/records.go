@@ -1,0 +1,250 @@
+package judge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// FileName is the judgments file kept in a repository beside
+// toolscope.yaml.
+const FileName = "toolscope.judgments.jsonl"
+
+// maxFileBytes bounds a judgments file read whole.
+const maxFileBytes = 64 << 20
+
+// Records is a set of judgments: read from a judgments file or the disk
+// cache, added to by a run. It is safe for concurrent use.
+type Records struct {
+	mu    sync.Mutex
+	byKey map[string]Judgment
+	// byPair lists the keys recorded for a pair of names.
+	byPair map[[2]string][]string
+}
+
+// NewRecords is an empty set.
+func NewRecords() *Records {
+	return &Records{byKey: map[string]Judgment{}, byPair: map[[2]string][]string{}}
+}
+
+// Add records j, replacing a judgment with the same key.
+func (r *Records) Add(j Judgment) {
+	if j.B < j.A {
+		j.A, j.B = j.B, j.A
+		if j.Fix != nil {
+			f := Fix{A: j.Fix.B, B: j.Fix.A}
+			j.Fix = &f
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := j.Key()
+	if _, ok := r.byKey[k]; !ok {
+		names := [2]string{j.A, j.B}
+		r.byPair[names] = append(r.byPair[names], k)
+	}
+	r.byKey[k] = j
+}
+
+// Len is the number of judgments held.
+func (r *Records) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.byKey)
+}
+
+// All returns the judgments ordered by names, then judge.
+func (r *Records) All() []Judgment {
+	r.mu.Lock()
+	out := make([]Judgment, 0, len(r.byKey))
+	for _, j := range r.byKey {
+		out = append(out, j)
+	}
+	r.mu.Unlock()
+	slices.SortFunc(out, func(x, y Judgment) int {
+		return strings.Compare(x.A+"\x00"+x.B+"\x00"+x.By+"\x00"+x.Texts, y.A+"\x00"+y.B+"\x00"+y.By+"\x00"+y.Texts)
+	})
+	return out
+}
+
+// Lookup finds the judgment of exactly this pair's texts by this judge and
+// prompt version.
+func (r *Records) Lookup(p Pair, by, prompt string) (Judgment, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	j, ok := r.byKey[key(p.TextHash(), by, prompt)]
+	return j, ok
+}
+
+// Replay finds the judgment that holds for the pair's current texts: a
+// person's first, then prefer's (the judge asked for now, "" for none),
+// then any model's, newest prompt version first. stale is true when the
+// names were judged but every judgment is of other texts.
+func (r *Records) Replay(p Pair, prefer string) (j Judgment, ok, stale bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	texts := p.TextHash()
+	best := -1
+	for _, k := range r.byPair[p.Names()] {
+		c := r.byKey[k]
+		if c.Texts != texts {
+			stale = true
+			continue
+		}
+		rank := 1
+		switch {
+		case c.By == PersonBy:
+			rank = 3
+		case prefer != "" && c.By == prefer && c.Prompt == PromptVersion:
+			rank = 2
+		}
+		if rank > best || (rank == best && c.Prompt > j.Prompt) {
+			j, best = c, rank
+		}
+	}
+	if best < 0 {
+		return Judgment{}, false, stale
+	}
+	return j, true, false
+}
+
+// Judged reports whether any judgment names the pair, fresh or stale.
+func (r *Records) Judged(names [2]string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.byPair[names]) > 0
+}
+
+// ReadFile reads a judgments file: one JSON judgment per line, blank lines
+// and lines starting with # skipped. A missing file is an empty set; a bad
+// line is an error naming the file and the line.
+func ReadFile(path string) (*Records, error) {
+	r := NewRecords()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("judgments %s: %w", path, err)
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("judgments %s: larger than %d MiB", path, maxFileBytes>>20)
+	}
+	if err := r.parse(data, func(line int, err error) error {
+		return fmt.Errorf("judgments %s:%d: %w", path, line, err)
+	}); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Parse reads judgments-file text (see ReadFile); errors name the line.
+func Parse(data []byte) (*Records, error) {
+	r := NewRecords()
+	err := r.parse(data, func(line int, err error) error { return fmt.Errorf("line %d: %w", line, err) })
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// parse adds every line of data; onBad turns a bad line into the error to
+// return, or nil to skip it.
+func (r *Records) parse(data []byte, onBad func(line int, err error) error) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), maxFileBytes)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		j, err := parseRecord(line)
+		if err != nil {
+			if e := onBad(n, err); e != nil {
+				return e
+			}
+			continue
+		}
+		r.Add(j)
+	}
+	if err := sc.Err(); err != nil {
+		return onBad(0, err)
+	}
+	return nil
+}
+
+// parseRecord reads and checks one judgment line.
+func parseRecord(line []byte) (Judgment, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var j Judgment
+	if err := dec.Decode(&j); err != nil {
+		return j, fmt.Errorf("not a judgment: %s", clip(oneLine(err.Error()), 120))
+	}
+	switch {
+	case dec.More():
+		return j, errors.New("text after the judgment")
+	case j.A == "" || j.B == "" || j.A == j.B:
+		return j, errors.New(`"a" and "b" must name two different tools`)
+	case j.Label < 0 || j.Label > 3:
+		return j, fmt.Errorf("label %d is not 0, 1, 2 or 3", j.Label)
+	case strings.TrimSpace(j.Reason) == "":
+		return j, errors.New(`a judgment needs a "reason"`)
+	case j.By == "":
+		return j, errors.New(`a judgment needs "by" ("person" or "openai:MODEL")`)
+	case !strings.HasPrefix(j.Texts, "sha256:"):
+		return j, errors.New(`"texts" must be the pair's "sha256:…" text hash`)
+	}
+	return j, nil
+}
+
+// Encode renders records as a judgments file: a comment line, then one
+// judgment per line, ordered by names, so that a change reads well in a
+// diff.
+func (r *Records) Encode() []byte {
+	var b bytes.Buffer
+	b.WriteString("# toolscope judgments: one pair per line; see docs/judge.md\n")
+	for _, j := range r.All() {
+		line, _ := json.Marshal(j)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// WriteFile writes the records to path atomically (a temporary file in the
+// same directory, renamed over it). It refuses to write through a symbolic
+// link or onto anything but a regular file.
+func (r *Records) WriteFile(path string) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("judgments %s: not a regular file; not written", path)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".judgments-*")
+	if err != nil {
+		return fmt.Errorf("judgments %s: %w", path, err)
+	}
+	_, err = tmp.Write(r.Encode())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("judgments %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Status is what a run did with a pair.
+type Status string
+
+// The statuses of a pair in a run.
+const (
+	// Asked: the model judged it in this run.
+	Asked Status = "asked"
+	// Replayed: a recorded judgment of the same texts answered it.
+	Replayed Status = "replayed"
+	// Unjudged: it has no judgment that holds; Why says why, and the
+	// offline verdict stands.
+	Unjudged Status = "unjudged"
+)
+
+// Result is one pair's outcome.
+type Result struct {
+	Pair   Pair
+	Status Status
+	// Judgment is set when Status is Asked or Replayed.
+	Judgment *Judgment
+	// Why says why a pair is unjudged.
+	Why string
+}
+
+// The reasons a pair stays unjudged.
+const (
+	WhyStale     = "its texts changed since it was judged"
+	WhyBudget    = "over the --judge-max-pairs budget"
+	WhyNotAsked  = "not asked: an earlier request failed"
+	WhyMalformed = "the model's answer was malformed twice"
+)
+
+// Plan is what a run will do, known before anything is sent: the pairs
+// replayed, the pairs to ask, and those left out.
+type Plan struct {
+	Results []Result
+	// ask holds the indexes in Results of the pairs to ask, in order.
+	ask []int
+}
+
+// Ask is the pairs the run will send, in order.
+func (p *Plan) Ask() []Pair {
+	out := make([]Pair, len(p.ask))
+	for i, at := range p.ask {
+		out[i] = p.Results[at].Pair
+	}
+	return out
+}
+
+// Count is how many pairs have the status.
+func (p *Plan) Count(s Status) int {
+	n := 0
+	for _, r := range p.Results {
+		if r.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// NewPlan decides each pair's fate. file holds the recorded judgments (the
+// repository's judgments file), cache the disk cache (may be nil). With no
+// model (m nil) only recorded judgments of the current texts replay, a
+// person's before a model's; a pair judged only for other texts is
+// unjudged (stale), and a pair never judged is left out of the results.
+// With a model, a person's judgment or the model's own (same prompt
+// version) replays from either source, and every other pair is asked, the
+// first maxPairs of them (0 for no limit), the rest unjudged.
+func NewPlan(m *Model, pairs []Pair, file *Records, cache *Cache, maxPairs int) *Plan {
+	p := &Plan{}
+	by := ""
+	if m != nil {
+		by = m.ID()
+	}
+	for _, pair := range pairs {
+		if j, ok := replay(pair, by, file, cache); ok {
+			p.Results = append(p.Results, Result{Pair: pair, Status: Replayed, Judgment: &j})
+			continue
+		}
+		stale := file != nil && file.Judged(pair.Names())
+		switch {
+		case m == nil && stale:
+			p.Results = append(p.Results, Result{Pair: pair, Status: Unjudged, Why: WhyStale})
+		case m == nil:
+			// Never judged and nobody to ask: the offline verdict alone.
+		case maxPairs > 0 && len(p.ask) >= maxPairs:
+			why := WhyBudget
+			if stale {
+				why = WhyStale + ", and it is " + WhyBudget
+			}
+			p.Results = append(p.Results, Result{Pair: pair, Status: Unjudged, Why: why})
+		default:
+			p.ask = append(p.ask, len(p.Results))
+			p.Results = append(p.Results, Result{Pair: pair, Status: Unjudged, Why: WhyNotAsked})
+		}
+	}
+	return p
+}
+
+// replay finds a judgment that holds for pair: a person's or, with a
+// judge named, that judge's under the current prompt; with none, any
+// recorded one (file only).
+func replay(pair Pair, by string, file *Records, cache *Cache) (Judgment, bool) {
+	if file != nil {
+		if j, ok, _ := file.Replay(pair, by); ok && (by == "" || j.By == PersonBy || (j.By == by && j.Prompt == PromptVersion)) {
+			return j, true
+		}
+	}
+	if by != "" && cache != nil {
+		if j, ok := cache.Lookup(pair, by, PromptVersion); ok {
+			return j, true
+		}
+		if j, ok, _ := cache.Replay(pair, ""); ok && j.By == PersonBy {
+			return j, true
+		}
+	}
+	return Judgment{}, false
+}
+
+// Outcome is a run's record: the plan's results filled in, what was sent,
+// and the first request that failed, if one did (the run stops asking
+// then: the rest stay unjudged).
+type Outcome struct {
+	Results []Result
+	// Requests counts the pairs sent (a malformed answer's second try is
+	// not counted again).
+	Requests int
+	Usage    Usage
+	Err      error
+}
+
+// Execute asks the plan's pairs with bounded concurrency, storing each
+// judgment in cache (may be nil) as it arrives. progress, if set, is
+// called after each pair with the count done and the total.
+func (m *Model) Execute(ctx context.Context, plan *Plan, cache *Cache, progress func(done, total int)) Outcome {
+	out := Outcome{Results: append([]Result(nil), plan.Results...)}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
+		next = make(chan int)
+	)
+	for range min(m.concurrency, max(len(plan.ask), 1)) {
+		wg.Go(func() {
+			for at := range next {
+				j, used, err := m.Ask(ctx, out.Results[at].Pair)
+				mu.Lock()
+				out.Requests++
+				out.Usage.PromptTokens += used.PromptTokens
+				out.Usage.CompletionTokens += used.CompletionTokens
+				r := &out.Results[at]
+				var malformed *MalformedError
+				switch {
+				case err == nil:
+					r.Status, r.Judgment, r.Why = Asked, &j, ""
+					if cache != nil {
+						cache.Store(j)
+					}
+				case errors.As(err, &malformed):
+					r.Why = WhyMalformed + ": " + malformed.Why
+				case ctx.Err() != nil && out.Err != nil:
+					// Cancelled after another request failed: not asked.
+					out.Requests--
+				default:
+					r.Why = fmt.Sprintf("the request failed: %v", err)
+					if out.Err == nil {
+						out.Err = err
+						cancel()
+					}
+				}
+				done++
+				if progress != nil {
+					progress(done, len(plan.ask))
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, at := range plan.ask {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case next <- at:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
