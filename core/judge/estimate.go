@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -105,11 +106,38 @@ func EstimatePairs(pairs []Pair, price *Price) Estimate {
 	return Cost(len(pairs), in, AnswerTokens*len(pairs), price)
 }
 
-// String is the estimate in one line.
-func (e Estimate) String() string {
+// The output assumed for a probe: a written request, a tool call.
+const (
+	WrittenRequestTokens = 40
+	PickTokens           = 30
+)
+
+// EstimateProbe is a probe's cost: writing k requests per tool (unless
+// written is false: the requests were given) and sending every request
+// with the whole catalog, whose definitions take catalogTokens.
+func EstimateProbe(tools []Tool, k, requests int, written bool, catalogTokens int, price *Price) Estimate {
+	in, out, n := 0, 0, 0
+	if written {
+		prompt := tokens.MustCount(tokens.O200k, writerPrompt) + 2*messageOverhead
+		for _, t := range tools {
+			msg, _ := json.Marshal(t)
+			in += prompt + tokens.MustCount(tokens.O200k, string(msg)) + 2*len(tools)
+			out += WrittenRequestTokens * k
+		}
+		n += len(tools)
+	}
+	// A request itself is about as long as a written one.
+	in += requests * (catalogTokens + WrittenRequestTokens + messageOverhead)
+	out += requests * PickTokens
+	return Cost(n+requests, in, out, price)
+}
+
+// String is the estimate in one line; priceFlag names the flag that gives
+// a price when none is known.
+func (e Estimate) String(priceFlag string) string {
 	s := fmt.Sprintf("%d requests, about %s input and %s output tokens", e.Requests, kilo(e.InTokens), kilo(e.OutTokens))
 	if e.Dollars == nil {
-		return s + ", price unknown (give one with --judge-price IN,OUT dollars per million tokens)"
+		return s + ", price unknown (give one with " + priceFlag + " IN,OUT dollars per million tokens)"
 	}
 	return s + fmt.Sprintf(", about $%.2f", *e.Dollars)
 }

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"toolscope/core/catalog"
+	"toolscope/core/judge"
+	"toolscope/core/termsafe"
+	"toolscope/core/tokens"
+)
+
+const (
+	probeUsage   = "probe --model openai:MODEL [flags] CATALOG"
+	probeSummary = "ask a chat model which tool it would call for realistic requests, and tabulate its picks"
+	probeHelp    = probeSummary + `.
+
+For each tool the model writes K requests that need that tool without
+naming it (or --examples gives them: JSON lines of {"request", "tool"}).
+Each request is then sent with the whole catalog as tools, a tool call
+required, and the tool called is recorded. The output is the confusion
+matrix and, per tool, where its requests went ("3 of 5 requests for a went
+to b").
+
+The cost is estimated and printed first. When it is over --max-cost, or no
+price is known, the probe asks before sending (or needs --yes when not on
+a terminal). The endpoint is --url, else $TOOLSCOPE_JUDGE_URL, else
+$OPENAI_BASE_URL, else OpenAI; the key is $TOOLSCOPE_JUDGE_KEY or
+$OPENAI_API_KEY. See docs/judge.md.
+
+Exit codes: 0 the probe ran, 2 usage or input error, a refused cost or a
+failed request.`
+)
+
+func init() {
+	register(command{name: "probe", usage: probeUsage, summary: probeSummary, run: runProbe})
+}
+
+// probeFormats are what `probe --format` accepts, the default first.
+var probeFormats = []string{"text", "json", "markdown"}
+
+func runProbe(args []string, io stdio) int {
+	fs := newFlagSet("probe")
+	model := fs.String("model", "", "the chat `MODEL` to probe, openai:NAME (required)")
+	url := fs.String("url", "", "the OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	k := fs.Int("k", 5, "requests the model writes per tool")
+	examples := fs.String("examples", "", "`FILE` of JSON lines {\"request\", \"tool\"} to send instead of written requests")
+	format := fs.String("format", "text", "output `FORMAT`: "+strings.Join(probeFormats, ", "))
+	maxCost := fs.Float64("max-cost", 1, "ask before running when the estimate is over this many `DOLLARS`")
+	priceText := fs.String("price", "", "the model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
+	yes := fs.Bool("yes", false, "run whatever the estimate, without asking")
+	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
+	live := addLiveFlags(fs)
+	positional, code, ok := parseCommand(fs, probeUsage, probeHelp, args, io)
+	if !ok {
+		return code
+	}
+	arg, rest, given := live.catalogArgs(positional)
+	switch {
+	case !given || len(rest) > 0:
+		return usageError(io, "probe", fmt.Sprintf("want one CATALOG; got %d arguments", len(positional)))
+	case *model == "":
+		return usageError(io, "probe", "--model openai:MODEL is required")
+	case !slices.Contains(probeFormats, *format):
+		return usageError(io, "probe", fmt.Sprintf("--format %q is not one of %s", *format, strings.Join(probeFormats, ", ")))
+	case *k < 1 || *k > 100:
+		return usageError(io, "probe", fmt.Sprintf("--k %d is outside 1..100", *k))
+	case *concurrency < 1 || *concurrency > 64:
+		return usageError(io, "probe", fmt.Sprintf("--concurrency %d is outside 1..64", *concurrency))
+	case *maxCost < 0:
+		return usageError(io, "probe", "--max-cost is negative")
+	}
+	name, err := judge.ParseSpec(*model)
+	if err != nil {
+		return usageError(io, "probe", "--model "+err.Error())
+	}
+	var price *judge.Price
+	if *priceText != "" {
+		p, err := judge.ParsePrice(*priceText)
+		if err != nil {
+			return usageError(io, "probe", "--price: "+err.Error())
+		}
+		price = &p
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(io.err, "toolscope probe: %s\n", oneLine(err))
+		return 2
+	}
+	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--url", Concurrency: *concurrency})
+	if err != nil {
+		return fail(err)
+	}
+	cat, err := live.load(arg, io)
+	if err != nil {
+		return fail(err)
+	}
+	tools, defs, names := probeTools(cat)
+	if len(tools) < 2 {
+		return fail(fmt.Errorf("%s: a probe needs at least two tools", cat.Source))
+	}
+	var cases []judge.ProbeCase
+	if *examples != "" {
+		data, err := os.ReadFile(*examples)
+		if err != nil {
+			return fail(fmt.Errorf("examples: %w", err))
+		}
+		ex, err := judge.ReadExamples(data, names)
+		if err != nil {
+			return fail(fmt.Errorf("examples %s: %w", *examples, err))
+		}
+		for _, e := range ex {
+			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request})
+		}
+	}
+
+	measured := tokens.Measure(cat, 0)
+	requests := len(cases)
+	if *examples == "" {
+		requests = *k * len(tools)
+	}
+	p, known := judge.PriceFor(name, m.Endpoint(), price)
+	if known {
+		price = &p
+	}
+	est := judge.EstimateProbe(tools, *k, requests, *examples == "", measured.Total.O200k, price)
+	fmt.Fprintf(io.err, "toolscope probe: %s at %s: %s\n", m.ID(), m.Endpoint(), est.String("--price"))
+	if !*yes && (est.Dollars == nil || *est.Dollars > *maxCost) {
+		why := "the price is unknown"
+		if est.Dollars != nil {
+			why = fmt.Sprintf("the estimate is over --max-cost $%.2f", *maxCost)
+		}
+		if !confirm(io, why) {
+			fmt.Fprintf(io.err, "toolscope probe: not run: %s (pass --yes, or raise --max-cost)\n", why)
+			return 2
+		}
+	}
+
+	ctx, stop := signalContext(context.Background())
+	defer stop()
+	if *examples == "" {
+		for i, t := range tools {
+			written, err := m.Write(ctx, t, siblingsOf(names, i), *k)
+			var malformed *judge.MalformedError
+			if errors.As(err, &malformed) {
+				fmt.Fprintf(io.err, "toolscope probe: note: %s: no requests written: %s\n", termsafe.Line(t.Name), oneLine(err))
+				continue
+			}
+			if err != nil {
+				return fail(err)
+			}
+			if len(written) < *k {
+				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %d requests kept (the others named the tool)\n", termsafe.Line(t.Name), len(written), *k)
+			}
+			for _, q := range written {
+				cases = append(cases, judge.ProbeCase{Tool: t.Name, Request: q})
+			}
+		}
+	}
+	used, err := m.PickAll(ctx, cases, defs, nil)
+	if err != nil {
+		return fail(err)
+	}
+	result := judge.Tabulate(m.ID(), names, cases)
+	result.Usage = used
+	out := &stickyWriter{w: io.out}
+	switch *format {
+	case "json":
+		err = result.WriteJSON(termsafe.JSON(out))
+	case "markdown":
+		err = result.WriteMarkdown(out)
+	default:
+		err = safeProbe(result).WriteText(out)
+	}
+	if err == nil {
+		err = out.err
+	}
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope probe: writing the report: %s\n", oneLine(err))
+		return 2
+	}
+	return 0
+}
+
+// probeTools is the catalog as the judge reads it, as a request's "tools"
+// carries it, and its names.
+func probeTools(cat *catalog.Catalog) ([]judge.Tool, []json.RawMessage, []string) {
+	tools := make([]judge.Tool, len(cat.Tools))
+	defs := make([]json.RawMessage, len(cat.Tools))
+	names := make([]string, len(cat.Tools))
+	for i, t := range cat.Tools {
+		tools[i] = judge.FromCatalog(t)
+		defs[i] = json.RawMessage(tokens.Definition(t))
+		names[i] = t.Name
+	}
+	return tools, defs, names
+}
+
+// siblingsOf is every name but the i-th.
+func siblingsOf(names []string, i int) []string {
+	out := make([]string, 0, len(names)-1)
+	out = append(out, names[:i]...)
+	return append(out, names[i+1:]...)
+}
+
+// safeProbe spells out control characters in the names a terminal shows.
+func safeProbe(p judge.Probe) judge.Probe {
+	clean := func(s string) string { return termsafe.Line(s) }
+	out := p
+	out.Tools = make([]string, len(p.Tools))
+	for i, t := range p.Tools {
+		out.Tools[i] = clean(t)
+	}
+	out.Cases = make([]judge.ProbeCase, len(p.Cases))
+	for i, c := range p.Cases {
+		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked)}
+	}
+	return judge.Tabulate(p.Model, out.Tools, out.Cases)
+}
+
+// confirm asks on a terminal whether to go on; off a terminal the answer
+// is no.
+func confirm(io stdio, why string) bool {
+	f, ok := io.in.(*os.File)
+	if !ok || !io.errTTY || !isTerminal(f) {
+		return false
+	}
+	fmt.Fprintf(io.err, "toolscope probe: %s. Run it? [y/N] ", why)
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}

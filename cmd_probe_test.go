@@ -1,0 +1,190 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"toolscope/core/judge"
+)
+
+const probeCatalog = `[
+ {"name": "alpha_search", "description": "Searches alpha.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+ {"name": "beta_lookup", "description": "Looks up beta.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}},
+ {"name": "gamma", "description": "Does gamma.", "inputSchema": {"type": "object"}}
+]`
+
+// scriptedModel answers a probe: for a tool it writes the requests in
+// written (the model's own words), and for a request it calls the tool in
+// picks ("" calls none).
+type scriptedModel struct {
+	written map[string][]string
+	picks   map[string]string
+
+	mu    sync.Mutex
+	tools [][]any
+	other int
+}
+
+func (s *scriptedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Messages []struct{ Role, Content string }
+		Tools    []any
+		Choice   any `json:"tool_choice"`
+	}
+	json.NewDecoder(r.Body).Decode(&body)
+	last := body.Messages[len(body.Messages)-1].Content
+	message := map[string]any{"role": "assistant"}
+	if body.Tools != nil {
+		s.mu.Lock()
+		s.tools = append(s.tools, body.Tools)
+		if body.Choice != "required" {
+			s.other++
+		}
+		s.mu.Unlock()
+		picked, ok := s.picks[last]
+		if !ok {
+			http.Error(w, `{"error":{"message":"unscripted request"}}`, 500)
+			return
+		}
+		if picked != "" {
+			message["tool_calls"] = []any{map[string]any{"type": "function", "function": map[string]any{"name": picked, "arguments": "{}"}}}
+		}
+	} else {
+		var ask struct {
+			Tool struct{ Name string }
+			K    int
+		}
+		json.Unmarshal([]byte(last), &ask)
+		b, _ := json.Marshal(map[string]any{"requests": s.written[ask.Tool.Name]})
+		message["content"] = string(b)
+	}
+	json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": message}}})
+}
+
+func TestProbeMatrixMatchesTheScript(t *testing.T) {
+	s := &scriptedModel{
+		written: map[string][]string{
+			"alpha_search": {"find me the a files", "where is that a thing", "look for a report", "use alpha_search please"},
+			"beta_lookup":  {"what is record 7", "details of record 9", "show record 3"},
+			"gamma":        {"do the g", "g it now", "gamma please do it", "run g"},
+		},
+		picks: map[string]string{
+			"find me the a files":   "alpha_search",
+			"where is that a thing": "beta_lookup",
+			"look for a report":     "beta_lookup",
+			"what is record 7":      "beta_lookup",
+			"details of record 9":   "beta_lookup",
+			"show record 3":         "alpha_search",
+			"do the g":              "",
+			"g it now":              "gamma",
+			"run g":                 "gamma",
+		},
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	cat := writeFile(t, "cat.json", probeCatalog)
+	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "4", "--yes", "--format", "json", cat)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var got judge.Probe
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// The expected matrix comes from the script: requests that name their
+	// tool are never sent.
+	want := map[string]map[string]int{}
+	for tool, reqs := range s.written {
+		for _, q := range reqs {
+			picked, sent := s.picks[q]
+			if !sent {
+				continue
+			}
+			if picked == "" {
+				picked = judge.NoPick
+			}
+			if want[tool] == nil {
+				want[tool] = map[string]int{}
+			}
+			want[tool][picked]++
+		}
+	}
+	if !reflect.DeepEqual(got.Matrix, want) {
+		t.Fatalf("matrix %v\nwant   %v", got.Matrix, want)
+	}
+	if len(got.Cases) != 9 || got.Correct != 5 || s.other != 0 {
+		t.Fatalf("cases %d correct %d, requests without tool_choice required %d", len(got.Cases), got.Correct, s.other)
+	}
+	for _, tools := range s.tools {
+		if len(tools) != 3 {
+			t.Fatalf("a pick request carried %d tools; want the whole catalog", len(tools))
+		}
+	}
+	if got.Confusions[0].Sentence() != "2 of 3 requests for alpha_search went to beta_lookup" {
+		t.Errorf("first confusion %q", got.Confusions[0].Sentence())
+	}
+	for _, note := range []string{"alpha_search: 3 of 4 requests kept", "gamma: 3 of 4"} {
+		if !strings.Contains(errb, note) {
+			t.Errorf("stderr lacks %q:\n%s", note, errb)
+		}
+	}
+	if !strings.Contains(errb, "requests, about") {
+		t.Errorf("no estimate before the run:\n%s", errb)
+	}
+
+	// The same probe in text and Markdown carries the sentences.
+	for _, format := range []string{"text", "markdown"} {
+		code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "4", "--yes", "--format", format, cat)
+		if code != 0 || !strings.Contains(out, "alpha_search") || !strings.Contains(out, "beta_lookup") {
+			t.Fatalf("%s: exit %d\n%s\n%s", format, code, out, errb)
+		}
+	}
+}
+
+func TestProbeExamplesAndCostGate(t *testing.T) {
+	s := &scriptedModel{picks: map[string]string{"q1": "gamma", "q2": "alpha_search"}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	cat := writeFile(t, "cat.json", probeCatalog)
+	ex := writeFile(t, "ex.jsonl", `{"request": "q1", "tool": "alpha_search"}`+"\n"+`{"request": "q2", "tool": "alpha_search"}`+"\n")
+	// A remote model with no known price is not run off a terminal.
+	code, _, errb := runCmd("", "probe", "--model", "openai:unknown-model", "--url", "https://example.invalid/v1", "--examples", ex, cat)
+	if code != 2 || !strings.Contains(errb, "not run: the price is unknown") {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	code, _, errb = runCmd("", "probe", "--model", "openai:gpt-4.1", "--url", "https://example.invalid/v1", "--examples", ex, "--max-cost", "0", cat)
+	if code != 2 || !strings.Contains(errb, "over --max-cost $0.00") {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	// A loopback server costs nothing: it runs without --yes.
+	code, out, errb := runCmd("", "probe", "--model", "openai:m", "--url", srv.URL+"/v1", "--examples", ex, "--format", "json", cat)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var got judge.Probe
+	json.Unmarshal([]byte(out), &got)
+	if want := map[string]map[string]int{"alpha_search": {"gamma": 1, "alpha_search": 1}}; !reflect.DeepEqual(got.Matrix, want) {
+		t.Fatalf("matrix %v; want %v", got.Matrix, want)
+	}
+	bad := writeFile(t, "bad.jsonl", `{"request": "q", "tool": "nope"}`)
+	code, _, errb = runCmd("", "probe", "--model", "openai:m", "--url", srv.URL+"/v1", "--examples", bad, cat)
+	if code != 2 || !strings.Contains(errb, `line 1: no tool "nope"`) {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, args := range [][]string{{"probe", cat}, {"probe", "--model", "gpt-4", cat}, {"probe", "--model", "openai:m", "--k", "0", cat}} {
+		if code, _, _ := runCmd("", args...); code != 2 {
+			t.Errorf("%v: exit %d; want 2", args, code)
+		}
+	}
+}

@@ -1,0 +1,311 @@
+package judge
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"toolscope/embed/openai"
+)
+
+// NoPick is the pick recorded when the model called no tool.
+const NoPick = "(none)"
+
+// writerPrompt asks for requests that need one tool, without naming it.
+const writerPrompt = `You help test an LLM agent's tool catalog. You are given one tool of the catalog (name, description, input schema), the names of the others, and a number k.
+
+Write k different, realistic requests a user could type to the agent that the given tool, and no other tool of the catalog, should serve. Write them as users do: plain language, about their task, sometimes terse or underspecified. Never mention the tool's name or any tool name, and do not describe the tool itself.
+
+Answer with one JSON object and nothing else: {"requests": ["...", "..."]}`
+
+// Example is one request and the tool it is meant for.
+type Example struct {
+	Request string `json:"request"`
+	Tool    string `json:"tool"`
+}
+
+// ReadExamples reads a JSON-lines file of {"request", "tool"}; blank lines
+// and lines starting with # are skipped. Tools must be in names; errors
+// name the line.
+func ReadExamples(data []byte, names []string) ([]Example, error) {
+	var out []Example
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		var e Example
+		if err := dec.Decode(&e); err != nil || dec.More() {
+			return nil, fmt.Errorf("line %d: not {\"request\": TEXT, \"tool\": NAME}", n)
+		}
+		if strings.TrimSpace(e.Request) == "" {
+			return nil, fmt.Errorf("line %d: empty request", n)
+		}
+		if !slices.Contains(names, e.Tool) {
+			return nil, fmt.Errorf("line %d: no tool %q in the catalog", n, clip(e.Tool, 64))
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line too long or unreadable: %w", err)
+	}
+	return out, nil
+}
+
+// Write asks the model for k requests that need t, given the other tools'
+// names. Requests that name the tool are dropped (so the answer may hold
+// fewer than k); a malformed answer is asked once more.
+func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]string, error) {
+	msg, _ := json.Marshal(struct {
+		Tool   Tool     `json:"tool"`
+		Others []string `json:"others"`
+		K      int      `json:"k"`
+	}{t, siblings, k})
+	payload := func() map[string]any {
+		return map[string]any{
+			"model": m.name,
+			"messages": []map[string]string{
+				{"role": "system", "content": writerPrompt},
+				{"role": "user", "content": string(msg)},
+			},
+			"response_format": map[string]string{"type": "json_object"},
+			"temperature":     0.7,
+		}
+	}
+	why := ""
+	for range 2 {
+		r, err := m.chat(ctx, payload())
+		var oerr *openai.Error
+		if errors.As(err, &oerr) && oerr.Status == http.StatusOK {
+			why = oerr.Step
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		content := ""
+		if c := r.Choices[0].Message.Content; c != nil {
+			content = *c
+		}
+		var a struct {
+			Requests []string `json:"requests"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimSpace(content)), &a); err != nil || len(a.Requests) == 0 {
+			why = "answer is not {\"requests\": [...]}"
+			continue
+		}
+		var out []string
+		for _, q := range a.Requests {
+			q = oneLine(q)
+			if q != "" && !names(q, t.Name) && len(out) < k {
+				out = append(out, q)
+			}
+		}
+		return out, nil
+	}
+	return nil, &MalformedError{Why: why}
+}
+
+// names reports whether a request mentions the tool: its name, or its
+// words joined by spaces (brave_local_search as "brave local search").
+func names(request, tool string) bool {
+	r := strings.ToLower(request)
+	n := strings.ToLower(tool)
+	spaced := strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(n)
+	return strings.Contains(r, n) || (strings.Contains(spaced, " ") && strings.Contains(r, spaced))
+}
+
+// Pick sends request with the whole catalog as tools, a tool call
+// required, and returns the name of the tool the model called (NoPick if
+// it called none).
+func (m *Model) Pick(ctx context.Context, request string, tools []json.RawMessage) (string, Usage, error) {
+	payload := map[string]any{
+		"model":       m.name,
+		"messages":    []map[string]string{{"role": "user", "content": request}},
+		"tools":       tools,
+		"tool_choice": "required",
+		"temperature": 0,
+	}
+	r, err := m.chat(ctx, payload)
+	used := Usage{}
+	if err != nil {
+		return "", used, err
+	}
+	if r.Usage != nil {
+		used = *r.Usage
+	}
+	calls := r.Choices[0].Message.ToolCalls
+	if len(calls) == 0 || calls[0].Function.Name == "" {
+		return NoPick, used, nil
+	}
+	return calls[0].Function.Name, used, nil
+}
+
+// ProbeCase is one request sent and the tool the model picked.
+type ProbeCase struct {
+	Tool    string `json:"tool"`
+	Request string `json:"request"`
+	Picked  string `json:"picked"`
+}
+
+// Confusion is how often requests meant for Tool went to Picked.
+type Confusion struct {
+	Tool   string  `json:"tool"`
+	Picked string  `json:"picked"`
+	Count  int     `json:"count"`
+	Of     int     `json:"of"`
+	Rate   float64 `json:"rate"`
+}
+
+// Probe is a probe's result: every case, the matrix and the confusions.
+type Probe struct {
+	Model string `json:"model"`
+	// Tools is the catalog's tool names, the matrix's order.
+	Tools []string    `json:"tools"`
+	Cases []ProbeCase `json:"cases"`
+	// Matrix[intended][picked] counts the cases.
+	Matrix map[string]map[string]int `json:"matrix"`
+	// Confusions lists every (tool, other pick) with a count, highest rate
+	// first.
+	Confusions []Confusion `json:"confusions"`
+	// Correct counts the cases that went to their tool.
+	Correct int   `json:"correct"`
+	Usage   Usage `json:"usage"`
+}
+
+// Tabulate builds the matrix and the confusions from the cases.
+func Tabulate(model string, tools []string, cases []ProbeCase) Probe {
+	p := Probe{Model: model, Tools: tools, Cases: cases, Matrix: map[string]map[string]int{}}
+	of := map[string]int{}
+	for _, c := range cases {
+		row := p.Matrix[c.Tool]
+		if row == nil {
+			row = map[string]int{}
+			p.Matrix[c.Tool] = row
+		}
+		row[c.Picked]++
+		of[c.Tool]++
+		if c.Picked == c.Tool {
+			p.Correct++
+		}
+	}
+	for tool, row := range p.Matrix {
+		for picked, n := range row {
+			if picked != tool {
+				p.Confusions = append(p.Confusions, Confusion{Tool: tool, Picked: picked, Count: n, Of: of[tool], Rate: float64(n) / float64(of[tool])})
+			}
+		}
+	}
+	slices.SortFunc(p.Confusions, func(a, b Confusion) int {
+		switch {
+		case a.Rate != b.Rate:
+			if a.Rate > b.Rate {
+				return -1
+			}
+			return 1
+		case a.Tool != b.Tool:
+			return strings.Compare(a.Tool, b.Tool)
+		}
+		return strings.Compare(a.Picked, b.Picked)
+	})
+	if p.Cases == nil {
+		p.Cases = []ProbeCase{}
+	}
+	if p.Confusions == nil {
+		p.Confusions = []Confusion{}
+	}
+	return p
+}
+
+// Sentence is a confusion in words: "3 of 5 requests for a went to b".
+func (c Confusion) Sentence() string {
+	picked := c.Picked
+	if picked == NoPick {
+		picked = "no tool"
+	}
+	return fmt.Sprintf("%d of %d requests for %s went to %s", c.Count, c.Of, c.Tool, picked)
+}
+
+// PickAll sends every case's request with bounded concurrency and fills
+// in the picks. The first failed request stops the run and is returned;
+// the cases picked so far are kept.
+func (m *Model) PickAll(ctx context.Context, cases []ProbeCase, tools []json.RawMessage, progress func(done, total int)) (Usage, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		used  Usage
+		first error
+		done  int
+	)
+	err := parallel(ctx, len(cases), m.concurrency, func(ctx context.Context, i int) error {
+		picked, u, err := m.Pick(ctx, cases[i].Request, tools)
+		mu.Lock()
+		defer mu.Unlock()
+		used.PromptTokens += u.PromptTokens
+		used.CompletionTokens += u.CompletionTokens
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			return err
+		}
+		cases[i].Picked = picked
+		done++
+		if progress != nil {
+			progress(done, len(cases))
+		}
+		return nil
+	})
+	if first != nil {
+		return used, first
+	}
+	return used, err
+}
+
+// parallel runs fn for 0..n-1 with at most conc at once, stopping at the
+// first error, which it returns.
+func parallel(ctx context.Context, n, conc int, fn func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+		next  = make(chan int)
+	)
+	for range min(conc, max(n, 1)) {
+		wg.Go(func() {
+			for i := range next {
+				if err := fn(ctx, i); err != nil {
+					once.Do(func() { first = err; cancel() })
+				}
+			}
+		})
+	}
+feed:
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if first == nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return first
+}
