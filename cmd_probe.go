@@ -119,7 +119,7 @@ func runProbe(args []string, io stdio) int {
 		}
 	}
 
-	measured := tokens.Measure(cat, 0)
+	measured := tokens.Measure(cat, 0, false)
 	requests := len(cases)
 	if *examples == "" {
 		requests = *k * len(tools)

@@ -82,7 +82,7 @@ func TestMeasureSumsAndShare(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := loadReference(t)
-	m := Measure(c, 10_000)
+	m := Measure(c, 10_000, true)
 	sumO, sumC := 0, 0
 	for i, r := range ref.Tools {
 		sumO += r.O200k
@@ -97,10 +97,10 @@ func TestMeasureSumsAndShare(t *testing.T) {
 	if want := float64(sumO) / 10_000; m.Share != want {
 		t.Errorf("share %v; want %v", m.Share, want)
 	}
-	if m.Total.AnthropicEstimate < m.Total.Cl100k {
-		t.Errorf("Anthropic estimate %d below the cl100k count %d", m.Total.AnthropicEstimate, m.Total.Cl100k)
+	if m.Total.AnthropicEstimate < m.Total.O200k {
+		t.Errorf("Anthropic estimate %d below the o200k count %d", m.Total.AnthropicEstimate, m.Total.O200k)
 	}
-	if Measure(c, 0).Context != DefaultContext {
+	if Measure(c, 0, false).Context != DefaultContext {
 		t.Error("context 0 does not take the default")
 	}
 }
