@@ -12,6 +12,7 @@ import (
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
+	"toolscope/core/tokens"
 )
 
 const (
@@ -108,6 +109,8 @@ rules:
 			fmt.Fprintf(&b, "  # %s: {severity: %s, min-chars: %d}\n", r.ID, r.Severity, lint.DefaultMinDescriptionChars)
 		case lint.RuleTooManyTools:
 			fmt.Fprintf(&b, "  # %s: {severity: %s, max-tools: %d}\n", r.ID, r.Severity, lint.DefaultMaxTools)
+		case lint.RuleCatalogTokens:
+			fmt.Fprintf(&b, "  # %s: {severity: %s, max-share: %g, context: %d}\n", r.ID, r.Severity, lint.DefaultMaxTokenShare, tokens.DefaultContext)
 		default:
 			fmt.Fprintf(&b, "  # %s: %s\n", r.ID, r.Severity)
 		}

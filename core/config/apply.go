@@ -7,6 +7,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
+	"toolscope/core/tokens"
 )
 
 // Tune applies the rule settings to lint options: rules set off join
@@ -19,6 +20,15 @@ func (c *Config) Tune(o *lint.Options) {
 			o.Rules[i] = lint.DescriptionRule(rc.MinChars)
 		case r.ID == lint.RuleTooManyTools && rc.MaxTools > 0:
 			o.Rules[i] = lint.TooManyToolsRule(rc.MaxTools)
+		case r.ID == lint.RuleCatalogTokens && (rc.MaxShare > 0 || rc.Context > 0):
+			share, window := lint.DefaultMaxTokenShare, tokens.DefaultContext
+			if rc.MaxShare > 0 {
+				share = rc.MaxShare
+			}
+			if rc.Context > 0 {
+				window = rc.Context
+			}
+			o.Rules[i] = lint.CatalogTokensRule(share, window)
 		}
 		if rc.Severity == SeverityOff {
 			o.Disabled = append(o.Disabled, r.ID)
@@ -114,6 +124,7 @@ func (c *Config) Apply(r *lint.Report, cat *catalog.Catalog) *lint.Report {
 	}
 	out := lint.NewReport(cat, kept, sim, r.FailOn)
 	out.Suppressed = sup
+	out.Tokens, out.Judged = r.Tokens, r.Judged
 	return out
 }
 

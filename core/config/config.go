@@ -56,6 +56,10 @@ type Rule struct {
 	MinChars int
 	// MaxTools is too-many-tools' limit (0: the default).
 	MaxTools int
+	// MaxShare and Context are catalog-tokens' share of a context window
+	// and the window's size in tokens (0: the defaults).
+	MaxShare float64
+	Context  int
 	// Line is where the rule's entry is, for messages.
 	Line int
 }
@@ -305,6 +309,18 @@ func (c *Config) decodeRules(d decoder, n *yaml.Node) error {
 			case lint.RuleTooManyTools:
 				fields["max-tools"] = func(n *yaml.Node) (err error) {
 					r.MaxTools, err = d.positive(n, "rules: "+k.Value+": max-tools")
+					return err
+				}
+			case lint.RuleCatalogTokens:
+				fields["max-share"] = func(n *yaml.Node) (err error) {
+					r.MaxShare, err = d.float(n, "rules: "+k.Value+": max-share")
+					if err == nil && (r.MaxShare <= 0 || r.MaxShare > 1) {
+						err = d.errf(n, "rules: %s: max-share: %v: want a share above 0 and at most 1 (0.1 is 10%%)", k.Value, r.MaxShare)
+					}
+					return err
+				}
+				fields["context"] = func(n *yaml.Node) (err error) {
+					r.Context, err = d.positive(n, "rules: "+k.Value+": context")
 					return err
 				}
 			}

@@ -53,6 +53,10 @@ func TestParseFull(t *testing.T) {
 	if c.Rules[lint.RuleTooManyTools].MaxTools != 64 {
 		t.Errorf("too-many-tools %+v", c.Rules[lint.RuleTooManyTools])
 	}
+	tokensRule, err := Parse("c.yaml", []byte("rules:\n  catalog-tokens: {max-share: 0.25, context: 200000}\n"))
+	if err != nil || tokensRule.Rules[lint.RuleCatalogTokens].MaxShare != 0.25 || tokensRule.Rules[lint.RuleCatalogTokens].Context != 200000 {
+		t.Errorf("catalog-tokens %+v, %v", tokensRule.Rules[lint.RuleCatalogTokens], err)
+	}
 	s := c.Similarity
 	if s.Embedder != "mock" || s.Scoring != similarity.ScoringCosine || !math.IsInf(*s.Threshold, 1) || *s.WatchBand != 0.1 || *s.RankLimit != 50 {
 		t.Errorf("similarity %+v", s)
@@ -73,6 +77,8 @@ func TestParseErrors(t *testing.T) {
 		{"rules:\n  enum-in-prose: loud\n", `c.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
 		{"rules:\n  enum-in-prose: {min-chars: 3}\n", `unknown key "min-chars" in rules: enum-in-prose (known: severity)`},
 		{"rules:\n  description-missing-or-short: {min-chars: 0}\n", "min-chars: 0: want 1 or more"},
+		{"rules:\n  catalog-tokens: {max-share: 10}\n", "max-share: 10: want a share above 0 and at most 1"},
+		{"rules:\n  catalog-tokens: {context: 0}\n", "context: 0: want 1 or more"},
 		{"similarity:\n  threshold: high\n", `c.yaml:2:14: similarity: threshold: "high": want a number`},
 		{"similarity:\n  watch-band: -1\n", "watch-band -1: want zero or more"},
 		{"similarity:\n  scoring: dot\n", `similarity: scoring "dot": want one of risk, adaptive, cosine`},

@@ -16,6 +16,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/similarity"
+	"toolscope/core/tokens"
 )
 
 // Severity is how much a structural finding weighs at the gate.
@@ -41,6 +42,13 @@ type Report struct {
 	// Baseline, when the run was compared with one, counts the results by
 	// baseline state; the gate then fails only on new failing results.
 	Baseline *BaselineSummary `json:"baseline,omitempty"`
+	// Judged, when judgments were asked for or replayed, is what a chat
+	// model or a person said of the pairs; their verdicts are already in
+	// Similarity's lists.
+	Judged *Judged `json:"judged,omitempty"`
+	// Tokens is what the catalog's definitions cost in tokens, measured
+	// when the catalog-tokens rule runs.
+	Tokens *tokens.Catalog `json:"tokens,omitempty"`
 	// FailOn is the least severity that failed the gate.
 	FailOn Severity `json:"-"`
 }
@@ -54,6 +62,57 @@ type Suppressed struct {
 	Pairs    []similarity.PairFinding `json:"pairs"`
 	// Unused lists the config's entries that matched nothing, to prune.
 	Unused []string `json:"unused,omitempty"`
+}
+
+// Judged is the judge section of a report: the pairs a judgment holds
+// for, and those left unjudged.
+type Judged struct {
+	// Judge is the model asked in this run ("openai:MODEL"); "" when the
+	// recorded judgments were only replayed.
+	Judge string `json:"judge"`
+	// File is the judgments file read, "" for none.
+	File string `json:"file,omitempty"`
+	// Asked counts the pairs the model judged in this run, Replayed those
+	// a recorded judgment answered.
+	Asked    int `json:"asked"`
+	Replayed int `json:"replayed"`
+	// Pairs are the judged pairs, confusable first.
+	Pairs []JudgedPair `json:"pairs"`
+	// Unjudged are the pairs a judgment was wanted for and none holds;
+	// their offline verdict stands.
+	Unjudged []UnjudgedPair `json:"unjudged"`
+	// Error is the request failure that stopped the asking, "" if none.
+	Error string `json:"error,omitempty"`
+}
+
+// JudgedPair is one pair's judgment as the report shows it.
+type JudgedPair struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	// Label is 0..3; 2 and 3 make the pair confusable, 0 and 1 clear it.
+	Label int `json:"label"`
+	// Verdict is "confusable" or "cleared".
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
+	// FixA and FixB are the sentences the judge proposes for A's and B's
+	// descriptions.
+	FixA string `json:"fixA,omitempty"`
+	FixB string `json:"fixB,omitempty"`
+	// By is "openai:MODEL" or "person"; Status is "asked" or "replayed".
+	By     string `json:"by"`
+	Status string `json:"status"`
+	// Offline is the verdict the offline scoring gave ("confusable",
+	// "watch", or "" for none), which the judgment overrides.
+	Offline string `json:"offline"`
+}
+
+// UnjudgedPair is a pair with no judgment that holds, and why.
+type UnjudgedPair struct {
+	A   string `json:"a"`
+	B   string `json:"b"`
+	Why string `json:"why"`
+	// Offline is the verdict that stands.
+	Offline string `json:"offline"`
 }
 
 // Summary counts what the report found.
@@ -114,7 +173,7 @@ func DefaultOptions() Options {
 // Analyze runs the whole lint: rules, similarity, verdicts and the gate.
 // It fails only when embedding fails or ctx ends.
 func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, error) {
-	findings := Structural(cat, opts)
+	findings, rules := structural(cat, opts)
 	// Without an embedder there are no verdicts: report-only thresholds.
 	sim := similarity.Result{Scoring: opts.Scoring, Thresholds: similarity.Thresholds{Confusability: math.Inf(1)}}
 	if opts.Embedder != nil {
@@ -127,7 +186,9 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 		}
 		sim = scores.Judge(scores.Thresholds())
 	}
-	return NewReport(cat, findings, sim, opts.FailOn), nil
+	r := NewReport(cat, findings, sim, opts.FailOn)
+	r.Tokens = rules.tokens
+	return r, nil
 }
 
 // NewReport assembles a report and its gate from the stages' results.

@@ -6,12 +6,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
 	"toolscope/core/similarity"
 	"toolscope/core/textutil"
+	"toolscope/core/tokens"
 )
 
 // Rule is one structural check. Rules are values: build them with their
@@ -49,6 +51,21 @@ type Context struct {
 	distinct []int
 	// Distinct is how many distinct names the catalog has.
 	Distinct int
+
+	// tokens is the catalog's token count, measured on first use.
+	tokensOnce sync.Once
+	tokens     *tokens.Catalog
+}
+
+// Tokens is the catalog's token count under o200k_base (context window
+// tokens.DefaultContext), measured once, on the first call: only rules
+// that need it pay for it.
+func (c *Context) Tokens() *tokens.Catalog {
+	c.tokensOnce.Do(func() {
+		m := tokens.Measure(c.Catalog, 0, false)
+		c.tokens = &m
+	})
+	return c.tokens
 }
 
 func newContext(cat *catalog.Catalog) *Context {
@@ -77,6 +94,12 @@ func (c *Context) DistinctIndex(t *catalog.Tool) int { return c.distinct[t.Index
 // of the analysis as it is of similarity. Findings come in catalog order,
 // then rule order, then the order the rule found them (file order).
 func Structural(cat *catalog.Catalog, opts Options) []Finding {
+	out, _ := structural(cat, opts)
+	return out
+}
+
+// structural is Structural, also returning the context the rules shared.
+func structural(cat *catalog.Catalog, opts Options) ([]Finding, *Context) {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
 	var out []Finding
@@ -95,7 +118,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			}
 		}
 	}
-	return out
+	return out, c
 }
 
 // EnabledRules returns rules without those whose id is in disabled.
@@ -124,6 +147,7 @@ const (
 	RuleDuplicateJSONKey   = "duplicate-json-key"
 	RulePatternNotECMA     = "pattern-not-ecma"
 	RuleDeclarationRefused = "declaration-refused"
+	RuleCatalogTokens      = "catalog-tokens"
 )
 
 // DefaultRules is the default pack, in the order findings are listed.
@@ -142,6 +166,7 @@ func DefaultRules() []Rule {
 		EnumTypeMismatchRule(),
 		TooManyToolsRule(DefaultMaxTools),
 		DuplicateJSONKeyRule(),
+		CatalogTokensRule(DefaultMaxTokenShare, tokens.DefaultContext),
 	}
 }
 

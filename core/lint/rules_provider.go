@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"toolscope/core/catalog"
@@ -283,6 +284,64 @@ func TooManyToolsRule(max int) Rule {
 				Message: fmt.Sprintf("the catalog has %d tools; OpenAI accepts at most %d per request, so this tool and the %d after it do not fit", c.Distinct, max, c.Distinct-max-1)}}
 		},
 	}
+}
+
+// DefaultMaxTokenShare is the share of a context window a catalog's
+// definitions may take before catalog-tokens warns.
+const DefaultMaxTokenShare = 0.10
+
+// CatalogTokensRule warns, once, on the last tool, when the catalog's
+// definitions take more than maxShare of a context window of window
+// tokens (counted under o200k_base, as OpenAI's current models read
+// them): every request pays them before the conversation starts.
+func CatalogTokensRule(maxShare float64, window int) Rule {
+	return Rule{
+		ID:       RuleCatalogTokens,
+		Severity: SeverityWarn,
+		Summary:  fmt.Sprintf("the catalog's definitions take more than %s of a %s-token context", percent(maxShare), thousands(window)),
+		Teaching: Teaching{
+			Why:    "Every request carries the whole catalog: its tokens are paid on every turn, crowd out the conversation, and a long list makes the model choose worse.",
+			Fix:    "Shorten the longest definitions (examples and boilerplate belong in the docs), drop tools the agent does not need, or offer the catalog in task-sized parts.",
+			Before: "400 tools whose definitions take 30,000 tokens, 23% of a 128k context",
+			After:  "the 60 tools of the task at hand, 4,500 tokens",
+		},
+		Check: func(t *catalog.Tool, c *Context) []Finding {
+			if c.DistinctIndex(t) != c.Distinct-1 || window <= 0 {
+				return nil
+			}
+			m := c.Tokens()
+			share := float64(m.Total.O200k) / float64(window)
+			if share <= maxShare {
+				return nil
+			}
+			biggest := m.Tools[0]
+			for _, tc := range m.Tools {
+				if tc.O200k > biggest.O200k {
+					biggest = tc
+				}
+			}
+			return []Finding{{Severity: SeverityWarn,
+				Message: fmt.Sprintf("the catalog's %d tool definitions take %s tokens (o200k_base), %s of a %s-token context, over the %s allowed; the longest is %s (%s tokens)",
+					len(m.Tools), thousands(m.Total.O200k), percent(share), thousands(window), percent(maxShare), biggest.Name, thousands(biggest.O200k))}}
+		},
+	}
+}
+
+// percent writes a share as a percentage, one decimal when under 10%.
+func percent(share float64) string {
+	if share < 0.1 && share != 0 {
+		return strconv.FormatFloat(100*share, 'f', 1, 64) + "%"
+	}
+	return strconv.FormatFloat(100*share, 'f', 0, 64) + "%"
+}
+
+// thousands writes n with comma-separated thousands.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // DuplicateJSONKeyRule warns about a key repeated in one object of the

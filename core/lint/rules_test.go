@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
 	"toolscope/core/internal/testcat"
+	"toolscope/core/tokens"
 )
 
 // ruleFindings runs one rule over the catalog (duplicates handled as the
@@ -212,5 +214,60 @@ func TestRulePackIsComplete(t *testing.T) {
 	}
 	if want := []string{RuleDuplicateName, RuleDescription, RuleSaysWhatNotWhen, RuleEnumInProse, RuleOptionalParam}; !slices.Equal(seed, want) {
 		t.Errorf("seed rules = %v, want %v", seed, want)
+	}
+}
+
+func TestCatalogTokens(t *testing.T) {
+	var tools []string
+	for i := range 6 {
+		tools = append(tools, testcat.Tool(fmt.Sprintf("t%d", i), testcat.Long, ""))
+	}
+	src := testcat.List(tools...)
+	cat := testcat.Parse(t, src)
+	total := 0
+	for _, t := range cat.Tools {
+		total += tokens.MustCount(tokens.O200k, tokens.Definition(t))
+	}
+	for _, tc := range []struct {
+		name   string
+		share  float64
+		window int
+		want   []string
+	}{
+		{"over the share: once, on the last tool", 0.5, total + 1, []string{"t5 warn"}},
+		{"at the share exactly: nothing", 1, total, nil},
+		{"a larger window: nothing", 0.1, total * 10, nil},
+		{"just over 10% of the window", 0.1, total*10 - 1, []string{"t5 warn"}},
+	} {
+		if got := ruleFindings(t, CatalogTokensRule(tc.share, tc.window), src); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: findings %q; want %q", tc.name, got, tc.want)
+		}
+	}
+	opts := DefaultOptions()
+	opts.Rules = []Rule{CatalogTokensRule(0.01, 100)}
+	f := Structural(cat, opts)
+	if len(f) != 1 || !strings.Contains(f[0].Message, fmt.Sprintf("take %s tokens", thousands(total))) {
+		t.Fatalf("message: %v", f)
+	}
+	// The report carries the counts the rule measured, and none when the
+	// rule is off.
+	r, err := Analyze(t.Context(), cat, opts)
+	if err != nil || r.Tokens == nil || r.Tokens.Total.O200k != total {
+		t.Fatalf("report tokens %+v, %v; want total %d", r.Tokens, err, total)
+	}
+	opts.Disabled = []string{RuleCatalogTokens}
+	if r, _ := Analyze(t.Context(), cat, opts); r.Tokens != nil {
+		t.Error("tokens measured with the rule off")
+	}
+}
+
+func TestThousandsAndPercent(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 128000: "128,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q", n, got)
+		}
+	}
+	if percent(0.1) != "10%" || percent(0.053) != "5.3%" {
+		t.Errorf("percent: %s %s", percent(0.1), percent(0.053))
 	}
 }
