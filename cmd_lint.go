@@ -44,6 +44,8 @@ func runLint(args []string, io stdio) int {
 	var baselinePath, writeBaseline string
 	fs.StringVar(&baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
 	fs.StringVar(&writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
+	jf := addJudgeFlags(fs)
+	jf.noCache = &f.noCache
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
@@ -62,6 +64,13 @@ func runLint(args []string, io stdio) int {
 	}
 	if err := f.check(); err != nil {
 		return usageError(io, "lint", err.Error())
+	}
+	if err := jf.check(); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
+	judging := jf.active(cfg, arg)
+	if judging {
+		f.neighbours = judgeNeighbours
 	}
 	var base *baseline.File
 	if baselinePath != "" {
@@ -89,6 +98,15 @@ func runLint(args []string, io stdio) int {
 	}
 	if cfg != nil {
 		report = cfg.Apply(report, cat)
+	}
+	if judging {
+		ctx, stop := signalContext(context.Background())
+		report, err = jf.apply(ctx, report, cat, cfg, arg, io, "lint")
+		stop()
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+			return 2
+		}
 	}
 	if writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
@@ -121,8 +139,9 @@ func runLint(args []string, io stdio) int {
 func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, p *progress) (*lint.Report, error) {
 	opts := f.options()
 	// A report lists no tool's nearest neighbours (the explorer does), and
-	// without them the risk kernel stops early on far more pairs.
-	opts.Neighbours = 0
+	// without them the risk kernel stops early on far more pairs; a judge
+	// picks its questions from a few.
+	opts.Neighbours = f.neighbours
 	if spec := f.embedderSpec(); spec != "" {
 		if p != nil {
 			p.step("opening the embedder")

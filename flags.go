@@ -48,6 +48,9 @@ type catalogFlags struct {
 	format       string
 	formats      []string
 	live         *liveFlags
+	// neighbours is how many nearest neighbours per tool a report keeps
+	// (0 for none: only a judge needs them).
+	neighbours int
 	// config is the project config in force, nil for none.
 	config *config.Config
 }

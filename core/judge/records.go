@@ -54,6 +54,25 @@ func (r *Records) Add(j Judgment) {
 	r.byKey[k] = j
 }
 
+// Replace records j in place of every judgment of the same pair by the
+// same judge (older texts, older prompt versions): a file keeps one
+// judgment per pair and judge.
+func (r *Records) Replace(j Judgment) {
+	names := ordered(j.A, j.B)
+	r.mu.Lock()
+	keep := r.byPair[names][:0]
+	for _, k := range r.byPair[names] {
+		if r.byKey[k].By == j.By {
+			delete(r.byKey, k)
+			continue
+		}
+		keep = append(keep, k)
+	}
+	r.byPair[names] = keep
+	r.mu.Unlock()
+	r.Add(j)
+}
+
 // Len is the number of judgments held.
 func (r *Records) Len() int {
 	r.mu.Lock()

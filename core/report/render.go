@@ -108,6 +108,9 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 			}
 		}
 	}
+	if r.Judged != nil {
+		t.judged(r.Judged, o.MaxPairs)
+	}
 	t.WriteString("\n")
 	if len(r.Structural) == 0 {
 		fmt.Fprintln(t, "Structural findings: none")
@@ -330,6 +333,9 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	}
 	mdPairs(b, "Confusable pairs", sim.Confusable, o.MaxRows, sim.Scoring, false)
 	mdPairs(b, "Watch pairs", sim.Watch, o.MaxRows, sim.Scoring, true)
+	if r.Judged != nil {
+		mdJudged(b, r.Judged, o.MaxRows)
+	}
 	if len(r.Structural) > 0 {
 		fmt.Fprintf(b, "\n#### Structural findings\n\n| | rule | tool | line | finding |\n|---|---|---|---:|---|\n")
 		rows := r.Structural

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"toolscope/core/catalog"
+	"toolscope/core/config"
+	"toolscope/core/judge"
+	"toolscope/core/lint"
+	"toolscope/core/termsafe"
+	"toolscope/embed/cache"
+)
+
+// judgeNeighbours is how many nearest neighbours per tool the scoring
+// keeps when a judge picks its questions from them.
+const judgeNeighbours = 6
+
+// DefaultJudgeMaxPairs is --judge-max-pairs' default: the most pairs one
+// run sends.
+const DefaultJudgeMaxPairs = 300
+
+// judgeFlags are the judge's flags on lint and diff.
+type judgeFlags struct {
+	spec        string
+	url         string
+	maxPairs    int
+	price       string
+	file        string
+	record      bool
+	concurrency int
+	noCache     *bool
+}
+
+func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
+	j := &judgeFlags{}
+	fs.StringVar(&j.spec, "judge", "", "ask a chat `MODEL` (openai:NAME) whether each tool's nearest candidates are confusable; its judgments override the offline verdicts (docs/judge.md)")
+	fs.StringVar(&j.url, "judge-url", "", "the judge's OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	fs.IntVar(&j.maxPairs, "judge-max-pairs", DefaultJudgeMaxPairs, "send at most `N` pairs to the judge in one run (0: no limit); the others stay unjudged")
+	fs.StringVar(&j.price, "judge-price", "", "the judge's price `IN,OUT` in dollars per million tokens, for the estimate (default: OpenAI list price if known; 0 for a local server)")
+	fs.StringVar(&j.file, "judgments", "", "judgments `FILE` to replay and record (default: "+judge.FileName+" beside toolscope.yaml, else in the catalog's directory)")
+	fs.BoolVar(&j.record, "judge-record", false, "write this run's judgments into the judgments file")
+	fs.IntVar(&j.concurrency, "judge-concurrency", judge.DefaultConcurrency, "judge requests in flight at once")
+	return j
+}
+
+// check validates the flags.
+func (j *judgeFlags) check() error {
+	if j.spec != "" {
+		if _, err := judge.ParseSpec(j.spec); err != nil {
+			return fmt.Errorf("--judge %s", err)
+		}
+	}
+	if j.price != "" {
+		if _, err := judge.ParsePrice(j.price); err != nil {
+			return fmt.Errorf("--judge-price: %w", err)
+		}
+	}
+	switch {
+	case j.maxPairs < 0:
+		return fmt.Errorf("--judge-max-pairs %d is negative", j.maxPairs)
+	case j.concurrency < 1 || j.concurrency > 64:
+		return fmt.Errorf("--judge-concurrency %d is outside 1..64", j.concurrency)
+	case j.url != "" && j.spec == "":
+		return errors.New("--judge-url needs --judge openai:MODEL")
+	}
+	return nil
+}
+
+// path is the judgments file: --judgments, else beside the project config,
+// else in the catalog file's directory (the working directory for stdin
+// and live sources).
+func (j *judgeFlags) path(cfg *config.Config, catalogArg string) string {
+	switch {
+	case j.file != "":
+		return j.file
+	case cfg != nil && cfg.Path != "":
+		return filepath.Join(filepath.Dir(cfg.Path), judge.FileName)
+	case catalogArg != "" && catalogArg != "-" && !strings.HasPrefix(catalogArg, "mcp:") && !strings.Contains(catalogArg, "://"):
+		return filepath.Join(filepath.Dir(catalogArg), judge.FileName)
+	}
+	return judge.FileName
+}
+
+// active reports whether the run may judge or replay: a judge is named or
+// a judgments file exists.
+func (j *judgeFlags) active(cfg *config.Config, catalogArg string) bool {
+	if j.spec != "" {
+		return true
+	}
+	_, err := os.Stat(j.path(cfg, catalogArg))
+	return err == nil
+}
+
+// apply judges or replays the report's candidate pairs and writes the
+// judgments into its verdicts. A judge that fails part-way is reported on
+// stderr and in the report; the pairs it did not judge keep their offline
+// verdict. Errors are input errors (an unreadable judgments file, a bad
+// endpoint).
+func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Catalog, cfg *config.Config, catalogArg string, io stdio, name string) (*lint.Report, error) {
+	path := j.path(cfg, catalogArg)
+	file, err := judge.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if j.spec == "" && file.Len() == 0 {
+		return r, nil
+	}
+	shownFile := ""
+	if file.Len() > 0 {
+		shownFile = path
+	}
+	var m *judge.Model
+	var store *judge.Cache
+	if j.spec != "" {
+		model, _ := judge.ParseSpec(j.spec)
+		m, err = judge.New(judge.Options{Model: model, BaseURL: j.url, Concurrency: j.concurrency})
+		if err != nil {
+			return nil, fmt.Errorf("--judge %s: %w", j.spec, err)
+		}
+		dir := ""
+		if j.noCache == nil || !*j.noCache {
+			if d, err := cache.DefaultDir(); err == nil {
+				dir = d
+			}
+		}
+		store = judge.OpenCache(dir)
+	}
+	questions := judge.Questions(cat, r.Similarity, judge.DefaultPerTool, file)
+	plan := judge.NewPlan(m, questions, file, store, j.maxPairs)
+	out := judge.Outcome{Results: plan.Results}
+	judgeID := ""
+	if m != nil {
+		judgeID = m.ID()
+		var given *judge.Price
+		if j.price != "" {
+			p, _ := judge.ParsePrice(j.price)
+			given = &p
+		}
+		model, _ := judge.ParseSpec(j.spec)
+		var price *judge.Price
+		if p, ok := judge.PriceFor(model, m.Endpoint(), given); ok {
+			price = &p
+		}
+		ask := plan.Ask()
+		over := 0
+		for _, res := range plan.Results {
+			if strings.Contains(res.Why, judge.WhyBudget) {
+				over++
+			}
+		}
+		fmt.Fprintf(io.err, "toolscope %s: judge %s at %s: %d candidate pairs, %d replayed, %d to ask", name, m.ID(), m.Endpoint(), len(questions), plan.Count(judge.Replayed), len(ask))
+		if over > 0 {
+			fmt.Fprintf(io.err, ", %d over --judge-max-pairs %d", over, j.maxPairs)
+		}
+		fmt.Fprintf(io.err, "; estimate: %s\n", judge.EstimatePairs(ask, price).String("--judge-price"))
+		if len(ask) > 0 {
+			out = m.Execute(ctx, plan, store, nil)
+		}
+		if out.Err != nil {
+			fmt.Fprintf(io.err, "toolscope %s: judge stopped: %s; the pairs it did not judge keep their offline verdict\n", name, oneLine(out.Err))
+		}
+		if store != nil && store.Err() != nil {
+			fmt.Fprintf(io.err, "toolscope %s: note: %s\n", name, oneLine(store.Err()))
+		}
+	}
+	asked := 0
+	for _, res := range out.Results {
+		if res.Status == judge.Asked {
+			asked++
+		}
+	}
+	if j.record {
+		for _, res := range out.Results {
+			if res.Judgment != nil {
+				file.Replace(*res.Judgment)
+			}
+		}
+		if err := file.WriteFile(path); err != nil {
+			return nil, err
+		}
+		shownFile = path
+		fmt.Fprintf(io.err, "toolscope %s: recorded %d judgments in %s\n", name, file.Len(), termsafe.Line(path))
+	}
+	return judge.Apply(r, cat, out.Results, judgeID, shownFile, asked, out.Err), nil
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"toolscope/core/lint"
+)
+
+const judgeCatalog = `[
+ {"name": "search_logs", "description": "Searches recent log lines for a text; use for live troubleshooting.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "Text."}}}},
+ {"name": "search_archived_logs", "description": "Searches archived log lines for a text; use for old incidents.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "Text."}}}},
+ {"name": "get_weather", "description": "Current weather for one city; use for questions about right now.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string", "description": "City."}}}},
+ {"name": "convert_currency", "description": "Converts an amount between two currencies; use for prices.", "inputSchema": {"type": "object", "properties": {"amount": {"type": "number", "description": "How much."}}}}
+]`
+
+// judgeServer answers every pair with label 0, except the pairs in
+// confusable, which get 3; it counts requests.
+func judgeServer(t *testing.T, confusable map[string]bool) (*httptest.Server, *atomic.Int32) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		var body struct{ Messages []struct{ Content string } }
+		json.NewDecoder(r.Body).Decode(&body)
+		var pair struct{ A, B struct{ Name string } }
+		json.Unmarshal([]byte(body.Messages[len(body.Messages)-1].Content), &pair)
+		label, reason := 0, "different jobs"
+		if confusable[pair.A.Name+"|"+pair.B.Name] {
+			label, reason = 3, "both search logs; live versus archived is unclear"
+		}
+		answer, _ := json.Marshal(map[string]any{"label": label, "reason": reason, "fix": map[string]string{"a": "For A.", "b": "For B."}})
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"content": string(answer)}}}})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func lintJSON(t *testing.T, args ...string) (int, lint.Report, string) {
+	t.Helper()
+	code, out, errb := runCmd("", append([]string{"lint", "--embedder", "mock", "--format", "json", "--disable", "catalog-tokens"}, args...)...)
+	var r lint.Report
+	if code == 2 {
+		return code, r, errb
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out, errb)
+	}
+	return code, r, errb
+}
+
+func confusableNames(r lint.Report) []string {
+	var out []string
+	for _, p := range r.Similarity.Confusable {
+		out = append(out, p.A+"|"+p.B)
+	}
+	return out
+}
+
+func TestLintJudgeRecordsThenReplaysWithoutKeyOrServer(t *testing.T) {
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(judgeCatalog), 0o644)
+	srv, requests := judgeServer(t, map[string]bool{"search_archived_logs|search_logs": true})
+
+	code, first, errb := lintJSON(t, "--judge", "openai:judge", "--judge-url", srv.URL+"/v1", "--judge-record", cat)
+	if code != 1 {
+		t.Fatalf("exit %d; want 1 (a judged confusable pair): %s", code, errb)
+	}
+	if !strings.Contains(errb, "estimate:") || !strings.Contains(errb, "$0.00") {
+		t.Errorf("no estimate (free on loopback) before the run:\n%s", errb)
+	}
+	asked := int(requests.Load())
+	if first.Judged == nil || first.Judged.Asked != asked || asked == 0 || asked > 10 {
+		t.Fatalf("judged %+v after %d requests (4 tools: at most 10 pairs)", first.Judged, asked)
+	}
+	if got := confusableNames(first); len(got) != 1 || got[0] != "search_logs|search_archived_logs" {
+		t.Fatalf("confusable %v", got)
+	}
+	if h := first.Similarity.Confusable[0].Hint; !strings.Contains(h, "judged confusable by openai:judge (label 3)") {
+		t.Errorf("hint %q", h)
+	}
+	if len(first.Similarity.Watch) != 0 {
+		t.Errorf("cleared pairs still watched: %v", first.Similarity.Watch)
+	}
+	path := filepath.Join(dir, "toolscope.judgments.jsonl")
+	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != asked+1 {
+		t.Fatalf("judgments file: %v\n%s", err, data)
+	}
+
+	// CI: no judge, no key, no server. The file replays every judgment.
+	srv.Close()
+	code, second, errb := lintJSON(t, cat)
+	if code != 1 || int(requests.Load()) != asked {
+		t.Fatalf("replay: exit %d, %d requests: %s", code, int(requests.Load())-asked, errb)
+	}
+	if second.Judged.Replayed != asked || second.Judged.Asked != 0 || strings.Join(confusableNames(second), ",") != strings.Join(confusableNames(first), ",") {
+		t.Fatalf("replay: %+v, confusable %v", second.Judged, confusableNames(second))
+	}
+	// The same command line with the server gone: the disk cache answers.
+	code, third, errb := lintJSON(t, "--judge", "openai:judge", "--judge-url", srv.URL+"/v1", "--judgments", filepath.Join(dir, "none.jsonl"), cat)
+	if code != 1 || third.Judged.Replayed != asked || third.Judged.Error != "" {
+		t.Fatalf("cached: exit %d %+v: %s", code, third.Judged, errb)
+	}
+
+	// A changed text makes that pair's judgment stale: unjudged, listed,
+	// and the offline verdict stands.
+	changed := strings.Replace(judgeCatalog, "use for old incidents", "use for incidents older than 30 days", 1)
+	os.WriteFile(cat, []byte(changed), 0o644)
+	_, fourth, errb := lintJSON(t, cat)
+	if fourth.Judged == nil || len(fourth.Judged.Unjudged) == 0 {
+		t.Fatalf("no unjudged pair after a text change: %+v %s", fourth.Judged, errb)
+	}
+	for _, u := range fourth.Judged.Unjudged {
+		if u.A != "search_archived_logs" && u.B != "search_archived_logs" || !strings.Contains(u.Why, "texts changed") {
+			t.Errorf("unjudged %+v", u)
+		}
+	}
+	for _, p := range fourth.Judged.Pairs {
+		if p.A == "search_archived_logs" || p.B == "search_archived_logs" {
+			t.Errorf("a stale judgment still holds: %+v", p)
+		}
+	}
+	// Text and Markdown show the section: cleared pairs with their reason,
+	// unjudged pairs with why.
+	for _, format := range []string{"text", "markdown"} {
+		_, out, _ := runCmd("", "lint", "--embedder", "mock", "--disable", "catalog-tokens", "--format", format, cat)
+		for _, want := range []string{"Judged (recorded judgments: 0 asked, ", "different jobs", "its texts changed since it was judged"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s output lacks %q:\n%s", format, want, out)
+			}
+		}
+	}
+}
+
+func TestLintJudgeBudget(t *testing.T) {
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	cat := writeFile(t, "tools.json", judgeCatalog)
+	srv, requests := judgeServer(t, nil)
+	_, r, errb := lintJSON(t, "--judge", "openai:judge", "--judge-url", srv.URL+"/v1", "--judge-max-pairs", "2", cat)
+	if requests.Load() != 2 || r.Judged.Asked != 2 || len(r.Judged.Unjudged) == 0 {
+		t.Fatalf("%d requests under a budget of 2; judged %+v", requests.Load(), r.Judged)
+	}
+	for _, u := range r.Judged.Unjudged {
+		if !strings.Contains(u.Why, "--judge-max-pairs") {
+			t.Errorf("unjudged %+v", u)
+		}
+	}
+	if !strings.Contains(errb, "over --judge-max-pairs 2") {
+		t.Errorf("the estimate line does not say what the budget leaves out:\n%s", errb)
+	}
+}
+
+func TestLintJudgeFlagErrors(t *testing.T) {
+	cat := writeFile(t, "c.json", judgeCatalog)
+	bad := writeFile(t, "j.jsonl", "{not json}\n")
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--judge", "gpt-4"}, "is not openai:MODEL"},
+		{[]string{"--judge-url", "http://x/v1"}, "--judge-url needs --judge"},
+		{[]string{"--judge", "openai:m", "--judge-max-pairs", "-1"}, "negative"},
+		{[]string{"--judge", "openai:m", "--judge-price", "cheap"}, "--judge-price"},
+		{[]string{"--judgments", bad}, bad + ":1: not a judgment"},
+	} {
+		code, _, errb := runCmd("", append(append([]string{"lint", "--embedder", "mock"}, tc.args...), cat)...)
+		if code != 2 || !strings.Contains(errb, tc.err) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb, tc.err)
+		}
+	}
+}

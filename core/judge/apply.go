@@ -1,0 +1,191 @@
+package judge
+
+import (
+	"fmt"
+	"slices"
+
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
+)
+
+// Questions is the pairs worth a judgment in a lint run, as questions:
+// each tool's nearest candidates from the offline scoring (Candidates, at
+// most perTool per tool), then any other pair of the catalog that file
+// holds a judgment for (a person's accept stays in force wherever it
+// ranks). Each question carries the catalog's other names as siblings.
+func Questions(cat *catalog.Catalog, sim similarity.Result, perTool float64, file *Records) []Pair {
+	tools := make([]Tool, len(cat.Tools))
+	names := make([]string, len(cat.Tools))
+	index := map[string]int{}
+	for i, t := range cat.Tools {
+		tools[i], names[i] = FromCatalog(t), t.Name
+		if _, dup := index[t.Name]; !dup {
+			index[t.Name] = i
+		}
+	}
+	nb := make([][]Neighbour, len(cat.Tools))
+	for i, list := range sim.Neighbours {
+		if i >= len(nb) {
+			break
+		}
+		for _, p := range list {
+			other := p.J
+			if other == i {
+				other = p.I
+			}
+			nb[i] = append(nb[i], Neighbour{Index: other, Score: p.Similarity})
+		}
+	}
+	seen := map[[2]int]bool{}
+	var out []Pair
+	add := func(i, j int) {
+		k := [2]int{min(i, j), max(i, j)}
+		if i == j || seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, NewPair(tools[i], tools[j], siblings(names, i, j)))
+	}
+	for _, c := range Candidates(nb, perTool) {
+		add(c[0], c[1])
+	}
+	if file != nil {
+		for _, j := range file.All() {
+			a, okA := index[j.A]
+			b, okB := index[j.B]
+			if okA && okB {
+				add(a, b)
+			}
+		}
+	}
+	return out
+}
+
+// maxSiblings bounds the names a question lists: beyond it they add cost,
+// not judgment.
+const maxSiblings = 200
+
+// siblings is every name but the i-th and j-th, at most maxSiblings.
+func siblings(names []string, i, j int) []string {
+	out := make([]string, 0, min(len(names), maxSiblings))
+	for k, n := range names {
+		if k != i && k != j && n != names[i] && n != names[j] && len(out) < maxSiblings {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Apply writes the run's judgments into the report's verdicts: a pair
+// judged 2 or 3 is confusable, with the judge's reason as its hint and the
+// judge's sentences as its fixes; a pair judged 0 or 1 leaves the
+// confusable and watch lists; an unjudged pair keeps its offline verdict.
+// A pair the project config accepted stays accepted. The gate is counted
+// again, and the report gains its Judged section. judge is the model
+// asked ("" when only replaying), file the judgments file read.
+func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file string, asked int, failure error) *lint.Report {
+	index := map[string]int{}
+	for i, t := range cat.Tools {
+		if _, dup := index[t.Name]; !dup {
+			index[t.Name] = i
+		}
+	}
+	accepted := map[[2]string]bool{}
+	if r.Suppressed != nil {
+		for _, p := range r.Suppressed.Pairs {
+			accepted[ordered(p.A, p.B)] = true
+		}
+	}
+	sim := r.Similarity
+	sim.Confusable = slices.Clone(sim.Confusable)
+	sim.Watch = slices.Clone(sim.Watch)
+	offline := func(names [2]string) (similarity.Verdict, int) {
+		for i, p := range sim.Confusable {
+			if ordered(p.A, p.B) == names {
+				return similarity.Confusable, i
+			}
+		}
+		for i, p := range sim.Watch {
+			if ordered(p.A, p.B) == names {
+				return similarity.Watch, i
+			}
+		}
+		return "", -1
+	}
+	sec := &lint.Judged{Judge: judge, File: file, Asked: asked, Pairs: []lint.JudgedPair{}, Unjudged: []lint.UnjudgedPair{}}
+	if failure != nil {
+		sec.Error = failure.Error()
+	}
+	for _, res := range results {
+		names := res.Pair.Names()
+		if accepted[names] {
+			continue
+		}
+		kind, at := offline(names)
+		if res.Judgment == nil {
+			sec.Unjudged = append(sec.Unjudged, lint.UnjudgedPair{A: names[0], B: names[1], Why: res.Why, Offline: string(kind)})
+			continue
+		}
+		j := res.Judgment
+		if res.Status == Replayed {
+			sec.Replayed++
+		}
+		jp := lint.JudgedPair{A: j.A, B: j.B, Label: j.Label, Verdict: j.Verdict(), Reason: j.Reason,
+			By: j.By, Status: string(res.Status), Offline: string(kind)}
+		if j.Fix != nil {
+			jp.FixA, jp.FixB = j.Fix.A, j.Fix.B
+		}
+		sec.Pairs = append(sec.Pairs, jp)
+
+		var pf similarity.PairFinding
+		switch kind {
+		case similarity.Confusable:
+			pf = sim.Confusable[at]
+			sim.Confusable = slices.Delete(sim.Confusable, at, at+1)
+			sim.ConfusableCount = max(sim.ConfusableCount-1, 0)
+		case similarity.Watch:
+			pf = sim.Watch[at]
+			sim.Watch = slices.Delete(sim.Watch, at, at+1)
+			sim.WatchCount = max(sim.WatchCount-1, 0)
+		default:
+			ia, okA := index[j.A]
+			ib, okB := index[j.B]
+			if !okA || !okB {
+				continue
+			}
+			p := similarity.Pair{A: j.A, B: j.B, I: ia, J: ib}
+			if ib < ia {
+				p.A, p.B, p.I, p.J = j.B, j.A, ib, ia
+			}
+			pf = similarity.PairFinding{Pair: p}
+		}
+		if !j.Confusable() {
+			continue
+		}
+		pf.Kind = similarity.Confusable
+		pf.Hint = fmt.Sprintf("judged confusable by %s (label %d): %s", j.By, j.Label, j.Reason)
+		pf.Reasons = nil
+		pf.Fixes = nil
+		if j.Fix != nil {
+			for _, f := range []similarity.Fix{{Tool: j.A, Other: j.B, Sentence: j.Fix.A}, {Tool: j.B, Other: j.A, Sentence: j.Fix.B}} {
+				if f.Sentence != "" {
+					pf.Fixes = append(pf.Fixes, f)
+				}
+			}
+		}
+		sim.Confusable = append(sim.Confusable, pf)
+		sim.ConfusableCount++
+	}
+	slices.SortStableFunc(sec.Pairs, func(a, b lint.JudgedPair) int { return b.Label - a.Label })
+	out := lint.NewReport(cat, r.Structural, sim, r.FailOn)
+	out.Suppressed, out.Baseline, out.Tokens, out.Judged = r.Suppressed, r.Baseline, r.Tokens, sec
+	return out
+}
+
+func ordered(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
