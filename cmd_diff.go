@@ -43,6 +43,8 @@ func runDiff(args []string, io stdio) int {
 	cfgFlags := addConfigFlags(fs)
 	failOn := listFlag{}
 	fs.Var(&failOn, "fail-on", "`WHAT,...` fails the gate: breaking, descriptions, pairs (default breaking)")
+	jf := addJudgeFlags(fs)
+	jf.noCache = &f.noCache
 	positional, code, ok := parseCommand(fs, diffUsage, diffHelp, args, io)
 	if !ok {
 		return code
@@ -89,6 +91,15 @@ func runDiff(args []string, io stdio) int {
 	if err := f.check(); err != nil {
 		return usageError(io, "diff", err.Error())
 	}
+	if err := jf.check(); err != nil {
+		return usageError(io, "diff", err.Error())
+	}
+	pj := pairJudge{flags: jf, cfg: cfg, arg: newArg, io: io}
+	if jf.active(cfg, newArg) {
+		f.neighbours = judgeNeighbours
+	} else {
+		pj.flags = nil
+	}
 	// OLD is always one source; NEW may be --mcp-config's servers.
 	oldLive := *f.live
 	oldLive.config = ""
@@ -112,11 +123,11 @@ func runDiff(args []string, io stdio) int {
 	r := diff.Compare(oldCat, newCat)
 	if f.embedderSpec() != "" {
 		p.setName("toolscope diff (OLD)")
-		oldPairs, err := confusablePairs(oldCat, f, cfg, p)
+		oldPairs, err := confusablePairs(oldCat, f, cfg, p, pj)
 		if err == nil {
 			var newPairs []similarity.PairFinding
 			p.setName("toolscope diff (NEW)")
-			newPairs, err = confusablePairs(newCat, f, cfg, p)
+			newPairs, err = confusablePairs(newCat, f, cfg, p, pj)
 			r.SetPairs(oldPairs, newPairs)
 		}
 		p.end()
@@ -147,15 +158,33 @@ func runDiff(args []string, io stdio) int {
 	return 0
 }
 
+// pairJudge is the judge a diff applies to both catalogs' pairs; flags nil
+// for none.
+type pairJudge struct {
+	flags *judgeFlags
+	cfg   *config.Config
+	arg   string
+	io    stdio
+}
+
 // confusablePairs are a catalog's confusable pairs under the flags, less
-// those the config accepts.
-func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, p *progress) ([]similarity.PairFinding, error) {
+// those the config accepts, with the judge's verdicts when one is asked
+// for or judgments are recorded.
+func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, p *progress, pj pairJudge) ([]similarity.PairFinding, error) {
 	report, err := analyzeCatalog(context.Background(), cat, f, p)
 	if err != nil {
 		return nil, err
 	}
 	if cfg != nil {
 		report = cfg.Apply(report, cat)
+	}
+	if pj.flags != nil {
+		ctx, stop := signalContext(context.Background())
+		report, err = pj.flags.apply(ctx, report, cat, pj.cfg, pj.arg, pj.io, "diff")
+		stop()
+		if err != nil {
+			return nil, err
+		}
 	}
 	return slices.Clone(report.Similarity.Confusable), nil
 }

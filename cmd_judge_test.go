@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"toolscope/core/catalog"
+	"toolscope/core/judge"
 	"toolscope/core/lint"
 )
 
@@ -180,5 +182,36 @@ func TestLintJudgeFlagErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(errb, tc.err) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb, tc.err)
 		}
+	}
+}
+
+// diff takes the recorded judgments too: a person's label 0 clears a pair
+// the offline scoring calls confusable, so it is no new confusable pair.
+func TestDiffReplaysJudgments(t *testing.T) {
+	dir := t.TempDir()
+	oldCat := filepath.Join(dir, "old.json")
+	newCat := filepath.Join(dir, "new.json")
+	os.WriteFile(oldCat, []byte(`[{"name": "search_logs", "description": "Searches recent log lines for a text.", "inputSchema": {"type": "object"}}]`), 0o644)
+	twin := `[{"name": "search_logs", "description": "Searches recent log lines for a text.", "inputSchema": {"type": "object"}},
+	 {"name": "search_log_lines", "description": "Searches recent log lines for a text.", "inputSchema": {"type": "object"}}]`
+	os.WriteFile(newCat, []byte(twin), 0o644)
+	args := []string{"diff", "--embedder", "mock", "--scoring", "cosine", "--format", "json", "--fail-on", "pairs", oldCat, newCat}
+	code, out, errb := runCmd("", args...)
+	if code != 1 || !strings.Contains(out, "search_log_lines") {
+		t.Fatalf("without judgments: exit %d (want 1, a new confusable pair): %s%s", code, out, errb)
+	}
+	cat, err := catalog.Load(newCat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair := judge.NewPair(judge.FromCatalog(cat.Tools[0]), judge.FromCatalog(cat.Tools[1]), nil)
+	recs := judge.NewRecords()
+	recs.Add(judge.Judgment{A: pair.A.Name, B: pair.B.Name, Label: 0, Reason: "one is the other's alias, kept on purpose", By: judge.PersonBy, Texts: pair.TextHash()})
+	if err := recs.WriteFile(filepath.Join(dir, judge.FileName)); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errb = runCmd("", args...)
+	if code != 0 {
+		t.Fatalf("with the person's judgment: exit %d (want 0): %s%s", code, out, errb)
 	}
 }
