@@ -23,7 +23,7 @@ const judgeNeighbours = 6
 
 // DefaultJudgeMaxPairs is --judge-max-pairs' default: the most pairs one
 // run sends.
-const DefaultJudgeMaxPairs = 300
+const DefaultJudgeMaxPairs = 1000
 
 // judgeFlags are the judge's flags on lint and diff.
 type judgeFlags struct {
@@ -87,14 +87,34 @@ func (j *judgeFlags) path(cfg *config.Config, catalogArg string) string {
 	return judge.FileName
 }
 
-// active reports whether the run may judge or replay: a judge is named or
-// a judgments file exists.
+// active reports whether the run may judge or replay: a judge is named, or
+// a judgments file or the judgment cache exists.
 func (j *judgeFlags) active(cfg *config.Config, catalogArg string) bool {
 	if j.spec != "" {
 		return true
 	}
-	_, err := os.Stat(j.path(cfg, catalogArg))
-	return err == nil
+	if _, err := os.Stat(j.path(cfg, catalogArg)); err == nil {
+		return true
+	}
+	if dir := j.cacheDir(); dir != "" {
+		if fi, err := os.Stat(filepath.Join(dir, judge.CacheFile)); err == nil && fi.Size() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cacheDir is the judgment cache's directory, "" under --no-cache or
+// when there is no cache directory.
+func (j *judgeFlags) cacheDir() string {
+	if j.noCache != nil && *j.noCache {
+		return ""
+	}
+	d, err := cache.DefaultDir()
+	if err != nil {
+		return ""
+	}
+	return d
 }
 
 // apply judges or replays the report's candidate pairs and writes the
@@ -108,7 +128,8 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 	if err != nil {
 		return nil, err
 	}
-	if j.spec == "" && file.Len() == 0 {
+	store := judge.OpenCache(j.cacheDir())
+	if j.spec == "" && file.Len() == 0 && store.Len() == 0 {
 		return r, nil
 	}
 	shownFile := ""
@@ -116,20 +137,12 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 		shownFile = path
 	}
 	var m *judge.Model
-	var store *judge.Cache
 	if j.spec != "" {
 		model, _ := judge.ParseSpec(j.spec)
 		m, err = judge.New(judge.Options{Model: model, BaseURL: j.url, Concurrency: j.concurrency})
 		if err != nil {
 			return nil, fmt.Errorf("--judge %s: %w", j.spec, err)
 		}
-		dir := ""
-		if j.noCache == nil || !*j.noCache {
-			if d, err := cache.DefaultDir(); err == nil {
-				dir = d
-			}
-		}
-		store = judge.OpenCache(dir)
 	}
 	questions := judge.Questions(cat, r.Similarity, judge.DefaultPerTool, file)
 	plan := judge.NewPlan(m, questions, file, store, j.maxPairs)
@@ -165,7 +178,7 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 		if out.Err != nil {
 			fmt.Fprintf(io.err, "toolscope %s: judge stopped: %s; the pairs it did not judge keep their offline verdict\n", name, oneLine(out.Err))
 		}
-		if store != nil && store.Err() != nil {
+		if store.Err() != nil {
 			fmt.Fprintf(io.err, "toolscope %s: note: %s\n", name, oneLine(store.Err()))
 		}
 	}

@@ -113,21 +113,30 @@ func TestLintJudgeRecordsThenReplaysWithoutKeyOrServer(t *testing.T) {
 	if code != 1 || third.Judged.Replayed != asked || third.Judged.Error != "" {
 		t.Fatalf("cached: exit %d %+v: %s", code, third.Judged, errb)
 	}
+	// No judge and no file: this machine's cache still replays.
+	code, fourth, errb := lintJSON(t, "--judgments", filepath.Join(dir, "none.jsonl"), cat)
+	if code != 1 || fourth.Judged == nil || fourth.Judged.Replayed != asked {
+		t.Fatalf("cache without --judge: exit %d %+v: %s", code, fourth.Judged, errb)
+	}
+	// --no-cache leaves it alone: the offline verdicts alone.
+	if _, r, _ := lintJSON(t, "--no-cache", "--judgments", filepath.Join(dir, "none.jsonl"), cat); r.Judged != nil {
+		t.Fatalf("--no-cache still replayed: %+v", r.Judged)
+	}
 
 	// A changed text makes that pair's judgment stale: unjudged, listed,
 	// and the offline verdict stands.
 	changed := strings.Replace(judgeCatalog, "use for old incidents", "use for incidents older than 30 days", 1)
 	os.WriteFile(cat, []byte(changed), 0o644)
-	_, fourth, errb := lintJSON(t, cat)
-	if fourth.Judged == nil || len(fourth.Judged.Unjudged) == 0 {
-		t.Fatalf("no unjudged pair after a text change: %+v %s", fourth.Judged, errb)
+	_, fifth, errb := lintJSON(t, cat)
+	if fifth.Judged == nil || len(fifth.Judged.Unjudged) == 0 {
+		t.Fatalf("no unjudged pair after a text change: %+v %s", fifth.Judged, errb)
 	}
-	for _, u := range fourth.Judged.Unjudged {
+	for _, u := range fifth.Judged.Unjudged {
 		if u.A != "search_archived_logs" && u.B != "search_archived_logs" || !strings.Contains(u.Why, "texts changed") {
 			t.Errorf("unjudged %+v", u)
 		}
 	}
-	for _, p := range fourth.Judged.Pairs {
+	for _, p := range fifth.Judged.Pairs {
 		if p.A == "search_archived_logs" || p.B == "search_archived_logs" {
 			t.Errorf("a stale judgment still holds: %+v", p)
 		}

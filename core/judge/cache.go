@@ -8,9 +8,9 @@ import (
 	"sync"
 )
 
-// cacheFile is the disk cache's name under the cache directory; the
+// CacheFile is the disk cache's name under the cache directory; the
 // version starts a fresh file if the record format changes.
-const cacheFile = "judgments-v1.jsonl"
+const CacheFile = "judgments-v1.jsonl"
 
 // Cache keeps every judgment a model made on disk, keyed like the records
 // (the pair's texts, the model, the prompt version), so that a run asks
@@ -31,7 +31,7 @@ func OpenCache(dir string) *Cache {
 	if dir == "" {
 		return c
 	}
-	c.path = filepath.Join(dir, cacheFile)
+	c.path = filepath.Join(dir, CacheFile)
 	data, err := os.ReadFile(c.path)
 	if err != nil && !os.IsNotExist(err) {
 		c.err = fmt.Errorf("judgment cache: %w", err)

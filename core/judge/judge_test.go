@@ -225,7 +225,7 @@ func TestChangedTextInvalidatesOnlyItsPair(t *testing.T) {
 	}
 
 	before := f.requests()
-	again := byName(run(t, m, changed, nil, OpenCache(cache.Path()[:len(cache.Path())-len(cacheFile)-1]), 0))
+	again := byName(run(t, m, changed, nil, OpenCache(cache.Path()[:len(cache.Path())-len(CacheFile)-1]), 0))
 	if f.requests()-before != 1 || again["t02|t03"].Status != Asked || again["t04|t05"].Status != Replayed {
 		t.Fatalf("second run sent %d requests (want 1): %v", f.requests()-before, again)
 	}

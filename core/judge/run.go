@@ -69,9 +69,10 @@ func (p *Plan) Count(s Status) int {
 
 // NewPlan decides each pair's fate. file holds the recorded judgments (the
 // repository's judgments file), cache the disk cache (may be nil). With no
-// model (m nil) only recorded judgments of the current texts replay, a
-// person's before a model's; a pair judged only for other texts is
-// unjudged (stale), and a pair never judged is left out of the results.
+// model (m nil) only judgments of the current texts replay, from the file
+// (a person's before a model's), then from the cache; a pair the file
+// judged only for other texts is unjudged (stale), and a pair never judged
+// is left out of the results.
 // With a model, a person's judgment or the model's own (same prompt
 // version) replays from either source, and every other pair is asked, the
 // first maxPairs of them (0 for no limit), the rest unjudged.
@@ -108,20 +109,25 @@ func NewPlan(m *Model, pairs []Pair, file *Records, cache *Cache, maxPairs int) 
 
 // replay finds a judgment that holds for pair: a person's or, with a
 // judge named, that judge's under the current prompt; with none, any
-// recorded one (file only).
+// recorded one, the file's first.
 func replay(pair Pair, by string, file *Records, cache *Cache) (Judgment, bool) {
 	if file != nil {
 		if j, ok, _ := file.Replay(pair, by); ok && (by == "" || j.By == PersonBy || (j.By == by && j.Prompt == PromptVersion)) {
 			return j, true
 		}
 	}
-	if by != "" && cache != nil {
-		if j, ok := cache.Lookup(pair, by, PromptVersion); ok {
-			return j, true
-		}
-		if j, ok, _ := cache.Replay(pair, ""); ok && j.By == PersonBy {
-			return j, true
-		}
+	if cache == nil {
+		return Judgment{}, false
+	}
+	if by == "" {
+		j, ok, _ := cache.Replay(pair, "")
+		return j, ok
+	}
+	if j, ok := cache.Lookup(pair, by, PromptVersion); ok {
+		return j, true
+	}
+	if j, ok, _ := cache.Replay(pair, ""); ok && j.By == PersonBy {
+		return j, true
 	}
 	return Judgment{}, false
 }
