@@ -1,0 +1,95 @@
+package judge
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestTabulate(t *testing.T) {
+	cases := []ProbeCase{
+		{"a", "r1", "a"}, {"a", "r2", "b"}, {"a", "r3", "b"},
+		{"b", "r4", "b"}, {"b", "r5", NoPick},
+		{"c", "r6", "c"},
+	}
+	p := Tabulate("openai:m", []string{"a", "b", "c"}, cases)
+	if p.Correct != 3 || p.Matrix["a"]["b"] != 2 || p.Matrix["b"][NoPick] != 1 || len(p.Matrix) != 3 {
+		t.Fatalf("matrix %v correct %d", p.Matrix, p.Correct)
+	}
+	want := []string{"2 of 3 requests for a went to b", "1 of 2 requests for b went to no tool"}
+	if len(p.Confusions) != 2 || p.Confusions[0].Sentence() != want[0] || p.Confusions[1].Sentence() != want[1] {
+		t.Fatalf("confusions %+v", p.Confusions)
+	}
+	var text, md bytes.Buffer
+	if err := p.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{text.String(), md.String()} {
+		if !strings.Contains(s, "3 went to the tool they were meant for (50%)") {
+			t.Errorf("no summary in\n%s", s)
+		}
+	}
+	if !strings.Contains(text.String(), want[0]) || !strings.Contains(text.String(), "4 = (none)") {
+		t.Errorf("text:\n%s", text.String())
+	}
+	if !strings.Contains(md.String(), "| `a` | `b` | 2 of 3 | 67% |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+func TestRequestNamesTool(t *testing.T) {
+	for _, tc := range []struct {
+		request, tool string
+		want          bool
+	}{
+		{"use brave_local_search for pizza", "brave_local_search", true},
+		{"do a brave local search for pizza", "brave_local_search", true},
+		{"find pizza near me", "brave_local_search", false},
+		{"what time is it", "time", true},
+		{"show the latest build", "get-build", false},
+	} {
+		if got := names(tc.request, tc.tool); got != tc.want {
+			t.Errorf("names(%q, %q) = %v", tc.request, tc.tool, got)
+		}
+	}
+}
+
+func TestReadExamples(t *testing.T) {
+	names := []string{"a", "b"}
+	for _, tc := range []struct{ in, err string }{
+		{"# mine\n{\"request\": \"x\", \"tool\": \"a\"}\n\n{\"request\": \"y\", \"tool\": \"b\"}\n", ""},
+		{`{"request": "x", "tool": "c"}`, `line 1: no tool "c"`},
+		{`{"request": " ", "tool": "a"}`, "line 1: empty request"},
+		{"{\"request\": \"x\", \"tool\": \"a\"}\n{\"request\": 1}", "line 2: not"},
+		{`{"request": "x", "tool": "a", "why": 1}`, "line 1: not"},
+	} {
+		ex, err := ReadExamples([]byte(tc.in), names)
+		if tc.err == "" {
+			if err != nil || len(ex) != 2 || ex[1].Tool != "b" {
+				t.Errorf("%q: %v %v", tc.in, ex, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: err %v; want %q", tc.in, err, tc.err)
+		}
+	}
+}
+
+func FuzzReadExamples(f *testing.F) {
+	f.Add([]byte("{\"request\": \"x\", \"tool\": \"a\"}\n# c\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ex, err := ReadExamples(data, []string{"a", "b"})
+		if err != nil {
+			return
+		}
+		for _, e := range ex {
+			if strings.TrimSpace(e.Request) == "" || (e.Tool != "a" && e.Tool != "b") {
+				t.Fatalf("accepted %+v", e)
+			}
+		}
+	})
+}
