@@ -173,7 +173,17 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 		}
 		fmt.Fprintf(io.err, "; estimate: %s\n", judge.EstimatePairs(ask, price).String("--judge-price"))
 		if len(ask) > 0 {
-			out = m.Execute(ctx, plan, store, nil)
+			var progress func(done, total int)
+			if io.errTTY {
+				// One line rewritten in place, cleared at the end.
+				progress = func(done, total int) {
+					fmt.Fprintf(io.err, "\r\x1b[Ktoolscope %s: judged %d of %d pairs", name, done, total)
+				}
+			}
+			out = m.Execute(ctx, plan, store, progress)
+			if io.errTTY {
+				fmt.Fprint(io.err, "\r\x1b[K")
+			}
 		}
 		if out.Err != nil {
 			fmt.Fprintf(io.err, "toolscope %s: judge stopped: %s; the pairs it did not judge keep their offline verdict\n", name, oneLine(out.Err))

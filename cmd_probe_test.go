@@ -25,6 +25,10 @@ type scriptedModel struct {
 	written map[string][]string
 	picks   map[string]string
 
+	// noRequired refuses tool_choice "required" with a 400, as some
+	// servers do.
+	noRequired bool
+
 	mu    sync.Mutex
 	tools [][]any
 	other int
@@ -39,6 +43,10 @@ func (s *scriptedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewDecoder(r.Body).Decode(&body)
 	last := body.Messages[len(body.Messages)-1].Content
 	message := map[string]any{"role": "assistant"}
+	if body.Tools != nil && s.noRequired && body.Choice == "required" {
+		http.Error(w, `{"error":{"message":"tool_choice required is not supported"}}`, 400)
+		return
+	}
 	if body.Tools != nil {
 		s.mu.Lock()
 		s.tools = append(s.tools, body.Tools)
@@ -167,7 +175,9 @@ func TestProbeExamplesAndCostGate(t *testing.T) {
 	if code != 2 || !strings.Contains(errb, "over --max-cost $0.00") {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
-	// A loopback server costs nothing: it runs without --yes.
+	// A loopback server costs nothing: it runs without --yes. This one
+	// refuses tool_choice "required": the picks are asked with "auto".
+	s.noRequired = true
 	code, out, errb := runCmd("", "probe", "--model", "openai:m", "--url", srv.URL+"/v1", "--examples", ex, "--format", "json", cat)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
@@ -176,6 +186,9 @@ func TestProbeExamplesAndCostGate(t *testing.T) {
 	json.Unmarshal([]byte(out), &got)
 	if want := map[string]map[string]int{"alpha_search": {"gamma": 1, "alpha_search": 1}}; !reflect.DeepEqual(got.Matrix, want) {
 		t.Fatalf("matrix %v; want %v", got.Matrix, want)
+	}
+	if s.other != 2 {
+		t.Fatalf("%d picks asked with tool_choice auto after the refusal; want 2", s.other)
 	}
 	bad := writeFile(t, "bad.jsonl", `{"request": "q", "tool": "nope"}`)
 	code, _, errb = runCmd("", "probe", "--model", "openai:m", "--url", srv.URL+"/v1", "--examples", bad, cat)

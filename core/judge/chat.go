@@ -60,6 +60,9 @@ type Model struct {
 	// plain is set once the endpoint refused response_format: later
 	// requests go without it.
 	plain atomic.Bool
+	// autoChoice is set once the endpoint refused tool_choice "required":
+	// later requests ask for "auto".
+	autoChoice atomic.Bool
 }
 
 // New checks the options and reads the endpoint and key from the
@@ -136,10 +139,15 @@ type Usage struct {
 
 // chat sends one request and returns the first choice's message. A 400
 // that names response_format is sent again once without it (some servers
-// do not support JSON mode), and the model remembers.
+// do not support JSON mode), one that names tool_choice again with
+// tool_choice "auto" (some do not support "required"), and the model
+// remembers either.
 func (m *Model) chat(ctx context.Context, payload map[string]any) (chatResponse, error) {
 	if m.plain.Load() {
 		delete(payload, "response_format")
+	}
+	if _, ok := payload["tool_choice"]; ok && m.autoChoice.Load() {
+		payload["tool_choice"] = "auto"
 	}
 	var r chatResponse
 	decode := func(body []byte) error {
@@ -154,11 +162,20 @@ func (m *Model) chat(ctx context.Context, payload map[string]any) (chatResponse,
 	}
 	err := m.client.Post(ctx, payload, "", decode)
 	var oerr *openai.Error
-	if _, asked := payload["response_format"]; asked && errors.As(err, &oerr) && oerr.Status == http.StatusBadRequest &&
-		strings.Contains(oerr.Step, "response_format") {
+	if !errors.As(err, &oerr) || oerr.Status != http.StatusBadRequest {
+		return r, err
+	}
+	_, jsonMode := payload["response_format"]
+	choice, _ := payload["tool_choice"].(string)
+	switch {
+	case jsonMode && strings.Contains(oerr.Step, "response_format"):
 		m.plain.Store(true)
 		delete(payload, "response_format")
-		err = m.client.Post(ctx, payload, "", decode)
+	case choice == "required" && strings.Contains(oerr.Step, "tool_choice"):
+		m.autoChoice.Store(true)
+		payload["tool_choice"] = "auto"
+	default:
+		return r, err
 	}
-	return r, err
+	return r, m.client.Post(ctx, payload, "", decode)
 }
