@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -143,26 +142,40 @@ func runProbe(args []string, io stdio) int {
 
 	ctx, stop := signalContext(context.Background())
 	defer stop()
+	progress := func(string) func(int, int) { return nil }
+	if io.errTTY {
+		// One line rewritten in place, cleared after each stage.
+		progress = func(what string) func(int, int) {
+			return func(done, total int) {
+				fmt.Fprintf(io.err, "\r\x1b[Ktoolscope probe: %s %d of %d", what, done, total)
+			}
+		}
+	}
+	clear := func() {
+		if io.errTTY {
+			fmt.Fprint(io.err, "\r\x1b[K")
+		}
+	}
 	if *examples == "" {
+		written, malformed, err := m.WriteAll(ctx, tools, *k, progress("requests written for"))
+		clear()
+		if err != nil {
+			return fail(err)
+		}
 		for i, t := range tools {
-			written, err := m.Write(ctx, t, siblingsOf(names, i), *k)
-			var malformed *judge.MalformedError
-			if errors.As(err, &malformed) {
-				fmt.Fprintf(io.err, "toolscope probe: note: %s: no requests written: %s\n", termsafe.Line(t.Name), oneLine(err))
-				continue
+			switch {
+			case malformed[i] != "":
+				fmt.Fprintf(io.err, "toolscope probe: note: %s: no requests written: malformed answer (asked twice): %s\n", termsafe.Line(t.Name), termsafe.Line(malformed[i]))
+			case len(written[i]) < *k:
+				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %d requests kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), *k)
 			}
-			if err != nil {
-				return fail(err)
-			}
-			if len(written) < *k {
-				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %d requests kept (the others named the tool)\n", termsafe.Line(t.Name), len(written), *k)
-			}
-			for _, q := range written {
+			for _, q := range written[i] {
 				cases = append(cases, judge.ProbeCase{Tool: t.Name, Request: q})
 			}
 		}
 	}
-	used, err := m.PickAll(ctx, cases, defs, nil)
+	used, err := m.PickAll(ctx, cases, defs, progress("requests sent:"))
+	clear()
 	if err != nil {
 		return fail(err)
 	}
@@ -199,13 +212,6 @@ func probeTools(cat *catalog.Catalog) ([]judge.Tool, []json.RawMessage, []string
 		names[i] = t.Name
 	}
 	return tools, defs, names
-}
-
-// siblingsOf is every name but the i-th.
-func siblingsOf(names []string, i int) []string {
-	out := make([]string, 0, len(names)-1)
-	out = append(out, names[:i]...)
-	return append(out, names[i+1:]...)
 }
 
 // safeProbe spells out control characters in the names a terminal shows.

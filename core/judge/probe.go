@@ -117,6 +117,45 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 	return nil, &MalformedError{Why: why}
 }
 
+// WriteAll has the model write k requests for every tool, with bounded
+// concurrency: written[i] is tool i's (nil when the model's answer was
+// malformed twice, with the reason in malformed[i]). The first other
+// failure stops the run and is returned.
+func (m *Model) WriteAll(ctx context.Context, tools []Tool, k int, progress func(done, total int)) (written [][]string, malformed []string, err error) {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	written = make([][]string, len(tools))
+	malformed = make([]string, len(tools))
+	var (
+		mu   sync.Mutex
+		done int
+	)
+	err = parallel(ctx, len(tools), m.concurrency, func(ctx context.Context, i int) error {
+		others := make([]string, 0, len(names)-1)
+		others = append(append(others, names[:i]...), names[i+1:]...)
+		qs, err := m.Write(ctx, tools[i], others, k)
+		var bad *MalformedError
+		switch {
+		case errors.As(err, &bad):
+			malformed[i] = bad.Why
+		case err != nil:
+			return err
+		default:
+			written[i] = qs
+		}
+		mu.Lock()
+		done++
+		if progress != nil {
+			progress(done, len(tools))
+		}
+		mu.Unlock()
+		return nil
+	})
+	return written, malformed, err
+}
+
 // names reports whether a request mentions the tool: its name, or its
 // words joined by spaces (brave_local_search as "brave local search").
 func names(request, tool string) bool {
