@@ -184,6 +184,10 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 			if io.errTTY {
 				fmt.Fprint(io.err, "\r\x1b[K")
 			}
+			if ctx.Err() != nil {
+				// Interrupted: what was judged is cached; no report.
+				return nil, fmt.Errorf("judge: %w", context.Cause(ctx))
+			}
 		}
 		if out.Err != nil {
 			fmt.Fprintf(io.err, "toolscope %s: judge stopped: %s; the pairs it did not judge keep their offline verdict\n", name, oneLine(out.Err))
