@@ -14,6 +14,7 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/termsafe"
+	"toolscope/tui"
 	"toolscope/embed/cache"
 )
 
@@ -215,4 +216,74 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 		fmt.Fprintf(io.err, "toolscope %s: recorded %d judgments in %s\n", name, file.Len(), termsafe.Line(path))
 	}
 	return judge.Apply(r, cat, out.Results, judgeID, shownFile, asked, out.Err), nil
+}
+
+// addExplorerJudgeFlags declares the judge flags the explorer takes: the
+// model, its URL and price (J judges one pair at a time).
+func addExplorerJudgeFlags(fs *flag.FlagSet) *judgeFlags {
+	j := &judgeFlags{concurrency: 1}
+	fs.StringVar(&j.spec, "judge", "", "the chat `MODEL` (openai:NAME) that J asks about the selected pair (docs/judge.md)")
+	fs.StringVar(&j.url, "judge-url", "", "the judge's OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	fs.StringVar(&j.price, "judge-price", "", "the judge's price `IN,OUT` in dollars per million tokens, for the cost shown first")
+	return j
+}
+
+// open checks that the judge named can be reached as configured (a valid
+// URL), sending nothing.
+func (j *judgeFlags) open() error {
+	if j.spec == "" {
+		return nil
+	}
+	model, _ := judge.ParseSpec(j.spec)
+	if _, err := judge.New(judge.Options{Model: model, BaseURL: j.url}); err != nil {
+		return fmt.Errorf("--judge %s: %w", j.spec, err)
+	}
+	return nil
+}
+
+// explorer is the explorer's judge: a recorded judgment of the same texts
+// by the same model answers at once, anything else is asked and cached.
+// Both are nil without --judge (open has checked the endpoint).
+func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc) {
+	if j.spec == "" {
+		return nil, nil
+	}
+	model, _ := judge.ParseSpec(j.spec)
+	m, err := judge.New(judge.Options{Model: model, BaseURL: j.url, Concurrency: 1})
+	if err != nil {
+		return nil, nil
+	}
+	store := judge.OpenCache(j.cacheDir())
+	var price *judge.Price
+	var given *judge.Price
+	if j.price != "" {
+		p, _ := judge.ParsePrice(j.price)
+		given = &p
+	}
+	if p, ok := judge.PriceFor(model, m.Endpoint(), given); ok {
+		price = &p
+	}
+	pairOf := func(a, b *catalog.Tool, siblings []string) judge.Pair {
+		return judge.NewPair(judge.FromCatalog(a), judge.FromCatalog(b), siblings)
+	}
+	ask := func(ctx context.Context, a, b *catalog.Tool, siblings []string) (judge.Judgment, bool, error) {
+		p := pairOf(a, b, siblings)
+		if rec, ok := store.Lookup(p, m.ID(), judge.PromptVersion); ok {
+			return rec, true, nil
+		}
+		got, _, err := m.Ask(ctx, p)
+		if err != nil {
+			return judge.Judgment{}, false, err
+		}
+		store.Store(got)
+		return got, false, nil
+	}
+	cost := func(a, b *catalog.Tool, siblings []string) string {
+		p := pairOf(a, b, siblings)
+		if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion); ok {
+			return m.ID() + " judged it before: no request"
+		}
+		return m.ID() + ": " + judge.EstimatePairs([]judge.Pair{p}, price).String("--judge-price")
+	}
+	return ask, cost
 }

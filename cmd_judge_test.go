@@ -174,6 +174,22 @@ func TestLintJudgeBudget(t *testing.T) {
 	}
 }
 
+func TestExplorerJudgeFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--judge", "gpt-4"}, "is not openai:MODEL"},
+		{[]string{"--judge", "openai:m", "--judge-url", "ftp://x"}, "--judge-url is not an http(s) URL"},
+		{[]string{"--judge-url", "http://x/v1"}, "--judge-url needs --judge"},
+	} {
+		code, _, errb := runCmd("", tc.args...)
+		if code != 2 || !strings.Contains(errb, tc.err) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errb, tc.err)
+		}
+	}
+}
+
 func TestLintJudgeFlagErrors(t *testing.T) {
 	cat := writeFile(t, "c.json", judgeCatalog)
 	bad := writeFile(t, "j.jsonl", "{not json}\n")

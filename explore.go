@@ -81,6 +81,7 @@ type exploreCommand struct {
 	kind  sourceKind
 	flags *catalogFlags
 	cfg   *configFlags
+	judge *judgeFlags
 }
 
 // parseExplore parses the explorer's command line and reads the project
@@ -90,6 +91,8 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	fs := newFlagSet("toolscope")
 	f := newCatalogFlags(fs, nil)
 	cfgFlags := addConfigFlags(fs)
+	jf := addExplorerJudgeFlags(fs)
+	jf.noCache = &f.noCache
 	// parseCommand would name a subcommand in its messages; the bare
 	// command has none.
 	positional, err := parseFlags(fs, args)
@@ -121,7 +124,14 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	if err := f.check(); err != nil {
 		return nil, exploreUsageError(io, err.Error()), false
 	}
-	return &exploreCommand{arg: arg, kind: kind, flags: f, cfg: cfgFlags}, 0, true
+	if err := jf.check(); err != nil {
+		return nil, exploreUsageError(io, err.Error()), false
+	}
+	if err := jf.open(); err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return nil, 2, false
+	}
+	return &exploreCommand{arg: arg, kind: kind, flags: f, cfg: cfgFlags, judge: jf}, 0, true
 }
 
 // options are the explorer's options for the command (cat is nil for a
@@ -129,6 +139,9 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o := exploreOptions(x.arg, x.kind, cat, x.flags, io)
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
+	if x.judge != nil {
+		o.Judge, o.JudgeCost = x.judge.explorer()
+	}
 	return o
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/config"
+	chat "toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/live"
 	"toolscope/embed"
@@ -121,6 +122,10 @@ type Options struct {
 	// Clipboard is where the copy key writes its OSC 52 sequence; nil is
 	// stderr (the terminal, as stdout, without racing the screen's writes).
 	Clipboard io.Writer
+	// Judge asks a chat model about a pair (J), after JudgeCost's line;
+	// nil turns the key off.
+	Judge     JudgeFunc
+	JudgeCost JudgeCostFunc
 }
 
 // ExportFunc writes a report about cat in a format.
@@ -148,6 +153,10 @@ type Model struct {
 	start *starting
 	// calling is the live call in flight, nil when none.
 	calling *liveCall
+	// judging is the judgment in flight, nil when none; judgments are the
+	// pairs judged so far, by ordered names.
+	judging   *judgeCall
+	judgments map[[2]string]chat.Judgment
 	// zoomed gives the focused pane the whole body.
 	zoomed   bool
 	quitting bool
@@ -200,7 +209,9 @@ func New(opts Options) *Model {
 	m := &Model{keys: DefaultKeyMap(), styles: DefaultStyles(), opts: opts, eng: newEngine(opts), problems: map[string]string{}}
 	m.tools = newToolList(&m.keys, &m.styles)
 	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
+	m.judgments = map[[2]string]chat.Judgment{}
 	m.pairs = newPairsPane(&m.keys, &m.styles)
+	m.pairs.judgments = m.judgments
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
 	if opts.Catalog == nil {
@@ -311,6 +322,7 @@ func (m *Model) enableKeys() {
 	k.Embedder.SetEnabled(m.eng.canSwitchEmbedder())
 	_, paired := m.pairs.selected()
 	k.Compare.SetEnabled(paired)
+	k.Judge.SetEnabled(paired && m.opts.Judge != nil)
 	k.Scope.SetEnabled(m.snap.sim != nil)
 	m.enableTriageKeys()
 }
@@ -325,6 +337,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case calledMsg:
 		m.called(msg)
+		return nil
+	case pairJudgedMsg:
+		m.pairJudged(msg)
 		return nil
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -520,6 +535,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.triageKey(msg)
 	case key.Matches(msg, k.WhatIf):
 		return m.openWhatIf()
+	case key.Matches(msg, k.Judge) && m.focus == panePairs:
+		return m.judgePair()
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
 			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
@@ -616,6 +633,9 @@ func (m *Model) failed(msg failedMsg) {
 		return
 	case "call":
 		m.called(calledMsg{id: msg.id, err: msg.err})
+		return
+	case "pair-judge":
+		m.pairJudged(pairJudgedMsg{id: msg.id, err: msg.err})
 		return
 	case "config":
 		m.writingConfig = false

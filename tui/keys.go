@@ -71,6 +71,8 @@ type KeyMap struct {
 	Scope   key.Binding
 	Compare key.Binding
 	Accept  key.Binding
+	// Judge asks the chat model (--judge) about the selected pair.
+	Judge key.Binding
 
 	// Arguments drawer.
 	Edit     key.Binding
@@ -151,6 +153,7 @@ func DefaultKeyMap() KeyMap {
 		Scope:   b("g", "neighbours/ranking", "g"),
 		Compare: b("enter", "compare", "enter"),
 		Accept:  b("A", "accept the pair (toolscope.yaml)", "A"),
+		Judge:   b("J", "judge the pair with the chat model (cost first)", "J"),
 
 		Edit:     b("enter/i", "edit", "enter", "i"),
 		Skeleton: b("t", "skeleton of the required arguments", "t"),

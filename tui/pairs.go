@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	chat "toolscope/core/judge"
 	"toolscope/core/report"
 	"toolscope/core/similarity"
 )
@@ -35,6 +36,9 @@ type pairsPane struct {
 	rows   []similarity.Pair
 	cursor int
 	offset int
+
+	// judgments are the chat model's answers so far, shared with the root.
+	judgments map[[2]string]chat.Judgment
 }
 
 func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
@@ -354,6 +358,9 @@ func (p *pairsPane) detail() []string {
 	if ansi.StringWidth(names+"  "+facts) > p.w {
 		out = []string{st.Bold.Render(clipMiddle(names, p.w)), st.Bold.Render(clip(facts, p.w))}
 	}
+	if jt := p.judgmentText(pr); jt != "" {
+		out = append(out, wholeSentences(shown(oneLine(jt)), p.w, max(p.detailHeight()-len(out)-1, 1), "(more: enter compares)")...)
+	}
 	if v != nil {
 		text := v.Hint
 		if len(v.Reasons) > 0 {
@@ -369,7 +376,7 @@ func (p *pairsPane) detail() []string {
 
 func (p *pairsPane) Keys() []key.Binding {
 	k := p.keys
-	return append([]key.Binding{k.Scope, k.Compare, k.Accept, k.Undo}, k.movementKeys()...)
+	return append([]key.Binding{k.Scope, k.Compare, k.Accept, k.Undo, k.Judge}, k.movementKeys()...)
 }
 
 // shownRows is how many rows from offset the list has room for.

@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"toolscope/core/catalog"
+	chat "toolscope/core/judge"
+	"toolscope/core/similarity"
+)
+
+// JudgeFunc asks the chat model whether two tools are confusable;
+// replayed says a recorded judgment answered without a request. siblings
+// are the catalog's other names.
+type JudgeFunc func(ctx context.Context, a, b *catalog.Tool, siblings []string) (j chat.Judgment, replayed bool, err error)
+
+// JudgeCostFunc says, in one line, what judging the pair will cost.
+type JudgeCostFunc func(a, b *catalog.Tool, siblings []string) string
+
+// judgeCall is a judgment in flight.
+type judgeCall struct {
+	id     int
+	pair   [2]string
+	cancel context.CancelFunc
+}
+
+type pairJudgedMsg struct {
+	id       int
+	pair     [2]string
+	j        chat.Judgment
+	replayed bool
+	err      error
+}
+
+// judgePair asks, with the cost first, then judges the selected pair in
+// the background; the answer shows in the Pairs pane's detail.
+func (m *Model) judgePair() tea.Cmd {
+	pr, ok := m.pairs.selected()
+	if m.opts.Judge == nil || !ok || pr.I < 0 || pr.J < 0 || pr.I >= len(m.snap.cat.Tools) || pr.J >= len(m.snap.cat.Tools) {
+		return nil
+	}
+	a, b := m.snap.cat.Tools[pr.I], m.snap.cat.Tools[pr.J]
+	var siblings []string
+	for i, t := range m.snap.cat.Tools {
+		if i != pr.I && i != pr.J {
+			siblings = append(siblings, t.Name)
+		}
+	}
+	cost := ""
+	if m.opts.JudgeCost != nil {
+		cost = " " + m.opts.JudgeCost(a, b, siblings) + "."
+	}
+	judgeFn := m.opts.Judge
+	m.ask("judge "+shown(pr.A)+" ⇄ "+shown(pr.B)+" with the chat model?"+cost, func() tea.Cmd {
+		id := 1
+		if m.judging != nil {
+			id = m.judging.id + 1
+			m.judging.cancel()
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		names := pairKey(pr)
+		m.judging = &judgeCall{id: id, pair: names, cancel: cancel}
+		m.notice = "judging " + shown(pr.A) + " ⇄ " + shown(pr.B) + "…"
+		return safeID("pair-judge", id, func() tea.Msg {
+			j, replayed, err := judgeFn(ctx, a, b, siblings)
+			return pairJudgedMsg{id: id, pair: names, j: j, replayed: replayed, err: err}
+		})
+	})
+	return nil
+}
+
+// judged takes a judgment: kept for the pair, told in the footer.
+func (m *Model) pairJudged(msg pairJudgedMsg) {
+	if m.judging == nil || msg.id != m.judging.id {
+		return
+	}
+	m.judging.cancel()
+	m.judging = nil
+	if msg.err != nil {
+		m.notice = "judge: " + oneLine(msg.err.Error())
+		return
+	}
+	m.judgments[msg.pair] = msg.j
+	how := "judged"
+	if msg.replayed {
+		how = "recorded"
+	}
+	m.notice = fmt.Sprintf("%s %s: %s (label %d): %s", how, shown(msg.pair[0]+" ⇄ "+msg.pair[1]), msg.j.Verdict(), msg.j.Label, oneLine(msg.j.Reason))
+}
+
+// pairKey is a pair's names, ordered.
+func pairKey(pr similarity.Pair) [2]string {
+	if pr.B < pr.A {
+		return [2]string{pr.B, pr.A}
+	}
+	return [2]string{pr.A, pr.B}
+}
+
+// judgmentText is the selected pair's judgment for the detail area, ""
+// when it has none.
+func (p *pairsPane) judgmentText(pr similarity.Pair) string {
+	j, ok := p.judgments[pairKey(pr)]
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("judge (%s): %s, label %d: %s", j.By, j.Verdict(), j.Label, j.Reason)
+	if j.Fix != nil {
+		s += fmt.Sprintf(" fix: %s: %q; %s: %q", j.A, j.Fix.A, j.B, j.Fix.B)
+	}
+	return s + "."
+}

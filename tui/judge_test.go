@@ -1,0 +1,77 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/catalog"
+	chat "toolscope/core/judge"
+)
+
+// J on a pair asks with the cost first, then judges it in the background;
+// the label, the reason and the proposed sentences show in the detail.
+func TestJudgeThePairWithCostFirst(t *testing.T) {
+	var asked [][2]string
+	fail := false
+	opts := mockOptions(t)
+	opts.JudgeCost = func(a, b *catalog.Tool, siblings []string) string {
+		return "openai:m: 1 requests, about 900 input tokens, about $0.01"
+	}
+	opts.Judge = func(ctx context.Context, a, b *catalog.Tool, siblings []string) (chat.Judgment, bool, error) {
+		asked = append(asked, [2]string{a.Name, b.Name})
+		if fail {
+			return chat.Judgment{}, false, errors.New("POST http://x/v1/chat/completions: HTTP 429")
+		}
+		return chat.Judgment{A: a.Name, B: b.Name, Label: 3, Reason: "both read volume status, live versus history is unsaid",
+			Fix: &chat.Fix{A: "Use for the present.", B: "Use for the past."}, By: "openai:m"}, false, nil
+	}
+	m := scoredModel(t, opts, 160, 45)
+	press(m, "3")
+	pr, ok := m.pairs.selected()
+	if !ok || !m.keys.Judge.Enabled() {
+		t.Fatal("no selected pair, or J off with a judge")
+	}
+	press(m, "J")
+	if m.asking == nil || !strings.Contains(footerLine(m), "about $0.01") {
+		t.Fatalf("J did not show the cost first: %q", footerLine(m))
+	}
+	press(m, "n")
+	if len(asked) != 0 || m.judging != nil {
+		t.Fatal("n judged the pair")
+	}
+	press(m, "J")
+	cmd := press(m, "y")
+	if cmd == nil || m.judging == nil {
+		t.Fatal("y did not start the judgment")
+	}
+	m.Update(cmd())
+	if len(asked) != 1 {
+		t.Fatalf("asked %v", asked)
+	}
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"judge (openai:m): confusable, label 3", "live versus history is", "fix: get_volume_status:"} {
+		if !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	if _, ok := m.judgments[pairKey(pr)]; !ok {
+		t.Error("the judgment is not kept for the pair")
+	}
+	// A failed request says so and keeps nothing new.
+	fail = true
+	press(m, "down", "J")
+	m.Update(press(m, "y")())
+	if !strings.Contains(m.notice, "judge: POST") || len(m.judgments) != 1 {
+		t.Errorf("after a failure: notice %q, %d judgments", m.notice, len(m.judgments))
+	}
+	// Without a judge, J does nothing.
+	m = scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3", "J")
+	if m.keys.Judge.Enabled() || m.asking != nil {
+		t.Error("J works without a judge")
+	}
+}
