@@ -14,8 +14,8 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/termsafe"
-	"toolscope/tui"
 	"toolscope/embed/cache"
+	"toolscope/tui"
 )
 
 // judgeNeighbours is how many nearest neighbours per tool the scoring
