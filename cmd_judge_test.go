@@ -161,6 +161,9 @@ func TestLintJudgeBudget(t *testing.T) {
 	cat := writeFile(t, "tools.json", judgeCatalog)
 	srv, requests := judgeServer(t, nil)
 	_, r, errb := lintJSON(t, "--judge", "openai:judge", "--judge-url", srv.URL+"/v1", "--judge-max-pairs", "2", cat)
+	if r.Tokens == nil || len(r.Tokens.Tools) != 4 || r.Tokens.Total.O200k == 0 {
+		t.Errorf("lint JSON without the token counts: %+v", r.Tokens)
+	}
 	if requests.Load() != 2 || r.Judged.Asked != 2 || len(r.Judged.Unjudged) == 0 {
 		t.Fatalf("%d requests under a budget of 2; judged %+v", requests.Load(), r.Judged)
 	}

@@ -68,6 +68,7 @@ func runLint(args []string, io stdio) int {
 	if err := jf.check(); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
+	f.measureTokens = f.format == "json"
 	judging := jf.active(cfg, arg)
 	if judging {
 		f.neighbours = judgeNeighbours
@@ -142,6 +143,7 @@ func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, 
 	// without them the risk kernel stops early on far more pairs; a judge
 	// picks its questions from a few.
 	opts.Neighbours = f.neighbours
+	opts.MeasureTokens = f.measureTokens
 	if spec := f.embedderSpec(); spec != "" {
 		if p != nil {
 			p.step("opening the embedder")

@@ -51,6 +51,9 @@ type catalogFlags struct {
 	// neighbours is how many nearest neighbours per tool a report keeps
 	// (0 for none: only a judge needs them).
 	neighbours int
+	// measureTokens counts every tool's tokens into the report (lint's
+	// JSON output shows them).
+	measureTokens bool
 	// config is the project config in force, nil for none.
 	config *config.Config
 }

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
@@ -51,21 +50,26 @@ type Context struct {
 	distinct []int
 	// Distinct is how many distinct names the catalog has.
 	Distinct int
-
-	// tokens is the catalog's token count, measured on first use.
-	tokensOnce sync.Once
-	tokens     *tokens.Catalog
 }
 
-// Tokens is the catalog's token count under o200k_base (context window
-// tokens.DefaultContext), measured once, on the first call: only rules
-// that need it pay for it.
-func (c *Context) Tokens() *tokens.Catalog {
-	c.tokensOnce.Do(func() {
-		m := tokens.Measure(c.Catalog, 0, false)
-		c.tokens = &m
-	})
-	return c.tokens
+// TokensOver counts the catalog's tool definitions under o200k_base, in
+// catalog order, until the running total passes limit: counting is the
+// meter's cost, and a catalog over the limit needs no more to be told so.
+// counted is the total so far (the whole catalog's when over is false),
+// tools how many were counted, and longest the largest of those.
+func (c *Context) TokensOver(limit int) (counted, tools int, over bool, longest tokens.Tool) {
+	for _, t := range c.Catalog.Tools {
+		n := tokens.MustCount(tokens.O200k, tokens.Definition(t))
+		counted += n
+		tools++
+		if n > longest.O200k {
+			longest = tokens.Tool{Name: t.Name, O200k: n}
+		}
+		if counted > limit {
+			return counted, tools, true, longest
+		}
+	}
+	return counted, tools, false, longest
 }
 
 func newContext(cat *catalog.Catalog) *Context {
@@ -94,12 +98,6 @@ func (c *Context) DistinctIndex(t *catalog.Tool) int { return c.distinct[t.Index
 // of the analysis as it is of similarity. Findings come in catalog order,
 // then rule order, then the order the rule found them (file order).
 func Structural(cat *catalog.Catalog, opts Options) []Finding {
-	out, _ := structural(cat, opts)
-	return out
-}
-
-// structural is Structural, also returning the context the rules shared.
-func structural(cat *catalog.Catalog, opts Options) ([]Finding, *Context) {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
 	var out []Finding
@@ -118,7 +116,7 @@ func structural(cat *catalog.Catalog, opts Options) ([]Finding, *Context) {
 			}
 		}
 	}
-	return out, c
+	return out
 }
 
 // EnabledRules returns rules without those whose id is in disabled.

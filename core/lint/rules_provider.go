@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -309,20 +310,18 @@ func CatalogTokensRule(maxShare float64, window int) Rule {
 			if c.DistinctIndex(t) != c.Distinct-1 || window <= 0 {
 				return nil
 			}
-			m := c.Tokens()
-			share := float64(m.Total.O200k) / float64(window)
-			if share <= maxShare {
+			limit := int(math.Floor(maxShare * float64(window)))
+			counted, tools, over, longest := c.TokensOver(limit)
+			if !over {
 				return nil
 			}
-			biggest := m.Tools[0]
-			for _, tc := range m.Tools {
-				if tc.O200k > biggest.O200k {
-					biggest = tc
-				}
+			what := fmt.Sprintf("the catalog's %d tool definitions take %s tokens (o200k_base)", tools, thousands(counted))
+			if tools < len(c.Catalog.Tools) {
+				what = fmt.Sprintf("the catalog's first %d of %d tool definitions already take %s tokens (o200k_base; counting stopped there)", tools, len(c.Catalog.Tools), thousands(counted))
 			}
 			return []Finding{{Severity: SeverityWarn,
-				Message: fmt.Sprintf("the catalog's %d tool definitions take %s tokens (o200k_base), %s of a %s-token context, over the %s allowed; the longest is %s (%s tokens)",
-					len(m.Tools), thousands(m.Total.O200k), percent(share), thousands(window), percent(maxShare), biggest.Name, thousands(biggest.O200k))}}
+				Message: fmt.Sprintf("%s, over %s of a %s-token context (%s tokens); the longest counted is %s (%s tokens)",
+					what, percent(maxShare), thousands(window), thousands(limit), longest.Name, thousands(longest.O200k))}}
 		},
 	}
 }

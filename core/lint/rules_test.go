@@ -244,20 +244,27 @@ func TestCatalogTokens(t *testing.T) {
 		}
 	}
 	opts := DefaultOptions()
-	opts.Rules = []Rule{CatalogTokensRule(0.01, 100)}
+	opts.Rules = []Rule{CatalogTokensRule(1, total-1)}
 	f := Structural(cat, opts)
-	if len(f) != 1 || !strings.Contains(f[0].Message, fmt.Sprintf("take %s tokens", thousands(total))) {
+	if len(f) != 1 || !strings.Contains(f[0].Message, fmt.Sprintf("the catalog's 6 tool definitions take %s tokens", thousands(total))) {
 		t.Fatalf("message: %v", f)
 	}
-	// The report carries the counts the rule measured, and none when the
-	// rule is off.
+	// Counting stops once the limit is passed, and says so.
+	first := tokens.MustCount(tokens.O200k, tokens.Definition(cat.Tools[0]))
+	opts.Rules = []Rule{CatalogTokensRule(1, first)}
+	f = Structural(cat, opts)
+	if len(f) != 1 || !strings.Contains(f[0].Message, "first 2 of 6 tool definitions already take") {
+		t.Fatalf("message: %v", f)
+	}
+	// The report carries every tool's counts when asked, and none else.
+	opts.MeasureTokens = true
 	r, err := Analyze(t.Context(), cat, opts)
-	if err != nil || r.Tokens == nil || r.Tokens.Total.O200k != total {
+	if err != nil || r.Tokens == nil || r.Tokens.Total.O200k != total || len(r.Tokens.Tools) != 6 {
 		t.Fatalf("report tokens %+v, %v; want total %d", r.Tokens, err, total)
 	}
-	opts.Disabled = []string{RuleCatalogTokens}
+	opts.MeasureTokens = false
 	if r, _ := Analyze(t.Context(), cat, opts); r.Tokens != nil {
-		t.Error("tokens measured with the rule off")
+		t.Error("tokens measured unasked")
 	}
 }
 
