@@ -149,60 +149,42 @@ type Outcome struct {
 // called after each pair with the count done and the total.
 func (m *Model) Execute(ctx context.Context, plan *Plan, cache *Cache, progress func(done, total int)) Outcome {
 	out := Outcome{Results: append([]Result(nil), plan.Results...)}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var (
 		mu   sync.Mutex
 		done int
-		wg   sync.WaitGroup
-		next = make(chan int)
 	)
-	for range min(m.concurrency, max(len(plan.ask), 1)) {
-		wg.Go(func() {
-			for at := range next {
-				j, used, err := m.Ask(ctx, out.Results[at].Pair)
-				mu.Lock()
-				out.Requests++
-				out.Usage.PromptTokens += used.PromptTokens
-				out.Usage.CompletionTokens += used.CompletionTokens
-				r := &out.Results[at]
-				var malformed *MalformedError
-				switch {
-				case err == nil:
-					r.Status, r.Judgment, r.Why = Asked, &j, ""
-					if cache != nil {
-						cache.Store(j)
-					}
-				case errors.As(err, &malformed):
-					r.Why = WhyMalformed + ": " + malformed.Why
-				case ctx.Err() != nil && out.Err != nil:
-					// Cancelled after another request failed: not asked.
-					out.Requests--
-				default:
-					r.Why = fmt.Sprintf("the request failed: %v", err)
-					if out.Err == nil {
-						out.Err = err
-						cancel()
-					}
-				}
-				done++
-				if progress != nil {
-					progress(done, len(plan.ask))
-				}
-				mu.Unlock()
+	out.Err = parallel(ctx, len(plan.ask), m.concurrency, func(ctx context.Context, i int) error {
+		at := plan.ask[i]
+		j, used, err := m.Ask(ctx, out.Results[at].Pair)
+		mu.Lock()
+		defer mu.Unlock()
+		out.Requests++
+		out.Usage.PromptTokens += used.PromptTokens
+		out.Usage.CompletionTokens += used.CompletionTokens
+		r := &out.Results[at]
+		var malformed *MalformedError
+		switch {
+		case err == nil:
+			r.Status, r.Judgment, r.Why = Asked, &j, ""
+			if cache != nil {
+				cache.Store(j)
 			}
-		})
-	}
-	for _, at := range plan.ask {
-		if ctx.Err() != nil {
-			break
+		case errors.As(err, &malformed):
+			r.Why = WhyMalformed + ": " + malformed.Why
+		case ctx.Err() != nil:
+			// Cancelled, after another request failed or by the caller:
+			// not asked.
+			out.Requests--
+			return err
+		default:
+			r.Why = fmt.Sprintf("the request failed: %v", err)
+			return err
 		}
-		select {
-		case next <- at:
-		case <-ctx.Done():
+		done++
+		if progress != nil {
+			progress(done, len(plan.ask))
 		}
-	}
-	close(next)
-	wg.Wait()
+		return nil
+	})
 	return out
 }
