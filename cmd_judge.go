@@ -46,7 +46,7 @@ func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
 	fs.StringVar(&j.price, "judge-price", "", "the judge's price `IN,OUT` in dollars per million tokens, for the estimate (default: OpenAI list price if known; 0 for a local server)")
 	fs.StringVar(&j.file, "judgments", "", "judgments `FILE` to replay and record (default: "+judge.FileName+" beside toolscope.yaml, else in the catalog's directory)")
 	fs.BoolVar(&j.record, "judge-record", false, "write this run's judgments into the judgments file")
-	fs.IntVar(&j.concurrency, "judge-concurrency", judge.DefaultConcurrency, "judge requests in flight at once")
+	fs.IntVar(&j.concurrency, "judge-concurrency", judge.DefaultConcurrency, "at most `N` judge requests in flight at once")
 	return j
 }
 

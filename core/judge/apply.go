@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -154,9 +155,9 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 			if !okA || !okB {
 				continue
 			}
-			p := similarity.Pair{A: j.A, B: j.B, I: ia, J: ib}
-			if ib < ia {
-				p.A, p.B, p.I, p.J = j.B, j.A, ib, ia
+			p := scored(sim, ia, ib)
+			if p.A == "" {
+				p.A, p.B = cat.Tools[p.I].Name, cat.Tools[p.J].Name
 			}
 			pf = similarity.PairFinding{Pair: p}
 		}
@@ -177,10 +178,33 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 		sim.Confusable = append(sim.Confusable, pf)
 		sim.ConfusableCount++
 	}
+	// Best first, as the scoring lists them.
+	slices.SortStableFunc(sim.Confusable, func(a, b similarity.PairFinding) int { return cmp.Compare(b.Similarity, a.Similarity) })
 	slices.SortStableFunc(sec.Pairs, func(a, b lint.JudgedPair) int { return b.Label - a.Label })
 	out := lint.NewReport(cat, r.Structural, sim, r.FailOn)
 	out.Suppressed, out.Baseline, out.Tokens, out.Judged = r.Suppressed, r.Baseline, r.Tokens, sec
 	return out
+}
+
+// scored is the pair of tools i and j with its scores, from the
+// neighbour lists or the ranking; without scores when neither holds it
+// (a pair only the judgments file names).
+func scored(sim similarity.Result, i, j int) similarity.Pair {
+	for _, list := range [][]similarity.Pair{at(sim.Neighbours, i), at(sim.Neighbours, j), sim.Ranked} {
+		for _, p := range list {
+			if (p.I == i && p.J == j) || (p.I == j && p.J == i) {
+				return p
+			}
+		}
+	}
+	return similarity.Pair{I: min(i, j), J: max(i, j)}
+}
+
+func at(lists [][]similarity.Pair, i int) []similarity.Pair {
+	if i < 0 || i >= len(lists) {
+		return nil
+	}
+	return lists[i]
 }
 
 func ordered(a, b string) [2]string {
