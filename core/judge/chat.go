@@ -126,6 +126,10 @@ type chatResponse struct {
 					Name string `json:"name"`
 				} `json:"function"`
 			} `json:"tool_calls"`
+			// FunctionCall is the older, single-call form.
+			FunctionCall *struct {
+				Name string `json:"name"`
+			} `json:"function_call"`
 		} `json:"message"`
 	} `json:"choices"`
 	Usage *Usage `json:"usage"`

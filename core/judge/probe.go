@@ -98,15 +98,13 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 		if c := r.Choices[0].Message.Content; c != nil {
 			content = *c
 		}
-		var a struct {
-			Requests []string `json:"requests"`
-		}
-		if err := json.Unmarshal([]byte(strings.TrimSpace(content)), &a); err != nil || len(a.Requests) == 0 {
-			why = "answer is not {\"requests\": [...]}"
+		requests, err := parseRequests(content)
+		if err != nil {
+			why = err.Error()
 			continue
 		}
 		var out []string
-		for _, q := range a.Requests {
+		for _, q := range requests {
 			q = oneLine(q)
 			if q != "" && !names(q, t.Name) && len(out) < k {
 				out = append(out, q)
@@ -156,6 +154,27 @@ func (m *Model) WriteAll(ctx context.Context, tools []Tool, k int, progress func
 	return written, malformed, err
 }
 
+// parseRequests reads the written requests: {"requests": [...]} as asked,
+// or a bare array of strings, in a code fence or not.
+func parseRequests(content string) ([]string, error) {
+	s := strings.TrimSpace(content)
+	if rest, ok := strings.CutPrefix(s, "```"); ok {
+		rest = strings.TrimPrefix(rest, "json")
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "```"))
+	}
+	var wrapped struct {
+		Requests []string `json:"requests"`
+	}
+	var bare []string
+	switch {
+	case json.Unmarshal([]byte(s), &wrapped) == nil && len(wrapped.Requests) > 0:
+		return wrapped.Requests, nil
+	case json.Unmarshal([]byte(s), &bare) == nil && len(bare) > 0:
+		return bare, nil
+	}
+	return nil, errors.New(`answer is not {"requests": [...]}`)
+}
+
 // names reports whether a request mentions the tool: its name, or its
 // words joined by spaces (brave_local_search as "brave local search").
 func names(request, tool string) bool {
@@ -184,11 +203,14 @@ func (m *Model) Pick(ctx context.Context, request string, tools []json.RawMessag
 	if r.Usage != nil {
 		used = *r.Usage
 	}
-	calls := r.Choices[0].Message.ToolCalls
-	if len(calls) == 0 || calls[0].Function.Name == "" {
-		return NoPick, used, nil
+	msg := r.Choices[0].Message
+	switch {
+	case len(msg.ToolCalls) > 0 && msg.ToolCalls[0].Function.Name != "":
+		return msg.ToolCalls[0].Function.Name, used, nil
+	case msg.FunctionCall != nil && msg.FunctionCall.Name != "":
+		return msg.FunctionCall.Name, used, nil
 	}
-	return calls[0].Function.Name, used, nil
+	return NoPick, used, nil
 }
 
 // ProbeCase is one request sent and the tool the model picked.

@@ -2,6 +2,11 @@ package judge
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -92,4 +97,59 @@ func FuzzReadExamples(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseRequests(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{`{"requests": ["a", "b"]}`, 2},
+		{"```json\n[\"a\", \"b\", \"c\"]\n```", 3},
+		{`["a"]`, 1},
+		{`{"requests": []}`, 0},
+		{`{"items": ["a"]}`, 0},
+		{`requests: a, b`, 0},
+	} {
+		got, err := parseRequests(tc.in)
+		if len(got) != tc.want || (tc.want == 0) != (err != nil) {
+			t.Errorf("%q: %v, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func FuzzParseRequests(f *testing.F) {
+	f.Add(`{"requests": ["a"]}`)
+	f.Add("```json\n[\"a\"]\n```")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseRequests(s)
+		if err == nil && len(got) == 0 {
+			t.Fatalf("%q: no requests and no error", s)
+		}
+	})
+}
+
+// A pick is the first tool call, or the older function_call, or none.
+func TestPickReadsTheCall(t *testing.T) {
+	for _, tc := range []struct {
+		message string
+		want    string
+	}{
+		{`{"tool_calls": [{"type": "function", "function": {"name": "b", "arguments": "{}"}}, {"type": "function", "function": {"name": "a"}}]}`, "b"},
+		{`{"function_call": {"name": "a", "arguments": "{}"}}`, "a"},
+		{`{"content": "I would rather not."}`, NoPick},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, `{"choices": [{"message": %s}], "usage": {"prompt_tokens": 7, "completion_tokens": 3}}`, tc.message)
+		}))
+		m, err := New(Options{Model: "m", BaseURL: srv.URL, Getenv: env{}.get})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, used, err := m.Pick(context.Background(), "do it", []json.RawMessage{json.RawMessage(`{"type":"function","function":{"name":"a"}}`)})
+		srv.Close()
+		if err != nil || got != tc.want || used.PromptTokens != 7 {
+			t.Errorf("%s: picked %q (%v), usage %+v; want %q", tc.message, got, err, used, tc.want)
+		}
+	}
 }
