@@ -151,16 +151,7 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 	judgeID := ""
 	if m != nil {
 		judgeID = m.ID()
-		var given *judge.Price
-		if j.price != "" {
-			p, _ := judge.ParsePrice(j.price)
-			given = &p
-		}
-		model, _ := judge.ParseSpec(j.spec)
-		var price *judge.Price
-		if p, ok := judge.PriceFor(model, m.Endpoint(), given); ok {
-			price = &p
-		}
+		price := j.priceFor(m)
 		ask := plan.Ask()
 		over := 0
 		for _, res := range plan.Results {
@@ -168,7 +159,7 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 				over++
 			}
 		}
-		fmt.Fprintf(io.err, "toolscope %s: judge %s at %s: %d candidate pairs, %d replayed, %d to ask", name, m.ID(), m.Endpoint(), len(questions), plan.Count(judge.Replayed), len(ask))
+		fmt.Fprintf(io.err, "toolscope %s: judge %s at %s: %d candidate pairs, %d replayed, %d to ask", name, termsafe.Line(m.ID()), termsafe.Line(m.Endpoint()), len(questions), plan.Count(judge.Replayed), len(ask))
 		if over > 0 {
 			fmt.Fprintf(io.err, ", %d over --judge-max-pairs %d", over, j.maxPairs)
 		}
@@ -218,6 +209,21 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 	return judge.Apply(r, cat, out.Results, judgeID, shownFile, asked, out.Err), nil
 }
 
+// priceFor is the price to estimate m's cost with: --judge-price, else
+// free on this machine, else the list price; nil when none is known.
+func (j *judgeFlags) priceFor(m *judge.Model) *judge.Price {
+	var given *judge.Price
+	if j.price != "" {
+		p, _ := judge.ParsePrice(j.price) // checked with the flags
+		given = &p
+	}
+	model, _ := judge.ParseSpec(j.spec)
+	if p, ok := judge.PriceFor(model, m.Endpoint(), given); ok {
+		return &p
+	}
+	return nil
+}
+
 // addExplorerJudgeFlags declares the judge flags the explorer takes: the
 // model, its URL and price (J judges one pair at a time).
 func addExplorerJudgeFlags(fs *flag.FlagSet) *judgeFlags {
@@ -254,15 +260,7 @@ func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc) {
 		return nil, nil
 	}
 	store := judge.OpenCache(j.cacheDir())
-	var price *judge.Price
-	var given *judge.Price
-	if j.price != "" {
-		p, _ := judge.ParsePrice(j.price)
-		given = &p
-	}
-	if p, ok := judge.PriceFor(model, m.Endpoint(), given); ok {
-		price = &p
-	}
+	price := j.priceFor(m)
 	pairOf := func(a, b *catalog.Tool, siblings []string) judge.Pair {
 		return judge.NewPair(judge.FromCatalog(a), judge.FromCatalog(b), siblings)
 	}
