@@ -67,8 +67,11 @@ type Similarity struct {
 	Embedder string
 	// EmbedderLine and EmbedderCol are where Embedder is, for messages.
 	EmbedderLine, EmbedderCol int
-	EmbedURL                  string
-	Scoring                   lint.Scoring
+	// EmbedURL is an endpoint for openai:MODEL; the environment's key is
+	// sent to it only when the user trusts it (docs/security.md).
+	EmbedURL     string
+	EmbedURLLine int
+	Scoring      lint.Scoring
 	// Threshold is +Inf for "off" (report-only).
 	Threshold *float64
 	WatchBand *float64
@@ -129,25 +132,44 @@ func New(path string) *Config {
 	return c
 }
 
-// Find looks for FileName in dir and each directory above it, up to the
-// repository's root (the first directory holding .git) or the file
-// system's; "" when there is none. Stopping at the repository keeps a
-// stray toolscope.yaml in a home directory from steering every project.
+// Find looks for FileName in dir and each directory above it up to the
+// repository's root (the first directory from dir upward holding .git);
+// outside a repository only dir itself is looked in. "" when there is
+// none. Stopping there keeps a toolscope.yaml that someone else left in a
+// home or shared temporary directory from steering a project.
+//
+// A file found must be the user's own and writable by no one else
+// (checkOwner): a config chooses what lint reports and where an embedder
+// connects, so one that another user could have written is refused with
+// an error naming it, as git does with safe.directory.
 func Find(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
-	for {
-		p := filepath.Join(dir, FileName)
+	root := dir
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			root = d
+			break
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, FileName)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if err := checkOwner(p); err != nil {
+				return "", &Error{Path: p, Msg: err.Error() + ": not read (name it with --config to use it anyway, or pass --no-config)"}
+			}
 			return p, nil
 		}
-		up := filepath.Dir(dir)
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || up == dir {
+		if d == root {
 			return "", nil
 		}
-		dir = up
 	}
 }
 
@@ -341,6 +363,7 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 		},
 		"embed-url": func(n *yaml.Node) (err error) {
 			s.EmbedURL, err = d.str(n, "similarity: embed-url")
+			s.EmbedURLLine = n.Line
 			return err
 		},
 		"scoring": func(n *yaml.Node) error {
