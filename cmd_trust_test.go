@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -10,7 +12,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // A cloned repository's toolscope.yaml that names an embeddings endpoint
@@ -78,4 +83,89 @@ func TestConfigEndpointGetsNoKeyUnlessTrusted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// --write-baseline and init write whole files beside the target, never
+// through a planted symlink, and refuse to replace what is not a regular
+// file: the device, the FIFO and the symlink stay, and the run exits 2.
+func TestWritesRefusePlantedFiles(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(outside, []byte("precious"), 0o644)
+	lint := []string{"lint", "--no-similarity", "--write-baseline"}
+	tests := []struct {
+		name  string
+		plant func(dir string) (string, error) // returns the path to write
+		args  func(path string) []string
+		code  int
+		err   string
+	}{
+		{"a symlink at PATH.tmp", func(dir string) (string, error) {
+			p := filepath.Join(dir, "baseline.json")
+			return p, os.Symlink(outside, p+".tmp")
+		}, func(p string) []string { return append(lint, p, demoPath) }, 0, ""},
+		{"a symlink at PATH", func(dir string) (string, error) {
+			p := filepath.Join(dir, "baseline.json")
+			return p, os.Symlink(outside, p)
+		}, func(p string) []string { return append(lint, p, demoPath) }, 2, "not a regular file (a symlink): not replaced"},
+		{"a FIFO at PATH", func(dir string) (string, error) {
+			p := filepath.Join(dir, "baseline.json")
+			return p, syscall.Mkfifo(p, 0o644)
+		}, func(p string) []string { return append(lint, p, demoPath) }, 2, "not a regular file (a FIFO): not replaced"},
+		{"/dev/full", func(dir string) (string, error) { return deviceFull(t, dir), nil },
+			func(p string) []string { return append(lint, p, demoPath) }, 2, "full: not a regular file (a device): not replaced"},
+		{"init, a symlink at toolscope.yaml", func(dir string) (string, error) {
+			return filepath.Join(dir, "toolscope.yaml"), os.Symlink(outside, filepath.Join(dir, "toolscope.yaml"))
+		}, func(p string) []string { return []string{"init", filepath.Dir(p)} }, 2, "exists (--force replaces it)"},
+		{"init --force, a symlink at toolscope.yaml", func(dir string) (string, error) {
+			return filepath.Join(dir, "toolscope.yaml"), os.Symlink(outside, filepath.Join(dir, "toolscope.yaml"))
+		}, func(p string) []string { return []string{"init", "--force", filepath.Dir(p)} }, 2, "not a regular file (a symlink): not replaced"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path, err := tt.plant(dir)
+			if err != nil {
+				t.Skip(err)
+			}
+			before, _ := os.Lstat(path)
+			code, _, errOut := runCmd("", tt.args(path)...)
+			if code != tt.code || !strings.Contains(errOut, tt.err) {
+				t.Errorf("exit %d, want %d; stderr %q lacks %q", code, tt.code, errOut, tt.err)
+			}
+			if b, _ := os.ReadFile(outside); string(b) != "precious" {
+				t.Fatalf("written through a symlink: %q", b)
+			}
+			after, err := os.Lstat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.code == 2 && after.Mode() != before.Mode() {
+				t.Errorf("the planted %v became %v", before.Mode(), after.Mode())
+			}
+			if tt.code != 2 && !after.Mode().IsRegular() {
+				t.Errorf("the baseline is %v, not a regular file", after.Mode())
+			}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if strings.HasPrefix(e.Name(), ".") {
+					t.Errorf("a temp file stays: %s", e.Name())
+				}
+			}
+		})
+	}
+}
+
+// deviceFull is a full device to write to: a copy of /dev/full in dir
+// when the tests may make one (root), else /dev/full itself, in a
+// directory the tests cannot write, so a regression cannot replace it.
+func deviceFull(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "full")
+	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, int(unix.Mkdev(1, 7))); err == nil {
+		return p
+	}
+	if os.Getuid() == 0 {
+		t.Fatal("root and no device node made: not touching /dev/full")
+	}
+	return "/dev/full"
 }

@@ -13,6 +13,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/safefile"
 )
 
 // exportExt is the file extension of each format `e` offers.
@@ -130,7 +131,9 @@ func writeExport(path, format string, r *lint.Report, cat *catalog.Catalog, writ
 	if err := write(&buf, format, r, cat); err != nil {
 		return fmt.Errorf("rendering the %s report: %w", format, err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	// Whole or not at all, and never through a symlink planted at the
+	// report's name.
+	if err := safefile.Write(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil

@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -309,19 +308,9 @@ func (m *Model) writeConfig(e triageEdit, reason string) tea.Cmd {
 	path := m.configPath()
 	m.writingConfig = true
 	return safe("config", func() tea.Msg {
-		var c *config.Config
-		var err error
-		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) && !e.undo {
-			c = config.New(path)
-		} else {
-			c, err = config.Load(path)
-		}
-		if err == nil {
-			err = e.apply(c, reason)
-		}
-		if err == nil {
-			err = c.Save()
-		}
+		// Under the file's lock: another explorer or an editor saving at
+		// the same moment keeps its entries.
+		c, err := config.Update(path, !e.undo, func(c *config.Config) error { return e.apply(c, reason) })
 		if err != nil {
 			return triagedMsg{edit: e, reason: reason, err: err}
 		}

@@ -22,6 +22,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/safefile"
 	"toolscope/core/termsafe"
 )
 
@@ -103,20 +104,16 @@ func (f *File) Write(w io.Writer) error {
 	return enc.Encode(f)
 }
 
-// WriteFile writes the baseline to path, replacing it whole: a run that
-// fails halfway leaves the old file.
+// WriteFile writes the baseline to path, replacing it whole (core/safefile):
+// a run that fails halfway leaves the old file, and a symlink, a device
+// or a FIFO at path is refused, not written through.
 func (f *File) WriteFile(path string) error {
 	var b bytes.Buffer
 	if err := f.Write(&b); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("baseline %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("baseline %s: %w", path, err)
+	if err := safefile.Write(path, b.Bytes()); err != nil {
+		return fmt.Errorf("baseline %w", err)
 	}
 	return nil
 }

@@ -2,11 +2,13 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"toolscope/core/safefile"
 )
 
 // AcceptPair records a and b as reviewed and distinct, for reason. A pair
@@ -97,12 +99,11 @@ func (c *Config) Save() error {
 	if err != nil {
 		return &Error{Path: c.Path, Msg: err.Error()}
 	}
-	tmp := c.Path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return &Error{Path: c.Path, Msg: "cannot write: " + err.Error()}
-	}
-	if err := os.Rename(tmp, c.Path); err != nil {
-		os.Remove(tmp)
+	if err := safefile.Write(c.Path, data); err != nil {
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			err = se.Err
+		}
 		return &Error{Path: c.Path, Msg: "cannot write: " + err.Error()}
 	}
 	return nil
