@@ -11,6 +11,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/report"
 )
 
 // The triage save and the export never write through a symlink planted
@@ -36,7 +37,7 @@ func TestWritesRefuseAPlantedSymlink(t *testing.T) {
 		dir := t.TempDir()
 		opts := mockOptions(t)
 		opts.ExportDir = dir
-		opts.Export = func(w io.Writer, _ string, r *lint.Report, _ *catalog.Catalog) error { return lint.WriteJSON(w, r) }
+		opts.Export = func(w io.Writer, _ string, r *lint.Report, _ *catalog.Catalog) error { return report.WriteJSON(w, r) }
 		os.Symlink(victim, filepath.Join(dir, "ops.toolscope.md"))
 		m := scoredModel(t, opts, 160, 45)
 		press(m, "e", "m")

@@ -24,6 +24,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // FileName is the file Find looks for.
@@ -71,7 +72,7 @@ type Similarity struct {
 	// sent to it only when the user trusts it (docs/security.md).
 	EmbedURL     string
 	EmbedURLLine int
-	Scoring      lint.Scoring
+	Scoring      similarity.Scoring
 	// Threshold is +Inf for "off" (report-only).
 	Threshold *float64
 	WatchBand *float64
@@ -268,7 +269,7 @@ func (c *Config) decode() error {
 
 func scoringList() string {
 	var names []string
-	for _, s := range lint.Scorings {
+	for _, s := range similarity.Scorings {
 		names = append(names, string(s))
 	}
 	return strings.Join(names, ", ")
@@ -368,10 +369,10 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 		},
 		"scoring": func(n *yaml.Node) error {
 			v, err := d.str(n, "similarity: scoring")
-			if err == nil && !slices.Contains(lint.Scorings, lint.Scoring(v)) {
+			if err == nil && !slices.Contains(similarity.Scorings, similarity.Scoring(v)) {
 				err = d.errf(n, "similarity: scoring %q: want one of %s", v, scoringList())
 			}
-			s.Scoring = lint.Scoring(v)
+			s.Scoring = similarity.Scoring(v)
 			return err
 		},
 		"threshold": number("threshold", true, &s.Threshold),
