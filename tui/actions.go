@@ -14,6 +14,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/termsafe"
 )
 
 // Copy, zoom, the editor and the mouse: what a reviewer does with the
@@ -77,13 +78,17 @@ func (m *Model) copySelection() {
 	m.notice = "copied " + what + " (" + plural(len(text), "byte") + ")"
 }
 
-// writeOSC52 writes the OSC 52 sequence that sets the clipboard to text.
+// writeOSC52 writes the OSC 52 sequence that sets the clipboard to text,
+// its control characters escaped first (termsafe.Block: ESC as \x1b,
+// newlines and tabs kept). Base64 keeps the terminal safe, not the shell
+// the text is pasted into: a raw ESC[201~ ends bracketed paste early and
+// the lines after it would run as typed (paste-jacking).
 // Inside tmux it goes twice: as it is, which tmux takes into its buffer
 // and the outer terminal's clipboard with set-clipboard on, and wrapped,
 // which tmux passes through with allow-passthrough on; tmux drops the
 // form its options refuse, so either setting works.
 func writeOSC52(w io.Writer, text string, tmux bool) error {
-	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
+	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(termsafe.Block(text))) + "\x07"
 	if tmux {
 		seq += "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
 	}

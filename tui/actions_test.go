@@ -205,3 +205,32 @@ func TestEditorArgs(t *testing.T) {
 		t.Error("E does not open the editor on a catalog file")
 	}
 }
+
+// What goes to the clipboard has its control characters escaped, so a
+// paste into a shell cannot end bracketed paste early (ESC[201~, or its
+// 8-bit form) and run the lines after it; newlines and tabs stay.
+func TestClipboardEscapesControlCharacters(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text\n\tindented", "plain text\n\tindented"},
+		{"hint\x1b[201~\ntouch pwned\n", `hint\x1b[201~` + "\ntouch pwned\n"},
+		{"\x9b201~rm -rf ~\r", `\x9b201~rm -rf ~\r`},
+		{"a\x1b]52;c;aGk=\x07b", `a\x1b]52;c;aGk=\x07b`},
+		{"abc\u202edef", `abc\u202edef`},
+	}
+	for _, tt := range tests {
+		for _, tmux := range []bool{false, true} {
+			var b bytes.Buffer
+			if err := writeOSC52(&b, tt.in, tmux); err != nil {
+				t.Fatal(err)
+			}
+			seq := b.String()
+			if tmux {
+				seq, _, _ = strings.Cut(seq, "\x1bPtmux;")
+			}
+			got := clipboard(t, bytes.NewBufferString(seq))
+			if len(got) != 1 || got[0] != tt.want {
+				t.Errorf("%q (tmux %v) copied as %q, want %q", tt.in, tmux, got, tt.want)
+			}
+		}
+	}
+}
