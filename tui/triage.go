@@ -195,7 +195,7 @@ func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) pickFinding(f lint.Finding, undo bool) tea.Cmd {
 	m.triage = nil
 	if !undo {
-		return m.askReason(triageEdit{ignore: config.Ignore{Rule: f.Rule, Tool: f.Tool, Param: f.Param}}, "")
+		return m.askReason(triageEdit{ignore: config.Ignore{Rule: f.Rule, Tool: config.ToolPattern(f.Tool), Param: f.Param}}, "")
 	}
 	for _, g := range m.eng.cfg.Ignores {
 		// The first entry that matches is the one lint applied.

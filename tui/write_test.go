@@ -50,3 +50,20 @@ func TestWritesRefuseAPlantedSymlink(t *testing.T) {
 		t.Errorf("written through a symlink: %q", b)
 	}
 }
+
+// Ignoring a finding from the explorer writes the tool's name escaped:
+// the entry for a tool named get_* hides none of get_bad's findings.
+func TestIgnoreWritesTheToolNameEscaped(t *testing.T) {
+	m := newTestModel(t, 120, 30)
+	m.pickFinding(lint.Finding{Rule: "description-missing-or-short", Tool: "get_*"}, false)
+	if m.triage == nil {
+		t.Fatal("no reason prompt")
+	}
+	g := m.triage.edit.ignore
+	if g.Tool != `get_\*` {
+		t.Errorf("the entry's tool is %q, want get_\\*", g.Tool)
+	}
+	if g.Matches(lint.Finding{Rule: "description-missing-or-short", Tool: "get_bad name!"}) {
+		t.Error("the entry hides another tool's finding")
+	}
+}

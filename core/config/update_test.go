@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"toolscope/core/lint"
 )
 
 // updateConcurrently has n writers each ignore one tool in the config at
@@ -107,4 +109,36 @@ func FuzzConcurrentUpdates(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ToolPattern matches the one tool it was made for: a name with glob
+// characters hides no other tool's findings, and one that is no valid
+// pattern (get[x) can be ignored too.
+func TestToolPatternMatchesOnlyItsTool(t *testing.T) {
+	tests := []struct {
+		name   string
+		others []string
+	}{
+		{"get_volume", []string{"get_volumes"}},
+		{"get_*", []string{"get_bad name!", "get_", "get_x"}},
+		{"get[x", []string{"getx", "get"}},
+		{"what?", []string{"whatx", "what"}},
+		{`back\slash`, []string{"backslash", `back\\slash`}},
+		{"[ab]*", []string{"a", "abc"}},
+	}
+	for _, tt := range tests {
+		g := Ignore{Rule: "description-missing-or-short", Tool: ToolPattern(tt.name)}
+		if !g.Matches(lint.Finding{Rule: g.Rule, Tool: tt.name}) {
+			t.Errorf("%q (written %q) does not match its own tool", tt.name, g.Tool)
+		}
+		for _, o := range tt.others {
+			if g.Matches(lint.Finding{Rule: g.Rule, Tool: o}) {
+				t.Errorf("%q (written %q) also matches %q", tt.name, g.Tool, o)
+			}
+		}
+	}
+	// What a person writes stays a glob.
+	if g := (Ignore{Tool: "legacy_*"}); !g.Matches(lint.Finding{Tool: "legacy_search"}) {
+		t.Error("a written glob no longer matches")
+	}
 }
