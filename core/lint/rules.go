@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
+	"toolscope/core/validate"
 	"toolscope/core/jsonv"
 	"toolscope/core/similarity"
 	"toolscope/core/textutil"
@@ -49,10 +50,14 @@ type Context struct {
 	distinct []int
 	// Distinct is how many distinct names the catalog has.
 	Distinct int
+	// patterns bounds the compiling of the catalog's patterns, all rules
+	// and tools together.
+	patterns *validate.PatternBudget
 }
 
 func newContext(cat *catalog.Catalog) *Context {
-	c := &Context{Catalog: cat, first: make(map[string]int, len(cat.Tools)), distinct: make([]int, len(cat.Tools))}
+	c := &Context{Catalog: cat, first: make(map[string]int, len(cat.Tools)), distinct: make([]int, len(cat.Tools)),
+		patterns: validate.NewPatternBudget(validate.LintPatternChars, validate.LintPatternTime)}
 	for i, t := range cat.Tools {
 		if _, dup := c.first[t.Name]; dup {
 			c.distinct[i] = -1

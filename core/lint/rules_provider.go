@@ -322,21 +322,28 @@ func PatternRule() Rule {
 			Before: `"volume_id": {"type": "string", "pattern": "^(?P<prefix>vol)-[0-9a-f]{8}$"}`,
 			After:  `"volume_id": {"type": "string", "pattern": "^vol-[0-9a-f]{8}$"}`,
 		},
-		Check: func(t *catalog.Tool, _ *Context) []Finding {
+		Check: func(t *catalog.Tool, c *Context) []Finding {
+			compile := validate.CompilePattern
+			if c != nil && c.patterns != nil {
+				compile = c.patterns.Compile
+			}
 			var out []Finding
 			walkSchemas(t.Schema, "", func(node *jsonv.Value, path string) {
 				p, ok := node.Get("pattern").Str()
 				if !ok {
 					return
 				}
-				if _, err := validate.CompilePattern(p); err != nil {
-					reason := err.Error()
+				if _, err := compile(p); err != nil {
+					reason, what := err.Error(), "does not compile as ECMA-262"
 					var pe *validate.PatternError
 					if errors.As(err, &pe) {
 						reason = pe.Reason
+						if pe.NotCompiled() {
+							what = "is not compiled"
+						}
 					}
 					out = append(out, Finding{Severity: SeverityWarn, Param: path,
-						Message: fmt.Sprintf("pattern %s does not compile as ECMA-262 (%s): validation ignores it", excerpt(p, 60), reason)})
+						Message: fmt.Sprintf("pattern %s %s (%s): validation ignores it", excerpt(p, 60), what, reason)})
 				}
 			})
 			return out
