@@ -9,10 +9,10 @@ import (
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
-	"toolscope/core/validate"
 	"toolscope/core/jsonv"
 	"toolscope/core/similarity"
 	"toolscope/core/textutil"
+	"toolscope/core/validate"
 )
 
 // Rule is one structural check. Rules are values: build them with their
