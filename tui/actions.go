@@ -142,13 +142,20 @@ func (m *Model) editCatalog() tea.Cmd {
 }
 
 // editorArgs is the command that opens file at line in editor (a command
-// with its own arguments, as $EDITOR may be): `+LINE FILE`, which vi, vim,
-// nvim, nano, emacs, micro, helix and kakoune take, or `--goto FILE:LINE`
-// for VS Code-like editors.
+// with its own arguments, as $EDITOR may be): `+LINE -- FILE` for the
+// editors known to end their options at `--` (vi, vim, nvim, nano, emacs),
+// `+LINE FILE` for the others that take +LINE (micro, helix, kakoune), or
+// `--goto FILE:LINE` for VS Code-like editors. A catalog's name is not to
+// be read as an option or a command: `+!touch x.json` runs a shell command
+// in vim. So besides `--`, a relative name starting with - or + gets ./ in
+// front, which every editor reads as a file.
 func editorArgs(editor, file string, line int) []string {
 	args := strings.Fields(editor)
 	if len(args) == 0 {
 		args = []string{"vi"}
+	}
+	if strings.HasPrefix(file, "-") || strings.HasPrefix(file, "+") {
+		file = "." + string(filepath.Separator) + file
 	}
 	line = max(line, 1)
 	switch strings.TrimSuffix(filepath.Base(args[0]), ".exe") {
@@ -156,6 +163,8 @@ func editorArgs(editor, file string, line int) []string {
 		return append(args, "--goto", file+":"+strconv.Itoa(line))
 	case "subl", "zed":
 		return append(args, file+":"+strconv.Itoa(line))
+	case "vi", "vim", "nvim", "view", "gvim", "vim.basic", "vim.tiny", "nano", "emacs", "emacsclient":
+		return append(args, "+"+strconv.Itoa(line), "--", file)
 	}
 	return append(args, "+"+strconv.Itoa(line), file)
 }

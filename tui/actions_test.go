@@ -179,18 +179,24 @@ func TestEditorExitLintsAgain(t *testing.T) {
 
 func TestEditorArgs(t *testing.T) {
 	tests := []struct {
-		editor string
-		want   []string
+		editor, file string
+		want         []string
 	}{
-		{"", []string{"vi", "+12", "cat.json"}},
-		{"nvim", []string{"nvim", "+12", "cat.json"}},
-		{"emacs -nw", []string{"emacs", "-nw", "+12", "cat.json"}},
-		{"/usr/bin/code -w", []string{"/usr/bin/code", "-w", "--goto", "cat.json:12"}},
-		{"subl", []string{"subl", "cat.json:12"}},
+		{"", "cat.json", []string{"vi", "+12", "--", "cat.json"}},
+		{"nvim", "cat.json", []string{"nvim", "+12", "--", "cat.json"}},
+		{"emacs -nw", "cat.json", []string{"emacs", "-nw", "+12", "--", "cat.json"}},
+		{"/usr/bin/code -w", "cat.json", []string{"/usr/bin/code", "-w", "--goto", "cat.json:12"}},
+		{"subl", "cat.json", []string{"subl", "cat.json:12"}},
+		{"micro", "cat.json", []string{"micro", "+12", "cat.json"}},
+		// A name an editor would read as a command or an option.
+		{"vim", "+!touch pwned.json", []string{"vim", "+12", "--", "./+!touch pwned.json"}},
+		{"micro", "-version.json", []string{"micro", "+12", "./-version.json"}},
+		{"code", "--help.json", []string{"code", "--goto", "./--help.json:12"}},
+		{"vim", "/abs/+x.json", []string{"vim", "+12", "--", "/abs/+x.json"}},
 	}
 	for _, tt := range tests {
-		if got := editorArgs(tt.editor, "cat.json", 12); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("editorArgs(%q) = %q, want %q", tt.editor, got, tt.want)
+		if got := editorArgs(tt.editor, tt.file, 12); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("editorArgs(%q, %q) = %q, want %q", tt.editor, tt.file, got, tt.want)
 		}
 	}
 	m := newTestModel(t, 160, 45)
