@@ -14,6 +14,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 // exportExt is the file extension of each format `e` offers.
@@ -108,7 +109,9 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 	m.exportFormat = format
 	m.exportName = textinput.New()
 	m.exportName.Prompt = ""
-	m.exportName.SetValue(exportPath(m.opts.ExportDir, m.snap.cat.Source, format))
+	// The name escaped, not stripped: the field drops control characters
+	// silently, and the file written must be the one shown.
+	m.exportName.SetValue(termsafe.Line(exportPath(m.opts.ExportDir, m.snap.cat.Source, format)))
 	m.exportName.CursorEnd()
 	return m.exportName.Focus()
 }

@@ -224,7 +224,7 @@ func (m *Model) fitPrompts() {
 // the rest does not leave them room.
 func promptLine(before string, field *textinput.Model, after string, w int) string {
 	room := w - ansi.StringWidth(after) - field.Width - 1
-	return clip(clipMiddle(before, max(room, 1))+field.View()+after, w)
+	return clip(clipMiddle(before, max(room, 1))+fieldView(field.View())+after, w)
 }
 
 // hintText is a key and what it does, as the footer lists it.

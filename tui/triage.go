@@ -16,6 +16,7 @@ import (
 	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
+	"toolscope/core/termsafe"
 )
 
 // Triage: a pair accepted or a finding ignored, with a reason, written to
@@ -225,7 +226,7 @@ func (m *Model) askReason(e triageEdit, reason string) tea.Cmd {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "the reason"
-	in.SetValue(reason)
+	in.SetValue(termsafe.Line(reason)) // escaped, as the field would drop an ESC silently
 	in.CursorEnd()
 	cmd := in.Focus()
 	m.triage = &triagePrompt{edit: e, reason: in}
