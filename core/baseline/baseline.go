@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 	"toolscope/core/lint"
 	"toolscope/core/safefile"
 	"toolscope/core/similarity"
@@ -162,7 +163,15 @@ func Parse(data []byte) (*File, error) {
 		return nil, jsonError(data, dec, err)
 	}
 	if dec.More() {
-		return nil, errors.New("more than one JSON value")
+		// The decoder stops before the second value's first byte.
+		off := dec.InputOffset()
+		off += int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
+		return nil, fmt.Errorf("%s: more than one JSON value", lineCol(data, off))
+	}
+	// encoding/json keeps the last of two equal keys without a word; a
+	// baseline edited by hand must not mean something else than it reads.
+	if err := duplicateKey(data); err != nil {
+		return nil, err
 	}
 	if f.Kind != kind {
 		return nil, fmt.Errorf(`not a toolscope baseline (want "kind": %q)`, kind)
@@ -198,6 +207,59 @@ func Parse(data []byte) (*File, error) {
 	return &f, nil
 }
 
+// duplicateKey finds the first key that repeats in its object, as an
+// error naming its line and column; nil when there is none. data is known
+// to be valid JSON.
+func duplicateKey(data []byte) error {
+	type frame struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var stack []*frame
+	for {
+		before := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // io.EOF; the decode before reported any other error
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		d, isDelim := tok.(json.Delim)
+		switch {
+		case isDelim && (d == '}' || d == ']'):
+			stack = stack[:len(stack)-1]
+		case top != nil && top.keys != nil && top.wantKey:
+			key, _ := tok.(string)
+			if top.keys[key] {
+				// The key starts after the comma before it and white space.
+				off := before + int64(len(data[before:])-len(bytes.TrimLeft(data[before:], ", \t\r\n")))
+				return fmt.Errorf("%s: key %s appears twice in its object", lineCol(data, off), termsafe.Line(jsonv.Quote(key)))
+			}
+			top.keys[key], top.wantKey = true, false
+		default:
+			if top != nil && top.keys != nil {
+				top.wantKey = true // a value: the next token is a key
+			}
+			if isDelim && d == '{' {
+				stack = append(stack, &frame{keys: map[string]bool{}, wantKey: true})
+			} else if isDelim && d == '[' {
+				stack = append(stack, &frame{})
+			}
+		}
+	}
+}
+
+// lineCol is data's offset off as line:column.
+func lineCol(data []byte, off int64) string {
+	off = min(max(off, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf("%d:%d", line, col)
+}
+
 // jsonError says where in data a decoding error is, as line:column.
 func jsonError(data []byte, dec *json.Decoder, err error) error {
 	off := dec.InputOffset()
@@ -209,14 +271,11 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 	case errors.As(err, &te):
 		off = te.Offset
 	}
-	off = min(max(off, 0), int64(len(data)))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if errors.Is(err, io.EOF) {
 		msg = "empty: want a JSON object"
 	}
-	return fmt.Errorf("%d:%d: %s", line, col, msg)
+	return fmt.Errorf("%s: %s", lineCol(data, off), msg)
 }
 
 // Apply compares r with the baseline: it sets each finding's and pair's

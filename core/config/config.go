@@ -198,8 +198,20 @@ func Load(path string) (*Config, error) {
 // Parse reads a config from its YAML; path names it in errors. Unknown
 // keys, wrong types and unknown rule ids are errors naming the line.
 func Parse(path string, data []byte) (*Config, error) {
+	if line := directiveLine(data); line > 0 {
+		return nil, &Error{Path: path, Line: line, Col: 1, Msg: "a %YAML directive is not supported: remove it (the file is read as plain YAML)"}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, yamlError(path, err)
+	}
+	// A second document would be ignored without a word: the settings in
+	// it would look applied and not be.
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, &Error{Path: path, Line: documentLine(data, next.Line), Col: 1, Msg: "a second YAML document: a config is one document (remove the --- and what follows, or merge them)"}
+	} else if !errors.Is(err, io.EOF) {
 		return nil, yamlError(path, err)
 	}
 	if doc.Kind == 0 {
@@ -210,6 +222,33 @@ func Parse(path string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// directiveLine is the line of a %YAML directive before the document, 0
+// when there is none.
+func directiveLine(data []byte) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		switch t := strings.TrimRight(line, " \t\r"); {
+		case strings.HasPrefix(t, "%YAML"):
+			return i + 1
+		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "%"):
+		default:
+			return 0 // the document began
+		}
+	}
+	return 0
+}
+
+// documentLine is the line of the --- that starts the document whose
+// first node is at line: the closest at or above it.
+func documentLine(data []byte, line int) int {
+	lines := strings.Split(string(data), "\n")
+	for l := min(line, len(lines)); l >= 1; l-- {
+		if t := lines[l-1]; t == "---" || strings.HasPrefix(t, "--- ") || strings.HasPrefix(t, "---\t") || t == "---\r" {
+			return l
+		}
+	}
+	return max(line, 1)
 }
 
 // EmbedderError is err, met opening the embedder the config names, as an

@@ -142,3 +142,29 @@ func TestToolPatternMatchesOnlyItsTool(t *testing.T) {
 		t.Error("a written glob no longer matches")
 	}
 }
+
+// A %YAML directive, a second document and a key twice are each an error
+// naming the line.
+func TestParseCorners(t *testing.T) {
+	tests := []struct{ name, in, err string }{
+		{"a %YAML 1.2 directive", "# config\n%YAML 1.2\n---\nversion: 1\n", "c.yaml:2:1: a %YAML directive is not supported"},
+		{"a %YAML 1.1 directive", "%YAML 1.1\n---\nversion: 1\n", "c.yaml:1:1: a %YAML directive is not supported"},
+		{"a second document", "version: 1\n\n---\nstrict: true\n", "c.yaml:3:1: a second YAML document"},
+		{"a second document after a first ---", "---\nversion: 1\n---\n# more\nstrict: true\n", "c.yaml:3:1: a second YAML document"},
+		{"a key twice", "version: 1\nstrict: false\nstrict: true\n", "c.yaml:3:1:"},
+		{"a nested key twice", "similarity:\n  scoring: risk\n  scoring: cosine\n", "c.yaml:3:"},
+		{"one document with ---", "---\nversion: 1\n", ""},
+		{"a % inside a value", "ignore:\n  - tool: x\n    reason: |\n      %YAML is text here\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(tt.in))
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("Parse: %v", err)
+			case tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.err)):
+				t.Errorf("Parse = %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
