@@ -129,6 +129,7 @@ const (
 	RuleDuplicateJSONKey   = "duplicate-json-key"
 	RulePatternNotECMA     = "pattern-not-ecma"
 	RuleDeclarationRefused = "declaration-refused"
+	RuleTypeNotAName       = "type-not-a-name"
 )
 
 // DefaultRules is the default pack, in the order findings are listed.
@@ -147,6 +148,7 @@ func DefaultRules() []Rule {
 		EnumTypeMismatchRule(),
 		TooManyToolsRule(DefaultMaxTools),
 		DuplicateJSONKeyRule(),
+		TypeNotANameRule(),
 	}
 }
 
