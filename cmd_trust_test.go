@@ -169,3 +169,28 @@ func deviceFull(t *testing.T, dir string) string {
 	}
 	return "/dev/full"
 }
+
+// A baseline whose absent findings would make a SARIF log of more results
+// than a run may hold is refused with one line, and no half log is
+// written.
+func TestHugeBaselineSARIFIsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"kind": "toolscope-baseline", "version": 1, "pairs": [], "findings": [`)
+	for i := range 30_000 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"rule": "description-missing-or-short", "tool": "gone_%d", "severity": "warn", "message": "m"}`, i)
+	}
+	b.WriteString("]}\n")
+	base := writeFile(t, "baseline.json", b.String())
+	clean := writeFile(t, "clean.json", cleanCatalog)
+	code, out, errOut := runCmd("", "lint", "--no-similarity", "--baseline", base, "--format", "sarif", clean)
+	if code != 2 || out != "" || !strings.Contains(errOut, "the SARIF log would hold 30000 results, over the 25000 a run may hold") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, %d bytes out, stderr %q", code, len(out), errOut)
+	}
+	// JSON has no such limit.
+	if code, _, errOut := runCmd("", "lint", "--no-similarity", "--baseline", base, "--format", "json", clean); code != 0 {
+		t.Errorf("--format json: exit %d %s", code, errOut)
+	}
+}
