@@ -108,6 +108,9 @@ type Config struct {
 	Ignores       []Ignore
 
 	doc *yaml.Node
+	// raw is the file's text as read or last saved, whose layout a save
+	// keeps (keepLayout).
+	raw []byte
 }
 
 // Error is a config file problem: where, and what.
@@ -217,7 +220,7 @@ func Parse(path string, data []byte) (*Config, error) {
 	if doc.Kind == 0 {
 		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
 	}
-	c := &Config{Path: path, doc: &doc}
+	c := &Config{Path: path, doc: &doc, raw: data}
 	if err := c.decode(); err != nil {
 		return nil, err
 	}

@@ -222,7 +222,7 @@ func TestEditKeepsComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(data)
-	for _, want := range []string{"# project settings", "says-what-not-when: off # we say when in the system prompt",
+	for _, want := range []string{"# project settings", "says-what-not-when: off   # we say when in the system prompt",
 		"tools: [get_deploy, start_deploy]", "reason: new reason # reviewed", "param: pool"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("saved config lacks %q:\n%s", want, out)

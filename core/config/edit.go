@@ -79,7 +79,8 @@ func (c *Config) RemoveIgnore(rule, tool, param string) (bool, error) {
 }
 
 // Marshal is the config as YAML: the document it was read from with the
-// edits made since, comments kept.
+// edits made since, comments, blank lines and indentation kept where the
+// text reads back the same (keepLayout).
 func (c *Config) Marshal() ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
@@ -90,7 +91,7 @@ func (c *Config) Marshal() ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return keepLayout(c.raw, b.Bytes()), nil
 }
 
 // Save writes the config to c.Path, whole or not at all.
@@ -106,6 +107,7 @@ func (c *Config) Save() error {
 		}
 		return &Error{Path: c.Path, Msg: "cannot write: " + err.Error()}
 	}
+	c.raw = data
 	return nil
 }
 
