@@ -13,6 +13,7 @@ import (
 	"toolscope/core/similarity"
 	"toolscope/core/textutil"
 	"toolscope/core/tokens"
+	"toolscope/core/validate"
 )
 
 // Rule is one structural check. Rules are values: build them with their
@@ -50,6 +51,9 @@ type Context struct {
 	distinct []int
 	// Distinct is how many distinct names the catalog has.
 	Distinct int
+	// patterns bounds the compiling of the catalog's patterns, all rules
+	// and tools together.
+	patterns *validate.PatternBudget
 }
 
 // TokensOver counts the catalog's tool definitions under o200k_base, in
@@ -73,7 +77,8 @@ func (c *Context) TokensOver(limit int) (counted, tools int, over bool, longest 
 }
 
 func newContext(cat *catalog.Catalog) *Context {
-	c := &Context{Catalog: cat, first: make(map[string]int, len(cat.Tools)), distinct: make([]int, len(cat.Tools))}
+	c := &Context{Catalog: cat, first: make(map[string]int, len(cat.Tools)), distinct: make([]int, len(cat.Tools)),
+		patterns: validate.NewPatternBudget(validate.LintPatternChars, validate.LintPatternTime)}
 	for i, t := range cat.Tools {
 		if _, dup := c.first[t.Name]; dup {
 			c.distinct[i] = -1
@@ -145,6 +150,7 @@ const (
 	RuleDuplicateJSONKey   = "duplicate-json-key"
 	RulePatternNotECMA     = "pattern-not-ecma"
 	RuleDeclarationRefused = "declaration-refused"
+	RuleTypeNotAName       = "type-not-a-name"
 	RuleCatalogTokens      = "catalog-tokens"
 )
 
@@ -164,6 +170,7 @@ func DefaultRules() []Rule {
 		EnumTypeMismatchRule(),
 		TooManyToolsRule(DefaultMaxTools),
 		DuplicateJSONKeyRule(),
+		TypeNotANameRule(),
 		CatalogTokensRule(DefaultMaxTokenShare, tokens.DefaultContext),
 	}
 }

@@ -135,8 +135,18 @@ type SARIFOptions struct {
 	Version string
 }
 
-// WriteSARIF writes the report as a SARIF 2.1.0 log about cat's file.
+// MaxSARIFResults is the most results WriteSARIF writes: GitHub code
+// scanning refuses a run with more, and a log that size already takes
+// hundreds of megabytes (a 40 MB baseline's absent findings made 323 MB).
+const MaxSARIFResults = 25_000
+
+// WriteSARIF writes the report as a SARIF 2.1.0 log about cat's file; a
+// report with more than MaxSARIFResults results is refused whole, before
+// anything is written or built.
 func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOptions) error {
+	if n := sarifResultCount(r); n > MaxSARIFResults {
+		return fmt.Errorf("the SARIF log would hold %d results, over the %d a run may hold (GitHub code scanning refuses more): fix or ignore findings, use a baseline that matches the catalog, or choose another format", n, MaxSARIFResults)
+	}
 	driver := sarifDriver{Name: "toolscope", Version: o.Version}
 	index := map[string]int{}
 	for _, rule := range o.Rules {
@@ -238,6 +248,18 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// sarifResultCount is how many results WriteSARIF would write for r.
+func sarifResultCount(r *lint.Report) int {
+	n := len(r.Structural) + len(r.Similarity.Confusable) + len(r.Similarity.Watch)
+	if r.Baseline != nil {
+		n += len(r.Baseline.AbsentFindings) + len(r.Baseline.AbsentPairs)
+	}
+	if r.Suppressed != nil {
+		n += len(r.Suppressed.Findings) + len(r.Suppressed.Pairs)
+	}
+	return n
 }
 
 // pairRules describe the verdicts as rules, for code-scanning UIs.

@@ -15,12 +15,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"toolscope/embed"
 )
@@ -30,10 +32,12 @@ const Prefix = "openai:"
 
 // The environment variables read, in order of preference.
 const (
-	EnvURL        = "TOOLSCOPE_EMBED_URL"
-	EnvURLOpenAI  = "OPENAI_BASE_URL"
-	EnvKey        = "TOOLSCOPE_EMBED_KEY"
-	EnvKeyOpenAI  = "OPENAI_API_KEY"
+	EnvURL       = "TOOLSCOPE_EMBED_URL"
+	EnvURLOpenAI = "OPENAI_BASE_URL"
+	EnvKey       = "TOOLSCOPE_EMBED_KEY"
+	EnvKeyOpenAI = "OPENAI_API_KEY"
+	// EnvTrusted lists the endpoints a config file may send the key to.
+	EnvTrusted    = "TOOLSCOPE_TRUSTED_URLS"
 	DefaultURL    = "https://api.openai.com/v1"
 	maxErrorChars = 200
 	// maxBodyBytes bounds a response: 256 inputs of 4,096 dims as JSON text
@@ -59,6 +63,12 @@ type Options struct {
 	// "" reads $TOOLSCOPE_EMBED_URL, then $OPENAI_BASE_URL, then DefaultURL.
 	// A URL already ending in /embeddings is used as it is.
 	BaseURL string
+	// BaseURLFrom says where BaseURL came from when a file chose it (a
+	// config's "path:line"), "" when the user did (the command line). A
+	// file-chosen URL gets no key from the environment unless it is listed
+	// in $TOOLSCOPE_TRUSTED_URLS: a cloned repository must not be able to
+	// send the user's key to a server of its choosing.
+	BaseURLFrom string
 	// Dimensions, when positive, is sent as the request's "dimensions" (the
 	// text-embedding-3 models shorten their vectors to it) and every vector
 	// must have that length.
@@ -100,7 +110,7 @@ func New(opts Options) (*Embedder, error) {
 	}
 	setDefault(&opts.BatchSize, DefaultBatchSize)
 	c, err := NewClient(ClientOptions{
-		Model: opts.Model, BaseURL: opts.BaseURL, URLFlag: "--embed-url",
+		Model: opts.Model, BaseURL: opts.BaseURL, BaseURLFrom: opts.BaseURLFrom, URLFlag: "--embed-url",
 		URLVars: []string{EnvURL, EnvURLOpenAI}, KeyVars: []string{EnvKey, EnvKeyOpenAI},
 		Path: "/embeddings", Serves: "an embeddings endpoint",
 		RequestTimeout: opts.RequestTimeout, MaxAttempts: opts.MaxAttempts,
@@ -110,6 +120,36 @@ func New(opts Options) (*Embedder, error) {
 		return nil, err
 	}
 	return &Embedder{opts: opts, client: c}, nil
+}
+
+// Trusted reports whether list (the value of $TOOLSCOPE_TRUSTED_URLS: URLs
+// separated by spaces or commas) holds u: same scheme, host and port, and
+// u's path at or under the listed one. Userinfo, query and fragment of
+// either side do not count.
+func Trusted(u *url.URL, list string) bool {
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		t, err := url.Parse(f)
+		if err != nil || t.Host == "" {
+			continue
+		}
+		if !strings.EqualFold(t.Scheme, u.Scheme) || !strings.EqualFold(hostPort(t), hostPort(u)) {
+			continue
+		}
+		base := strings.TrimRight(t.Path, "/")
+		if u.Path == base || strings.HasPrefix(u.Path, base+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// hostPort is u's host and port, the scheme's default port spelled out.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // ID is "openai:MODEL".
