@@ -195,16 +195,18 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 		}
 	}
 	if j.record {
+		var held []judge.Judgment
 		for _, res := range out.Results {
 			if res.Judgment != nil {
-				file.Replace(*res.Judgment)
+				held = append(held, *res.Judgment)
 			}
 		}
-		if err := file.WriteFile(path); err != nil {
+		recorded, err := judge.Record(path, held)
+		if err != nil {
 			return nil, err
 		}
 		shownFile = path
-		fmt.Fprintf(io.err, "toolscope %s: recorded %d judgments in %s\n", name, file.Len(), termsafe.Line(path))
+		fmt.Fprintf(io.err, "toolscope %s: recorded %d judgments in %s (%d in all)\n", name, len(held), termsafe.Line(path), recorded.Len())
 	}
 	return judge.Apply(r, cat, out.Results, judgeID, shownFile, asked, out.Err), nil
 }

@@ -149,12 +149,14 @@ type Judgment struct {
 // Confusable is the judgment's verdict: label 2 or 3.
 func (j Judgment) Confusable() bool { return j.Label >= 2 }
 
-// Key is the judgment's cache key: the pair's texts, the judge and the
-// prompt version.
-func (j Judgment) Key() string { return key(j.Texts, j.By, j.Prompt) }
+// Key is the judgment's cache key: the pair's names and texts, the judge
+// and the prompt version. (The text hash covers the names already; they
+// are spelled out so that two records of different pairs never share a
+// key, whatever a hand-edited file holds.)
+func (j Judgment) Key() string { return key(ordered(j.A, j.B), j.Texts, j.By, j.Prompt) }
 
-func key(texts, by, prompt string) string {
-	return texts + "|" + by + "|" + prompt
+func key(names [2]string, texts, by, prompt string) string {
+	return strings.Join([]string{names[0], names[1], texts, by, prompt}, "\x00")
 }
 
 // Verdict is the word a judgment gives its pair.

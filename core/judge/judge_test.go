@@ -3,8 +3,11 @@ package judge
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"toolscope/embed/openai"
@@ -404,4 +407,39 @@ func FuzzParseRecords(f *testing.F) {
 			t.Fatalf("re-reading an encoded set: %v", err)
 		}
 	})
+}
+
+// Runs recording at once keep each other's judgments, and a newer
+// judgment by the same judge replaces the older one of its pair.
+func TestRecordMergesUnderALock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			j := Judgment{A: fmt.Sprintf("a%02d", i), B: "z", Label: 1, Reason: "r", By: PersonBy, Texts: "sha256:1"}
+			if _, err := Record(path, []Judgment{j}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	recs, err := Record(path, []Judgment{{A: "a00", B: "z", Label: 3, Reason: "newer", By: PersonBy, Texts: "sha256:2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadFile(path)
+	if err != nil || back.Len() != 12 || recs.Len() != 12 {
+		t.Fatalf("%d judgments kept (%d returned), %v; want 12", back.Len(), recs.Len(), err)
+	}
+	if all := back.All(); all[0].Reason != "newer" || all[0].Texts != "sha256:2" {
+		t.Errorf("the newer judgment did not replace the older: %+v", all[0])
+	}
+	// A symlink at the path is refused, not followed.
+	link := filepath.Join(t.TempDir(), FileName)
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Record(link, nil); err == nil {
+		t.Error("recorded through a symlink")
+	}
 }

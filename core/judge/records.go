@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	"toolscope/core/safefile"
 )
 
 // FileName is the judgments file kept in a repository beside
@@ -99,7 +100,7 @@ func (r *Records) All() []Judgment {
 func (r *Records) Lookup(p Pair, by, prompt string) (Judgment, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	j, ok := r.byKey[key(p.TextHash(), by, prompt)]
+	j, ok := r.byKey[key(p.Names(), p.TextHash(), by, prompt)]
 	return j, ok
 }
 
@@ -239,31 +240,32 @@ func (r *Records) Encode() []byte {
 	return b.Bytes()
 }
 
-// WriteFile writes the records to path atomically (a temporary file in the
-// same directory, renamed over it). It refuses to write through a symbolic
-// link or onto anything but a regular file.
+// WriteFile writes the records to path atomically (core/safefile: a
+// fresh temp file beside it, renamed over it); a symlink or anything but a
+// regular file at path is refused.
 func (r *Records) WriteFile(path string) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("judgments %s: not a regular file; not written", path)
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".judgments-*")
-	if err != nil {
-		return fmt.Errorf("judgments %s: %w", path, err)
-	}
-	_, err = tmp.Write(r.Encode())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("judgments %s: %w", path, err)
+	if err := safefile.Write(path, r.Encode()); err != nil {
+		return fmt.Errorf("judgments %w", err)
 	}
 	return nil
+}
+
+// Record merges judgments into the judgments file at path under a lock:
+// the file is read again, each judgment replaces the same judge's older
+// one of its pair, and the whole is written back, so two runs recording
+// at once keep each other's judgments. It returns the file's judgments.
+func Record(path string, judgments []Judgment) (*Records, error) {
+	unlock, err := safefile.Lock(path)
+	if err != nil {
+		return nil, fmt.Errorf("judgments %s: cannot lock: %w", path, err)
+	}
+	defer unlock()
+	file, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range judgments {
+		file.Replace(j)
+	}
+	return file, file.WriteFile(path)
 }
