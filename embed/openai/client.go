@@ -25,6 +25,10 @@ type ClientOptions struct {
 	// BaseURL is the API base given on the command line; "" reads URLVars
 	// in order, then DefaultURL.
 	BaseURL string
+	// BaseURLFrom says where BaseURL came from when a file chose it (a
+	// config's "path:line"), "" when the user did: such a URL gets no key
+	// from the environment unless $TOOLSCOPE_TRUSTED_URLS lists it.
+	BaseURLFrom string
 	// URLFlag names the flag BaseURL came from, for messages.
 	URLFlag string
 	// URLVars and KeyVars are the environment variables read, in order.
@@ -60,6 +64,9 @@ type Client struct {
 	shown    string // endpoint without credentials or query, for messages
 	key      string
 	keyVar   string // which variable the key came from
+	// withheld names the config that chose the endpoint when a key was
+	// there but not sent to it (see ClientOptions.BaseURLFrom).
+	withheld string
 	// wait sleeps between tries; tests replace it to run without sleeping.
 	wait func(ctx context.Context, d time.Duration) error
 }
@@ -111,6 +118,9 @@ func NewClient(opts ClientOptions) (*Client, error) {
 			c.key, c.keyVar = k, v
 			break
 		}
+	}
+	if c.key != "" && opts.BaseURL != "" && opts.BaseURLFrom != "" && !Trusted(u, getenv(EnvTrusted)) {
+		c.key, c.withheld = "", opts.BaseURLFrom
 	}
 	return c, nil
 }
@@ -268,6 +278,8 @@ func (c *Client) statusFailure(resp *http.Response, body []byte) *failure {
 	f := &failure{status: resp.StatusCode, step: "HTTP " + resp.Status}
 	msg := serverMessage(body)
 	switch code := resp.StatusCode; {
+	case (code == http.StatusUnauthorized || code == http.StatusForbidden) && c.withheld != "":
+		f.step += ": the endpoint wants an API key, and the key in $" + c.keyVar + " is not sent to a URL that " + c.withheld + " chose: pass it with " + c.opts.URLFlag + ", or list it in $" + EnvTrusted
 	case code == http.StatusUnauthorized && c.key == "":
 		f.step += ": the endpoint wants an API key: set " + c.keyNames(" (or ", ")")
 	case code == http.StatusUnauthorized:
