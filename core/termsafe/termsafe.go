@@ -137,7 +137,7 @@ func appendJSONEscape(out []byte, r rune) []byte {
 		hi, lo := utf16.EncodeRune(r)
 		return appendJSONEscape(appendJSONEscape(out, hi), lo)
 	}
-	return append(out, '\\', 'u', hex2(byte(r>>8))[0], hex2(byte(r>>8))[1], hex2(byte(r))[0], hex2(byte(r))[1])
+	return append(out, '\\', 'u', hex2(byte(r >> 8))[0], hex2(byte(r >> 8))[1], hex2(byte(r))[0], hex2(byte(r))[1])
 }
 
 func escape(r rune) string {
