@@ -1,10 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,16 +22,18 @@ import (
 	"toolscope/core/baseline"
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/termsafe"
 )
 
 const (
-	lintUsage   = "lint [flags] CATALOG"
+	lintUsage   = "lint [flags] CATALOG..."
 	lintSummary = "the CI gate: structural rules and similarity (exit 0 ok, 1 failed, 2 usage or input error)"
 )
 
 // lintHelp is lint's summary with what CATALOG may be and what a score
 // means.
-var lintHelp = lintSummary + "\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) or an http(s):// URL of an MCP server.\n\n" +
+var lintHelp = lintSummary + "\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) or an http(s):// URL of an MCP server; " +
+	"a directory (its .json files) or a pattern ('servers/**/tools.json') lints several, each with its own toolscope.yaml.\n\n" +
 	similarityHelp
 
 // similarityHelp says what a pair's score means, for --help.
@@ -35,83 +46,273 @@ func init() {
 // lintFormats are what `lint --format` accepts, the default first.
 var lintFormats = []string{"text", "json", "sarif", "markdown", "github"}
 
+// linted is one catalog's lint.
+type linted struct {
+	// path names the catalog in machine outputs and the baseline: relative
+	// to the repository root (repoPath).
+	path   string
+	cat    *catalog.Catalog
+	report *lint.Report
+	flags  *catalogFlags
+}
+
+// lintRun is what a lint run's flags ask beyond the catalog flags.
+type lintRun struct {
+	baselinePath, writeBaseline string
+}
+
 func runLint(args []string, io stdio) int {
 	fs := newFlagSet("lint")
 	f := newCatalogFlags(fs, lintFormats)
 	cfgFlags := addConfigFlags(fs)
-	var baselinePath, writeBaseline string
-	fs.StringVar(&baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
-	fs.StringVar(&writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
+	var lr lintRun
+	fs.StringVar(&lr.baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
+	fs.StringVar(&lr.writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
 	}
-	arg, rest, given := f.live.catalogArgs(positional)
-	if !given || len(rest) > 0 {
-		return usageError(io, "lint", fmt.Sprintf("want one CATALOG, or --mcp-config FILE and none; got %d arguments", len(positional)))
+	var targets []target
+	switch {
+	case f.live.config != "" && len(positional) > 0:
+		return usageError(io, "lint", fmt.Sprintf("want CATALOG arguments or --mcp-config FILE, not both; got %d arguments", len(positional)))
+	case f.live.config != "":
+		targets = []target{{arg: ""}}
+	case len(positional) == 0:
+		return usageError(io, "lint", "want a CATALOG (or several), or --mcp-config FILE")
+	default:
+		var err error
+		if targets, err = expandCatalogs(positional); err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+			return 2
+		}
 	}
-	cfg, err := cfgFlags.load(arg)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return 2
+	if slices.Contains(positional, "-") && len(targets) > 1 {
+		return usageError(io, "lint", "stdin ('-') can only be linted alone")
 	}
-	if cfg != nil {
-		f.useConfig(cfg, fs)
-	}
-	if err := f.check(); err != nil {
+	if err := f.check(); err != nil && len(targets) > 1 {
+		// With one catalog its config may still set what the flags lack.
 		return usageError(io, "lint", err.Error())
 	}
 	var base *baseline.File
-	if baselinePath != "" {
-		b, err := baseline.Load(baselinePath)
+	if lr.baselinePath != "" {
+		b, err := baseline.Load(lr.baselinePath)
 		if err != nil {
 			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 			return 2
 		}
 		base = b
 	}
+	root := repoRoot()
 	p := startProgress(io, "toolscope lint")
 	defer p.end()
-	p.step("loading the catalog")
-	cat, err := f.live.load(arg, io)
-	if err != nil {
-		p.end()
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return 2
+	var runs []linted
+	for _, t := range targets {
+		run, code := lintOne(t.arg, f, fs, cfgFlags, root, io, p)
+		if code != 0 {
+			return code
+		}
+		runs = append(runs, run)
 	}
-	report, err := analyzeCatalog(context.Background(), cat, f, p)
 	p.end()
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return 2
-	}
-	if cfg != nil {
-		report = cfg.Apply(report, cat)
-	}
-	if writeBaseline != "" {
+	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
-		written := baseline.FromReport(report)
-		if err := written.WriteFile(writeBaseline); err != nil {
+		written := baselineOf(runs)
+		if err := written.WriteFile(lr.writeBaseline); err != nil {
 			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 			return 2
 		}
 		if base == nil {
 			// The run is judged against what it just accepted: it passes.
-			base, baselinePath = written, writeBaseline
+			base, lr.baselinePath = written, lr.writeBaseline
 		}
 	}
-	if base != nil {
-		base.Apply(report, cat, baselinePath, f.strict)
+	ok = true
+	for _, r := range runs {
+		if base != nil {
+			base.For(r.path).Apply(r.report, r.cat, lr.baselinePath, r.flags.strict)
+		}
+		ok = ok && r.report.OK
 	}
-	if err := writeReport(io.out, report, cat, f, io.outTTY); err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
-		return 2
+	outs := append([]formatOutput{{format: f.format}}, f.outputs...)
+	for _, o := range outs {
+		if err := writeOutput(o, runs, io); err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
+			return 2
+		}
 	}
-	if !report.OK {
+	if !ok {
 		return 1
 	}
 	return 0
+}
+
+// lintOne loads and lints one catalog with its own config (found from its
+// directory unless --config or --no-config says otherwise). A non-zero
+// code means the run ends, its line written.
+func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, root string, io stdio, p *progress) (linted, int) {
+	fc := *f
+	cfg, err := cfgFlags.load(arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		fc.useConfig(cfg, fs)
+	}
+	if err := fc.check(); err != nil {
+		return linted{}, usageError(io, "lint", err.Error())
+	}
+	p.step("loading the catalog")
+	cat, err := fc.live.load(arg, io)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		report = cfg.Apply(report, cat)
+	}
+	path := repoPath(root, arg)
+	if arg == "" {
+		path = cat.Source
+	}
+	return linted{path: path, cat: cat, report: report, flags: &fc}, 0
+}
+
+// baselineOf is the baseline of a run: one catalog's results as they are,
+// several catalogs' each under its path.
+func baselineOf(runs []linted) *baseline.File {
+	if len(runs) == 1 {
+		return baseline.FromReport(runs[0].report)
+	}
+	b := baseline.NewMulti()
+	for _, r := range runs {
+		b.Add(r.path, r.report)
+	}
+	return b
+}
+
+// writeOutput writes the reports in one format, to stdout or its file
+// (replaced whole once written).
+func writeOutput(o formatOutput, runs []linted, io stdio) error {
+	if o.path == "" {
+		w := &stickyWriter{w: io.out}
+		err := writeReports(w, o.format, runs, io.outTTY)
+		return cmp.Or(err, w.err)
+	}
+	var b bytes.Buffer
+	if err := writeReports(&b, o.format, runs, false); err != nil {
+		return err
+	}
+	return writeFileAtomic(o.path, b.Bytes())
+}
+
+// writeReports writes every catalog's report in one format: JSON and SARIF
+// as one document (SARIF with one run per catalog), the others one report
+// after the other.
+func writeReports(w io.Writer, format string, runs []linted, color bool) error {
+	if len(runs) == 1 {
+		return writeReportAs(w, runs[0].report, runs[0].catalogFor(format), runs[0].flags, format, color)
+	}
+	switch format {
+	case "json":
+		return writeJSONReports(w, runs)
+	case "sarif":
+		return errors.New("SARIF of several catalogs is not written yet")
+	}
+	for i, r := range runs {
+		if i > 0 && format != "github" {
+			fmt.Fprintln(w)
+		}
+		if err := writeReportAs(w, r.report, r.catalogFor(format), r.flags, format, color); err != nil {
+			return err
+		}
+	}
+	if format == "text" {
+		var failed []string
+		for _, r := range runs {
+			if !r.report.OK {
+				failed = append(failed, r.path)
+			}
+		}
+		line := fmt.Sprintf("%d catalogs: all pass", len(runs))
+		if len(failed) > 0 {
+			line = fmt.Sprintf("%d catalogs: %d fail: %s", len(runs), len(failed), strings.Join(failed, ", "))
+		}
+		fmt.Fprintf(w, "\n%s\n", termsafe.Line(line))
+	}
+	return nil
+}
+
+// catalogFor is the catalog as a format names it: the text report by the
+// argument as typed, the others by the path from the repository root, so
+// annotations and code-scanning alerts land on the file whatever
+// directory the run started in.
+func (r linted) catalogFor(format string) *catalog.Catalog {
+	if format == "text" {
+		return r.cat
+	}
+	c := *r.cat
+	c.Source = r.path
+	return &c
+}
+
+// writeJSONReports writes several catalogs' reports as one JSON document:
+// the gate over all of them and each report under its path.
+func writeJSONReports(w io.Writer, runs []linted) error {
+	type entry struct {
+		Path   string          `json:"path"`
+		Report json.RawMessage `json:"report"`
+	}
+	doc := struct {
+		OK       bool    `json:"ok"`
+		Catalogs []entry `json:"catalogs"`
+	}{OK: true}
+	for _, r := range runs {
+		var b bytes.Buffer
+		if err := lint.WriteJSON(&b, r.report); err != nil {
+			return err
+		}
+		doc.OK = doc.OK && r.report.OK
+		doc.Catalogs = append(doc.Catalogs, entry{Path: r.path, Report: bytes.TrimSpace(b.Bytes())})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// writeFileAtomic writes data to path whole: a fresh temporary file in
+// the same directory, then a rename, so a reader never sees half a report.
+func writeFileAtomic(path string, data []byte) error {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := cmp.Or(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not
@@ -139,7 +340,12 @@ func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, 
 
 // writeReport writes the report in the flags' format (text when none).
 func writeReport(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFlags, color bool) error {
-	switch f.format {
+	return writeReportAs(w, r, cat, f, f.format, color)
+}
+
+// writeReportAs writes one report in a format (text when none).
+func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFlags, format string, color bool) error {
+	switch format {
 	case "json":
 		return lint.WriteJSON(w, r)
 	case "sarif":

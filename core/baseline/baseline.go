@@ -38,6 +38,51 @@ type File struct {
 	Version  int       `json:"version"`
 	Findings []Finding `json:"findings"`
 	Pairs    []Pair    `json:"pairs"`
+	// Catalogs, in a baseline of a run over several catalogs, holds each
+	// catalog's results under its path (relative to the repository root);
+	// Findings and Pairs are then empty.
+	Catalogs []Section `json:"catalogs,omitempty"`
+}
+
+// Section is one catalog's results in a baseline of several.
+type Section struct {
+	Path     string    `json:"path"`
+	Findings []Finding `json:"findings"`
+	Pairs    []Pair    `json:"pairs"`
+}
+
+// Add records a catalog's report under its path, making f a baseline of
+// several catalogs; a path added twice keeps the last report.
+func (f *File) Add(path string, r *lint.Report) {
+	one := FromReport(r)
+	sec := Section{Path: path, Findings: one.Findings, Pairs: one.Pairs}
+	if i := slices.IndexFunc(f.Catalogs, func(c Section) bool { return c.Path == path }); i >= 0 {
+		f.Catalogs[i] = sec
+	} else {
+		f.Catalogs = append(f.Catalogs, sec)
+	}
+	slices.SortFunc(f.Catalogs, func(a, b Section) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// NewMulti is an empty baseline of several catalogs, to Add to.
+func NewMulti() *File {
+	return &File{Kind: kind, Version: Version, Findings: []Finding{}, Pairs: []Pair{}, Catalogs: []Section{}}
+}
+
+// For is the baseline of the catalog at path: its section in a baseline
+// of several (an empty one when it has none: everything is new), or f
+// itself when f holds one catalog's results.
+func (f *File) For(path string) *File {
+	if f.Catalogs == nil {
+		return f
+	}
+	one := &File{Kind: kind, Version: Version, Findings: []Finding{}, Pairs: []Pair{}}
+	for _, c := range f.Catalogs {
+		if c.Path == path {
+			one.Findings, one.Pairs = c.Findings, c.Pairs
+		}
+	}
+	return one
 }
 
 // Finding is a structural finding as the baseline keeps it.
@@ -172,23 +217,22 @@ func Parse(data []byte) (*File, error) {
 	if f.Version != Version {
 		return nil, fmt.Errorf("version %d: this toolscope reads version %d", f.Version, Version)
 	}
-	for i, x := range f.Findings {
-		switch {
-		case x.Rule == "" || x.Tool == "":
-			return nil, fmt.Errorf("findings[%d]: want a rule and a tool", i)
-		case x.Severity != lint.SeverityError && x.Severity != lint.SeverityWarn:
-			return nil, fmt.Errorf("findings[%d]: severity %q: want error or warn", i, x.Severity)
-		}
+	if err := checkEntries("", f.Findings, f.Pairs); err != nil {
+		return nil, err
 	}
-	for i, p := range f.Pairs {
-		switch {
-		case p.A == "" || p.B == "":
-			return nil, fmt.Errorf("pairs[%d]: want two tool names, a and b", i)
-		case p.Kind != lint.Confusable && p.Kind != lint.Watch:
-			return nil, fmt.Errorf("pairs[%d]: kind %q: want confusable or watch", i, p.Kind)
+	for i := range f.Catalogs {
+		c := &f.Catalogs[i]
+		if c.Path == "" {
+			return nil, fmt.Errorf("catalogs[%d]: want a path", i)
 		}
-		if p.B < p.A {
-			f.Pairs[i].A, f.Pairs[i].B = p.B, p.A
+		if err := checkEntries(fmt.Sprintf("catalogs[%d].", i), c.Findings, c.Pairs); err != nil {
+			return nil, err
+		}
+		if c.Findings == nil {
+			c.Findings = []Finding{}
+		}
+		if c.Pairs == nil {
+			c.Pairs = []Pair{}
 		}
 	}
 	if f.Findings == nil {
@@ -198,6 +242,31 @@ func Parse(data []byte) (*File, error) {
 		f.Pairs = []Pair{}
 	}
 	return &f, nil
+}
+
+// checkEntries validates a list of findings and pairs, ordering each
+// pair's names; prefix names the list's place in the file.
+func checkEntries(prefix string, findings []Finding, pairs []Pair) error {
+	for i, x := range findings {
+		switch {
+		case x.Rule == "" || x.Tool == "":
+			return fmt.Errorf("%sfindings[%d]: want a rule and a tool", prefix, i)
+		case x.Severity != lint.SeverityError && x.Severity != lint.SeverityWarn:
+			return fmt.Errorf("%sfindings[%d]: severity %q: want error or warn", prefix, i, x.Severity)
+		}
+	}
+	for i, p := range pairs {
+		switch {
+		case p.A == "" || p.B == "":
+			return fmt.Errorf("%spairs[%d]: want two tool names, a and b", prefix, i)
+		case p.Kind != lint.Confusable && p.Kind != lint.Watch:
+			return fmt.Errorf("%spairs[%d]: kind %q: want confusable or watch", prefix, i, p.Kind)
+		}
+		if p.B < p.A {
+			pairs[i].A, pairs[i].B = p.B, p.A
+		}
+	}
+	return nil
 }
 
 // jsonError says where in data a decoding error is, as line:column.
