@@ -53,7 +53,7 @@ type catalogFlags struct {
 	// opened keeps the embedders opened so far by spec, shared by the
 	// copies a run of several catalogs makes.
 	opened map[string]embed.Embedder
-	live         *liveFlags
+	live   *liveFlags
 	// config is the project config in force, nil for none.
 	config *config.Config
 }
