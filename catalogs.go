@@ -120,7 +120,8 @@ func jsonFilesUnder(dir string) ([]string, error) {
 // globFiles lists the regular files matching pattern, in lexical order. A
 // "**" segment matches any number of directories (none included); other
 // segments match as path.Match does, never a hidden name unless the
-// segment itself starts with a dot.
+// segment itself starts with a dot; "**" does not go into hidden
+// directories, node_modules or vendor.
 func globFiles(pattern string) ([]string, error) {
 	pattern = filepath.ToSlash(pattern)
 	segs := strings.Split(pattern, "/")
@@ -183,7 +184,7 @@ func matchSegments(pat, parts []string) bool {
 	}
 	if pat[0] == "**" {
 		for k := 0; k <= len(parts); k++ {
-			if k > 0 && strings.HasPrefix(parts[k-1], ".") {
+			if k > 0 && !crossable(parts[k-1]) {
 				return false
 			}
 			if matchSegments(pat[1:], parts[k:]) {
@@ -208,10 +209,14 @@ func canMatchBelow(pat, dir []string) bool {
 		return false
 	}
 	if pat[0] == "**" {
-		return !strings.HasPrefix(dir[0], ".") && canMatchBelow(pat, dir[1:]) || canMatchBelow(pat[1:], dir)
+		return crossable(dir[0]) && canMatchBelow(pat, dir[1:]) || canMatchBelow(pat[1:], dir)
 	}
 	return matchOne(pat[0], dir[0]) && canMatchBelow(pat[1:], dir[1:])
 }
+
+// crossable reports whether "**" crosses a directory: not a hidden one,
+// nor one of dependencies (skippedDirs).
+func crossable(dir string) bool { return !strings.HasPrefix(dir, ".") && !skippedDirs[dir] }
 
 func matchOne(pat, name string) bool {
 	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pat, ".") {

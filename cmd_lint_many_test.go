@@ -1,0 +1,196 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// copyTree copies the directory src into dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// monorepo is a copy of testdata/monorepo made a git work tree (a .git
+// directory at its top), five catalogs in subfolders.
+func monorepo(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	copyTree(t, "testdata/monorepo", root)
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITHUB_WORKSPACE", "")
+	return root
+}
+
+func TestGlobFiles(t *testing.T) {
+	root := monorepo(t)
+	t.Chdir(root)
+	for _, extra := range []string{"services/github/.hidden/tools.json", "node_modules/x/tools.json", "services/db/package.json", "services/db/notes.txt"} {
+		if err := os.MkdirAll(filepath.Dir(extra), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(extra, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all := []string{"services/db/tools.json", "services/github/tools.json", "services/slack/tools.json", "tools/search/tools.json", "tools/time/tools.json"}
+	cases := []struct {
+		args []string
+		want []string
+		err  string
+	}{
+		{[]string{"**/tools.json"}, all, ""},
+		{[]string{"node_modules/**/tools.json"}, []string{"node_modules/x/tools.json"}, ""},
+		{[]string{"services/**/tools.json"}, all[:3], ""},
+		{[]string{"services/*/tools.json"}, all[:3], ""},
+		{[]string{"tools/s*/tools.json", "services/db/tools.json"}, []string{"tools/search/tools.json", "services/db/tools.json"}, ""},
+		{[]string{"services"}, all[:3], ""},
+		{[]string{"."}, all, ""},
+		{[]string{"services/db/tools.json", "services", "**/db/*.json"}, []string{"services/db/tools.json", "services/github/tools.json", "services/slack/tools.json", "services/db/package.json"}, ""},
+		{[]string{"nothing/**/*.json"}, nil, "nothing/**/*.json: no file matches"},
+		{[]string{"services/[/x.json"}, nil, "a malformed pattern"},
+		{[]string{"-"}, []string{"-"}, ""},
+	}
+	for _, c := range cases {
+		targets, err := expandCatalogs(c.args)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: error %v, want %q", c.args, err, c.err)
+			}
+			continue
+		}
+		var got []string
+		for _, tg := range targets {
+			got = append(got, filepath.ToSlash(filepath.Clean(tg.arg)))
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%v: %v (%v), want %v", c.args, got, err, c.want)
+		}
+	}
+}
+
+func TestRepoPath(t *testing.T) {
+	root := monorepo(t)
+	t.Chdir(filepath.Join(root, "services", "github"))
+	if got := repoRoot(); got != root {
+		evalRoot, _ := filepath.EvalSymlinks(root)
+		evalGot, _ := filepath.EvalSymlinks(got)
+		if evalRoot != evalGot {
+			t.Fatalf("repoRoot() = %q, want %q", got, root)
+		}
+	}
+	r := repoRoot()
+	for arg, want := range map[string]string{
+		"tools.json":                  "services/github/tools.json",
+		"../slack/tools.json":         "services/slack/tools.json",
+		filepath.Join(root, "x.json"): "x.json",
+		"../../../outside.json":       "../../../outside.json",
+		"-":                           "-",
+		"mcp:server --flag":           "mcp:server --flag",
+	} {
+		if got := repoPath(r, arg); got != want {
+			t.Errorf("repoPath(%q) = %q, want %q", arg, got, want)
+		}
+	}
+	// $GITHUB_WORKSPACE wins over the git work tree.
+	t.Setenv("GITHUB_WORKSPACE", filepath.Join(root, "services"))
+	if got := repoPath(repoRoot(), "tools.json"); got != "github/tools.json" {
+		t.Errorf("with GITHUB_WORKSPACE: %q", got)
+	}
+}
+
+// annotationFiles lists the file= of each GitHub annotation line.
+func annotationLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "::") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// TestMonorepoLocations: five catalogs in subfolders, linted from the root
+// and from a subfolder, give the same repository-relative annotations.
+func TestMonorepoLocations(t *testing.T) {
+	root := monorepo(t)
+	run := func(dir string, args ...string) (int, string) {
+		t.Chdir(dir)
+		code, out, errOut := runCmd("", append([]string{"lint", "--no-similarity", "--format", "github"}, args...)...)
+		if code == 2 {
+			t.Fatalf("from %s: %s", dir, errOut)
+		}
+		return code, out
+	}
+	codeRoot, fromRoot := run(root, "**/tools.json")
+	codeSub, fromSub := run(filepath.Join(root, "services", "github"), "../..")
+	if codeRoot != 1 || codeSub != 1 {
+		t.Errorf("exit %d and %d, want 1 (the slack catalog has an error)", codeRoot, codeSub)
+	}
+	a, b := annotationLines(fromRoot), annotationLines(fromSub)
+	if len(a) < 6 || !slices.Equal(a, b) {
+		t.Fatalf("annotations differ:\nfrom the root:\n%s\nfrom services/github:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+	files := map[string]bool{}
+	for _, l := range a {
+		f := l[strings.Index(l, "file=")+5:]
+		files[f[:strings.Index(f, ",")]] = true
+	}
+	for _, want := range []string{"services/db/tools.json", "services/github/tools.json", "services/slack/tools.json", "tools/search/tools.json", "tools/time/tools.json"} {
+		if !files[want] {
+			t.Errorf("no annotation on %s: %v", want, files)
+		}
+	}
+	// One catalog, from its own folder: the path is still the repository's.
+	_, one := run(filepath.Join(root, "services", "github"), "tools.json")
+	if l := annotationLines(one); len(l) == 0 || !strings.Contains(l[0], "file=services/github/tools.json,") {
+		t.Errorf("from the catalog's folder: %v", l)
+	}
+}
+
+// TestLintSeveralOutputs: one run writes the gate's report on stdout and
+// the others to their files.
+func TestLintSeveralOutputs(t *testing.T) {
+	root := monorepo(t)
+	t.Chdir(root)
+	code, out, errOut := runCmd("", "lint", "--no-similarity", "--format", "github", "--format", "json=out.json", "--format", "markdown=summary.md", "services")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if len(annotationLines(out)) == 0 {
+		t.Errorf("stdout has no annotations: %s", out)
+	}
+	js, err := os.ReadFile("out.json")
+	if err != nil || !strings.Contains(string(js), `"path": "services/slack/tools.json"`) || !strings.Contains(string(js), `"ok": false`) {
+		t.Errorf("out.json: %v %.300s", err, js)
+	}
+	md, err := os.ReadFile("summary.md")
+	if err != nil || strings.Count(string(md), "services/") < 3 {
+		t.Errorf("summary.md: %v %.300s", err, md)
+	}
+	code, _, errOut = runCmd("", "lint", "--format", "json", "--format", "sarif", "services")
+	if code != 2 || !strings.Contains(errOut, "stdout already has --format json") {
+		t.Errorf("two formats on stdout: exit %d %s", code, errOut)
+	}
+}
