@@ -203,7 +203,7 @@ func baselineOf(runs []linted) *baseline.File {
 func writeOutput(o formatOutput, runs []linted, io stdio) error {
 	if o.path == "" {
 		w := &stickyWriter{w: io.out}
-		err := writeReports(w, o.format, runs, io.outTTY)
+		err := writeReports(w, o.format, runs, io.color())
 		return cmp.Or(err, w.err)
 	}
 	var b bytes.Buffer
@@ -361,13 +361,36 @@ func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalog
 	}
 }
 
-// version is the module version the binary was built from, "" for a
-// development build.
+// version is the module version the binary was built from (`go install
+// toolscope@v1.2.0` stamps it), "" for a development build.
 func version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
 	return ""
+}
+
+// versionLine is --version's answer: the module version, or for a
+// development build the commit it was built from when the build recorded
+// it ("devel 6fea14f1c2d3, modified").
+func versionLine() string {
+	if v := version(); v != "" {
+		return v
+	}
+	line := "devel"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return line
+	}
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision" && len(s.Value) >= 12:
+			line += " " + s.Value[:12]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			line += ", modified"
+		}
+	}
+	return line
 }
 
 // progressDelay is how long a run stays quiet before it reports progress:
