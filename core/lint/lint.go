@@ -74,7 +74,9 @@ type Finding struct {
 	// nested one ("filter.name", "tags[]").
 	Param      string `json:"param,omitempty"`
 	Suggestion string `json:"suggestion,omitempty"`
-	// Line and Column locate the tool's entry in the source (1-based).
+	// Line and Column locate the finding in the source (1-based): the
+	// string or enum member it is about, else its parameter's key, else
+	// the tool's entry.
 	Line   int `json:"line,omitempty"`
 	Column int `json:"column,omitempty"`
 	// ToolIndex is the tool's catalog index.

@@ -3,8 +3,28 @@ package lint
 import (
 	"strings"
 
+	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
 )
+
+// locate sets where a finding points: where its rule put it (an enum
+// member, a string in the schema), else at its parameter's key, else at
+// the tool's entry, so a code-scanning UI shows it on the line it is
+// about. A tool without a position (a live server's) gives none.
+func locate(f *Finding, t *catalog.Tool) {
+	switch {
+	case t.Pos.Line == 0:
+		f.Line, f.Column = 0, 0
+	case f.Line > 0:
+	default:
+		f.Line, f.Column = t.Pos.Line, t.Pos.Col
+		if f.Param != "" {
+			if pos, ok := paramPos(t.Schema, f.Param); ok {
+				f.Line, f.Column = pos.Line, pos.Col
+			}
+		}
+	}
+}
 
 // paramPos is where a parameter stands in the source: the position of
 // its key under "properties", for a path as findings name it ("filter",

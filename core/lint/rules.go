@@ -90,7 +90,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			}
 			for _, f := range r.Check(t, c) {
 				f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
-				f.Line, f.Column = t.Pos.Line, t.Pos.Col
+				locate(&f, t)
 				out = append(out, f)
 			}
 		}
@@ -142,6 +142,8 @@ func DefaultRules() []Rule {
 		EnumTypeMismatchRule(),
 		TooManyToolsRule(DefaultMaxTools),
 		DuplicateJSONKeyRule(),
+		InvisibleCharactersRule(),
+		ToolPoisoningRule(DefaultPoisonPatterns),
 	}
 }
 

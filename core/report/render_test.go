@@ -147,7 +147,7 @@ func TestTextReport(t *testing.T) {
 		"toolscope lint · catalogs/ops demo.json · 4 tools · mock cosine",
 		"✗ confusable", "~ watch", "hint: names differ only by 'get' vs 'hist'",
 		"[duplicate-name] get_volume_status  (line 6)",
-		"[enum-in-prose] get_volume_status.pool  (line 2)", `suggest: "enum": ["gold","silver"]`,
+		"[enum-in-prose] get_volume_status.pool  (line 3)", `suggest: "enum": ["gold","silver"]`,
 		"note: the mock embedder", "RESULT: FAIL (1 confusable pair, 1 error)",
 	} {
 		if !strings.Contains(text, want) {
