@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 
 	"toolscope/core/baseline"
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/core/report"
 	"toolscope/core/similarity"
@@ -226,7 +226,11 @@ func writeReports(w io.Writer, format string, runs []linted, color bool) error {
 	case "json":
 		return writeJSONReports(w, runs)
 	case "sarif":
-		return errors.New("SARIF of several catalogs is not written yet")
+		var sr []report.SARIFRun
+		for _, r := range runs {
+			sr = append(sr, report.SARIFRun{Report: r.report, Catalog: r.catalogFor(format), Rules: ranRules(r.flags)})
+		}
+		return report.WriteSARIFRuns(w, sr, sarifOptions(runs[0].flags))
 	}
 	for i, r := range runs {
 		if i > 0 && format != "github" {
@@ -351,7 +355,7 @@ func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalog
 	case "json":
 		return report.WriteJSON(w, r)
 	case "sarif":
-		return report.WriteSARIF(w, r, cat, report.SARIFOptions{Rules: lint.EnabledRules(lint.DefaultRules(), f.disable), Version: version()})
+		return report.WriteSARIF(w, r, cat, sarifOptions(f))
 	case "github":
 		return report.WriteGitHub(w, r, cat)
 	case "markdown":
@@ -361,6 +365,51 @@ func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalog
 		o.Color = color
 		return report.WriteText(w, r, o)
 	}
+}
+
+// sarifOptions are the SARIF log's settings: the rules that ran, the
+// version, the documentation's addresses, and the repository's root as
+// %SRCROOT%.
+func sarifOptions(f *catalogFlags) report.SARIFOptions {
+	home, help := docsURLs()
+	return report.SARIFOptions{Rules: ranRules(f), Version: version(), InformationURI: home, HelpURI: help, SrcRoot: repoRoot()}
+}
+
+// ranRules is the rule pack as it ran under the flags and the config:
+// without the rules switched off, each at the severity the config gives
+// it, so a SARIF consumer reads the levels the results carry.
+func ranRules(f *catalogFlags) []lint.Rule {
+	o := f.options()
+	rules := lint.EnabledRules(o.Rules, o.Disabled)
+	if f.config == nil {
+		return rules
+	}
+	for i, r := range rules {
+		switch f.config.Rules[r.ID].Severity {
+		case config.SeverityError:
+			rules[i].Severity = lint.SeverityError
+		case config.SeverityWarn:
+			rules[i].Severity = lint.SeverityWarn
+		}
+	}
+	return rules
+}
+
+// docsURLs are toolscope's home page and a rule's documentation, from the
+// module path the binary was built from: a module hosted on GitHub has its
+// repository's pages (docs/rules.md at the version's tag, or main); a local
+// build ("toolscope") has none, and the log leaves them out.
+func docsURLs() (home string, help func(ruleID string) string) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || !strings.HasPrefix(bi.Main.Path, "github.com/") {
+		return "", nil
+	}
+	home = "https://" + bi.Main.Path
+	ref := "main"
+	if v := version(); v != "" && !strings.Contains(v, "-0.") {
+		ref = v // a tag; a pseudo-version's commit is not worth a link
+	}
+	return home, func(id string) string { return home + "/blob/" + ref + "/docs/rules.md#" + id }
 }
 
 // version is the module version the binary was built from (`go install

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,6 +165,84 @@ func TestMonorepoLocations(t *testing.T) {
 			t.Errorf("no annotation on %s: %v", want, files)
 		}
 	}
+	// The SARIF log, written from either place, is the same to the byte:
+	// one run per catalog, each its own category, paths from %SRCROOT%.
+	sarifFrom := func(dir, arg string) []byte {
+		t.Chdir(dir)
+		code, _, errOut := runCmd("", "lint", "--no-similarity", "--format", "sarif=out.sarif", arg)
+		if code == 2 {
+			t.Fatalf("from %s: %s", dir, errOut)
+		}
+		data, err := os.ReadFile("out.sarif")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	s1 := sarifFrom(root, "**/tools.json")
+	s2 := sarifFrom(filepath.Join(root, "services", "github"), "../..")
+	if !bytes.Equal(s1, s2) {
+		t.Errorf("the SARIF logs differ:\n%s\n----\n%s", s1, s2)
+	}
+	var log struct {
+		Runs []struct {
+			AutomationDetails struct{ ID string }
+			OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+			Results            []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string } `json:"artifactLocation"`
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(s1, &log); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, run := range log.Runs {
+		ids[run.AutomationDetails.ID] = true
+		if base := run.OriginalURIBaseIDs["%SRCROOT%"].URI; !strings.HasPrefix(base, "file:///") || !strings.HasSuffix(base, "/") {
+			t.Errorf("%%SRCROOT%% is %q", base)
+		}
+		for _, res := range run.Results {
+			loc := res.Locations[0].PhysicalLocation
+			if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || !strings.HasSuffix(loc.ArtifactLocation.URI, "/tools.json") || strings.HasPrefix(loc.ArtifactLocation.URI, ".") {
+				t.Errorf("%s at %+v", res.RuleID, loc.ArtifactLocation)
+			}
+		}
+	}
+	if len(log.Runs) != 5 || len(ids) != 5 || !ids["toolscope/services/slack/tools.json/"] {
+		t.Errorf("runs %d, automation ids %v", len(log.Runs), ids)
+	}
+	// Parameter findings point at the parameter's own line, an enum
+	// member's at the member's.
+	slack, _ := os.ReadFile(filepath.Join(root, "services/slack/tools.json"))
+	lineOf := func(s string) int { return strings.Count(string(slack[:bytes.Index(slack, []byte(s))]), "\n") + 1 }
+	want := map[string]int{"optional-param-undocumented": lineOf(`"thread"`), "enum-type-mismatch": lineOf(`"urgent"`)}
+	for _, run := range log.Runs {
+		for _, res := range run.Results {
+			loc := res.Locations[0].PhysicalLocation
+			if loc.ArtifactLocation.URI != "services/slack/tools.json" || want[res.RuleID] == 0 {
+				continue
+			}
+			if res.RuleID == "optional-param-undocumented" && loc.Region.StartLine != want[res.RuleID] && loc.Region.StartLine != lineOf(`"priority"`) {
+				t.Errorf("%s at line %d", res.RuleID, loc.Region.StartLine)
+			}
+			if res.RuleID == "enum-type-mismatch" && loc.Region.StartLine != want[res.RuleID] {
+				t.Errorf("%s at line %d, want the member's %d", res.RuleID, loc.Region.StartLine, want[res.RuleID])
+			}
+		}
+	}
+	if l := annotationLines(fromRoot); !slices.ContainsFunc(l, func(s string) bool {
+		return strings.Contains(s, fmt.Sprintf("file=services/slack/tools.json,line=%d,", want["enum-type-mismatch"]))
+	}) {
+		t.Errorf("no annotation at the enum member's line %d: %v", want["enum-type-mismatch"], l)
+	}
+
 	// One catalog, from its own folder: the path is still the repository's.
 	_, one := run(filepath.Join(root, "services", "github"), "tools.json")
 	if l := annotationLines(one); len(l) == 0 || !strings.Contains(l[0], "file=services/github/tools.json,") {
