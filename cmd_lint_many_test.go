@@ -186,7 +186,7 @@ func TestMonorepoLocations(t *testing.T) {
 	}
 	var log struct {
 		Runs []struct {
-			AutomationDetails struct{ ID string }
+			AutomationDetails  struct{ ID string }
 			OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
 			Results            []struct {
 				RuleID    string
