@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"toolscope/core/lint"
 )
 
 // copyTree copies the directory src into dst.
@@ -273,5 +275,31 @@ func TestLintSeveralOutputs(t *testing.T) {
 	code, _, errOut = runCmd("", "lint", "--format", "json", "--format", "sarif", "services")
 	if code != 2 || !strings.Contains(errOut, "stdout already has --format json") {
 		t.Errorf("two formats on stdout: exit %d %s", code, errOut)
+	}
+}
+
+// TestRulesDoc: docs/rules.md, where SARIF's helpUri points, has a section
+// for every rule and verdict, with the rule's own summary.
+func TestRulesDoc(t *testing.T) {
+	data, err := os.ReadFile("docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, r := range lint.DefaultRules() {
+		i := strings.Index(doc, "\n## "+r.ID+"\n")
+		if i < 0 {
+			t.Errorf("docs/rules.md has no section %q", r.ID)
+			continue
+		}
+		summary := strings.ToUpper(r.Summary[:1]) + r.Summary[1:]
+		if !strings.Contains(doc[i:], summary) {
+			t.Errorf("docs/rules.md: %s: the summary %q is not the rule's", r.ID, r.Summary)
+		}
+	}
+	for _, id := range []string{"confusable-pair", "watch-pair"} {
+		if !strings.Contains(doc, "\n## "+id+"\n") {
+			t.Errorf("docs/rules.md has no section %q", id)
+		}
 	}
 }
