@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,7 +49,7 @@ func TestDiffCommand(t *testing.T) {
 		{"help", "", []string{"diff", "--help"}, 0, "Usage: toolscope diff [flags] OLD NEW", ""},
 		{"one catalog", "", []string{"diff", old}, 2, "", "want OLD and NEW"},
 		{"both stdin", "", []string{"diff", "-", "-"}, 2, "", "only one of OLD and NEW can be stdin"},
-		{"bad --fail-on", "", []string{"diff", "--fail-on", "all", old, new}, 2, "", "--fail-on all: want breaking, descriptions, pairs or none"},
+		{"bad --fail-on", "", []string{"diff", "--fail-on", "all", old, new}, 2, "", "--fail-on all: want error, warn, info, breaking, security"},
 		{"sarif is lint's", "", []string{"diff", "--format", "sarif", old, new}, 2, "", `--format "sarif"`},
 		{"a missing OLD", "", []string{"diff", "--no-similarity", "nope.json", new}, 2, "", "toolscope diff: OLD: nope.json: cannot read"},
 	}
@@ -129,5 +131,55 @@ accepted-pairs:
 				t.Errorf("the accepted pair listed: %+v", p)
 			}
 		}
+	}
+}
+
+// The levels at the command: --fail-on a level, security, any-description,
+// and a project's toolscope.yaml regrading a kind.
+func TestDiffLevels(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// b's pattern changed (warn); a read-only tool turned destructive
+	// (error, security); c's title changed (info).
+	old := write("old.json", `[{"name": "a", "description": "d", "annotations": {"readOnlyHint": true}},
+ {"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^a"}}}},
+ {"name": "c", "title": "C", "description": "d"}]`)
+	new := write("new.json", `[{"name": "a", "description": "d", "annotations": {"readOnlyHint": false}},
+ {"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^b"}}}},
+ {"name": "c", "title": "See", "description": "d"}]`)
+	onlyOld := write("pattern-old.json", `[{"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^a"}}}}]`)
+	onlyNew := write("pattern-new.json", `[{"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^b"}}}}]`)
+	if err := os.Mkdir(filepath.Join(dir, "cfg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := write("cfg/strict.yaml", "diff:\n  levels:\n    pattern-changed: error\n")
+	cases := []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{old, new}, 1, "RESULT: FAIL (1 breaking change)"},
+		{[]string{"--fail-on", "warn", old, new}, 1, "RESULT: FAIL (1 breaking change, 1 warn-level change)"},
+		{[]string{"--fail-on", "security", old, new}, 1, "annotations changed: readOnlyHint true → false: a host that ran the tool unconfirmed as read-only or non-destructive may now let it destroy data [security]"},
+		{[]string{"--fail-on", "any-description", old, new}, 1, "RESULT: FAIL (1 description change)"},
+		{[]string{"--fail-on", "INFO", old, new}, 1, "1 info-level change"},
+		{[]string{onlyOld, onlyNew}, 0, "May break callers (warn) (1)"},
+		{[]string{"--config", cfg, onlyOld, onlyNew}, 1, "RESULT: FAIL (1 breaking change)"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCmd("", append([]string{"diff", "--no-similarity"}, c.args...)...)
+		if code != c.code || !strings.Contains(out, c.out) {
+			t.Errorf("%v: exit %d, want %d with %q\n%s%s", c.args, code, c.code, c.out, out, errOut)
+		}
+	}
+	bad := write("cfg/bad.yaml", "diff:\n  levels:\n    pattern-changed: fatal\n")
+	if code, _, errOut := runCmd("", "diff", "--config", bad, onlyOld, onlyNew); code != 2 || !strings.Contains(errOut, `bad.yaml:3:22: diff: levels: pattern-changed: "fatal": want error, warn or info`) {
+		t.Errorf("bad level: exit %d %s", code, errOut)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -68,10 +69,11 @@ type optionalFloat struct {
 	from string
 }
 
-// name is how an error names where the value came from.
+// name is how an error names where the value came from: the flag, or
+// the config's file, line and column.
 func (o *optionalFloat) name(flag string) string {
 	if o.from != "" {
-		return fmt.Sprintf("%s %s in %s", strings.TrimPrefix(flag, "--"), o.String(), o.from)
+		return fmt.Sprintf("%s: %s %s", o.from, strings.TrimPrefix(flag, "--"), o.String())
 	}
 	return flag + " " + o.String()
 }
@@ -428,10 +430,10 @@ func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
 		f.scoring = string(s.Scoring)
 	}
 	if s.Threshold != nil && !set["threshold"] {
-		f.threshold.v, f.threshold.from = s.Threshold, c.Path
+		f.threshold.v, f.threshold.from = s.Threshold, cmp.Or(s.ThresholdAt, c.Path)
 	}
 	if s.WatchBand != nil && !set["watch-band"] {
-		f.watchBand.v, f.watchBand.from = s.WatchBand, c.Path
+		f.watchBand.v, f.watchBand.from = s.WatchBand, cmp.Or(s.WatchBandAt, c.Path)
 	}
 	if s.RankLimit != nil && !set["rank-limit"] {
 		f.rankLimit = *s.RankLimit

@@ -67,7 +67,7 @@ func TestParseFull(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, ignore, rules, similarity, strict, version)`},
+		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, diff, ignore, rules, similarity, strict, version)`},
 		{"similarity:\n  embeder: use\n", `c.yaml:2:3: unknown key "embeder" in similarity`},
 		{"rules:\n  no-such-rule: off\n", `c.yaml:2:3: rules: no rule "no-such-rule"`},
 		{"rules:\n  enum-in-prose: loud\n", `c.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
