@@ -77,7 +77,7 @@ type Similarity struct {
 	// ThresholdAt and WatchBandAt are where those values stand
 	// ("toolscope.yaml:12:14"), for messages about them.
 	ThresholdAt, WatchBandAt string
-	RankLimit *int
+	RankLimit                *int
 }
 
 // AcceptedPair is two tools reviewed and accepted as distinct: their
