@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -336,6 +337,19 @@ func TestPairsAndGate(t *testing.T) {
 		r.Gate(c.fail)
 		if r.OK != c.ok {
 			t.Errorf("%+v: ok %v", c.fail, r.OK)
+		}
+	}
+}
+
+// docs/diff.md's level table names every kind.
+func TestLevelTableInDocs(t *testing.T) {
+	data, err := os.ReadFile("../../docs/diff.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Kinds() {
+		if !strings.Contains(string(data), "`"+string(k)+"`") {
+			t.Errorf("docs/diff.md does not list %s", k)
 		}
 	}
 }
