@@ -61,6 +61,14 @@ type linted struct {
 // lintRun is what a lint run's flags ask beyond the catalog flags.
 type lintRun struct {
 	baselinePath, writeBaseline string
+	// quiet leaves warnings and watch pairs out of the outputs.
+	quiet bool
+	// maxWarnings fails the run on more warnings than it, over every
+	// catalog (-1: no limit).
+	maxWarnings int
+	// failOn holds "stale": config and baseline entries that matched
+	// nothing fail the run.
+	failOn listFlag
 }
 
 func runLint(args []string, io stdio) int {
@@ -70,6 +78,9 @@ func runLint(args []string, io stdio) int {
 	var lr lintRun
 	fs.StringVar(&lr.baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
 	fs.StringVar(&lr.writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
+	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no watch pairs (the gate is unchanged)")
+	fs.IntVar(&lr.maxWarnings, "max-warnings", -1, "fail when the run has more than `N` warnings, over every catalog (-1: no limit)")
+	fs.Var(&lr.failOn, "fail-on", "`stale`: fail when a config ignore or accept entry, or a baseline entry, matched nothing")
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
@@ -95,6 +106,14 @@ func runLint(args []string, io stdio) int {
 	if err := f.check(); err != nil && len(targets) > 1 {
 		// With one catalog its config may still set what the flags lack.
 		return usageError(io, "lint", err.Error())
+	}
+	for _, w := range lr.failOn {
+		if w != "stale" {
+			return usageError(io, "lint", fmt.Sprintf("--fail-on %s: want stale", w))
+		}
+	}
+	if lr.maxWarnings < -1 {
+		return usageError(io, "lint", fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
 	}
 	var base *baseline.File
 	if lr.baselinePath != "" {
@@ -130,12 +149,16 @@ func runLint(args []string, io stdio) int {
 			base, lr.baselinePath = written, lr.writeBaseline
 		}
 	}
-	ok = true
 	for _, r := range runs {
 		if base != nil {
 			base.For(r.path).Apply(r.report, r.cat, lr.baselinePath, r.flags.strict)
 		}
-		ok = ok && r.report.OK
+	}
+	ok = lr.gate(runs, io)
+	if lr.quiet {
+		for i := range runs {
+			runs[i].report = errorsOnly(runs[i].report)
+		}
 	}
 	outs := append([]formatOutput{{format: f.format}}, f.outputs...)
 	for _, o := range outs {
@@ -148,6 +171,70 @@ func runLint(args []string, io stdio) int {
 		return 1
 	}
 	return 0
+}
+
+// gate adds to each catalog's gate what the run's flags ask beyond its
+// results, and reports whether the run passes: an empty catalog is said
+// in one line on stderr and fails under --strict; stale entries fail
+// under --fail-on stale; warnings over --max-warnings fail the catalogs
+// that have them.
+func (lr *lintRun) gate(runs []linted, io stdio) bool {
+	warnings := 0
+	for _, r := range runs {
+		if len(r.cat.Tools) == 0 {
+			fmt.Fprintf(io.err, "toolscope lint: %s: the catalog has no tools\n", termsafe.Line(r.path))
+			if r.flags.strict {
+				r.report.Fail("no tools (strict)")
+			}
+		}
+		if slices.Contains(lr.failOn, "stale") {
+			if n := staleEntries(r.report); n > 0 {
+				r.report.Fail(fmt.Sprintf("%d stale config or baseline entries (--fail-on stale)", n))
+			}
+		}
+		warnings += r.report.Summary.Warnings
+	}
+	if lr.maxWarnings >= 0 && warnings > lr.maxWarnings {
+		for _, r := range runs {
+			if r.report.Summary.Warnings > 0 {
+				r.report.Fail(fmt.Sprintf("warnings in the run: %d, over --max-warnings %d", warnings, lr.maxWarnings))
+			}
+		}
+	}
+	ok := true
+	for _, r := range runs {
+		ok = ok && r.report.OK
+	}
+	return ok
+}
+
+// staleEntries counts what a report's config and baseline hold that
+// matched nothing: ignore and accept entries unused, baseline entries
+// absent.
+func staleEntries(r *lint.Report) int {
+	n := 0
+	if r.Suppressed != nil {
+		n += len(r.Suppressed.Unused)
+	}
+	if r.Baseline != nil {
+		n += r.Baseline.Absent
+	}
+	return n
+}
+
+// errorsOnly is the report as --quiet shows it: error findings and
+// confusable pairs, without warnings and watch pairs; the counts and the
+// gate stay the run's.
+func errorsOnly(r *lint.Report) *lint.Report {
+	q := *r
+	q.Structural = []lint.Finding{}
+	for _, f := range r.Structural {
+		if f.Severity == lint.SeverityError {
+			q.Structural = append(q.Structural, f)
+		}
+	}
+	q.Similarity.Watch = []similarity.PairFinding{}
+	return &q
 }
 
 // lintOne loads and lints one catalog with its own config (found from its

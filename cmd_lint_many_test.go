@@ -303,3 +303,41 @@ func TestRulesDoc(t *testing.T) {
 		}
 	}
 }
+
+// The gate's flags beyond the results: an empty catalog, --max-warnings,
+// --fail-on stale, --quiet.
+func TestLintGateFlags(t *testing.T) {
+	empty := writeFile(t, "empty.json", `{"tools": []}`)
+	warned := writeFile(t, "warned.json", `[{"name": "get_weather", "description": "Current weather for one city, for questions about now.",
+  "inputSchema": {"type": "object", "properties": {"units": {"type": "string"}}}}]`)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "stale.yaml")
+	if err := os.WriteFile(cfg, []byte("ignore:\n  - {rule: enum-in-prose, tool: nothing_here, reason: gone}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		out, err string
+	}{
+		{"an empty catalog passes, said in one line", []string{empty}, 0, "RESULT: ok", "empty.json: the catalog has no tools"},
+		{"an empty catalog fails under --strict", []string{"--strict", empty}, 1, "RESULT: FAIL (no tools (strict))", "the catalog has no tools"},
+		{"warnings under the limit", []string{"--max-warnings", "1", warned}, 0, "RESULT: ok", ""},
+		{"warnings over the limit", []string{"--max-warnings", "0", warned}, 1, "RESULT: FAIL (warnings in the run: 1, over --max-warnings 0)", ""},
+		{"a bad limit", []string{"--max-warnings", "-3", warned}, 2, "", "--max-warnings -3"},
+		{"a stale entry passes by default", []string{"--config", cfg, warned}, 0, "RESULT: ok", ""},
+		{"a stale entry fails with --fail-on stale", []string{"--config", cfg, "--fail-on", "stale", warned}, 1, "1 stale config or baseline entries (--fail-on stale)", ""},
+		{"--fail-on something else", []string{"--fail-on", "warnings", warned}, 2, "", "--fail-on warnings: want stale"},
+		{"--quiet hides warnings", []string{"--quiet", warned}, 0, "Structural findings: none", ""},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCmd("", append([]string{"lint", "--no-similarity"}, c.args...)...)
+		if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.err) {
+			t.Errorf("%s: exit %d, want %d\nstdout: %s\nstderr: %s", c.name, code, c.code, out, errOut)
+		}
+		if c.err != "" && strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: stderr is not one line: %q", c.name, errOut)
+		}
+	}
+}
