@@ -46,7 +46,7 @@ func init() {
 }
 
 // lintFormats are what `lint --format` accepts, the default first.
-var lintFormats = []string{"text", "json", "sarif", "markdown", "github"}
+var lintFormats = []string{"text", "json", "sarif", "markdown", "github", "junit"}
 
 // linted is one catalog's lint.
 type linted struct {
@@ -306,6 +306,13 @@ func writeOutput(o formatOutput, runs []linted, io stdio) error {
 // as one document (SARIF with one run per catalog), the others one report
 // after the other.
 func writeReports(w io.Writer, format string, runs []linted, color bool) error {
+	if format == "junit" {
+		var jr []report.JUnitRun
+		for _, r := range runs {
+			jr = append(jr, report.JUnitRun{Report: r.report, Catalog: r.catalogFor(format)})
+		}
+		return report.WriteJUnit(w, jr)
+	}
 	if len(runs) == 1 {
 		return writeReportAs(w, runs[0].report, runs[0].catalogFor(format), runs[0].flags, format, color)
 	}
