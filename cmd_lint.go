@@ -278,11 +278,13 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 // several catalogs' each under its path.
 func baselineOf(runs []linted) *baseline.File {
 	if len(runs) == 1 {
-		return baseline.FromReport(runs[0].report)
+		b := baseline.FromReport(runs[0].report)
+		b.Remember(runs[0].cat)
+		return b
 	}
 	b := baseline.NewMulti()
 	for _, r := range runs {
-		b.Add(r.path, r.report)
+		b.Add(r.path, r.report, r.cat)
 	}
 	return b
 }

@@ -443,7 +443,7 @@ func matchRenames(removed, added []*catalog.Tool) map[string]*catalog.Tool {
 		func(a, b *catalog.Tool) bool { return a.Description != "" && a.Description == b.Description },
 		func(a, b *catalog.Tool) bool {
 			props := a.Schema.Get("properties")
-			return props != nil && len(props.Members) > 0 && same(a.Schema, b.Schema) && shareWord(a.Name, b.Name)
+			return props != nil && len(props.Members) > 0 && same(a.Schema, b.Schema) && ShareWord(a.Name, b.Name)
 		},
 	} {
 		for _, to := range added {
@@ -461,9 +461,9 @@ func matchRenames(removed, added []*catalog.Tool) map[string]*catalog.Tool {
 	return out
 }
 
-// shareWord reports whether two names have a word in common (split at
+// ShareWord reports whether two names have a word in common (split at
 // '_', '-', '.', and lower-to-upper case changes).
-func shareWord(a, b string) bool {
+func ShareWord(a, b string) bool {
 	wa := words(a)
 	for _, w := range words(b) {
 		if slices.Contains(wa, w) {
