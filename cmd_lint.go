@@ -21,7 +21,9 @@ import (
 	"toolscope/core/baseline"
 	"toolscope/core/catalog"
 	"toolscope/core/config"
+	"toolscope/core/jsonv"
 	"toolscope/core/lint"
+	"toolscope/core/live"
 	"toolscope/core/report"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
@@ -69,6 +71,9 @@ type lintRun struct {
 	// failOn holds "stale": config and baseline entries that matched
 	// nothing fail the run.
 	failOn listFlag
+	// merge lints the catalogs as one, as a host that is given all of
+	// them sees them.
+	merge bool
 }
 
 func runLint(args []string, io stdio) int {
@@ -81,6 +86,7 @@ func runLint(args []string, io stdio) int {
 	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no watch pairs (the gate is unchanged)")
 	fs.IntVar(&lr.maxWarnings, "max-warnings", -1, "fail when the run has more than `N` warnings, over every catalog (-1: no limit)")
 	fs.Var(&lr.failOn, "fail-on", "`stale`: fail when a config ignore or accept entry, or a baseline entry, matched nothing")
+	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory)")
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
@@ -128,7 +134,17 @@ func runLint(args []string, io stdio) int {
 	p := startProgress(io, "toolscope lint")
 	defer p.end()
 	var runs []linted
+	if lr.merge && len(targets) > 1 {
+		run, code := lintMerged(targets, f, fs, cfgFlags, io, p)
+		if code != 0 {
+			return code
+		}
+		runs = append(runs, run)
+	}
 	for _, t := range targets {
+		if lr.merge && len(targets) > 1 {
+			break
+		}
 		run, code := lintOne(t.arg, f, fs, cfgFlags, root, io, p)
 		if code != 0 {
 			return code
@@ -272,6 +288,70 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		path = cat.Source
 	}
 	return linted{path: path, cat: cat, report: report, flags: &fc}, 0
+}
+
+// lintMerged loads every catalog and lints them as one (--merge): each
+// tool's name qualified by its catalog's directory (`github__create_issue`),
+// as hosts qualify the tools of several servers, similarity compared by the
+// names the servers serve, as --mcp-config does. The merged catalog has no
+// single file: its results carry logical locations only. The config is the
+// one found from the working directory (or --config).
+func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, io stdio, p *progress) (linted, int) {
+	fc := *f
+	cfg, err := cfgFlags.load("")
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		fc.useConfig(cfg, fs)
+	}
+	if err := fc.check(); err != nil {
+		return linted{}, usageError(io, "lint", err.Error())
+	}
+	p.step("loading the catalogs")
+	merged := &catalog.Catalog{Source: fmt.Sprintf("%d catalogs merged", len(targets))}
+	used := map[string]int{}
+	for _, t := range targets {
+		cat, err := fc.live.load(t.arg, io)
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+			return linted{}, 2
+		}
+		prefix := mergePrefix(t.arg)
+		if used[prefix]++; used[prefix] > 1 {
+			prefix = fmt.Sprintf("%s%d", prefix, used[prefix])
+		}
+		for _, tl := range cat.Tools {
+			q := *tl
+			q.Index = len(merged.Tools)
+			q.Server, q.ServedName = prefix, tl.OwnName()
+			q.Name = live.QualifiedName(prefix, tl.Name)
+			q.Entry = prefix + "." + tl.Entry
+			q.Pos = jsonv.Pos{} // the merged catalog is no file
+			merged.Tools = append(merged.Tools, &q)
+		}
+	}
+	report, err := analyzeCatalog(context.Background(), merged, &fc, p)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		report = cfg.Apply(report, merged)
+	}
+	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
+}
+
+// mergePrefix names a catalog's tools in a merged run: its directory's
+// name (servers/github/tools.json is github), or the file's name without
+// its extension for a file in the working directory.
+func mergePrefix(arg string) string {
+	dir := filepath.Base(filepath.Dir(filepath.Clean(arg)))
+	if dir == "." || dir == string(filepath.Separator) || dir == ".." {
+		dir = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
+	}
+	return dir
 }
 
 // baselineOf is the baseline of a run: one catalog's results as they are,

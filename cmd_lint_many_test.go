@@ -341,3 +341,27 @@ func TestLintGateFlags(t *testing.T) {
 		}
 	}
 }
+
+// Similarity stays inside each catalog unless --merge asks for a host's
+// view of all of them: two servers' twins are then a confusable pair.
+func TestLintMerge(t *testing.T) {
+	dir := t.TempDir()
+	for name, tool := range map[string]string{"weather": "get_weather", "forecast": "get_weather_now"} {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		js := `[{"name": "` + tool + `", "description": "Current weather for one city, for questions about right now."}]`
+		if err := os.WriteFile(filepath.Join(dir, name, "tools.json"), []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"lint", "--no-config", "--embedder", "mock", "--scoring", "cosine", "--threshold", "0.9", "--format", "json"}
+	code, out, errOut := runCmd("", append(args, dir)...)
+	if code != 0 || strings.Contains(out, `"confusable": [{`) {
+		t.Errorf("apart: exit %d %s\n%.500s", code, errOut, out)
+	}
+	code, out, errOut = runCmd("", append(args, "--merge", dir)...)
+	if code != 1 || !strings.Contains(out, `"a": "forecast__get_weather_now"`) || !strings.Contains(out, `"b": "weather__get_weather"`) {
+		t.Errorf("merged: exit %d %s\n%.800s", code, errOut, out)
+	}
+}
