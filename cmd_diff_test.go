@@ -183,3 +183,27 @@ func TestDiffLevels(t *testing.T) {
 		t.Errorf("bad level: exit %d %s", code, errOut)
 	}
 }
+
+// A description that gained Unicode tags or a zero-width space no longer
+// prints as the same line before and after: every output spells them
+// out, and the change is a security change that fails the gate.
+func TestDiffShowsHiddenCharacters(t *testing.T) {
+	old := writeFile(t, "old.json", `[{"name": "add", "description": "Adds two numbers. Use for sums."}]`)
+	new := writeFile(t, "new.json", `[{"name": "add", "description": "Adds two numbers. Use for sums.\udb40\udc49\udb40\udc47\u200b"}]`)
+	for _, format := range []string{"text", "markdown", "github", "json"} {
+		code, out, errOut := runCmd("", "diff", "--no-similarity", "--format", format, old, new)
+		if code != 1 {
+			t.Errorf("%s: exit %d %s", format, code, errOut)
+		}
+		if strings.ContainsAny(out, "\U000E0049\u200b") {
+			t.Errorf("%s: a hidden character printed raw:\n%s", format, out)
+		}
+		want := `\U000e0049`
+		if format == "json" {
+			want = `\udb40\udc49`
+		}
+		if !strings.Contains(out, want) || !strings.Contains(out, "hidden-text-added") && format != "text" && format != "markdown" {
+			t.Errorf("%s: lacks %s or the kind:\n%s", format, want, out)
+		}
+	}
+}

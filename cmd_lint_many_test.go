@@ -365,3 +365,70 @@ func TestLintMerge(t *testing.T) {
 		t.Errorf("merged: exit %d %s\n%.800s", code, errOut, out)
 	}
 }
+
+// The SARIF rule list is the pack as the config ran it: a rule set off is
+// left out, a rule raised to error declares error, watch-pair declares
+// note.
+func TestSARIFRulesFollowConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "toolscope.yaml")
+	if err := os.WriteFile(cfg, []byte("rules:\n  enum-in-prose: off\n  says-what-not-when: error\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd("", "lint", "--no-similarity", "--config", cfg, "--format", "sarif", demoPath)
+	if code == 2 {
+		t.Fatal(errOut)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Version string
+					Rules   []struct {
+						ID                   string
+						DefaultConfiguration struct{ Level string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]string{}
+	for _, r := range log.Runs[0].Tool.Driver.Rules {
+		levels[r.ID] = r.DefaultConfiguration.Level
+	}
+	if _, on := levels["enum-in-prose"]; on {
+		t.Error("a rule set off is listed")
+	}
+	if levels["says-what-not-when"] != "error" || levels["optional-param-undocumented"] != "warning" || levels["watch-pair"] != "note" || levels["tool-poisoning"] != "error" {
+		t.Errorf("levels %v", levels)
+	}
+}
+
+// --version answers from the build info; --no-color and NO_COLOR take
+// the colour off a terminal's report.
+func TestVersionAndColour(t *testing.T) {
+	code, out, _ := runCmd("", "--version")
+	if code != 0 || !strings.HasPrefix(out, "toolscope ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("--version: exit %d %q", code, out)
+	}
+	clean := writeFile(t, "clean.json", cleanCatalog)
+	colour := func(io stdio, args ...string) bool {
+		var b bytes.Buffer
+		io.out, io.err, io.in = &b, &bytes.Buffer{}, strings.NewReader("")
+		run(args, io)
+		return strings.Contains(b.String(), "\x1b[")
+	}
+	tty := stdio{outTTY: true}
+	if !colour(tty, "lint", "--no-similarity", clean) {
+		t.Fatal("a terminal's report has no colour to take off")
+	}
+	if colour(tty, "lint", "--no-similarity", "--no-color", clean) || colour(tty, "--no-color", "lint", "--no-similarity", clean) {
+		t.Error("--no-color left colour")
+	}
+	if colour(stdio{outTTY: true, noColor: true}, "lint", "--no-similarity", clean) {
+		t.Error("NO_COLOR left colour")
+	}
+}

@@ -61,11 +61,6 @@ func run(args []string, io stdio) int {
 	if noColor {
 		io.noColor = true
 	}
-	if io.noColor {
-		// The explorer's styles read the profile; the text report reads
-		// io.color().
-		lipgloss.SetColorProfile(termenv.Ascii)
-	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
@@ -82,6 +77,11 @@ func run(args []string, io stdio) int {
 	if explore == nil {
 		usage(io.err)
 		return 2
+	}
+	if io.noColor {
+		// The explorer's styles read the profile; the reports read
+		// io.color().
+		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	return explore(args, io)
 }
