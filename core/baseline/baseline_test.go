@@ -279,6 +279,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("\ufeff" + `{"kind": "toolscope-baseline", "version": 1}`))
 	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r", "tool": "t", "severity": "warn", "message": "m"}], "pairs": [{"a": "y", "b": "x", "kind": "watch"}]}`))
 	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1}`))
+	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1, "findings": [], "pairs": [], "catalogs": [{"path": "a/tools.json", "findings": [{"rule": "r", "tool": "t", "severity": "error", "message": "m"}], "pairs": [{"a": "y", "b": "x", "kind": "confusable"}], "tools": [{"name": "t", "description": "abc"}]}], "tools": [{"name": "x"}]}`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := Parse(data)

@@ -268,6 +268,7 @@ func TestApply(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(full))
 	f.Add([]byte("rules:\n  enum-in-prose: off\n"))
+	f.Add([]byte("diff:\n  levels:\n    pattern-changed: error\n    type-changed: WARN\n"))
 	f.Add([]byte("a: [\n"))
 	f.Add([]byte("&a [*a]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
