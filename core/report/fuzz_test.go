@@ -2,8 +2,8 @@ package report
 
 import (
 	"bytes"
-	"encoding/xml"
 	"context"
+	"encoding/xml"
 	"os"
 	"strings"
 	"testing"
