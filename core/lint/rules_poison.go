@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"toolscope/core/catalog"
@@ -24,9 +25,10 @@ const (
 // textSite is one string a model reads of a tool: its name, title or
 // description, or a key or string value anywhere in its schemas.
 type textSite struct {
-	// where names the string for a message: "description",
-	// "inputSchema.properties.path.description".
-	where string
+	// path holds the pieces of where the string is
+	// ("inputSchema", ".", "properties", ".", "path", ".", "description");
+	// it is valid only while the site is visited.
+	path []string
 	// param is the parameter the string belongs to ("" for the tool's own
 	// fields).
 	param string
@@ -34,17 +36,23 @@ type textSite struct {
 	text  string
 }
 
-// toolTexts lists every string a model reads of t, in file order within
+// where names the string for a message: "description",
+// "inputSchema.properties.path.description".
+func (s *textSite) where() string { return strings.Join(s.path, "") }
+
+// eachText visits every string a model reads of t, in file order within
 // each part: the name, the title, the description, then the input and
-// output schemas (keys and string values).
-func toolTexts(t *catalog.Tool) []textSite {
-	var out []textSite
+// output schemas (keys and string values). The site is reused: a visit
+// keeps nothing of it.
+func eachText(t *catalog.Tool, visit func(*textSite)) {
+	w := textWalker{visit: visit, path: make([]string, 0, 24)}
 	field := func(key, text string) {
 		pos := t.Pos
 		if v := entryField(t.Raw, key); v != nil {
 			pos = v.Pos
 		}
-		out = append(out, textSite{where: key, pos: pos, text: text})
+		w.site = textSite{path: []string{key}, pos: pos, text: text}
+		visit(&w.site)
 	}
 	field("name", t.Name)
 	if t.Title != "" {
@@ -53,9 +61,8 @@ func toolTexts(t *catalog.Tool) []textSite {
 	if t.HasDescription {
 		field("description", t.Description)
 	}
-	schemaTexts(t.Schema, "inputSchema", "", &out)
-	schemaTexts(t.OutputSchema, "outputSchema", "", &out)
-	return out
+	w.walk(t.Schema, "inputSchema", "", false)
+	w.walk(t.OutputSchema, "outputSchema", "", false)
 }
 
 // entryField finds a tool field in its entry, also inside OpenAI Chat's
@@ -69,57 +76,92 @@ func entryField(raw *jsonv.Value, key string) *jsonv.Value {
 	return nil
 }
 
-// schemaTexts adds every key and string value under v, path naming v and
-// param the parameter v belongs to. A key of "properties" starts a
-// parameter; "items" continues one as "param[]".
-func schemaTexts(v *jsonv.Value, path, param string, out *[]textSite) {
+// textWalker visits the keys and string values of a schema, keeping the
+// path as a stack of pieces so that a string's place is spelled out only
+// when a rule reports it.
+type textWalker struct {
+	visit func(*textSite)
+	path  []string
+	site  textSite
+}
+
+func (w *textWalker) emit(param string, pos jsonv.Pos, text string) {
+	w.site = textSite{path: w.path, param: param, pos: pos, text: text}
+	w.visit(&w.site)
+}
+
+// walk visits v, reached by the path piece, belonging to param; props
+// says v is a "properties" object, whose keys start parameters ("items"
+// continues one as "param[]").
+func (w *textWalker) walk(v *jsonv.Value, piece, param string, props bool) {
 	if v == nil {
 		return
 	}
+	w.path = append(w.path, piece)
 	switch v.Kind {
 	case jsonv.String:
-		*out = append(*out, textSite{where: path, param: param, pos: v.Pos, text: v.Text})
+		w.emit(param, v.Pos, v.Text)
 	case jsonv.Array:
 		for i, it := range v.Items {
-			schemaTexts(it, fmt.Sprintf("%s[%d]", path, i), param, out)
+			w.walk(it, indexPiece(i), param, false)
 		}
 	case jsonv.Object:
-		props := strings.HasSuffix(path, ".properties")
 		for _, m := range v.Members {
 			p := param
 			switch {
 			case props:
 				p = joinParam(param, m.Key)
-				*out = append(*out, textSite{where: path + " key", param: p, pos: m.Pos, text: m.Key})
-			case m.Key == "items":
-				if param != "" {
-					p = param + "[]"
-				}
-			default:
-				*out = append(*out, textSite{where: path + " key", param: param, pos: m.Pos, text: m.Key})
+			case m.Key == "items" && param != "":
+				p = param + "[]"
 			}
-			schemaTexts(m.Value, path+"."+m.Key, p, out)
+			w.path = append(w.path, " key")
+			keyParam := param
+			if props {
+				keyParam = p
+			}
+			w.emit(keyParam, m.Pos, m.Key)
+			w.path = append(w.path[:len(w.path)-1], ".")
+			w.walk(m.Value, m.Key, p, !props && m.Key == "properties")
+			w.path = w.path[:len(w.path)-1]
 		}
 	}
+	w.path = w.path[:len(w.path)-1]
+}
+
+// indexPieces spell array indexes without a new string each time.
+var indexPieces = func() []string {
+	out := make([]string, 64)
+	for i := range out {
+		out[i] = fmt.Sprintf("[%d]", i)
+	}
+	return out
+}()
+
+func indexPiece(i int) string {
+	if i < len(indexPieces) {
+		return indexPieces[i]
+	}
+	return fmt.Sprintf("[%d]", i)
 }
 
 // label names a site for a message: the parameter's when it has one.
-func (s textSite) label() string {
+func (s *textSite) label() string {
+	where := s.where()
 	if s.param == "" {
-		return s.where
+		return where
 	}
-	last := s.where[strings.LastIndex(s.where, ".")+1:]
+	last := where[strings.LastIndex(where, ".")+1:]
 	switch {
-	case strings.HasSuffix(s.where, " key"):
+	case strings.HasSuffix(where, " key"):
 		return fmt.Sprintf("parameter '%s' (a schema key)", s.param)
 	case last == "description" || last == "title":
 		return fmt.Sprintf("parameter '%s' %s", s.param, last)
 	}
-	return fmt.Sprintf("parameter '%s' (%s)", s.param, s.where)
+	return fmt.Sprintf("parameter '%s' (%s)", s.param, where)
 }
 
 // finding is a finding about the site, at the site.
-func (s textSite) finding(sev Severity, msg string) Finding {
+func (s *textSite) finding(sev Severity, msg string) Finding {
 	return Finding{Severity: sev, Message: msg, Param: s.param, Line: s.pos.Line, Column: s.pos.Col}
 }
 
@@ -152,16 +194,22 @@ type hiddenScan struct {
 	per   map[string]int
 	first []rune // the first few hidden characters, for the message
 	// tags is the ASCII the Unicode tags spell (U+E0020–E007E).
-	tags strings.Builder
+	tags []byte
 	// visible is the string with every hidden character taken out.
-	visible strings.Builder
+	visible string
 }
 
 // scanHidden finds the characters of s that print as nothing, as every
 // output of toolscope escapes them (termsafe.Hidden), except a zero-width
 // joiner inside an emoji sequence.
-func scanHidden(s string) *hiddenScan {
-	h := &hiddenScan{per: map[string]int{}}
+func scanHidden(s string) hiddenScan {
+	h := hiddenScan{visible: s}
+	if isASCII(s) {
+		// Every hidden character is beyond ASCII: most text is done here.
+		return h
+	}
+	h.per = map[string]int{}
+	var visible strings.Builder
 	rs := []rune(s)
 	prev := rune(-1)
 	for i, r := range rs {
@@ -171,7 +219,7 @@ func scanHidden(s string) *hiddenScan {
 		}
 		prev = r
 		if !hidden {
-			h.visible.WriteRune(r)
+			visible.WriteRune(r)
 			continue
 		}
 		h.count++
@@ -184,10 +232,20 @@ func scanHidden(s string) *hiddenScan {
 			h.first = append(h.first, r)
 		}
 		if r >= 0xe0020 && r <= 0xe007e {
-			h.tags.WriteRune(r - 0xe0000)
+			h.tags = append(h.tags, byte(r-0xe0000))
 		}
 	}
+	h.visible = visible.String()
 	return h
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // InvisibleCharactersRule flags a name, description or schema string that
@@ -208,16 +266,17 @@ func InvisibleCharactersRule() Rule {
 		},
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
-			for _, s := range toolTexts(t) {
+			eachText(t, func(s *textSite) {
 				h := scanHidden(s.text)
 				if h.count == 0 {
-					continue
+					return
 				}
-				out = append(out, s.finding(SeverityError, h.message(s.label())))
-				if s.where == "name" {
-					out[len(out)-1].Suggestion = h.visible.String()
+				f := s.finding(SeverityError, h.message(s.label()))
+				if s.where() == "name" {
+					f.Suggestion = h.visible
 				}
-			}
+				out = append(out, f)
+			})
 			return out
 		},
 	}
@@ -238,8 +297,8 @@ func (h *hiddenScan) message(label string) string {
 	}
 	msg := fmt.Sprintf("%s hides %d invisible character(s) a reader cannot see but a model reads (%s: %s%s)",
 		label, h.count, strings.Join(kinds, ", "), strings.Join(first, ", "), more)
-	if h.tags.Len() > 0 {
-		msg += "; the tags spell " + excerpt(h.tags.String(), 120)
+	if len(h.tags) > 0 {
+		msg += "; the tags spell " + excerpt(string(h.tags), 120)
 	}
 	return msg + ": remove them"
 }
@@ -252,6 +311,10 @@ type poisonPattern struct {
 	// what says what the text does, for the message.
 	what string
 	re   *regexp.Regexp
+	// needs are groups of words: the lowered text must hold a word of
+	// each group for the pattern to match at all. A cheap test first, so
+	// the regular expression runs on few strings.
+	needs [][]string
 	// reject, when set, drops a match (by its submatches) the pattern
 	// cannot exclude by itself.
 	reject func(m []string) bool
@@ -262,9 +325,9 @@ type poisonPattern struct {
 // "~/.ssh" stay inside one.
 const sentence = `(?:[^.!?\n]|[.!?][^\s])`
 
-func poison(id, what, re string, reject func([]string) bool) poisonPattern {
+func poison(id, what string, needs [][]string, re string, reject func([]string) bool) poisonPattern {
 	re = strings.ReplaceAll(re, "§", sentence)
-	return poisonPattern{id: id, what: what, re: regexp.MustCompile(`(?i)` + re), reject: reject}
+	return poisonPattern{id: id, what: what, needs: needs, re: regexp.MustCompile(`(?i)` + re), reject: reject}
 }
 
 // DefaultPoisonPatterns are the orders the tool-poisoning rule looks for,
@@ -273,28 +336,28 @@ func poison(id, what, re string, reject func([]string) bool) poisonPattern {
 // does from the user, to read secret files or hand over credentials, and
 // to change how it uses other tools (shadowing).
 var DefaultPoisonPatterns = []poisonPattern{
-	poison("override", "tells the model to ignore its other instructions",
+	poison("override", "tells the model to ignore its other instructions", [][]string{{"ignore", "disregard", "forget", "override"}, {"instruction", "prompt", "rule", "direction", "guideline", "message", "context"}},
 		`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|other|system|original|existing)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages|context)\b`, nil),
-	poison("new-role", "gives the model a new role or new instructions",
+	poison("new-role", "gives the model a new role or new instructions", [][]string{{"you are now", "instructions"}},
 		`\byou\s+are\s+now\s+(?:a|an|in|the)\b|\bnew\s+(?:system\s+)?instructions\s*:`, nil),
-	poison("conceal", "tells the model to keep something from the user",
+	poison("conceal", "tells the model to keep something from the user", [][]string{{"do not ", "don't ", "never ", "without ", "hide ", "conceal", "keep this", "keep it", "upset the user"}},
 		`\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|notify|alert|disclose)\b §{0,40}\b(?:the\s+)?users?\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user|\b(?:do\s+not|don't|never)\s+mention\s+(?:that|this|it)\b|\b(?:hide|conceal|keep)\s+(?:this|it)\s+(?:secret\s+|hidden\s+)?from\s+the\s+user|\bupset\s+the\s+user`, nil),
-	poison("secret-file", "tells the model to read or pass on a secret file",
+	poison("secret-file", "tells the model to read or pass on a secret file", [][]string{{"~/", "~\\", "$home", "%userprofile%", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".aws/", "/etc/passwd", "/etc/shadow", "mcp.json", "claude_desktop_config", ".env", ".git-credentials", ".netrc", "wallet.dat"}},
 		`\b(?:read|cat|open|load|include|pass|send|upload|copy|attach|access|fetch|get|paste|print|output|provide|share|post|forward|dump|extract|collect|exfiltrate|append|concatenate)\b §{0,60}((?:~|\$HOME|%USERPROFILE%)[/\\]\.(?:ssh|aws|gnupg|kube|docker|cursor|netrc|npmrc|pypirc|git-credentials|bash_history|zsh_history)[^\s'"\x60),;]*|\bid_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b|\.aws/credentials\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b|(?:^|[\s'"\x60(/])\.env(?:\.\w+)?\b|\.git-credentials\b|\.netrc\b|\bwallet\.dat\b)`,
 		// A public key is not a secret (a VM's SSH key is passed on by design).
 		func(m []string) bool { return strings.HasSuffix(m[1], ".pub") }),
-	poison("secret-exfil", "tells the model to hand over credentials or the conversation",
+	poison("secret-exfil", "tells the model to hand over credentials or the conversation", [][]string{{"api key", "api_key", "api-key", "apikey", "secret", "credential", "private key", "password", "token", "environment variable", "env var", "ssh key", "conversation", "chat history", "system prompt", "previous messages"}, {"all ", "every ", "any ", "user's", "your "}},
 		`\b(?:read|send|include|pass|copy|upload|exfiltrate|leak|collect|attach|append|forward|post|dump|print|reveal|share)\b §{0,40}\b(?:(?:all|every|any)\s+(?:of\s+)?(?:the\s+)?(?:user's\s+|your\s+)?|the\s+user's\s+|your\s+)(?:api[\s_-]?keys|secrets|credentials|private\s+keys?|passwords|tokens|environment\s+variables|env\s+vars|ssh\s+keys?|conversation(?:\s+history)?|chat\s+history|system\s+prompt|previous\s+messages)\b`, nil),
-	poison("coercion", "threatens that the tool fails unless the model obeys",
+	poison("coercion", "threatens that the tool fails unless the model obeys", [][]string{{"otherwise"}},
 		`\botherwise\s+(?:the|this)\s+tool\s+(?:will\s+not|won't|cannot|can't|does\s+not|doesn't)\s+work`, nil),
-	poison("shadowing", "gives orders about how to use other tools",
+	poison("shadowing", "gives orders about how to use other tools", [][]string{{"before ", "when this tool is", "this tool must", "this tool should", "this tool has to", "instead of ", "rather than ", "change the", "modify the", "alter the", "override the", "change recipients", "change behavio"}},
 		`\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:any|every|all)\s+(?:other\s+)?(?:tools?|functions?|commands?)\b|\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled)\b|\bthis\s+tool\s+(?:must|should|has\s+to)\s+(?:always\s+)?be\s+(?:called|used|run|invoked)\s+(?:before|prior\s+to)\s+(?:any|every|all)\b|\b(?:instead\s+of|rather\s+than)\s+(?:using|calling)\s+(?:the\s+)?\S+(?:\s+tool)?,?\s+(?:always\s+)?(?:use|call)\s+this\b|\b(?:change|modify|alter|override)\s+(?:the\s+)?(?:behaviou?r|parameters|arguments|recipients?)\s+of\s+(?:the\s+|all\s+|any\s+|other\s+)`, nil),
-	poison("shadowing-before", "gives orders about how to use other tools",
+	poison("shadowing-before", "gives orders about how to use other tools", [][]string{{"before ", "after ", "whenever", "every time", "each time"}, {"always", "also", "first"}},
 		`\b(?:before|after|whenever|every\s+time|each\s+time)\s+(?:you\s+)?(?:using|calling|invoking|use|call|invoke)\s+(?:the\s+)?(\S+)(?:\s+tool)?,?\s+(?:you\s+must\s+)?(?:always|also|first)\s+(?:call|use|run|invoke|add|include|send|bcc|cc)\b`,
 		func(m []string) bool { return strings.EqualFold(m[1], "this") }),
-	poison("redirect", "tells the model to send messages somewhere else",
+	poison("redirect", "tells the model to send messages somewhere else", [][]string{{"message", "mail", "tool must"}},
 		`\b(?:send|forward|redirect|bcc|cc|copy|route)\b §{0,40}\b(?:all|every|each)\b §{0,20}\b(?:messages?|emails?|mails?)\b §{0,20}\bto\b|\b\S+\s+tool\s+must\s+(?:always\s+)?(?:be\s+used\s+to\s+)?(?:send|forward|redirect|bcc|cc)\b`, nil),
-	poison("markup", "wraps text in a tag that published attacks use to make a model obey",
+	poison("markup", "wraps text in a tag that published attacks use to make a model obey", [][]string{{"<"}, {"important", "system", "hidden"}},
 		`<\s*/?\s*(?:important|system|hidden)\s*>`, nil),
 }
 
@@ -303,6 +366,7 @@ var DefaultPoisonPatterns = []poisonPattern{
 // tool-poisoning attacks (patterns). Text hidden in Unicode tags is read
 // too.
 func ToolPoisoningRule(patterns []poisonPattern) Rule {
+	needles := indexNeeds(patterns)
 	return Rule{
 		ID:       RuleToolPoisoning,
 		Severity: SeverityError,
@@ -315,25 +379,129 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 		},
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
-			for _, s := range toolTexts(t) {
-				h := scanHidden(s.text)
-				text := h.visible.String()
-				if h.tags.Len() > 0 {
-					text += "\n" + h.tags.String()
+			eachText(t, func(s *textSite) {
+				if len(s.text) < minOrderLen {
+					return
 				}
-				seen := map[string]bool{}
-				for _, p := range patterns {
-					m := firstMatch(p, text)
-					if m == "" || seen[p.what] {
+				h := scanHidden(s.text)
+				text := h.visible
+				if len(h.tags) > 0 {
+					text += "\n" + string(h.tags)
+				}
+				present := needles.scan(text)
+				var seen []string
+				for i, p := range patterns {
+					if !needles.holds(present, i, p) {
 						continue
 					}
-					seen[p.what] = true
+					m := firstMatch(p, text)
+					if m == "" || slices.Contains(seen, p.what) {
+						continue
+					}
+					seen = append(seen, p.what)
 					out = append(out, s.finding(SeverityError, fmt.Sprintf("%s %s, as tool-poisoning attacks do: %s", s.label(), p.what, excerpt(m, 80))))
 				}
-			}
+			})
 			return out
 		},
 	}
+}
+
+// minOrderLen is the shortest text that can hold an order: a schema's
+// "type" or "object" cannot.
+const minOrderLen = 12
+
+// needIndex finds, in one pass over a text, which of the patterns'
+// groups of needed words it holds (ASCII case folded), so that a
+// description is read once rather than once per word.
+type needIndex struct {
+	// byFirst lists, by a word's first byte, the words and the bit of
+	// their group (pattern*maxGroups + group).
+	byFirst [256][]needWord
+	// patterns over 64/maxGroups are never filtered (none so far).
+	limit int
+}
+
+type needWord struct {
+	word string
+	bit  uint64
+}
+
+const maxGroups = 2
+
+func indexNeeds(patterns []poisonPattern) *needIndex {
+	x := &needIndex{limit: 64 / maxGroups}
+	for i, p := range patterns {
+		if i >= x.limit || len(p.needs) > maxGroups {
+			continue
+		}
+		for g, group := range p.needs {
+			for _, w := range group {
+				x.byFirst[w[0]] = append(x.byFirst[w[0]], needWord{word: w, bit: 1 << (i*maxGroups + g)})
+			}
+		}
+	}
+	return x
+}
+
+// scan is the set of group bits whose words text holds.
+func (x *needIndex) scan(text string) uint64 {
+	var present uint64
+	for i := 0; i < len(text); i++ {
+		for _, w := range x.byFirst[lowerASCII(text[i])] {
+			if present&w.bit == 0 && hasPrefixFold(text[i:], w.word) {
+				present |= w.bit
+			}
+		}
+	}
+	return present
+}
+
+// holds reports whether present has a word of each of p's groups (p being
+// patterns[i]).
+func (x *needIndex) holds(present uint64, i int, p poisonPattern) bool {
+	if i >= x.limit || len(p.needs) > maxGroups {
+		return true
+	}
+	for g := range p.needs {
+		if present&(1<<(i*maxGroups+g)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsNeeds reports whether s holds a word of each of needs' groups, the
+// slow way (for tests of the index).
+func holdsNeeds(s string, needs [][]string) bool {
+	s = strings.ToLower(s)
+	for _, group := range needs {
+		if !slices.ContainsFunc(group, func(w string) bool { return strings.Contains(s, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether s starts with word (lower case ASCII),
+// ASCII case folded.
+func hasPrefixFold(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for i := 0; i < len(word); i++ {
+		if lowerASCII(s[i]) != word[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // firstMatch is p's first match in text that its reject keeps, "" for none.

@@ -59,6 +59,21 @@ func TestPoisonPatterns(t *testing.T) {
 			if firstMatch(p, s) == "" {
 				t.Errorf("%s: %q not matched", c.id, s)
 			}
+			if !holdsNeeds(s, p.needs) {
+				t.Errorf("%s: %q lacks the words the pattern needs first", c.id, s)
+			}
+			if x := indexNeeds(DefaultPoisonPatterns); !x.holds(x.scan(s), i, p) {
+				t.Errorf("%s: %q: the index misses the words the pattern needs", c.id, s)
+			}
+		}
+		// The one-pass index agrees with the plain search on every text.
+		x := indexNeeds(DefaultPoisonPatterns)
+		for _, s := range append(append([]string{}, c.hit...), c.not...) {
+			for j, q := range DefaultPoisonPatterns {
+				if x.holds(x.scan(s), j, q) != holdsNeeds(s, q.needs) {
+					t.Errorf("%s on %q: the index and the plain search disagree", q.id, s)
+				}
+			}
 		}
 		for _, s := range c.not {
 			if m := firstMatch(p, s); m != "" {
@@ -151,6 +166,9 @@ func TestInvisibleCharactersMessage(t *testing.T) {
 	}
 	if d.Line != 3 || d.Param != "" {
 		t.Errorf("description finding at line %d param %q, want line 3", d.Line, d.Param)
+	}
+	if h := scanHidden("na\u200bme\U000E0041"); h.visible != "name" || string(h.tags) != "A" || h.count != 2 {
+		t.Errorf("scanHidden: visible %q, tags %q, count %d", h.visible, h.tags, h.count)
 	}
 	if e.Param != "mode" || e.Line != 6 || !strings.Contains(e.Message, "bidi") {
 		t.Errorf("enum member finding %+v, want param mode at line 6, bidi", e)
