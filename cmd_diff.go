@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	stdlibio "io"
 	"slices"
 	"strings"
 
@@ -153,19 +155,37 @@ func runDiff(args []string, io stdio) int {
 	}
 	p.end()
 	r.Gate(fail)
-	switch f.format {
-	case "json":
-		err = report.WriteDiffJSON(io.out, r)
-	case "markdown":
-		err = report.WriteDiffMarkdown(io.out, r, fail)
-	case "github":
-		err = report.WriteDiffGitHub(io.out, r, newCat, fail)
-	default:
-		err = report.WriteDiffText(io.out, r, fail)
+	// Annotations name NEW by its path from the repository's root, as
+	// lint's do.
+	machineNew := *newCat
+	machineNew.Source = repoPath(repoRoot(), newArg)
+	if newArg == "" {
+		machineNew.Source = newCat.Source
 	}
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope diff: writing the report: %s\n", oneLine(err))
-		return 2
+	write := func(w stdlibio.Writer, format string) error {
+		switch format {
+		case "json":
+			return report.WriteDiffJSON(w, r)
+		case "markdown":
+			return report.WriteDiffMarkdown(w, r, fail)
+		case "github":
+			return report.WriteDiffGitHub(w, r, &machineNew, fail)
+		}
+		return report.WriteDiffText(w, r, fail)
+	}
+	for _, o := range append([]formatOutput{{format: f.format}}, f.outputs...) {
+		if o.path == "" {
+			err = write(io.out, o.format)
+		} else {
+			var b bytes.Buffer
+			if err = write(&b, o.format); err == nil {
+				err = writeFileAtomic(o.path, b.Bytes())
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope diff: writing the report: %s\n", oneLine(err))
+			return 2
+		}
 	}
 	if !r.OK {
 		return 1

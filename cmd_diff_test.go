@@ -207,3 +207,17 @@ func TestDiffShowsHiddenCharacters(t *testing.T) {
 		}
 	}
 }
+
+// diff writes several outputs in one run too: the annotations on stdout,
+// the summary to a file.
+func TestDiffSeveralOutputs(t *testing.T) {
+	old, new := writeFile(t, "old.json", diffOld), writeFile(t, "new.json", diffNew)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	code, out, errOut := runCmd("", "diff", "--no-similarity", "--format", "github", "--format", "markdown="+summary, old, new)
+	if code != 1 || !strings.Contains(out, "::error ") {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+	if md, err := os.ReadFile(summary); err != nil || !strings.Contains(string(md), "### toolscope diff: ❌ FAIL") {
+		t.Errorf("the summary file: %v %.200s", err, md)
+	}
+}
