@@ -310,7 +310,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 		return linted{}, usageError(io, "lint", err.Error())
 	}
 	p.step("loading the catalogs")
-	merged := &catalog.Catalog{Source: fmt.Sprintf("%d catalogs merged", len(targets))}
+	merged := &catalog.Catalog{Source: fmt.Sprintf("%s%d catalogs", report.MergedPrefix, len(targets))}
 	used := map[string]int{}
 	for _, t := range targets {
 		cat, err := fc.live.load(t.arg, io)

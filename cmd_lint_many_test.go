@@ -364,6 +364,16 @@ func TestLintMerge(t *testing.T) {
 	if code != 1 || !strings.Contains(out, `"a": "forecast__get_weather_now"`) || !strings.Contains(out, `"b": "weather__get_weather"`) {
 		t.Errorf("merged: exit %d %s\n%.800s", code, errOut, out)
 	}
+	// The merged catalog is no file: annotations and SARIF results name
+	// no file, only the tools.
+	_, out, _ = runCmd("", append(args[:len(args)-2], "--merge", "--format", "github", dir)...)
+	if strings.Contains(out, "file=") || !strings.Contains(out, "::error title=toolscope confusable-pair::") {
+		t.Errorf("merged annotations: %s", out)
+	}
+	_, out, _ = runCmd("", append(args[:len(args)-2], "--merge", "--format", "sarif", dir)...)
+	if strings.Contains(out, "physicalLocation") || !strings.Contains(out, "logicalLocations") {
+		t.Errorf("merged SARIF points into a file: %.600s", out)
+	}
 }
 
 // The SARIF rule list is the pack as the config ran it: a rule set off is

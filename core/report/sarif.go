@@ -395,13 +395,17 @@ func pascal(id string) string {
 	return b.String()
 }
 
+// MergedPrefix starts the source of catalogs linted as one (lint
+// --merge): it is no file, and its results carry logical locations only.
+const MergedPrefix = "merged:"
+
 // artifactURI turns a catalog source into a URI reference for SARIF; file
 // is false when the catalog did not come from a file (stdin, a live
 // server), and results then carry logical locations only.
 func artifactURI(source string) (uri string, file bool) {
 	switch {
 	case source == "" || source == "-" || source == "stdin",
-		strings.HasPrefix(source, "mcp:"), strings.Contains(source, "://"):
+		strings.HasPrefix(source, "mcp:"), strings.HasPrefix(source, MergedPrefix), strings.Contains(source, "://"):
 		return "", false
 	}
 	p := filepath.ToSlash(source)
