@@ -548,7 +548,7 @@ func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalog
 // %SRCROOT%.
 func sarifOptions(f *catalogFlags) report.SARIFOptions {
 	home, help := docsURLs()
-	return report.SARIFOptions{Rules: ranRules(f), Version: version(), InformationURI: home, HelpURI: help, SrcRoot: repoRoot()}
+	return report.SARIFOptions{Rules: ranRules(f), Version: versionLine(), InformationURI: home, HelpURI: help, SrcRoot: repoRoot()}
 }
 
 // ranRules is the rule pack as it ran under the flags and the config:

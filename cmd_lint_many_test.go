@@ -412,6 +412,9 @@ func TestSARIFRulesFollowConfig(t *testing.T) {
 	if _, on := levels["enum-in-prose"]; on {
 		t.Error("a rule set off is listed")
 	}
+	if v := log.Runs[0].Tool.Driver.Version; v != versionLine() || v == "" {
+		t.Errorf("driver version %q, want --version's %q", v, versionLine())
+	}
 	if levels["says-what-not-when"] != "error" || levels["optional-param-undocumented"] != "warning" || levels["watch-pair"] != "note" || levels["tool-poisoning"] != "error" {
 		t.Errorf("levels %v", levels)
 	}
