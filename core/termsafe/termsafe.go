@@ -113,6 +113,10 @@ func Invisible(r rune) bool {
 		return true
 	case r >= 0xe0100 && r <= 0xe01ef:
 		return true
+	case r >= 0x600 && r <= 0x605, r == 0x6dd, r == 0x70f, r == 0x890, r == 0x891, r == 0x8e2, r == 0x110bd, r == 0x110cd:
+		// Prepended concatenation marks (the Arabic number sign ...) are
+		// format characters that are drawn.
+		return false
 	}
 	return unicode.Is(unicode.Cf, r)
 }

@@ -32,6 +32,7 @@ func TestLineAndBlock(t *testing.T) {
 		{"hangul filler", "a\u3164b", `a\u3164b`, `a\u3164b`},
 		{"supplementary selector", "x\U000E0100", `x\U000e0100`, `x\U000e0100`},
 		{"emoji selector kept", "\u26a0\ufe0f careful", "\u26a0\ufe0f careful", "\u26a0\ufe0f careful"},
+		{"arabic number sign kept", "\u0600\u0661\u0662", "\u0600\u0661\u0662", "\u0600\u0661\u0662"},
 		{"selector after a letter", "a\ufe0f", `a\ufe0f`, `a\ufe0f`},
 		{"selector run", "\u26a0\ufe0f\ufe01", "\u26a0\ufe0f\\ufe01", "\u26a0\ufe0f\\ufe01"},
 	}
