@@ -86,9 +86,11 @@ func TestInit(t *testing.T) {
 	}
 }
 
-// lint finds toolscope.yaml from the catalog's directory up; flags win.
+// lint finds toolscope.yaml from the catalog's directory up to the
+// repository's root; flags win.
 func TestLintConfig(t *testing.T) {
 	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	sub := filepath.Join(root, "catalogs")
 	os.Mkdir(sub, 0o755)
 	data, _ := os.ReadFile(demoPath)

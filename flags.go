@@ -30,14 +30,17 @@ const defaultEmbedder = "use"
 
 func init() {
 	embed.Register("openai", func(model string, o embed.Options) (embed.Embedder, error) {
-		return openai.New(openai.Options{Model: model, BaseURL: o.URL})
+		return openai.New(openai.Options{Model: model, BaseURL: o.URL, BaseURLFrom: o.URLFrom})
 	})
 }
 
 // catalogFlags are the shared flags' values.
 type catalogFlags struct {
-	embedder     string
-	embedURL     string
+	embedder string
+	embedURL string
+	// embedURLFrom is the config's "path:line" when the config chose
+	// embedURL, "" when the command line did.
+	embedURLFrom string
 	noCache      bool
 	scoring      string
 	threshold    optionalFloat
@@ -271,7 +274,7 @@ func (f *catalogFlags) openEmbedder(spec string) (embed.Embedder, error) {
 }
 
 func (f *catalogFlags) openEmbedderOnce(spec string) (embed.Embedder, error) {
-	e, err := embed.Open(spec, embed.Options{URL: f.embedURL})
+	e, err := embed.Open(spec, embed.Options{URL: f.embedURL, URLFrom: f.embedURLFrom})
 	if err != nil {
 		if f.config != nil && f.config.Similarity.Embedder == spec {
 			return nil, f.config.EmbedderError(err)
@@ -424,7 +427,7 @@ func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
 		}
 	}
 	if s.EmbedURL != "" && !set["embed-url"] {
-		f.embedURL = s.EmbedURL
+		f.embedURL, f.embedURLFrom = s.EmbedURL, fmt.Sprintf("%s:%d", c.Path, s.EmbedURLLine)
 	}
 	if s.Scoring != "" && !set["scoring"] {
 		f.scoring = string(s.Scoring)

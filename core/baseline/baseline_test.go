@@ -251,7 +251,7 @@ func TestParseErrors(t *testing.T) {
 		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x"}]}`, "pairs[0]: want two tool names"},
 		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x", "b": "y", "kind": "close"}]}`, `pairs[0]: kind "close"`},
 		{"{\n \"kind\": \"toolscope-baseline\",\n \"version\": \"1\"}", "3:"},
-		{`{"kind": "toolscope-baseline", "version": 1} {}`, "more than one JSON value"},
+		{`{"kind": "toolscope-baseline", "version": 1} {}`, "text after the JSON value"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.in))

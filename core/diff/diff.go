@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"toolscope/core/catalog"
@@ -908,22 +909,84 @@ func (r *Report) enums(where string, old, new *jsonv.Value, change func(Kind, bo
 		change(EnumRemoved, false, "%s no longer limits its values to an enum", where)
 		return
 	}
-	var gone, added []*jsonv.Value
-	for _, v := range oe.Items {
-		if !slices.ContainsFunc(ne.Items, func(w *jsonv.Value) bool { return same(v, w) }) {
-			gone = append(gone, v)
-		}
-	}
-	for _, v := range ne.Items {
-		if !slices.ContainsFunc(oe.Items, func(w *jsonv.Value) bool { return same(v, w) }) {
-			added = append(added, v)
-		}
-	}
+	// Sets keyed by sameKey: a 200,000-value enum compares in linear time.
+	gone, added := missing(oe.Items, ne.Items), missing(ne.Items, oe.Items)
 	if len(gone) > 0 {
 		change(EnumValueRemoved, true, "%s no longer takes %s", where, listText(gone))
 	}
 	if len(added) > 0 {
 		change(EnumValueAdded, false, "%s also takes %s", where, listText(added))
+	}
+}
+
+// missing is the values of a that b lacks (compared as same does), in a's
+// order.
+func missing(a, b []*jsonv.Value) []*jsonv.Value {
+	in := make(map[string]bool, len(b))
+	for _, v := range b {
+		in[sameKey(v)] = true
+	}
+	var out []*jsonv.Value
+	for _, v := range a {
+		if !in[sameKey(v)] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sameKey is a text that two values share exactly when same says they are
+// the same: numbers by value, objects as sets of members, arrays in
+// order.
+func sameKey(v *jsonv.Value) string {
+	var b strings.Builder
+	writeSameKey(&b, v)
+	return b.String()
+}
+
+func writeSameKey(b *strings.Builder, v *jsonv.Value) {
+	if v == nil {
+		b.WriteByte('u')
+		return
+	}
+	switch v.Kind {
+	case jsonv.Null:
+		b.WriteByte('n')
+	case jsonv.Bool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case jsonv.Number:
+		f, _ := v.Float()
+		if f == 0 {
+			f = 0 // -0 is 0
+		}
+		b.WriteString("d" + strconv.FormatFloat(f, 'g', -1, 64))
+	case jsonv.String:
+		b.WriteString("s" + strconv.Quote(v.Text))
+	case jsonv.Array:
+		b.WriteByte('[')
+		for _, it := range v.Items {
+			writeSameKey(b, it)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	default:
+		// The first member of each name counts, as Get finds it.
+		keys := make([]string, 0, len(v.Members))
+		seen := make(map[string]bool, len(v.Members))
+		for _, m := range v.Members {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				keys = append(keys, m.Key)
+			}
+		}
+		slices.Sort(keys)
+		b.WriteByte('{')
+		for _, k := range keys {
+			b.WriteString(strconv.Quote(k) + ":")
+			writeSameKey(b, v.Get(k))
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
 	}
 }
 
@@ -947,34 +1010,64 @@ func requiredSet(v *jsonv.Value) []string {
 	return out
 }
 
+// members maps an object's member names to their values, the first of
+// each name winning as Get does; nil for no object.
+func members(v *jsonv.Value) map[string]*jsonv.Value {
+	if v == nil || v.Kind != jsonv.Object {
+		return nil
+	}
+	out := make(map[string]*jsonv.Value, len(v.Members))
+	for _, m := range v.Members {
+		if _, ok := out[m.Key]; !ok {
+			out[m.Key] = m.Value
+		}
+	}
+	return out
+}
+
+func setOf(list []string) map[string]bool {
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		out[s] = true
+	}
+	return out
+}
+
 func (r *Report) properties(tool, path string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
 	op, np := old.Get("properties"), new.Get("properties")
 	oreq, nreq := requiredSet(old), requiredSet(new)
 	if op == nil && np == nil && slices.Equal(oreq, nreq) {
 		return
 	}
+	// Sets and maps, not list scans: thousands of properties or required
+	// names compare in linear time.
+	oprops, nprops := members(op), members(np)
+	oreqSet, nreqSet := setOf(oreq), setOf(nreq)
 	var names []string
+	seen := map[string]bool{}
+	addName := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
 	if op != nil {
 		for _, m := range op.Members {
-			names = append(names, m.Key)
+			addName(m.Key)
 		}
 	}
 	if np != nil {
 		for _, m := range np.Members {
-			if op.Get(m.Key) == nil {
-				names = append(names, m.Key)
-			}
+			addName(m.Key)
 		}
 	}
-	for _, n := range slices.Compact(slices.Sorted(slices.Values(append(append([]string(nil), oreq...), nreq...)))) {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
+	for _, n := range slices.Sorted(slices.Values(append(append([]string(nil), oreq...), nreq...))) {
+		addName(n)
 	}
 	for _, name := range names {
 		p := join(path, name)
-		ov, nv := op.Get(name), np.Get(name)
-		wasReq, isReq := slices.Contains(oreq, name), slices.Contains(nreq, name)
+		ov, nv := oprops[name], nprops[name]
+		wasReq, isReq := oreqSet[name], nreqSet[name]
 		sub := func(k Kind, breaking bool, format string, args ...any) {
 			r.add(Change{Kind: k, Tool: tool, Param: p, Breaking: breaking, Message: fmt.Sprintf(format, args...)})
 		}

@@ -163,15 +163,29 @@ type SARIFRun struct {
 	Rules []lint.Rule
 }
 
-// WriteSARIF writes the report as a SARIF 2.1.0 log about cat's file.
+// MaxSARIFResults is the most results WriteSARIF writes: GitHub code
+// scanning refuses a run with more, and a log that size already takes
+// hundreds of megabytes (a 40 MB baseline's absent findings made 323 MB).
+const MaxSARIFResults = 25_000
+
+// WriteSARIF writes the report as a SARIF 2.1.0 log about cat's file; a
+// report with more than MaxSARIFResults results is refused whole, before
+// anything is written or built.
 func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOptions) error {
 	return WriteSARIFRuns(w, []SARIFRun{{Report: r, Catalog: cat, Rules: o.Rules}}, o)
 }
 
 // WriteSARIFRuns writes one SARIF 2.1.0 log with a run per catalog, each
 // with its own runAutomationDetails.id ("toolscope/PATH/"): GitHub code
-// scanning no longer merges several runs of one category in an upload.
+// scanning no longer merges several runs of one category in an upload. A
+// run with more than MaxSARIFResults results is refused, before anything
+// is written.
 func WriteSARIFRuns(w io.Writer, runs []SARIFRun, o SARIFOptions) error {
+	for _, r := range runs {
+		if n := sarifResultCount(r.Report); n > MaxSARIFResults {
+			return fmt.Errorf("%s: the SARIF log would hold %d results, over the %d a run may hold (GitHub code scanning refuses more): fix or ignore findings, use a baseline that matches the catalog, or choose another format", r.Catalog.Source, n, MaxSARIFResults)
+		}
+	}
 	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{}}
 	for _, r := range runs {
 		log.Runs = append(log.Runs, sarifRunOf(r.Report, r.Catalog, r.Rules, o))
@@ -299,6 +313,18 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 		run.Results = append(run.Results, res)
 	}
 	return run
+}
+
+// sarifResultCount is how many results WriteSARIF would write for r.
+func sarifResultCount(r *lint.Report) int {
+	n := len(r.Structural) + len(r.Similarity.Confusable) + len(r.Similarity.Watch)
+	if r.Baseline != nil {
+		n += len(r.Baseline.AbsentFindings) + len(r.Baseline.AbsentPairs)
+	}
+	if r.Suppressed != nil {
+		n += len(r.Suppressed.Findings) + len(r.Suppressed.Pairs)
+	}
+	return n
 }
 
 // pairRules describe the verdicts as rules, for code-scanning UIs.
