@@ -12,6 +12,7 @@ import (
 	"toolscope/core/config"
 	"toolscope/core/diff"
 	"toolscope/core/report"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 )
 
@@ -179,7 +180,7 @@ func runDiff(args []string, io stdio) int {
 		} else {
 			var b bytes.Buffer
 			if err = write(&b, o.format); err == nil {
-				err = writeFileAtomic(o.path, b.Bytes())
+				err = safefile.Write(o.path, b.Bytes())
 			}
 		}
 		if err != nil {

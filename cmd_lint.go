@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -25,6 +24,7 @@ import (
 	"toolscope/core/lint"
 	"toolscope/core/live"
 	"toolscope/core/report"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
@@ -381,7 +381,7 @@ func writeOutput(o formatOutput, runs []linted, io stdio) error {
 	if err := writeReports(&b, o.format, runs, false); err != nil {
 		return err
 	}
-	return writeFileAtomic(o.path, b.Bytes())
+	return safefile.Write(o.path, b.Bytes())
 }
 
 // writeReports writes every catalog's report in one format: JSON and SARIF
@@ -470,32 +470,6 @@ func writeJSONReports(w io.Writer, runs []linted) error {
 	return enc.Encode(doc)
 }
 
-// writeFileAtomic writes data to path whole: a fresh temporary file in
-// the same directory, then a rename, so a reader never sees half a report.
-func writeFileAtomic(path string, data []byte) error {
-	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := cmp.Or(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
 
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not
 // nil).
