@@ -470,7 +470,6 @@ func writeJSONReports(w io.Writer, runs []linted) error {
 	return enc.Encode(doc)
 }
 
-
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not
 // nil).
 func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, p *progress) (*lint.Report, error) {
