@@ -116,7 +116,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			}
 			for _, f := range r.Check(t, c) {
 				f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
-				f.Line, f.Column = t.Pos.Line, t.Pos.Col
+				locate(&f, t)
 				out = append(out, f)
 			}
 		}
@@ -171,6 +171,8 @@ func DefaultRules() []Rule {
 		TooManyToolsRule(DefaultMaxTools),
 		DuplicateJSONKeyRule(),
 		TypeNotANameRule(),
+		InvisibleCharactersRule(),
+		ToolPoisoningRule(DefaultPoisonPatterns),
 		CatalogTokensRule(DefaultMaxTokenShare, tokens.DefaultContext),
 	}
 }
