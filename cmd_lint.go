@@ -505,7 +505,9 @@ func writeJSONReports(w io.Writer, runs []linted) error {
 // catalog's report, the progress line cleared first so that the judge's
 // lines stand alone; a stop signal ends the asking.
 func judgeReport(jf *judgeFlags, r *lint.Report, cat *catalog.Catalog, cfg *config.Config, arg string, io stdio, p *progress) (*lint.Report, error) {
-	p.end()
+	if p != nil {
+		p.end()
+	}
 	ctx, stop := signalContext(context.Background())
 	defer stop()
 	return jf.apply(ctx, r, cat, cfg, arg, io, "lint")
