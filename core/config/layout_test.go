@@ -96,3 +96,23 @@ func FuzzEditKeepsMeaning(f *testing.F) {
 		}
 	})
 }
+
+// A flow list that an edit turns into a block list keeps its line
+// comment, on its key's line.
+func TestFlowListCommentKept(t *testing.T) {
+	c, err := Parse("c.yaml", []byte("accepted-pairs: [{tools: [a, b], reason: x}] # reviewed in March\nstrict: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AcceptPair("c", "d", "y"); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := c.Marshal()
+	if !strings.Contains(string(out), "accepted-pairs: # reviewed in March\n") {
+		t.Errorf("the comment is lost:\n%s", out)
+	}
+	back, err := Parse("c.yaml", out)
+	if err != nil || len(back.AcceptedPairs) != 2 || !back.Strict {
+		t.Errorf("read back: %v %+v", err, back)
+	}
+}
