@@ -116,3 +116,24 @@ func TestFlowListCommentKept(t *testing.T) {
 		t.Errorf("read back: %v %+v", err, back)
 	}
 }
+
+// BenchmarkSaveLargeConfig edits a config of 5,000 ignore entries.
+func BenchmarkSaveLargeConfig(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("version: 1\n\nignore:\n")
+	for i := range 5000 {
+		sb.WriteString("    # entry\n    - tool: tool_" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + "\n      reason: r\n\n")
+	}
+	c, err := Parse("c.yaml", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.IgnoreFinding(Ignore{Tool: "new", Reason: "why"}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := c.Marshal(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
