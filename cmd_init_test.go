@@ -146,7 +146,7 @@ ignore:
 		{"similarity:\n  embedder: mock:x\n", `bad.yaml:2:13: similarity: embedder: embedder mock:x: the mock embedder takes no argument`},
 		{"rules:\n  enum-in-prose: loud\n", `bad.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
 		{"\tversion: 1\n", `bad.yaml:1:1: found character that cannot start any token`},
-		{"similarity:\n  threshold: 3\n", `bad.yaml: a risk runs from 0 to 1`},
+		{"similarity:\n  threshold: 3\n", `bad.yaml:2:14: threshold 3: a risk runs from 0 to 1`},
 	} {
 		bad := writeFile(t, "bad.yaml", c.in)
 		for _, cmd := range [][]string{{"lint", "--config", bad, cat}, {"diff", "--config", bad, cat, cat}} {

@@ -23,6 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"toolscope/core/diff"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
 )
@@ -76,7 +77,10 @@ type Similarity struct {
 	// Threshold is +Inf for "off" (report-only).
 	Threshold *float64
 	WatchBand *float64
-	RankLimit *int
+	// ThresholdAt and WatchBandAt are where those values stand
+	// ("toolscope.yaml:12:14"), for messages about them.
+	ThresholdAt, WatchBandAt string
+	RankLimit                *int
 }
 
 // AcceptedPair is two tools reviewed and accepted as distinct: their
@@ -106,6 +110,8 @@ type Config struct {
 	Strict        bool
 	AcceptedPairs []AcceptedPair
 	Ignores       []Ignore
+	// DiffLevels regrade diff's change kinds (diff: levels:).
+	DiffLevels map[diff.Kind]diff.Level
 
 	doc *yaml.Node
 	// raw is the file's text as read or last saved, whose layout a save
@@ -289,7 +295,7 @@ func (c *Config) decode() error {
 		}
 		root = root.Content[0]
 	}
-	c.Rules, c.Similarity, c.Strict, c.AcceptedPairs, c.Ignores = map[string]Rule{}, Similarity{}, false, nil, nil
+	c.Rules, c.Similarity, c.Strict, c.AcceptedPairs, c.Ignores, c.DiffLevels = map[string]Rule{}, Similarity{}, false, nil, nil, nil
 	return d.mapping(root, "the top level", map[string]func(*yaml.Node) error{
 		"version": func(n *yaml.Node) error {
 			v, err := d.integer(n, "version")
@@ -306,6 +312,43 @@ func (c *Config) decode() error {
 		"similarity":     func(n *yaml.Node) error { return c.decodeSimilarity(d, n) },
 		"accepted-pairs": func(n *yaml.Node) error { return c.decodePairs(d, n) },
 		"ignore":         func(n *yaml.Node) error { return c.decodeIgnores(d, n) },
+		"diff":           func(n *yaml.Node) error { return c.decodeDiff(d, n) },
+	})
+}
+
+// decodeDiff reads diff's settings: levels, a mapping of change kind to
+// error, warn or info.
+func (c *Config) decodeDiff(d decoder, n *yaml.Node) error {
+	return d.mapping(n, "diff", map[string]func(*yaml.Node) error{
+		"levels": func(n *yaml.Node) error {
+			if isNull(n) {
+				return nil
+			}
+			if n.Kind != yaml.MappingNode {
+				return d.errf(n, "diff: levels: want a mapping of change kind to error, warn or info")
+			}
+			c.DiffLevels = map[diff.Kind]diff.Level{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				kind := diff.Kind(k.Value)
+				if _, ok := diff.DefaultLevels[kind]; !ok {
+					return d.errf(k, "diff: levels: no change kind %q (see docs/diff.md#levels)", k.Value)
+				}
+				if _, dup := c.DiffLevels[kind]; dup {
+					return d.errf(k, "diff: levels: %s given twice", k.Value)
+				}
+				s, err := d.str(v, "diff: levels: "+k.Value)
+				if err != nil {
+					return err
+				}
+				l, ok := diff.ParseLevel(s)
+				if !ok {
+					return d.errf(v, "diff: levels: %s: %q: want error, warn or info", k.Value, s)
+				}
+				c.DiffLevels[kind] = l
+			}
+			return nil
+		},
 	})
 }
 
@@ -383,8 +426,9 @@ func (c *Config) decodeRules(d decoder, n *yaml.Node) error {
 
 func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 	s := &c.Similarity
-	number := func(name string, allowOff bool, dst **float64) func(*yaml.Node) error {
+	number := func(name string, allowOff bool, dst **float64, at *string) func(*yaml.Node) error {
 		return func(n *yaml.Node) error {
+			*at = fmt.Sprintf("%s:%d:%d", c.Path, n.Line, n.Column)
 			if allowOff && n.Kind == yaml.ScalarNode && n.Value == "off" {
 				inf := math.Inf(1)
 				*dst = &inf
@@ -417,9 +461,9 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 			s.Scoring = similarity.Scoring(v)
 			return err
 		},
-		"threshold": number("threshold", true, &s.Threshold),
+		"threshold": number("threshold", true, &s.Threshold, &s.ThresholdAt),
 		"watch-band": func(n *yaml.Node) error {
-			if err := number("watch-band", false, &s.WatchBand)(n); err != nil {
+			if err := number("watch-band", false, &s.WatchBand, &s.WatchBandAt)(n); err != nil {
 				return err
 			}
 			if *s.WatchBand < 0 {

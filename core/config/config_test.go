@@ -67,7 +67,7 @@ func TestParseFull(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, ignore, rules, similarity, strict, version)`},
+		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, diff, ignore, rules, similarity, strict, version)`},
 		{"similarity:\n  embeder: use\n", `c.yaml:2:3: unknown key "embeder" in similarity`},
 		{"rules:\n  no-such-rule: off\n", `c.yaml:2:3: rules: no rule "no-such-rule"`},
 		{"rules:\n  enum-in-prose: loud\n", `c.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
@@ -328,6 +328,7 @@ func TestApply(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(full))
 	f.Add([]byte("rules:\n  enum-in-prose: off\n"))
+	f.Add([]byte("diff:\n  levels:\n    pattern-changed: error\n    type-changed: WARN\n"))
 	f.Add([]byte("a: [\n"))
 	f.Add([]byte("&a [*a]"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -95,7 +95,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			}
 			for _, f := range r.Check(t, c) {
 				f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
-				f.Line, f.Column = t.Pos.Line, t.Pos.Col
+				locate(&f, t)
 				out = append(out, f)
 			}
 		}
@@ -149,6 +149,8 @@ func DefaultRules() []Rule {
 		TooManyToolsRule(DefaultMaxTools),
 		DuplicateJSONKeyRule(),
 		TypeNotANameRule(),
+		InvisibleCharactersRule(),
+		ToolPoisoningRule(DefaultPoisonPatterns),
 	}
 }
 

@@ -202,7 +202,7 @@ func EnumTypeMismatchRule() Rule {
 				}
 				for _, m := range enum.Items {
 					if !typeAccepts(types, m) {
-						out = append(out, Finding{Severity: SeverityError, Param: path,
+						out = append(out, Finding{Severity: SeverityError, Param: path, Line: m.Pos.Line, Column: m.Pos.Col,
 							Message: fmt.Sprintf("enum member %s is %s, but the type is %s: a model that picks it fails validation",
 								cut(m.JSON(), 40), m.ArticleType(), strings.Join(types, " or "))})
 					}
