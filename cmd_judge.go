@@ -226,6 +226,28 @@ func (j *judgeFlags) priceFor(m *judge.Model) *judge.Price {
 	return nil
 }
 
+// recorded finds, for the explorer, the judgment that holds for two tools'
+// current texts: the judgments file's (read once, now), then the cache's;
+// nil when neither holds any.
+func (j *judgeFlags) recorded(cfg *config.Config, catalogArg string) tui.RecordedFunc {
+	file, err := judge.ReadFile(j.path(cfg, catalogArg))
+	if err != nil {
+		file = judge.NewRecords()
+	}
+	store := judge.OpenCache(j.cacheDir())
+	if file.Len() == 0 && store.Len() == 0 {
+		return nil
+	}
+	return func(a, b *catalog.Tool) (judge.Judgment, bool) {
+		p := judge.NewPair(judge.FromCatalog(a), judge.FromCatalog(b), nil)
+		if got, ok, _ := file.Replay(p, ""); ok {
+			return got, true
+		}
+		got, ok, _ := store.Replay(p, "")
+		return got, ok
+	}
+}
+
 // addExplorerJudgeFlags declares the judge flags the explorer takes: the
 // model, its URL and price (J judges one pair at a time).
 func addExplorerJudgeFlags(fs *flag.FlagSet) *judgeFlags {

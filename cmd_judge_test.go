@@ -243,3 +243,36 @@ func TestDiffReplaysJudgments(t *testing.T) {
 		t.Fatalf("with the person's judgment: exit %d (want 0): %s%s", code, out, errb)
 	}
 }
+
+// The explorer's recorded judgments: the file's for the pair's current
+// texts, nothing for texts changed since, nil with nothing recorded.
+func TestExplorerRecorded(t *testing.T) {
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	catPath := filepath.Join(dir, "tools.json")
+	os.WriteFile(catPath, []byte(judgeCatalog), 0o644)
+	jf := &judgeFlags{}
+	if jf.recorded(nil, catPath) != nil {
+		t.Fatal("a lookup with nothing recorded")
+	}
+	cat, err := catalog.Load(catPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := cat.Tools[0], cat.Tools[1]
+	pair := judge.NewPair(judge.FromCatalog(a), judge.FromCatalog(b), nil)
+	recs := judge.NewRecords()
+	recs.Add(judge.Judgment{A: pair.A.Name, B: pair.B.Name, Label: 2, Reason: "r", By: judge.PersonBy, Texts: pair.TextHash()})
+	if err := recs.WriteFile(filepath.Join(dir, judge.FileName)); err != nil {
+		t.Fatal(err)
+	}
+	find := jf.recorded(nil, catPath)
+	if j, ok := find(a, b); !ok || j.Label != 2 {
+		t.Fatalf("recorded %+v %v", j, ok)
+	}
+	changed := *b
+	changed.Description += " Changed."
+	if _, ok := find(a, &changed); ok {
+		t.Error("a judgment of other texts was found")
+	}
+}

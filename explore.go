@@ -141,6 +141,7 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
 	if x.judge != nil {
 		o.Judge, o.JudgeCost = x.judge.explorer()
+		o.Recorded = x.judge.recorded(x.flags.config, x.arg)
 	}
 	return o
 }

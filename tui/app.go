@@ -126,6 +126,10 @@ type Options struct {
 	// nil turns the key off.
 	Judge     JudgeFunc
 	JudgeCost JudgeCostFunc
+	// Recorded finds a recorded judgment of a pair's current texts (the
+	// judgments file, the judgment cache), shown in the Pairs pane's
+	// detail; nil for none.
+	Recorded RecordedFunc
 }
 
 // ExportFunc writes a report about cat in a format.
@@ -211,7 +215,7 @@ func New(opts Options) *Model {
 	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
 	m.judgments = map[[2]string]chat.Judgment{}
 	m.pairs = newPairsPane(&m.keys, &m.styles)
-	m.pairs.judgments = m.judgments
+	m.pairs.judgments, m.pairs.recorded = m.judgments, opts.Recorded
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
 	if opts.Catalog == nil {

@@ -19,6 +19,9 @@ type JudgeFunc func(ctx context.Context, a, b *catalog.Tool, siblings []string) 
 // JudgeCostFunc says, in one line, what judging the pair will cost.
 type JudgeCostFunc func(a, b *catalog.Tool, siblings []string) string
 
+// RecordedFunc finds a recorded judgment of the two tools' current texts.
+type RecordedFunc func(a, b *catalog.Tool) (chat.Judgment, bool)
+
 // judgeCall is a judgment in flight.
 type judgeCall struct {
 	id     int
@@ -101,11 +104,18 @@ func pairKey(pr similarity.Pair) [2]string {
 // judgmentText is the selected pair's judgment for the detail area, ""
 // when it has none.
 func (p *pairsPane) judgmentText(pr similarity.Pair) string {
+	how := "judge"
 	j, ok := p.judgments[pairKey(pr)]
+	if !ok && p.recorded != nil && p.snap != nil && pr.I >= 0 && pr.J >= 0 && pr.I < len(p.snap.cat.Tools) && pr.J < len(p.snap.cat.Tools) {
+		// A hash of the two tools' texts and a map lookup: cheap enough
+		// for a render.
+		j, ok = p.recorded(p.snap.cat.Tools[pr.I], p.snap.cat.Tools[pr.J])
+		how = "recorded judgment"
+	}
 	if !ok {
 		return ""
 	}
-	s := fmt.Sprintf("judge (%s): %s, label %d: %s", j.By, j.Verdict(), j.Label, j.Reason)
+	s := fmt.Sprintf("%s (%s): %s, label %d: %s", how, j.By, j.Verdict(), j.Label, j.Reason)
 	if j.Fix != nil {
 		s += fmt.Sprintf(" fix: %s: %q; %s: %q", j.A, j.Fix.A, j.B, j.Fix.B)
 	}

@@ -75,3 +75,23 @@ func TestJudgeThePairWithCostFirst(t *testing.T) {
 		t.Error("J works without a judge")
 	}
 }
+
+// A recorded judgment of the pair's texts shows in the detail without a
+// request, and without a judge.
+func TestRecordedJudgmentShowsInTheDetail(t *testing.T) {
+	opts := mockOptions(t)
+	var looked int
+	opts.Recorded = func(a, b *catalog.Tool) (chat.Judgment, bool) {
+		looked++
+		return chat.Judgment{A: a.Name, B: b.Name, Label: 1, Reason: "the present against the past, said in both", By: chat.PersonBy}, true
+	}
+	m := scoredModel(t, opts, 160, 45)
+	press(m, "3")
+	view := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	if !strings.Contains(view, "recorded judgment (person): cleared, label 1") || looked == 0 {
+		t.Fatalf("no recorded judgment in the detail (%d lookups):\n%s", looked, view)
+	}
+	if m.keys.Judge.Enabled() {
+		t.Error("J works without a judge")
+	}
+}

@@ -37,8 +37,10 @@ type pairsPane struct {
 	cursor int
 	offset int
 
-	// judgments are the chat model's answers so far, shared with the root.
+	// judgments are the chat model's answers so far, shared with the root;
+	// recorded finds the recorded ones (nil for none).
 	judgments map[[2]string]chat.Judgment
+	recorded  RecordedFunc
 }
 
 func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
