@@ -41,22 +41,33 @@ func newDense(w []float32, k, n int) (*dense, error) {
 // mul writes x·W + bias into out for a rows × k matrix x, splitting the
 // rows over the available cores.
 func (d *dense) mul(out, x []float32, rows int, bias []float32) {
+	d.mulThen(out, x, rows, bias, nil)
+}
+
+// mulThen is mul, then calls then(lo, hi) for each block of rows [lo, hi)
+// once they are written, on the core that wrote them while they are still
+// in its cache: the element-wise steps after a product (a residual add, a
+// ReLU, tanh) run in the parallel part too. then may be nil.
+func (d *dense) mulThen(out, x []float32, rows int, bias []float32, then func(lo, hi int)) {
 	tiles := (rows + tileRows - 1) / tileRows
 	parallel(tiles, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			r0 := t * tileRows
-			if r0+tileRows <= rows {
+			n := min(tileRows, rows-r0)
+			if n == tileRows {
 				d.tile(x[r0*d.k:][:tileRows*d.k], bias, out[r0*d.n:][:tileRows*d.n])
-				continue
+			} else {
+				// The last, short tile goes through a zero-padded copy, so
+				// the kernel always reads and writes whole tiles.
+				xs := make([]float32, tileRows*d.k)
+				copy(xs, x[r0*d.k:][:n*d.k])
+				part := make([]float32, tileRows*d.n)
+				d.tile(xs, bias, part)
+				copy(out[r0*d.n:], part[:n*d.n])
 			}
-			// The last, short tile goes through a zero-padded copy, so the
-			// kernel always reads and writes whole tiles.
-			n := rows - r0
-			xs := make([]float32, tileRows*d.k)
-			copy(xs, x[r0*d.k:][:n*d.k])
-			part := make([]float32, tileRows*d.n)
-			d.tile(xs, bias, part)
-			copy(out[r0*d.n:], part[:n*d.n])
+			if then != nil {
+				then(r0, r0+n)
+			}
 		}
 	})
 }
