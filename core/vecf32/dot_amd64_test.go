@@ -1,0 +1,7 @@
+package vecf32
+
+func init() {
+	if HasAVX2 {
+		blockFuncs["avx2"] = dotBlockAVX2
+	}
+}
