@@ -8,6 +8,7 @@ var HasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 func init() {
 	if HasAVX2 {
 		dotBlock = dotBlockAVX2
+		dot = dotDispatchAVX2
 	}
 }
 
@@ -44,6 +45,24 @@ func dotBlockAVX2(dst []float32, ldd int, a []float32, na int, b []float32, nb, 
 	}
 	edges(dst, ldd, a, na, b, nb, dim, i0, j0)
 }
+
+// dotDispatchAVX2 is Dot with the assembly over whole blocks of 8 and Go
+// over the rest.
+func dotDispatchAVX2(a, b []float32) float32 {
+	n := min(len(a), len(b))
+	n8 := n &^ 7
+	if n8 == 0 {
+		return dotGo(a, b)
+	}
+	s := dotAVX2(&a[0], &b[0], n8)
+	if n8 < n {
+		s += dotGo(a[n8:n], b[n8:n])
+	}
+	return s
+}
+
+//go:noescape
+func dotAVX2(a, b *float32, n int) float32
 
 // dot3x4AVX2 is in dot_amd64.s: sums[r*4+c] = Σ a[r][k]·b[c][k] over the
 // first 8·blocks components, for rows r < 3 of a and c < 4 of b, each

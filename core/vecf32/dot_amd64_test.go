@@ -3,5 +3,6 @@ package vecf32
 func init() {
 	if HasAVX2 {
 		blockFuncs["avx2"] = dotBlockAVX2
+		dotFuncs["avx2"] = dotDispatchAVX2
 	}
 }

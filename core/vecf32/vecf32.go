@@ -8,6 +8,15 @@ package vecf32
 
 // Dot returns a·b in float32, over the shorter of the two.
 func Dot(a, b []float32) float32 {
+	return dot(a, b)
+}
+
+// dot is the fastest Dot this machine runs; dot_amd64.go swaps in the
+// assembly one.
+var dot = dotGo
+
+// dotGo is Dot in plain Go, four partial sums.
+func dotGo(a, b []float32) float32 {
 	n := min(len(a), len(b))
 	a, b = a[:n], b[:n]
 	var s0, s1, s2, s3 float32
@@ -64,14 +73,14 @@ func dotBlockGo(dst []float32, ldd int, a []float32, na int, b []float32, nb, di
 		}
 		for ; j < nb; j++ {
 			bj := b[j*dim:][:dim]
-			dst[i*ldd+j] = Dot(a0, bj)
-			dst[(i+1)*ldd+j] = Dot(a1, bj)
+			dst[i*ldd+j] = dotGo(a0, bj)
+			dst[(i+1)*ldd+j] = dotGo(a1, bj)
 		}
 	}
 	for ; i < na; i++ {
 		ai := a[i*dim:][:dim]
 		for j := range nb {
-			dst[i*ldd+j] = Dot(ai, b[j*dim:][:dim])
+			dst[i*ldd+j] = dotGo(ai, b[j*dim:][:dim])
 		}
 	}
 }

@@ -98,6 +98,25 @@ func TestKernelsAgreeOnUnitVectors(t *testing.T) {
 	}
 }
 
+// dotFuncs lists every Dot this machine runs.
+var dotFuncs = map[string]func(a, b []float32) float32{"go": dotGo}
+
+// Every Dot agrees with the exact sum over lengths that leave every kind
+// of tail, and reads no further than the shorter slice.
+func TestDotMatchesExactSum(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for name, f := range dotFuncs {
+		for _, n := range []int{0, 1, 7, 8, 9, 31, 32, 33, 40, 63, 64, 100, 512, 1536} {
+			a, b := random(r, n), random(r, n+5)
+			want, mag := exact(a, b[:n])
+			got := f(a, b)
+			if diff := math.Abs(float64(got) - want); diff > 4*float64(n+1)*0x1p-24*mag {
+				t.Errorf("%s, %d components: %g, want %g", name, n, got, want)
+			}
+		}
+	}
+}
+
 func TestDot(t *testing.T) {
 	for _, tt := range []struct {
 		a, b []float32
