@@ -88,29 +88,32 @@ func TestEveryKernelMatchesReference(t *testing.T) {
 	}
 }
 
-// BenchmarkGEMM multiplies 1,020 rows by the model's widest matrix (512 ×
-// 1,536) with each kernel, and reports GFLOP per CPU-second: run it with
-// -cpu 1 for the per-core rate.
+// BenchmarkGEMM multiplies 1,020 rows by matrices of the model's shapes
+// (qkv of layer 0, the FFN's two) with each kernel, and reports GFLOP per
+// CPU-second: run it with -cpu 1 for the per-core rate.
 func BenchmarkGEMM(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
-	const rows, depth, cols = 1020, 512, 1536
-	x, w, bias := randomMatrix(r, rows*depth), randomMatrix(r, depth*cols), randomMatrix(r, cols)
-	d, err := newDense(w, depth, cols)
-	if err != nil {
-		b.Fatal(err)
-	}
-	out := make([]float32, rows*cols)
-	for name, k := range testKernels {
-		b.Run(name, func(b *testing.B) {
-			cpu := cpuTime()
-			withKernel(k, func() {
-				for b.Loop() {
-					d.mul(out, x, rows, bias)
+	const rows = 1020
+	for _, shape := range [][2]int{{256, 768}, {512, 1536}, {1536, 512}} {
+		depth, cols := shape[0], shape[1]
+		x, w, bias := randomMatrix(r, rows*depth), randomMatrix(r, depth*cols), randomMatrix(r, cols)
+		d, err := newDense(w, depth, cols)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := make([]float32, rows*cols)
+		for name, k := range testKernels {
+			b.Run(fmt.Sprintf("%dx%d/%s", depth, cols, name), func(b *testing.B) {
+				cpu := cpuTime()
+				withKernel(k, func() {
+					for b.Loop() {
+						d.mul(out, x, rows, bias)
+					}
+				})
+				if spent := cpuTime() - cpu; spent > 0 {
+					b.ReportMetric(2*rows*float64(depth*cols)*float64(b.N)/spent.Seconds()/1e9, "GFLOP/cpu-s")
 				}
 			})
-			if spent := cpuTime() - cpu; spent > 0 {
-				b.ReportMetric(2*rows*depth*cols*float64(b.N)/spent.Seconds()/1e9, "GFLOP/cpu-s")
-			}
-		})
+		}
 	}
 }
