@@ -2,7 +2,7 @@ package vecf32
 
 import "golang.org/x/sys/cpu"
 
-// HasAVX2 says whether DotBlock runs the AVX2 and FMA assembly here.
+// HasAVX2 says whether DotBlock and Dot run the AVX2 and FMA assembly here.
 var HasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 func init() {
@@ -18,32 +18,53 @@ const (
 	tileB = 4
 )
 
-// dotBlockAVX2 runs dot3x4AVX2 over every whole 3 × 4 tile and Go over
-// the edges and over the last dim%8 components.
+// dotBlockAVX2 runs dot3x4AVX2 over every 3 × 4 tile of the block. Rows
+// and columns past the last whole tile go through zero-padded copies, so
+// every product comes out of the same kernel, summed in the same order,
+// wherever it stands; the last dim%8 components are added after, in Go.
 func dotBlockAVX2(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
 	d8 := dim &^ 7
 	if d8 == 0 {
 		dotBlockGo(dst, ldd, a, na, b, nb, dim)
 		return
 	}
-	i0, j0 := na-na%tileA, nb-nb%tileB
+	var padA, padB []float32
+	if na%tileA != 0 {
+		padA = make([]float32, tileA*dim)
+	}
+	if nb%tileB != 0 {
+		padB = make([]float32, tileB*dim)
+	}
 	var sums [tileA * tileB]float32
-	for i := 0; i < i0; i += tileA {
-		for j := 0; j < j0; j += tileB {
-			dot3x4AVX2(&a[i*dim], &b[j*dim], dim*4, d8/8, &sums)
-			for r := range tileA {
-				row := dst[(i+r)*ldd+j:][:tileB]
-				copy(row, sums[r*tileB:][:tileB])
+	for i := 0; i < na; i += tileA {
+		ra := min(tileA, na-i)
+		rows := a[i*dim:]
+		if ra < tileA {
+			clear(padA[ra*dim:])
+			copy(padA, a[i*dim:][:ra*dim])
+			rows = padA
+		}
+		for j := 0; j < nb; j += tileB {
+			rb := min(tileB, nb-j)
+			cols := b[j*dim:]
+			if rb < tileB {
+				clear(padB[rb*dim:])
+				copy(padB, b[j*dim:][:rb*dim])
+				cols = padB
+			}
+			dot3x4AVX2(&rows[0], &cols[0], dim*4, d8/8, &sums)
+			for r := range ra {
+				row := dst[(i+r)*ldd+j:][:rb]
+				copy(row, sums[r*tileB:][:rb])
 				if d8 < dim {
 					ar := a[(i+r)*dim+d8:][:dim-d8]
-					for c := range tileB {
-						row[c] += Dot(ar, b[(j+c)*dim+d8:][:dim-d8])
+					for c := range rb {
+						row[c] += dotSeq(ar, b[(j+c)*dim+d8:][:dim-d8])
 					}
 				}
 			}
 		}
 	}
-	edges(dst, ldd, a, na, b, nb, dim, i0, j0)
 }
 
 // dotDispatchAVX2 is Dot with the assembly over whole blocks of 8 and Go
@@ -61,27 +82,14 @@ func dotDispatchAVX2(a, b []float32) float32 {
 	return s
 }
 
+// dotAVX2 and dot3x4AVX2 are in dot_amd64.s.
+//
 //go:noescape
 func dotAVX2(a, b *float32, n int) float32
 
-// dot3x4AVX2 is in dot_amd64.s: sums[r*4+c] = Σ a[r][k]·b[c][k] over the
-// first 8·blocks components, for rows r < 3 of a and c < 4 of b, each
-// stride bytes after the last.
+// dot3x4AVX2: sums[r*4+c] = Σ a[r][k]·b[c][k] over the first 8·blocks
+// components, for rows r < 3 of a and c < 4 of b, each stride bytes after
+// the last.
 //
 //go:noescape
 func dot3x4AVX2(a, b *float32, stride, blocks int, sums *[tileA * tileB]float32)
-
-// edges computes, in Go, what a register-tile kernel leaves: rows from
-// i0 on against every column, and columns from j0 on against rows below
-// i0.
-func edges(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim, i0, j0 int) {
-	for i := range i0 {
-		ai := a[i*dim:][:dim]
-		for j := j0; j < nb; j++ {
-			dst[i*ldd+j] = Dot(ai, b[j*dim:][:dim])
-		}
-	}
-	if i0 < na {
-		dotBlockGo(dst[i0*ldd:], ldd, a[i0*dim:], na-i0, b, nb, dim)
-	}
-}

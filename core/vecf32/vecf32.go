@@ -35,7 +35,10 @@ func dotGo(a, b []float32) float32 {
 
 // DotBlock writes the dot product of row i of a with row j of b into
 // dst[i*ldd+j], for the na rows of a and the nb rows of b, each dim long
-// and stored one after the other. It panics if a slice is too short.
+// and stored one after the other. Every product is summed in the same
+// order wherever it stands in the block, so a pair gives the same bits in
+// any block, alone (na = nb = 1) included; Dot's order may differ. It
+// panics if a slice is too short.
 func DotBlock(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
 	if na == 0 || nb == 0 {
 		return
@@ -51,7 +54,7 @@ func DotBlock(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim 
 var dotBlock = dotBlockGo
 
 // dotBlockGo is DotBlock in plain Go: two rows of a against two of b at a
-// time, so each load serves two products.
+// time, so each load serves two products, each summed in index order.
 func dotBlockGo(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
 	i := 0
 	for ; i+2 <= na; i += 2 {
@@ -73,14 +76,25 @@ func dotBlockGo(dst []float32, ldd int, a []float32, na int, b []float32, nb, di
 		}
 		for ; j < nb; j++ {
 			bj := b[j*dim:][:dim]
-			dst[i*ldd+j] = dotGo(a0, bj)
-			dst[(i+1)*ldd+j] = dotGo(a1, bj)
+			dst[i*ldd+j] = dotSeq(a0, bj)
+			dst[(i+1)*ldd+j] = dotSeq(a1, bj)
 		}
 	}
 	for ; i < na; i++ {
 		ai := a[i*dim:][:dim]
 		for j := range nb {
-			dst[i*ldd+j] = dotGo(ai, b[j*dim:][:dim])
+			dst[i*ldd+j] = dotSeq(ai, b[j*dim:][:dim])
 		}
 	}
+}
+
+// dotSeq is a·b summed in index order, in float32 (a and b of one
+// length).
+func dotSeq(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s float32
+	for k, x := range a {
+		s += x * b[k]
+	}
+	return s
 }

@@ -98,6 +98,29 @@ func TestKernelsAgreeOnUnitVectors(t *testing.T) {
 	}
 }
 
+// A pair's product has the same bits wherever it stands in a block: in a
+// whole register tile, on an edge, or alone.
+func TestDotBlockSameBitsAnywhere(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for name, f := range blockFuncs {
+		for _, sh := range [][3]int{{7, 9, 512}, {5, 6, 20}, {4, 5, 3}} {
+			na, nb, dim := sh[0], sh[1], sh[2]
+			a, b := random(r, na*dim), random(r, nb*dim)
+			block := make([]float32, na*nb)
+			f(block, nb, a, na, b, nb, dim)
+			var one [1]float32
+			for i := range na {
+				for j := range nb {
+					f(one[:], 1, a[i*dim:][:dim], 1, b[j*dim:][:dim], 1, dim)
+					if one[0] != block[i*nb+j] {
+						t.Errorf("%s %v: [%d][%d] is %g in the block, %g alone", name, sh, i, j, block[i*nb+j], one[0])
+					}
+				}
+			}
+		}
+	}
+}
+
 // dotFuncs lists every Dot this machine runs.
 var dotFuncs = map[string]func(a, b []float32) float32{"go": dotGo}
 
