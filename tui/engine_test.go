@@ -16,6 +16,8 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/live"
+	"toolscope/core/report"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 )
 
@@ -127,7 +129,7 @@ func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 func TestStaleRepliesAreDropped(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	snap := m.snap
-	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: lint.Similarity{}})
+	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: similarity.Result{}})
 	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
 	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
 	m.Update(scoredMsg{id: m.eng.scoreID - 1, err: errors.New("old")})
@@ -141,7 +143,7 @@ func TestScoringAndEmbedderSwitch(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	drain(m, press(m, "-"))
 	drain(m, press(m, "s"))
-	if m.snap.sim.Scoring != lint.ScoringCosine {
+	if m.snap.sim.Scoring != similarity.ScoringCosine {
 		t.Fatalf("scoring %q after s", m.snap.sim.Scoring)
 	}
 	// The mock's own calibration for cosine, not the moved threshold.
@@ -325,7 +327,7 @@ func TestExportWritesTheReport(t *testing.T) {
 		if format != "sarif" {
 			return errors.New("unexpected format " + format)
 		}
-		return lint.WriteJSON(w, r)
+		return report.WriteJSON(w, r)
 	}
 	m := scoredModel(t, opts, 160, 45)
 	press(m, "e")
@@ -353,7 +355,7 @@ func TestExportWritesTheReport(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Fatalf("no report at the typed name %s: %v", other, err)
 	}
-	if m.exporting || m.eng.scoring != lint.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
+	if m.exporting || m.eng.scoring != similarity.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
 		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.eng.scoring)
 	}
 	for _, keys := range [][]string{{"e", "esc"}, {"e", "j", "esc"}} {
