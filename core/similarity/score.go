@@ -186,7 +186,8 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		opts.Progress(Progress{Stage: StageFeatures})
 	}
 	dim := len(vectors[0])
-	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float64, len(s.tools)*dim), norms: make([]float64, len(s.tools))}
+	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float32, len(s.tools)*dim), norms: make([]float64, len(s.tools)),
+		exact: s.scoring == ScoringCosine && s.embedderID == (embed.Mock{}).ID()}
 	for k, row := range rowOf[0] {
 		v := vectors[row]
 		if len(v) != dim {
@@ -199,7 +200,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, fmt.Errorf("embedding with %s: the vector for tool %q holds %v", s.embedderID, s.tools[k].Name, f)
 			}
-			dst[d] = f
+			dst[d] = x
 			sq += float64(f * f)
 		}
 		g.norms[k] = math.Sqrt(sq)
@@ -448,12 +449,7 @@ func (s *Scores) features(i, j int) Features {
 	g := s.geo
 	var c float64
 	if ni, nj := g.norms[i], g.norms[j]; ni != 0 && nj != 0 {
-		var dot float64
-		a, b := g.vecs[i*g.dim:(i+1)*g.dim], g.vecs[j*g.dim:(j+1)*g.dim]
-		for k, x := range a {
-			dot += float64(x * b[k])
-		}
-		c = dot / (ni * nj)
+		c = g.dot(i, j) / (ni * nj)
 	}
 	a := c
 	if g.weight != 0 {
