@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"toolscope/core/catalog"
@@ -223,11 +225,17 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			}
 			return out
 		}
-		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
-			parts: parseNames(s.tools), guides: guidedMentions(s.tools)}
-		g.risk.headroom = max(0, s.model.Weights[FeatTerms])
-		g.risk.fullRoom = g.risk.headroom + math.Abs(s.model.Weights[FeatFull])
-		g.risk.terms, g.risk.vocab = tfidf(s.tools)
+		r := &riskGeo{model: s.model, dim: dim}
+		// The four are independent: each on its own goroutine.
+		var wg sync.WaitGroup
+		wg.Go(func() { r.full = unitRows(pick(rowOf[1]), dim) })
+		wg.Go(func() { r.parts = parseNames(s.tools) })
+		wg.Go(func() { r.guides = guidedMentions(s.tools) })
+		r.terms, r.vocab = tfidf(s.tools)
+		wg.Wait()
+		r.headroom = max(0, s.model.Weights[FeatTerms])
+		r.fullRoom = r.headroom + math.Abs(s.model.Weights[FeatFull])
+		g.risk = r
 	}
 	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight
@@ -362,6 +370,7 @@ func (s *Scores) Judge(th Thresholds) Result {
 		}
 	}
 	confusable, watch := 0, 0
+	var conf, wat []scored // the pairs that get a finding, in order
 	for _, p := range b.pairs {
 		if p.s < w.floor {
 			break
@@ -376,13 +385,14 @@ func (s *Scores) Judge(th Thresholds) Result {
 		} else {
 			watch++
 		}
-		if kind == Confusable && (s.limit == 0 || len(sim.Confusable) < s.limit) {
-			sim.Confusable = append(sim.Confusable, s.finding(kind, p))
+		if kind == Confusable && (s.limit == 0 || len(conf) < s.limit) {
+			conf = append(conf, p)
 		}
-		if kind == Watch && (s.limit == 0 || len(sim.Watch) < s.limit) {
-			sim.Watch = append(sim.Watch, s.finding(kind, p))
+		if kind == Watch && (s.limit == 0 || len(wat) < s.limit) {
+			wat = append(wat, p)
 		}
 	}
+	sim.Confusable, sim.Watch = s.findings(Confusable, conf), s.findings(Watch, wat)
 	if sameAsKept && !b.complete {
 		confusable, watch = b.confusable, b.watch
 	}
@@ -421,14 +431,54 @@ func (s *Scores) pairs(ps []scored) []Pair {
 	return out
 }
 
-// finding makes a verdict, with its hint, from a kept pair.
-func (s *Scores) finding(kind Verdict, p scored) PairFinding {
+// findings makes the verdicts of kind, with their hints, from kept pairs,
+// in their order, on every core.
+func (s *Scores) findings(kind Verdict, ps []scored) []PairFinding {
+	if len(ps) == 0 {
+		return nil
+	}
 	if s.words == nil {
 		s.words = make([]words, len(s.tools))
-		for k, t := range s.tools {
-			s.words[k] = wordsOf(t.OwnName(), t.Description)
+		parallel(len(s.tools), 64, func(lo, hi int) {
+			for k, t := range s.tools[lo:hi] {
+				s.words[lo+k] = wordsOf(t.OwnName(), t.Description)
+			}
+		})
+	}
+	out := make([]PairFinding, len(ps))
+	parallel(len(ps), 16, func(lo, hi int) {
+		for k, p := range ps[lo:hi] {
+			out[lo+k] = s.finding(kind, p)
+		}
+	})
+	return out
+}
+
+// parallel runs fn over [0, n) on every core, in chunks of size handed
+// out in turn; fn runs on the calling goroutine too.
+func parallel(n, size int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+size-1)/size)
+	var next atomic.Int64
+	run := func() {
+		for {
+			hi := int(next.Add(int64(size)))
+			lo := hi - size
+			if lo >= n {
+				return
+			}
+			fn(lo, min(hi, n))
 		}
 	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(run)
+	}
+	run()
+	wg.Wait()
+}
+
+// finding makes a verdict, with its hint, from a kept pair (s.words set).
+func (s *Scores) finding(kind Verdict, p scored) PairFinding {
 	pair := s.pairs([]scored{p})[0]
 	ax := axisOf(s.words[p.i], s.words[p.j])
 	f := PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
