@@ -442,6 +442,30 @@ func (g *geometry) jaccard(marks []uint8, i, j int) float64 {
 	return float64(inter) / float64(len(g.tokens[i])+len(g.tokens[j])-inter)
 }
 
+// jaccardOf is jaccard without marks: the two sorted sets merged, for a
+// pair scored alone.
+func (g *geometry) jaccardOf(i, j int) float64 {
+	mi, mj := g.masks[i], g.masks[j]
+	if mi[0]&mj[0] == 0 && mi[1]&mj[1] == 0 {
+		return 0
+	}
+	a, b := g.tokens[i], g.tokens[j]
+	inter := 0
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x] < b[y]:
+			x++
+		case a[x] > b[y]:
+			y++
+		default:
+			inter++
+			x++
+			y++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
 // dotTile fills dots[(i-i0)*tile + (j-j0)] with the dot product of rows i
 // and j, for j > i. On the exact path each product sums its terms in index
 // order in float64, as the reference does, so results match it to the last

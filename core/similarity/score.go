@@ -503,11 +503,7 @@ func (s *Scores) features(i, j int) Features {
 	}
 	a := c
 	if g.weight != 0 {
-		marks := make([]uint8, g.vocab)
-		for _, id := range g.tokens[i] {
-			marks[id] = 1
-		}
-		a += g.weight * g.jaccard(marks, i, j)
+		a += g.weight * g.jaccardOf(i, j)
 	}
 	return g.risk.features(i, j, 2*a-g.usual[i]-g.usual[j], nil)
 }

@@ -18,49 +18,45 @@ const (
 	tileB = 4
 )
 
-// dotBlockAVX2 runs dot3x4AVX2 over every 3 × 4 tile of the block. Rows
-// and columns past the last whole tile go through zero-padded copies, so
-// every product comes out of the same kernel, summed in the same order,
-// wherever it stands; the last dim%8 components are added after, in Go.
+// dotBlockAVX2 runs dot3x4AVX2 over 3 × 4 tiles of the block. The last
+// tile of a row or column that does not divide evenly is moved back to
+// end at the block's edge, overlapping the one before (its products come
+// out the same); with fewer than 3 rows or 4 columns in all, the kernel
+// reads one row at a time, repeated (stride 0). So every product comes
+// out of the same kernel, summed in the same order, wherever it stands,
+// and nothing is copied; the last dim%8 components are added after, in
+// Go.
 func dotBlockAVX2(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
 	d8 := dim &^ 7
 	if d8 == 0 {
 		dotBlockGo(dst, ldd, a, na, b, nb, dim)
 		return
 	}
-	var padA, padB []float32
-	if na%tileA != 0 {
-		padA = make([]float32, tileA*dim)
+	stride := dim * 4
+	// rowStep and colStep say how a tile covers the rows or columns: n at
+	// a time from where it starts, or 1 at a time, repeated.
+	rowStep, strideA := tileA, stride
+	if na < tileA {
+		rowStep, strideA = 1, 0
 	}
-	if nb%tileB != 0 {
-		padB = make([]float32, tileB*dim)
+	colStep, strideB := tileB, stride
+	if nb < tileB {
+		colStep, strideB = 1, 0
 	}
 	var sums [tileA * tileB]float32
-	for i := 0; i < na; i += tileA {
-		ra := min(tileA, na-i)
-		rows := a[i*dim:]
-		if ra < tileA {
-			clear(padA[ra*dim:])
-			copy(padA, a[i*dim:][:ra*dim])
-			rows = padA
-		}
-		for j := 0; j < nb; j += tileB {
-			rb := min(tileB, nb-j)
-			cols := b[j*dim:]
-			if rb < tileB {
-				clear(padB[rb*dim:])
-				copy(padB, b[j*dim:][:rb*dim])
-				cols = padB
-			}
-			dot3x4AVX2(&rows[0], &cols[0], dim*4, d8/8, &sums)
-			for r := range ra {
-				row := dst[(i+r)*ldd+j:][:rb]
-				copy(row, sums[r*tileB:][:rb])
-				if d8 < dim {
-					ar := a[(i+r)*dim+d8:][:dim-d8]
-					for c := range rb {
-						row[c] += dotSeq(ar, b[(j+c)*dim+d8:][:dim-d8])
+	for i := 0; i < na; i += rowStep {
+		i = min(i, na-rowStep)
+		for j := 0; j < nb; j += colStep {
+			j = min(j, nb-colStep)
+			dot3x4AVX2(&a[i*dim], &b[j*dim], strideA, strideB, d8/8, &sums)
+			for r := range rowStep {
+				row := dst[(i+r)*ldd+j:][:colStep]
+				for c := range colStep {
+					v := sums[r*tileB+c]
+					if d8 < dim {
+						v += dotSeq(a[(i+r)*dim+d8:][:dim-d8], b[(j+c)*dim+d8:][:dim-d8])
 					}
+					row[c] = v
 				}
 			}
 		}
@@ -88,8 +84,8 @@ func dotDispatchAVX2(a, b []float32) float32 {
 func dotAVX2(a, b *float32, n int) float32
 
 // dot3x4AVX2: sums[r*4+c] = Σ a[r][k]·b[c][k] over the first 8·blocks
-// components, for rows r < 3 of a and c < 4 of b, each stride bytes after
-// the last.
+// components, for rows r < 3 of a, each strideA bytes after the last, and
+// c < 4 of b, strideB bytes apart.
 //
 //go:noescape
-func dot3x4AVX2(a, b *float32, stride, blocks int, sums *[tileA * tileB]float32)
+func dot3x4AVX2(a, b *float32, strideA, strideB, blocks int, sums *[tileA * tileB]float32)

@@ -1,21 +1,22 @@
 #include "textflag.h"
 
-// func dot3x4AVX2(a, b *float32, stride, blocks int, sums *[12]float32)
+// func dot3x4AVX2(a, b *float32, strideA, strideB, blocks int, sums *[12]float32)
 //
 // Y0..Y11 hold the twelve products' partial sums (Y(4r+c) for row r of a,
 // row c of b), eight lanes each; Y12..Y14 the rows of a, Y15 one row of b.
-TEXT ·dot3x4AVX2(SB), NOSPLIT, $0-40
+TEXT ·dot3x4AVX2(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
-	MOVQ stride+16(FP), R8
-	MOVQ blocks+24(FP), CX
-	MOVQ sums+32(FP), DX
+	MOVQ strideA+16(FP), R8
+	MOVQ strideB+24(FP), R9
+	MOVQ blocks+32(FP), CX
+	MOVQ sums+40(FP), DX
 
 	LEAQ (SI)(R8*1), R10
 	LEAQ (R10)(R8*1), R11
-	LEAQ (DI)(R8*1), R12
-	LEAQ (R12)(R8*1), R13
-	LEAQ (R13)(R8*1), R14
+	LEAQ (DI)(R9*1), R12
+	LEAQ (R12)(R9*1), R13
+	LEAQ (R13)(R9*1), R14
 
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1

@@ -103,7 +103,7 @@ func TestKernelsAgreeOnUnitVectors(t *testing.T) {
 func TestDotBlockSameBitsAnywhere(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for name, f := range blockFuncs {
-		for _, sh := range [][3]int{{7, 9, 512}, {5, 6, 20}, {4, 5, 3}} {
+		for _, sh := range [][3]int{{7, 9, 512}, {5, 6, 20}, {4, 5, 3}, {2, 3, 16}, {1, 2, 24}} {
 			na, nb, dim := sh[0], sh[1], sh[2]
 			a, b := random(r, na*dim), random(r, nb*dim)
 			block := make([]float32, na*nb)
