@@ -16,7 +16,7 @@ import (
 
 // The budgets of the default lint (built-in encoder, risk scoring), run as
 // the command runs: a catalog file read, embedded, scored and reported as
-// JSON. Cold runs read and write no vector cache; warm runs read one
+// text, the default. Cold runs read and write no vector cache; warm runs read one
 // filled beforehand. The catalogs are real: the first 1,000 tools of
 // lark-mcp-all-tools, all 2,470 of stabletoolbench-rapidapi, and 5,000 and
 // 10,000 tools cycled through every catalog of ../shared/catalogs (later
@@ -114,12 +114,12 @@ func budgetCatalog(tb testing.TB, name string, n int) string {
 	return path
 }
 
-// lintOnce runs `toolscope lint --format json ARGS... CATALOG` in-process
+// lintOnce runs `toolscope lint ARGS... CATALOG` (the text report) in-process
 // and fails unless it exits 0 or 1 (a failed gate is a finished run).
 func lintOnce(tb testing.TB, catalog string, args ...string) {
 	tb.Helper()
 	var errOut syncBuffer
-	code := run(append(append([]string{"lint", "--format", "json"}, args...), catalog), stdio{in: nil, out: io.Discard, err: &errOut})
+	code := run(append(append([]string{"lint"}, args...), catalog), stdio{in: nil, out: io.Discard, err: &errOut})
 	if code > 1 {
 		tb.Fatalf("lint exited %d: %s", code, errOut.String())
 	}
