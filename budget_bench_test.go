@@ -16,7 +16,7 @@ import (
 
 // The budgets of the default lint (built-in encoder, risk scoring), run as
 // the command runs: a catalog file read, embedded, scored and reported as
-// text, the default. Cold runs read and write no vector cache; warm runs read one
+// text. Cold runs read and write no vector cache; warm runs read one
 // filled beforehand. The catalogs are real: the first 1,000 tools of
 // lark-mcp-all-tools, all 2,470 of stabletoolbench-rapidapi, and 5,000 and
 // 10,000 tools cycled through every catalog of ../shared/catalogs (later
