@@ -24,6 +24,7 @@ const EmbedBatch = 256
 // again. Its methods are safe for concurrent use.
 type Scores struct {
 	mu         sync.Mutex
+	fullWords  int             // Options.FullWords, under the risk scoring
 	tools      []*catalog.Tool // the distinct tools, in catalog order
 	toolCount  int             // the whole catalog's
 	embedderID string
@@ -150,7 +151,8 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	case ScoringAdaptive:
 		textOf[0] = AdaptiveText
 	case ScoringRisk:
-		textOf = []func(*catalog.Tool) string{AdaptiveText, CosineText}
+		s.fullWords = opts.FullWords
+		textOf = []func(*catalog.Tool) string{AdaptiveText, func(t *catalog.Tool) string { return FullText(t, s.fullWords) }}
 	}
 	index := make(map[string]int, len(s.tools))
 	var texts []string

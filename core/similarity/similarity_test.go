@@ -435,3 +435,70 @@ func TestThresholdResolution(t *testing.T) {
 type uncalibrated struct{ embed.Mock }
 
 func (uncalibrated) Calibration(string) (embed.Calibration, bool) { return embed.Calibration{}, false }
+
+func TestFullText(t *testing.T) {
+	tool := func(desc string) *catalog.Tool { return &catalog.Tool{Name: "get_page", Description: desc} }
+	for _, tt := range []struct {
+		desc  string
+		words int
+		want  string
+	}{
+		{"Gets a page by its id. Use it when the id is known.", 0, "get page: Gets a page by its id. Use it when the id is known."},
+		{"Gets a page by its id. Use it when the id is known.", 4, "get page: Gets a page by"},
+		{"Gets a page by its id. Use it when the id is known.", 11, "get page: Gets a page by its id. Use it when the id"},
+		{"Gets a page by its id.", 6, "get page: Gets a page by its id."},
+		{"Gets a page by its id.", 7, "get page: Gets a page by its id."},
+		{"  Gets\ta\n\npage  ", 2, "get page: Gets\ta"},
+		{"", 3, "get page"},
+		{"un café, s'il vous plaît", 2, "get page: un café,"},
+	} {
+		if got := FullText(tool(tt.desc), tt.words); got != tt.want {
+			t.Errorf("FullText(%q, %d) = %q, want %q", tt.desc, tt.words, got, tt.want)
+		}
+	}
+	// Without a cut it is the cosine scoring's text.
+	for _, d := range []string{"Gets a page.", "", " x "} {
+		if FullText(tool(d), 0) != CosineText(tool(d)) {
+			t.Errorf("FullText(%q, 0) is not CosineText", d)
+		}
+	}
+}
+
+// The risk scoring embeds the cut full texts, and what-if cuts as the
+// scoring did.
+func TestFullWordsCutsTheEmbeddedText(t *testing.T) {
+	cat := testcat.Parse(t, testcat.List(
+		testcat.Tool("get_page", "Gets one page by its id, with every property and block in it.", `{}`),
+		testcat.Tool("list_pages", "Lists the pages of a database, newest first, twenty at a time.", `{}`)))
+	rec := &recorder{Embedder: embed.Mock{}}
+	opts := DefaultOptions()
+	opts.Embedder = rec
+	opts.FullWords = 3
+	s, err := Score(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"get page: Gets one page", "list pages: Lists the pages"} {
+		if !slices.Contains(rec.texts, want) {
+			t.Errorf("%q not embedded; got %q", want, rec.texts)
+		}
+	}
+	rec.texts = nil
+	if _, err := s.WhatIf(context.Background(), rec, 0, "Fetches a page by id and returns it."); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rec.texts, "get page: Fetches a page") {
+		t.Errorf("what-if embedded %q", rec.texts)
+	}
+}
+
+// recorder is an embedder that notes every text it is given.
+type recorder struct {
+	embed.Embedder
+	texts []string
+}
+
+func (r *recorder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	r.texts = append(r.texts, texts...)
+	return r.Embedder.Embed(ctx, texts)
+}

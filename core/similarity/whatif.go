@@ -52,7 +52,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	}
 	edited := *s.tools[k]
 	edited.Description, edited.HasDescription = description, true
-	vs, err := e.Embed(ctx, []string{AdaptiveText(&edited), CosineText(&edited)})
+	vs, err := e.Embed(ctx, []string{AdaptiveText(&edited), FullText(&edited, s.fullWords)})
 	if err != nil {
 		return nil, fmt.Errorf("embedding with %s: %w", e.ID(), err)
 	}
