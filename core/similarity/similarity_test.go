@@ -444,13 +444,15 @@ func TestFullText(t *testing.T) {
 		want  string
 	}{
 		{"Gets a page by its id. Use it when the id is known.", 0, "get page: Gets a page by its id. Use it when the id is known."},
-		{"Gets a page by its id. Use it when the id is known.", 4, "get page: Gets a page by"},
+		{"Gets a page by its id. Use it when the id is known.", 4, "get page: Gets a page by its id."},
+		{"Gets a page by its id. Use it when the id is known.", 8, "get page: Gets a page by its id. Use it"},
+		{"Gets a page by its id and a long tail of words", 4, "get page: Gets a page by its id and a long tail of words"},
 		{"Gets a page by its id. Use it when the id is known.", 11, "get page: Gets a page by its id. Use it when the id"},
 		{"Gets a page by its id.", 6, "get page: Gets a page by its id."},
 		{"Gets a page by its id.", 7, "get page: Gets a page by its id."},
-		{"  Gets\ta\n\npage  ", 2, "get page: Gets\ta"},
+		{"Gets\ta b.\n\nNext  page  ", 4, "get page: Gets\ta b.\n\nNext"},
 		{"", 3, "get page"},
-		{"un café, s'il vous plaît", 2, "get page: un café,"},
+		{"Un café. S'il vous plaît, merci", 3, "get page: Un café. S'il"},
 	} {
 		if got := FullText(tool(tt.desc), tt.words); got != tt.want {
 			t.Errorf("FullText(%q, %d) = %q, want %q", tt.desc, tt.words, got, tt.want)
@@ -468,26 +470,26 @@ func TestFullText(t *testing.T) {
 // scoring did.
 func TestFullWordsCutsTheEmbeddedText(t *testing.T) {
 	cat := testcat.Parse(t, testcat.List(
-		testcat.Tool("get_page", "Gets one page by its id, with every property and block in it.", `{}`),
-		testcat.Tool("list_pages", "Lists the pages of a database, newest first, twenty at a time.", `{}`)))
+		testcat.Tool("get_page", "Gets one page. It returns every property and block in it.", `{}`),
+		testcat.Tool("list_pages", "Lists the pages. Newest first, twenty at a time.", `{}`)))
 	rec := &recorder{Embedder: embed.Mock{}}
 	opts := DefaultOptions()
 	opts.Embedder = rec
-	opts.FullWords = 3
+	opts.FullWords = 4
 	s, err := Score(context.Background(), cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"get page: Gets one page", "list pages: Lists the pages"} {
+	for _, want := range []string{"get page: Gets one page. It", "list pages: Lists the pages. Newest"} {
 		if !slices.Contains(rec.texts, want) {
 			t.Errorf("%q not embedded; got %q", want, rec.texts)
 		}
 	}
 	rec.texts = nil
-	if _, err := s.WhatIf(context.Background(), rec, 0, "Fetches a page by id and returns it."); err != nil {
+	if _, err := s.WhatIf(context.Background(), rec, 0, "Fetches a page. Then returns it whole."); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(rec.texts, "get page: Fetches a page") {
+	if !slices.Contains(rec.texts, "get page: Fetches a page. Then") {
 		t.Errorf("what-if embedded %q", rec.texts)
 	}
 }

@@ -45,12 +45,15 @@ func CosineText(t *catalog.Tool) string {
 }
 
 // FullText is the risk scoring's full text for a tool: CosineText with
-// the description cut after its first words words (words ≤ 0: whole).
-// The cut keeps the description's own spacing up to the last word kept.
+// the description cut after its first words words, or after its first
+// sentence when that is longer (words ≤ 0: whole). A description of one
+// sentence is never cut, so its full text stays the first sentence's text
+// and is embedded once. The cut keeps the description's own spacing up to
+// the last word kept.
 func FullText(t *catalog.Tool, words int) string {
 	d := textutil.JSTrim(t.Description)
 	if words > 0 {
-		d = firstWords(d, words)
+		d = firstWords(d, max(words, len(strings.Fields(FirstSentence(d)))))
 	}
 	return joinNameText(openName(t.OwnName()), d)
 }
