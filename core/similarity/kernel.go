@@ -126,6 +126,10 @@ type sink struct {
 	// be scored to the end; each only rises as its list fills.
 	bars            bool
 	rankBar, floorZ float64
+	// shared is the highest rank bar of every sink of the pass: a pair
+	// under another worker's bar has that worker's whole ranking above
+	// it, so it cannot be ranked either.
+	shared *sharedBar
 	nbBar           []float64
 	x               Features // the pair's risk features, scratch
 }
@@ -177,6 +181,9 @@ func (s *sink) add(p scored) {
 		s.rank.offer(p)
 		if s.bars && len(s.rank.h) == s.rank.limit {
 			s.rankBar = logitBar(s.rank.h[0].s)
+			if s.shared != nil {
+				s.shared.raise(s.rankBar)
+			}
 		}
 	}
 	if p.s >= s.w.floor && p.a >= s.w.affinityFloor {
@@ -196,6 +203,27 @@ func (s *sink) add(p scored) {
 		}
 		if key >= s.nbWorst[p.j] {
 			s.neighbor(p.j, p)
+		}
+	}
+}
+
+// sharedBar is a log-odds bar the workers of a pass raise together.
+type sharedBar struct{ bits atomic.Uint64 }
+
+func newSharedBar() *sharedBar {
+	b := new(sharedBar)
+	b.bits.Store(math.Float64bits(math.Inf(-1)))
+	return b
+}
+
+func (b *sharedBar) load() float64 { return math.Float64frombits(b.bits.Load()) }
+
+// raise sets the bar to v if v is higher.
+func (b *sharedBar) raise(v float64) {
+	for {
+		old := b.bits.Load()
+		if math.Float64frombits(old) >= v || b.bits.CompareAndSwap(old, math.Float64bits(v)) {
+			return
 		}
 	}
 }
@@ -316,9 +344,11 @@ func (g *geometry) run(ctx context.Context, w want, progress func(done int)) (ke
 	workers := min(runtime.GOMAXPROCS(0), blocks)
 	var next, done atomic.Int64
 	sinks := make([]*sink, workers)
+	shared := newSharedBar()
 	var wg sync.WaitGroup
 	for k := range sinks {
 		sinks[k] = newSink(g, w)
+		sinks[k].shared = shared
 		wg.Add(1)
 		go func(s *sink) {
 			defer wg.Done()
@@ -378,6 +408,9 @@ func (g *geometry) blockRow(s *sink, bi int) int {
 // row scores row i against the columns from, from+1, ... whose dot
 // products are dots, and hands each pair to the sink.
 func (g *geometry) row(s *sink, i int, dots []float64, from int) {
+	if s.bars && s.shared != nil {
+		s.rankBar = max(s.rankBar, s.shared.load())
+	}
 	ni := g.norms[i]
 	var ui float64
 	if g.usual != nil {
