@@ -130,8 +130,8 @@ type sink struct {
 	// under another worker's bar has that worker's whole ranking above
 	// it, so it cannot be ranked either.
 	shared *sharedBar
-	nbBar           []float64
-	x               Features // the pair's risk features, scratch
+	nbBar  []float64
+	x      Features // the pair's risk features, scratch
 }
 
 func newSink(g *geometry, w want) *sink {
