@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"toolscope/core/catalog"
@@ -503,4 +505,108 @@ type recorder struct {
 func (r *recorder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	r.texts = append(r.texts, texts...)
 	return r.Embedder.Embed(ctx, texts)
+}
+
+// scaled is the mock with every component scaled off the integers, under
+// the ID it is given: float32 sums of its products round.
+type scaled struct{ id string }
+
+func (e scaled) ID() string      { return e.id }
+func (e scaled) Dimensions() int { return embed.MockDimensions }
+func (e scaled) Calibration(string) (embed.Calibration, bool) {
+	return embed.Calibration{}, false
+}
+func (e scaled) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	vs, err := embed.Mock{}.Embed(ctx, texts)
+	for _, v := range vs {
+		for k := range v {
+			v[k] = v[k]*float32(1+float64(k)/7.3) + 0.1
+		}
+	}
+	return vs, err
+}
+
+// The cosine with the mock (the parity path) sums in float64 and gives
+// the exact cosines' bits; with any other embedder the kernel's float32
+// blocks stay within float32 rounding of them.
+func TestFloat32PathsAgainstExactCosines(t *testing.T) {
+	cat := testcat.Sample(t, 90)
+	n := len(cat.Tools)
+	vs, err := scaled{}.Embed(context.Background(), func() []string {
+		texts := make([]string, n)
+		for i, tl := range cat.Tools {
+			texts[i] = CosineText(tl)
+		}
+		return texts
+	}())
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := func(i, j int) float64 {
+		var dot, ma, mb float64
+		for k := range vs[i] {
+			x, y := float64(vs[i][k]), float64(vs[j][k])
+			dot += x * y
+			ma += x * x
+			mb += y * y
+		}
+		return dot / (math.Sqrt(ma) * math.Sqrt(mb))
+	}
+	for _, tt := range []struct {
+		id   string
+		tol  float64
+		bits bool
+	}{{"mock", 0, true}, {"other", 1e-6, false}} {
+		opts := DefaultOptions()
+		opts.Embedder = scaled{tt.id}
+		opts.Scoring = ScoringCosine
+		opts.RankLimit = 0
+		s, err := Score(context.Background(), cat, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.ranked) != n*(n-1)/2 {
+			t.Fatalf("%s: %d pairs ranked", tt.id, len(s.ranked))
+		}
+		exactBits := 0
+		for _, p := range s.ranked {
+			want := exact(int(p.i), int(p.j))
+			if math.Abs(p.s-want) > tt.tol {
+				t.Fatalf("%s: pair (%d, %d) scores %v, exact %v", tt.id, p.i, p.j, p.s, want)
+			}
+			if p.s == want {
+				exactBits++
+			}
+		}
+		if tt.bits && exactBits != len(s.ranked) {
+			t.Errorf("%s: %d of %d cosines exact", tt.id, exactBits, len(s.ranked))
+		}
+		if !tt.bits && exactBits == len(s.ranked) {
+			t.Errorf("%s: every cosine exact: the float32 path is not in use", tt.id)
+		}
+	}
+}
+
+// parallel hands out every index once, whatever the cores, the length and
+// the chunk size.
+func TestParallelCoversEachIndexOnce(t *testing.T) {
+	for _, procs := range []int{1, 2, 5} {
+		saved := runtime.GOMAXPROCS(procs)
+		for _, n := range []int{0, 1, 2, 15, 16, 17, 1000} {
+			for _, size := range []int{1, 16, 64} {
+				seen := make([]atomic.Int32, n)
+				parallel(n, size, func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						seen[i].Add(1)
+					}
+				})
+				for i := range seen {
+					if c := seen[i].Load(); c != 1 {
+						t.Fatalf("GOMAXPROCS %d, n %d, size %d: index %d run %d times", procs, n, size, i, c)
+					}
+				}
+			}
+		}
+		runtime.GOMAXPROCS(saved)
+	}
 }

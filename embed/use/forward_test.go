@@ -2,6 +2,8 @@ package use
 
 import (
 	"math"
+	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -46,5 +48,26 @@ func TestSoftmax(t *testing.T) {
 	}
 	if math.Abs(sum-1) > 1e-6 || row[4] != 0 || row[5] != 0 {
 		t.Errorf("sum %g, tail %v", sum, row[4:])
+	}
+}
+
+// parallel hands out every index once, whatever the cores and the length.
+func TestParallelCoversEachIndexOnce(t *testing.T) {
+	for _, procs := range []int{1, 2, 5} {
+		saved := runtime.GOMAXPROCS(procs)
+		for _, n := range []int{0, 1, 2, 15, 16, 17, 1000} {
+			seen := make([]atomic.Int32, n)
+			parallel(n, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					seen[i].Add(1)
+				}
+			})
+			for i := range seen {
+				if c := seen[i].Load(); c != 1 {
+					t.Fatalf("GOMAXPROCS %d, n %d: index %d run %d times", procs, n, i, c)
+				}
+			}
+		}
+		runtime.GOMAXPROCS(saved)
 	}
 }
