@@ -44,10 +44,14 @@ const (
 	// after z"). One description naming the other is not enough: the
 	// labelled pairs guided from one side only are as often confused.
 	FeatGuided
+	// FeatBag is the cosine of the two tools' bags of words (bag.go): the
+	// name's, the description's and the top-level parameters' names,
+	// descriptions and enum values, weighted by rarity in the catalog.
+	FeatBag
 	numFeatures
 )
 
-var featureNames = [numFeatures]string{"adaptive", "full", "terms", "opposite", "otherAction", "nested", "guided"}
+var featureNames = [numFeatures]string{"adaptive", "full", "terms", "opposite", "otherAction", "nested", "guided", "bag"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -166,8 +170,20 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 			if c.a.reverse {
 				plain = c.b
 			}
+			turned := c.a
+			if !c.a.reverse {
+				turned = c.b
+			}
 			what := strings.TrimSpace(plain.verb + " " + strings.Join(plain.said, " "))
-			return fmt.Sprintf("one reverses the other ('%s' vs 'reverse %s'): the request says which way", what, what)
+			how := strings.TrimSpace(turned.verb + " " + strings.Join(turned.said, " "))
+			return fmt.Sprintf("one reverses the other ('%s' vs '%s'): the request says which way", what, how)
+		}
+		if stopper, other := c.a, c.b; stops(&stopper, &other) || stops(&other, &stopper) {
+			if !stops(&stopper, &other) {
+				stopper, other = other, stopper
+			}
+			what := strings.Join(other.said, " ")
+			return fmt.Sprintf("one undoes the other ('%s' vs '%s %s'): the request's verb says which", what, stopper.verb, what)
 		}
 		return fmt.Sprintf("opposite actions ('%s' vs '%s'): the request's verb says which", c.a.verb, c.b.verb)
 	case FeatOtherAction:
@@ -176,6 +192,11 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 		return nestedText(c)
 	case FeatGuided:
 		return "each description names the other tool and says when to choose it"
+	case FeatBag:
+		if up {
+			return fmt.Sprintf("their names, descriptions and parameters use the same rare words (%.0f%% weighted overlap)", 100*x[f])
+		}
+		return "their names, descriptions and parameters share few of the catalog's rarer words"
 	}
 	return ""
 }
@@ -210,9 +231,10 @@ type riskGeo struct {
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
 	vocab  []string       // the terms, by id
-	// headroom is the most the term overlap (at most 1) can add to the
-	// log-odds, fullRoom the most the full texts' cosine (in [-1, 1]) and
-	// it can (see eval). The bars eval is given sit a margin under the
+	bags   [][]termWeight // each tool's bag of words (bag.go), unit length
+	// headroom is the most the term and bag overlaps (each at most 1) can
+	// add to the log-odds, fullRoom the most the full texts' cosine (in
+	// [-1, 1]) and they can (see eval). The bars eval is given sit a margin under the
 	// exact ones (logitBar), which covers the rounding of its partial sums.
 	headroom, fullRoom float64
 }
@@ -391,6 +413,7 @@ func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64,
 	} else {
 		x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
 	}
+	x[FeatBag] = sparseDot(r.bags[i], r.bags[j])
 	z = m.Logit(*x)
 	return z, z >= bar
 }

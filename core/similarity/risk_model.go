@@ -6,27 +6,29 @@ package similarity
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.3718,
+		Bias: -4.8044,
 		Weights: Features{
-			3.1853,  // adaptive
-			3.0156,  // full
-			1.8295,  // terms
-			-1.9353, // opposite
-			-0.4314, // otherAction
-			1.424,   // nested
-			-5,      // guided
+			3.4524,  // adaptive
+			2.6392,  // full
+			-0.7313, // terms
+			-1.9797, // opposite
+			-0.3713, // otherAction
+			1.4485,  // nested
+			-4.71,   // guided
+			2.2878,  // bag
 		},
 		Means: Features{
-			-0.5883, // adaptive
-			0.5378,  // full
-			0.0321,  // terms
-			0.2678,  // opposite
-			0.4052,  // otherAction
-			0.0181,  // nested
-			0.0005,  // guided
+			-0.6651, // adaptive
+			0.5301,  // full
+			0.0413,  // terms
+			0.4061,  // opposite
+			0.2767,  // otherAction
+			0.0042,  // nested
+			0.0006,  // guided
+			0.0895,  // bag
 		},
-		Threshold: 0.34,
-		Watch:     0.16,
+		Threshold: 0.484,
+		Watch:     0.071,
 		Embedder:  "use-lite",
 	}
 }

@@ -25,7 +25,20 @@ func TestNameRelations(t *testing.T) {
 		{"read_sheet", "write_sheet", nameRelation{opposite: true}},
 		{"click", "hover", nameRelation{otherVerb: true}},
 		{"get_page", "fetch_page", nameRelation{sameAction: true}},
-		{"get_page", "get_page_property", nameRelation{sameAction: true, nested: true}},
+		// A longer name that only adds a thing of the object names another
+		// resource; one that narrows the same thing is nested.
+		{"get_page", "get_page_property", nameRelation{sameAction: true}},
+		{"get_application", "get_application_events", nameRelation{sameAction: true}},
+		{"delete-ai-config", "delete-ai-config-variation", nameRelation{sameAction: true}},
+		{"list_issues", "list_open_issues", nameRelation{sameAction: true, nested: true}},
+		// un-X, stop_X and X_back are other actions than X.
+		{"uninstall", "upgrade_helm_chart", nameRelation{opposite: true}},
+		{"port_forward", "stop_port_forward", nameRelation{opposite: true}},
+		{"navigate", "navigate_back", nameRelation{opposite: true}},
+		// A first word that is not a known action of both is still an
+		// action when the rest of the names is the same.
+		{"get_cost", "confirm_cost", nameRelation{otherVerb: true}},
+		{"list_automations", "manage_automations", nameRelation{otherVerb: true}},
 		{"search", "search_events", nameRelation{sameAction: true, nested: true}},
 		{"list_projects", "list_branches", nameRelation{sameAction: true}},
 		{"list_pages", "get_page", nameRelation{otherVerb: true}},
@@ -99,6 +112,7 @@ func TestRiskModel(t *testing.T) {
 	var lo, hi Features
 	lo[FeatAdaptive], hi[FeatAdaptive] = -1, 0.3
 	lo[FeatFull], hi[FeatFull] = 0.2, 0.95
+	hi[FeatBag] = 0.8
 	if r := m.Risk(lo); r < 0 || r > m.Watch {
 		t.Errorf("far pair: risk %v", r)
 	}
@@ -233,14 +247,15 @@ func TestWhatIf(t *testing.T) {
 			}
 		}
 	}
-	fix := Fix{Tool: top.A, Other: top.B, Sentence: "Use `" + top.B + "` instead when the request is about something else."}
-	got, err := scores.WhatIf(context.Background(), opts.Embedder, top.I, cat.Tools[top.I].Description+" "+fix.Sentence)
+	// A description rewritten to be about something else takes the pair
+	// apart.
+	got, err := scores.WhatIf(context.Background(), opts.Embedder, top.I, "Converts a temperature between Celsius and Fahrenheit.")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range got {
 		if p.J == top.J && p.Similarity >= top.Similarity {
-			t.Errorf("naming the other with a condition left the risk at %v (was %v)", p.Similarity, top.Similarity)
+			t.Errorf("an unrelated description left the risk at %v (was %v)", p.Similarity, top.Similarity)
 		}
 	}
 	adaptive, _ := Score(context.Background(), cat, mockOptions(ScoringAdaptive))

@@ -224,9 +224,10 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		}
 		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
 			parts: parseNames(s.tools), guides: guidedMentions(s.tools)}
-		g.risk.headroom = max(0, s.model.Weights[FeatTerms])
+		g.risk.headroom = max(0, s.model.Weights[FeatTerms]) + max(0, s.model.Weights[FeatBag])
 		g.risk.fullRoom = g.risk.headroom + math.Abs(s.model.Weights[FeatFull])
 		g.risk.terms, g.risk.vocab = tfidf(s.tools)
+		g.risk.bags = bags(s.tools)
 	}
 	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight

@@ -62,6 +62,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	tools := slices.Clone(s.tools)
 	tools[k] = &edited
 	terms, vocab := tfidf(tools)
+	bagged := bags(tools)
 	mentions := guidedMentions(tools)
 
 	marks := make([]uint8, g.vocab)
@@ -97,6 +98,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 			x[FeatFull] += v * r.full[j*g.dim+d]
 		}
 		x[FeatTerms] = sparseDot(terms[k], terms[j])
+		x[FeatBag] = sparseDot(bagged[k], bagged[j])
 		i1, j1 := k, j
 		if j < k {
 			i1, j1 = j, k
