@@ -42,6 +42,7 @@ type catalogFlags struct {
 	threshold    optionalFloat
 	watchBand    optionalFloat
 	strict       bool
+	failOn       string
 	noSimilarity bool
 	rankLimit    int
 	disable      listFlag
@@ -129,7 +130,8 @@ func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *c
 	fs.Var(&f.threshold, "threshold", "confusability threshold `N` (default: the embedder's calibration); off = report-only")
 	fs.Var(&f.watchBand, "watch-band", "watch band `N` below the threshold (default: the embedder's calibration)")
 	if structural {
-		fs.BoolVar(&f.strict, "strict", false, "warnings fail the gate too")
+		fs.BoolVar(&f.strict, "strict", false, "warnings and review pairs fail the gate too")
+		fs.StringVar(&f.failOn, "fail-on", "confusable", "`LIST` of pairs that fail the gate: confusable, or review (confusable and review)")
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
 		fs.IntVar(&f.rankLimit, "rank-limit", similarity.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
 		fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
@@ -165,6 +167,9 @@ func (f *catalogFlags) check() error {
 	if err := f.live.check(); err != nil {
 		return err
 	}
+	if f.failOn != "" && f.failOn != "confusable" && f.failOn != "review" {
+		return fmt.Errorf("--fail-on %q: want confusable or review", f.failOn)
+	}
 	if f.rankLimit < 0 {
 		return fmt.Errorf("--rank-limit %d: want zero (all) or more", f.rankLimit)
 	}
@@ -192,6 +197,7 @@ func (f *catalogFlags) options() lint.Options {
 	if f.strict {
 		o.FailOn = lint.SeverityWarn
 	}
+	o.Review = f.strict || f.failOn == "review"
 	o.RankLimit = f.rankLimit
 	o.Disabled = append([]string(nil), f.disable...)
 	if f.config != nil {

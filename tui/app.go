@@ -213,7 +213,7 @@ func New(opts Options) *Model {
 	opts = m.opts
 	// The rules run after the first frame (Init), so it never waits for
 	// them, whatever the catalog's size.
-	m.setSnapshot(bare(opts.Catalog, opts.Lint.FailOn, opts.Config))
+	m.setSnapshot(bare(opts.Catalog, opts.Lint.Gate, opts.Config))
 	m.render()
 	return m
 }
@@ -726,7 +726,7 @@ func (m *Model) closeDrawer() {
 func (m *Model) setSnapshot(s *snapshot) {
 	if s.cfg != m.eng.cfg {
 		// Analysed before a triage replaced the config.
-		s = s.withConfig(m.eng.cfg, m.eng.lint.FailOn)
+		s = s.withConfig(m.eng.cfg, m.eng.lint.Gate)
 	}
 	m.snap = s
 	m.tools.setSnapshot(s)

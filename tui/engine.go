@@ -352,7 +352,7 @@ func (m *Model) analysed(msg analysedMsg) {
 	}
 	s := msg.snap
 	if m.snap.sim != nil {
-		s = s.withSimilarity(*m.snap.sim, m.eng.lint.FailOn)
+		s = s.withSimilarity(*m.snap.sim, m.eng.lint.Gate)
 	}
 	m.setSnapshot(s)
 }
@@ -383,7 +383,7 @@ func (m *Model) scored(msg scoredMsg) tea.Cmd {
 func (m *Model) judged(msg judgedMsg) tea.Cmd {
 	cmd, ok := m.eng.judged(msg)
 	if ok {
-		m.setSnapshot(m.snap.withSimilarity(msg.sim, m.eng.lint.FailOn))
+		m.setSnapshot(m.snap.withSimilarity(msg.sim, m.eng.lint.Gate))
 	}
 	return cmd
 }

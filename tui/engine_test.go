@@ -92,17 +92,17 @@ func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 	base := m.eng.thresholds()
 	confusable := func() int { return m.snap.report.Summary.Confusable }
 	before := confusable()
-	for range 20 {
+	for range 40 {
 		drain(m, press(m, "-"))
 	}
-	if got := m.eng.thresholds().Confusability; got != round2(base.Confusability-0.2) {
-		t.Fatalf("threshold %v after 20 steps down from %v", got, base.Confusability)
+	if got := m.eng.thresholds().Confusability; got != round2(base.Confusability-0.4) {
+		t.Fatalf("threshold %v after 40 steps down from %v", got, base.Confusability)
 	}
 	lowered := confusable()
 	if lowered <= before {
 		t.Errorf("lowering the threshold kept %d confusable (was %d)", lowered, before)
 	}
-	for range 60 {
+	for range 70 {
 		drain(m, press(m, "+"))
 	}
 	if got := confusable(); got >= before && before > 0 {
@@ -130,8 +130,8 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	snap := m.snap
 	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: similarity.Result{}})
-	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
-	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
+	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.Gate{FailOn: lint.SeverityError}, nil)})
+	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.Gate{FailOn: lint.SeverityError}, nil)})
 	m.Update(scoredMsg{id: m.eng.scoreID - 1, err: errors.New("old")})
 	m.Update(progressMsg{id: m.eng.scoreID - 1})
 	if m.snap != snap || len(m.problems) != 0 {
@@ -172,11 +172,11 @@ func TestThresholdSourceIsShown(t *testing.T) {
 	th, band := 0.5, 0.1
 	opts.Lint.Threshold, opts.Lint.WatchBand = &th, &band
 	m := scoredModel(t, opts, 160, 45)
-	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.50 · watch ≥ 0.40 (flags)") {
+	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.50 · review ≥ 0.40 (flags)") {
 		t.Errorf("flag thresholds not shown as flags':\n%s", v)
 	}
 	drain(m, press(m, "+"))
-	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.51 · watch ≥ 0.41 (yours)") {
+	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.51 · review ≥ 0.41 (yours)") {
 		t.Errorf("a moved threshold not shown as yours:\n%s", v)
 	}
 	drain(m, press(m, "s"))

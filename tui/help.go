@@ -14,8 +14,8 @@ var paneHelp = map[string]string{
 	"Tool": "Findings come from the structural rules; w shows each rule's teaching text (why, how to fix, before and after). " +
 		"Declarations are judged against the schema at load: a refused one is shown in red with its sentence and counts as an error. " +
 		"The schema lists the parameters in file order.",
-	"Pairs": "✗ confusable, ~ watch. " +
-		"+/- move the threshold and ]/[ the watch band; the verdicts follow without embedding again. " +
+	"Pairs": "✗ confusable (fails the gate), ~ review (advisory: related, maybe confusable; read the two side by side). " +
+		"+/- move the threshold and ]/[ the review band; the verdicts follow without embedding again. " +
 		"s switches the scoring (risk, cosine, adaptive), m the embedder. The mock embedder counts characters: trust its order, not its verdicts.",
 	"Arguments": "Type or paste the arguments a model would send, as JSON. Every keystroke judges them again: validation issues, " +
 		"the text the model would get back, each ruled argument (model's own, assumed, asked) and the period with its window and advice. " +

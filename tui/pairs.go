@@ -297,9 +297,9 @@ func shortHint(v *similarity.PairFinding) string {
 // verdictText names a verdict, and says when the config accepted it.
 func verdictText(v *similarity.PairFinding) string {
 	if v.Suppression != "" {
-		return string(v.Kind) + ", accepted"
+		return v.Kind.Shown() + ", accepted"
 	}
-	return string(v.Kind)
+	return v.Kind.Shown()
 }
 
 func quoted(words []string, sep string) string {

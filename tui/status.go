@@ -44,7 +44,7 @@ func (m *Model) header() string {
 	}
 	long := []string{"toolscope", source, plural(len(s.cat.Tools), "tool"), sim,
 		count(fmt.Sprintf("%d confusable", r.Summary.Confusable), r.Summary.Confusable, st.Confusable.Render),
-		count(fmt.Sprintf("%d watch", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
+		count(fmt.Sprintf("%d review", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
 		count(plural(r.Summary.Errors, "error"), r.Summary.Errors, st.Error.Render),
 		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render)}
 	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
@@ -97,7 +97,7 @@ func thresholdText(th similarity.Thresholds, s similarity.Scoring) string {
 	case th.ReportOnly():
 		return "report only"
 	case s == similarity.ScoringRisk:
-		return fmt.Sprintf("confusable ≥ %.2f · watch ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
+		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
 	}
 	at := fmt.Sprintf("%.2f", th.Confusability)
 	if s == similarity.ScoringAdaptive {

@@ -203,7 +203,7 @@ func (v *whatIfView) band(risk float64) (mark, name string) {
 	case risk >= th.Confusability:
 		return v.styles.Confusable.Render("✗ "), "confusable"
 	case risk >= th.Confusability-th.WatchBand:
-		return v.styles.Watch.Render("~ "), "watch"
+		return v.styles.Watch.Render("~ "), "review"
 	}
 	return "  ", "clear"
 }

@@ -36,7 +36,7 @@ func report(findings []lint.Finding, pairs ...similarity.PairFinding) *lint.Repo
 		}
 	}
 	sim.ConfusableCount, sim.WatchCount = len(sim.Confusable), len(sim.Watch)
-	return lint.NewReport(cat("a", "b", "c"), findings, sim, lint.SeverityError)
+	return lint.NewReport(cat("a", "b", "c"), findings, sim, lint.Gate{FailOn: lint.SeverityError})
 }
 
 func write(t *testing.T, f *File) string {

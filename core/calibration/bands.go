@@ -191,18 +191,28 @@ func (f Fitted) Calibrated(twins bool) []Scored {
 	return Rescale(f.Held.Of(twins), f.Scale, f.Shift)
 }
 
-// Bands are the confusable and review starts that held-out risks ss give,
-// in thousandths, rounded up so the rounded band flags no more than the
-// one picked; +Inf when no risk reaches the precision.
+// Bands are the confusable and review starts that held-out risks ss give;
+// confusable is +Inf when no risk reaches the precision. Each is rounded
+// down to the fewest decimals that move no risk of ss across it.
 func Bands(ss []Scored) (confusable, review float64) {
-	confusable = ceil3(PrecisionThreshold(ss, MinPrecision, 5))
-	review = min(confusable, ceil3(RateThreshold(ss, Tools(Samples(ss)), MaxReviewRate)))
+	confusable = roundInGap(ss, PrecisionThreshold(ss, MinPrecision, 5))
+	review = min(confusable, roundInGap(ss, RateThreshold(ss, Tools(Samples(ss)), MaxReviewRate)))
 	return confusable, review
 }
 
-func ceil3(x float64) float64 {
-	if math.IsInf(x, 1) {
-		return x
+// roundInGap rounds t to the fewest decimals (from two), down or else up,
+// that leave every risk of ss on the side of t it was on.
+func roundInGap(ss []Scored, t float64) float64 {
+	if math.IsInf(t, 0) {
+		return t
 	}
-	return math.Ceil(x*1000-1e-9) / 1000
+	for scale := 100.0; scale <= 1e12; scale *= 10 {
+		for _, r := range []float64{math.Floor(t*scale) / scale, math.Ceil(t*scale) / scale} {
+			lo, hi := min(r, t), max(r, t)
+			if !slices.ContainsFunc(ss, func(s Scored) bool { return s.Risk >= lo && s.Risk < hi }) {
+				return r
+			}
+		}
+	}
+	return t
 }

@@ -81,7 +81,7 @@ func TestRiskFitReproducesTheModel(t *testing.T) {
 	}
 	got := FitRisk(append(slices.Clip(dev), tw...), 1, Fixed).Model
 	want := similarity.DefaultRiskModel()
-	if got.Threshold != want.Threshold || got.Watch != want.Watch {
+	if math.Abs(got.Threshold-want.Threshold) > 1e-9 || math.Abs(got.Watch-want.Watch) > 1e-9 {
 		t.Errorf("bands %v and %v, committed %v and %v: run go run ./core/calibration/cmd/fit -write", got.Threshold, got.Watch, want.Threshold, want.Watch)
 	}
 	if math.Abs(got.Bias-want.Bias) > 1e-3 {

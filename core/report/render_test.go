@@ -49,7 +49,7 @@ func renderReport(t *testing.T, scoring similarity.Scoring) (*lint.Report, *cata
 	if scoring == similarity.ScoringAdaptive {
 		th.AffinityFloor = 0.5
 	}
-	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(th), opts.FailOn)
+	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(th), opts.Gate)
 	if len(r.Similarity.Confusable) == 0 || len(r.Similarity.Watch) == 0 {
 		t.Fatalf("the render catalog needs both verdicts: %+v", r.Summary)
 	}
@@ -145,7 +145,7 @@ func TestTextReport(t *testing.T) {
 	text := plain.String()
 	for _, want := range []string{
 		"toolscope lint · catalogs/ops demo.json · 4 tools · mock cosine",
-		"✗ confusable", "~ watch", "hint: names differ only by 'get' vs 'hist'",
+		"✗ confusable", "~ review", "hint: names differ only by 'get' vs 'hist'",
 		"[duplicate-name] get_volume_status  (line 6)",
 		"[enum-in-prose] get_volume_status.pool  (line 2)", `suggest: "enum": ["gold","silver"]`,
 		"note: the mock embedder", "RESULT: FAIL (1 confusable pair, 1 error)",
@@ -167,7 +167,7 @@ func TestMarkdownReport(t *testing.T) {
 	}
 	md := buf.String()
 	for _, want := range []string{
-		"### toolscope lint: ❌ FAIL", "`catalogs/ops demo.json`", "#### Confusable pairs (", "<summary>Watch pairs (",
+		"### toolscope lint: ❌ FAIL", "`catalogs/ops demo.json`", "#### Confusable pairs (", "<summary>Review pairs (advisory) (",
 		"| ❌ error | `duplicate-name` | `get_volume_status` | 6 |", "<summary>Most similar pairs (top 3 of 3)</summary>",
 	} {
 		if !strings.Contains(md, want) {
@@ -347,7 +347,7 @@ func TestColorTextKeepsOnlyItsOwnEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(similarity.Thresholds{Confusability: -1}), opts.FailOn)
+	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(similarity.Thresholds{Confusability: -1}), opts.Gate)
 	o := DefaultTextOptions(cat.Source)
 	o.Color = true
 	var b bytes.Buffer

@@ -294,12 +294,15 @@ func relate(a, b *nameParts) nameRelation {
 // leadsApart reports whether two names differ in their first word alone
 // and that word is not a known action of both: the first word is then an
 // action, known or not (get_cost against confirm_cost, merge_branch against
-// rebase_branch), and the two are other actions on one object.
+// rebase_branch), and the two are other actions on one object. An unknown
+// first word of four letters or fewer is more often a qualifier (hist,
+// live, raw, bulk) than an action, so it does not count.
 func leadsApart(a, b *nameParts) bool {
 	if a.size < 2 || a.size != b.size || a.lead == b.lead || a.rest != b.rest {
 		return false
 	}
-	return a.verb != a.lead || b.verb != b.lead
+	unknown := func(p *nameParts) bool { return p.verb != p.lead && len(p.lead) > 4 }
+	return (unknown(a) || a.verb == a.lead) && (unknown(b) || b.verb == b.lead) && (a.verb != a.lead || b.verb != b.lead)
 }
 
 // stops reports whether a removes or stops what b, a name with no known

@@ -6,29 +6,29 @@ package similarity
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.8044,
+		Bias: -4.808,
 		Weights: Features{
-			3.4524,  // adaptive
-			2.6392,  // full
-			-0.7313, // terms
-			-1.9797, // opposite
-			-0.3713, // otherAction
-			1.4485,  // nested
-			-4.71,   // guided
-			2.2878,  // bag
+			3.4299,  // adaptive
+			2.616,   // full
+			-0.7333, // terms
+			-1.9493, // opposite
+			-0.3248, // otherAction
+			1.3275,  // nested
+			-4.6761, // guided
+			2.2604,  // bag
 		},
 		Means: Features{
 			-0.6651, // adaptive
 			0.5301,  // full
 			0.0413,  // terms
 			0.4061,  // opposite
-			0.2767,  // otherAction
-			0.0042,  // nested
+			0.274,   // otherAction
+			0.0044,  // nested
 			0.0006,  // guided
 			0.0895,  // bag
 		},
-		Threshold: 0.484,
-		Watch:     0.071,
+		Threshold: 0.47,
+		Watch:     0.07,
 		Embedder:  "use-lite",
 	}
 }

@@ -39,6 +39,7 @@ func TestNameRelations(t *testing.T) {
 		// action when the rest of the names is the same.
 		{"get_cost", "confirm_cost", nameRelation{otherVerb: true}},
 		{"list_automations", "manage_automations", nameRelation{otherVerb: true}},
+		{"get_volume_status", "hist_volume_status", nameRelation{nested: true}},
 		{"search", "search_events", nameRelation{sameAction: true, nested: true}},
 		{"list_projects", "list_branches", nameRelation{sameAction: true}},
 		{"list_pages", "get_page", nameRelation{otherVerb: true}},
