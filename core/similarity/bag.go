@@ -100,8 +100,10 @@ func bagOf(t *catalog.Tool, common map[string]bool) []string {
 // (1 + ln tf)·(ln((1+n)/(1+df)) + 1), tf its count in the bag, df how many
 // of the n tools' bags hold it. A name word found in half the names or more
 // (of a catalog of four tools or more) is the catalog's, not the tool's,
-// and left out.
-func bags(tools []*catalog.Tool) [][]termWeight {
+// and left out. Word ids start at first, so that a row's bag and its
+// terms (whose ids run below first) can share one dense array; end is one
+// past the last id.
+func bags(tools []*catalog.Tool, first int32) (rows [][]termWeight, end int) {
 	n := len(tools)
 	common := map[string]bool{}
 	if n >= 4 {
@@ -141,7 +143,7 @@ func bags(tools []*catalog.Tool) [][]termWeight {
 	for k, c := range counts {
 		row := make([]termWeight, 0, len(c))
 		for id, tf := range c {
-			row = append(row, termWeight{id, (1 + math.Log(tf)) * (math.Log(float64(1+n)/float64(1+df[id])) + 1)})
+			row = append(row, termWeight{first + id, (1 + math.Log(tf)) * (math.Log(float64(1+n)/float64(1+df[id])) + 1)})
 		}
 		// Summed in id order, so the same texts give the same bits.
 		slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
@@ -154,5 +156,5 @@ func bags(tools []*catalog.Tool) [][]termWeight {
 		}
 		out[k] = row
 	}
-	return out
+	return out, int(first) + len(df)
 }

@@ -231,7 +231,8 @@ type riskGeo struct {
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
 	vocab  []string       // the terms, by id
-	bags   [][]termWeight // each tool's bag of words (bag.go), unit length
+	bags   [][]termWeight // each tool's bag of words (bag.go), unit length, ids from len(vocab)
+	ids    int            // one past the last term or bag id: a dense row's length
 	// headroom is the most the term and bag overlaps (each at most 1) can
 	// add to the log-odds, fullRoom the most the full texts' cosine (in
 	// [-1, 1]) and they can (see eval). The bars eval is given sit a margin under the
@@ -364,8 +365,28 @@ func denseDot(a []float64, b []termWeight) float64 {
 	return s
 }
 
+// setRow lays tool i's term and bag weights out by id in dense (ids
+// runs of zeros otherwise), for denseDot; clearRow zeroes them again.
+func (r *riskGeo) setRow(dense []float64, i int) {
+	for _, t := range r.terms[i] {
+		dense[t.id] = t.w
+	}
+	for _, t := range r.bags[i] {
+		dense[t.id] = t.w
+	}
+}
+
+func (r *riskGeo) clearRow(dense []float64, i int) {
+	for _, t := range r.terms[i] {
+		dense[t.id] = 0
+	}
+	for _, t := range r.bags[i] {
+		dense[t.id] = 0
+	}
+}
+
 // features computes pair (i, j)'s features, given its adaptive score;
-// dense, when set, holds tool i's term weights by id (see denseDot).
+// dense, when set, holds tool i's term and bag weights by id (setRow).
 func (r *riskGeo) features(i, j int, adaptive float64, dense []float64) Features {
 	var x Features
 	r.eval(i, j, adaptive, dense, math.Inf(-1), &x)
@@ -405,7 +426,18 @@ func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64,
 		return 0, false
 	}
 	x[FeatFull] = unitDot(r.full, r.dim, i, j)
-	if known+m.Weights[FeatFull]*x[FeatFull]+r.headroom < bar {
+	known += m.Weights[FeatFull] * x[FeatFull]
+	if known+r.headroom < bar {
+		return 0, false
+	}
+	// The bag, then the terms: with the bag known only the terms' room is
+	// left to bound.
+	if dense != nil {
+		x[FeatBag] = denseDot(dense, r.bags[j])
+	} else {
+		x[FeatBag] = sparseDot(r.bags[i], r.bags[j])
+	}
+	if known+m.Weights[FeatBag]*x[FeatBag]+max(0, m.Weights[FeatTerms]) < bar {
 		return 0, false
 	}
 	if dense != nil {
@@ -413,7 +445,6 @@ func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64,
 	} else {
 		x[FeatTerms] = sparseDot(r.terms[i], r.terms[j])
 	}
-	x[FeatBag] = sparseDot(r.bags[i], r.bags[j])
 	z = m.Logit(*x)
 	return z, z >= bar
 }

@@ -227,7 +227,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		g.risk.headroom = max(0, s.model.Weights[FeatTerms]) + max(0, s.model.Weights[FeatBag])
 		g.risk.fullRoom = g.risk.headroom + math.Abs(s.model.Weights[FeatFull])
 		g.risk.terms, g.risk.vocab = tfidf(s.tools)
-		g.risk.bags = bags(s.tools)
+		g.risk.bags, g.risk.ids = bags(s.tools, int32(len(g.risk.vocab)))
 	}
 	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight

@@ -62,7 +62,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	tools := slices.Clone(s.tools)
 	tools[k] = &edited
 	terms, vocab := tfidf(tools)
-	bagged := bags(tools)
+	bagged, _ := bags(tools, 0)
 	mentions := guidedMentions(tools)
 
 	marks := make([]uint8, g.vocab)
