@@ -361,7 +361,7 @@ func takes(params []string) string {
 	for k, p := range params {
 		quoted[k] = "`" + p + "`"
 	}
-	return " (it takes " + strings.Join(quoted, " and ") + ")"
+	return "; it takes " + strings.Join(quoted, " and ")
 }
 
 // riskHint says the axis and the fixes in a sentence.

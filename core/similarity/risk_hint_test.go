@@ -145,8 +145,8 @@ func TestRiskFixNamesTheParametersOnlyOneTakes(t *testing.T) {
 		pa, pb     nameParts
 		fixA, fixB string // each fix ends so
 	}{
-		{get, log, pods[0], pods[1], "when the request is about log (it takes `container` and `tailLines`).", "when the request is to get the pods."},
-		{get, list, pods[0], pods[2], "when the request is to list the pods.", "when the request is to get the pods (it takes `name` and `namespace`)."},
+		{get, log, pods[0], pods[1], "when the request is about log; it takes `container` and `tailLines`.", "when the request is to get the pods."},
+		{get, list, pods[0], pods[2], "when the request is to list the pods.", "when the request is to get the pods; it takes `name` and `namespace`."},
 	}
 	for _, c := range cases {
 		ax := chooseAxis(c.pa, c.pb, descriptionTerms(c.a.Description), descriptionTerms(c.b.Description))

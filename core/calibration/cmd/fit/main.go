@@ -278,7 +278,7 @@ func perTool(ctx context.Context, dir string, m *similarity.RiskModel, opts lint
 		flagged += sim.ConfusableCount
 		reviewed += sim.WatchCount
 		tools += n
-		fmt.Printf("  %-48s %5d tools  %5d confusable  %.3f per tool  %5d watch\n", filepath.Base(f), n, sim.ConfusableCount, float64(sim.ConfusableCount)/float64(max(1, n)), sim.WatchCount)
+		fmt.Printf("  %-48s %5d tools  %5d confusable  %.3f per tool  %5d review\n", filepath.Base(f), n, sim.ConfusableCount, float64(sim.ConfusableCount)/float64(max(1, n)), sim.WatchCount)
 	}
 	fmt.Printf("  %d catalogs, %d fail on similarity (%.0f%%); %d confusable pairs for %d tools (%.3f per tool), %d review (%.3f per tool)\n",
 		len(files), fails, 100*float64(fails)/float64(max(1, len(files))), flagged, tools, float64(flagged)/float64(max(1, tools)), reviewed, float64(reviewed)/float64(max(1, tools)))
