@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -373,4 +374,48 @@ func mockOptions(scoring similarity.Scoring) lint.Options {
 	o.Embedder = embed.Mock{}
 	o.Scoring = scoring
 	return o
+}
+
+// The review list is shown in every output as advisory, and as failing
+// when the gate counts it (--fail-on review, --strict).
+func TestReviewPairsInEveryOutput(t *testing.T) {
+	for _, counted := range []bool{false, true} {
+		r, cat := renderReport(t, similarity.ScoringCosine)
+		r.Review = counted
+		var text, md, sarif, gh bytes.Buffer
+		if err := WriteText(&text, r, DefaultTextOptions(cat.Source)); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteMarkdown(&md, r, MarkdownOptions{Source: cat.Source}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteSARIF(&sarif, r, cat, SARIFOptions{Rules: lint.DefaultRules()}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteGitHub(&gh, r, cat); err != nil {
+			t.Fatal(err)
+		}
+		level, ghLevel, folded, reason := `"level": "note"`, "::notice", "<summary>Review pairs (advisory) (", false
+		if counted {
+			level, ghLevel, folded, reason = `"level": "error"`, "::error", "#### Review pairs (advisory) (", true
+		}
+		checks := []struct {
+			what, out, want string
+		}{
+			{"text mark", text.String(), "~ review     "},
+			{"text headline", text.String(), fmt.Sprintf("%d review", r.Summary.Watch)},
+			{"markdown section", md.String(), folded},
+			{"sarif level", sarif.String(), level},
+			{"github level", gh.String(), ghLevel + " file="},
+			{"github message", gh.String(), "are on the review list"},
+		}
+		for _, c := range checks {
+			if !strings.Contains(c.out, c.want) {
+				t.Errorf("counted %v: %s lacks %q:\n%s", counted, c.what, c.want, c.out)
+			}
+		}
+		if got := strings.Contains(text.String(), "review pair"); got != reason {
+			t.Errorf("counted %v: the result line names the review pairs: %v\n%s", counted, got, text.String())
+		}
+	}
 }

@@ -30,6 +30,11 @@ func FuzzTexts(f *testing.F) {
 				t.Fatalf("descriptionTerms(%q) has %q", s, w)
 			}
 		}
+		for _, w := range bagWords(s, nil) {
+			if len(w) < 2 || w[0] < 'a' || w[0] > 'z' || bagStopWords[w] || strings.TrimFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }) != "" {
+				t.Fatalf("bagWords(%q) has %q", s, w)
+			}
+		}
 		if s != "" && !textutil.HasWholeWord(s, s) && strings.ToLower(s) == s && textutil.IsLowerOrDigit(s[0]) && textutil.IsLowerOrDigit(s[len(s)-1]) {
 			t.Fatalf("textutil.HasWholeWord(%q, itself) = false", s)
 		}

@@ -432,3 +432,51 @@ func otherOf(p Pair, i int) int {
 	}
 	return p.I
 }
+
+func TestBagWords(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"getVolumeStatus", []string{"get", "volume", "status"}},
+		{"List the pods_in a namespace.", []string{"list", "pod", "namespace"}},
+		{"policies addresses status bus glass", []string{"policy", "addresse", "status", "bus", "glass"}},
+		{"x 2fa v2 HTTPServer", []string{"v2", "httpserver"}},
+	}
+	for _, c := range cases {
+		if got := bagWords(c.text, nil); !slices.Equal(got, c.want) {
+			t.Errorf("bagWords(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// A tool's bag holds its parameters' names, descriptions and enum values,
+// and leaves out the name words half the catalog's names or more share.
+func TestBagsReadParametersAndDropTheCatalogsWords(t *testing.T) {
+	cat := testcat.Parse(t, testcat.List(
+		testcat.Tool("k8s_pods_log", "Logs.", `{"type":"object","properties":{"tailLines":{"description":"how many lines"},"stream":{"enum":["stdout","stderr"]}}}`),
+		testcat.Tool("k8s_pods_get", "A pod.", ""),
+		testcat.Tool("k8s_nodes_top", "Node usage.", ""),
+		testcat.Tool("k8s_events", "Events.", ""),
+	))
+	rows, end := bags(cat.Tools, 7)
+	// k8s is in every name and pods in half: the catalog's, not the tool's.
+	want := bagOf(cat.Tools[0], map[string]bool{"k8s": true, "pod": true})
+	slices.Sort(want)
+	want = slices.Compact(want)
+	if len(rows[0]) != len(want) || !slices.Equal(want, []string{"how", "line", "log", "many", "stderr", "stdout", "stream", "tail"}) {
+		t.Errorf("row 0 has %d words, want %q", len(rows[0]), want)
+	}
+	for _, r := range rows {
+		var sq float64
+		for _, w := range r {
+			if w.id < 7 || int(w.id) >= end {
+				t.Errorf("id %d outside [7, %d)", w.id, end)
+			}
+			sq += w.w * w.w
+		}
+		if math.Abs(sq-1) > 1e-9 {
+			t.Errorf("a bag of length %v, want unit", math.Sqrt(sq))
+		}
+	}
+}
