@@ -270,10 +270,13 @@ func stateText(s similarity.BaselineState) string {
 
 // failReasons says what failed the gate.
 func failReasons(r *lint.Report) string {
-	if b := r.Baseline; b != nil {
-		return plural(b.NewFailing, "new failing result") + " against the baseline"
-	}
 	var why []string
+	if b := r.Baseline; b != nil {
+		if b.NewFailing > 0 || len(r.FailedOn) == 0 {
+			why = append(why, plural(b.NewFailing, "new failing result")+" against the baseline")
+		}
+		return strings.Join(append(why, r.FailedOn...), ", ")
+	}
 	if r.Summary.Confusable > 0 {
 		why = append(why, plural(r.Summary.Confusable, "confusable pair"))
 	}
@@ -286,7 +289,7 @@ func failReasons(r *lint.Report) string {
 	if r.Review && r.Summary.Watch > 0 {
 		why = append(why, plural(r.Summary.Watch, "review pair")+" (--fail-on review)")
 	}
-	return strings.Join(why, ", ")
+	return strings.Join(append(why, r.FailedOn...), ", ")
 }
 
 // MarkdownOptions shape the Markdown report.
