@@ -210,6 +210,16 @@ func (s axisSide) condition(p nameParts, o axisSide) string {
 		return fmt.Sprintf("the request is to %s %s %s", s.pole, article, strings.Join(obj, " "))
 	case "", "name":
 		switch {
+		case s.axis == "name" && len(s.words) > 0 && len(p.said) > len(s.words):
+			// The words only its name has, in the name's own phrase: "the
+			// loki label values" says more than "values".
+			var phrase []string
+			for _, w := range p.said {
+				if !stopWords[w] {
+					phrase = append(phrase, w)
+				}
+			}
+			return "the request is about the " + strings.Join(phrase, " ")
 		case len(s.words) > 0:
 			return "the request is about " + orList(s.words)
 		case o.axis == "name" && len(o.words) > 0:

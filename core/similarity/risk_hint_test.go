@@ -30,7 +30,7 @@ func TestRiskHintNamesTheAxis(t *testing.T) {
 			&catalog.Tool{Name: "run_pipeline", Description: "Triggers a pipeline."},
 			&catalog.Tool{Name: "run_rollback_pipeline", Description: "Triggers a rollback pipeline."},
 			"make what 'rollback' means explicit",
-			"instead when the request is about rollback.",
+			"instead when the request is about the rollback pipeline.",
 			"instead when the request is not about rollback.", false, 2},
 		{"different actions",
 			&catalog.Tool{Name: "schedule_downtime", Description: "Schedule a downtime."},
@@ -145,7 +145,7 @@ func TestRiskFixNamesTheParametersOnlyOneTakes(t *testing.T) {
 		pa, pb     nameParts
 		fixA, fixB string // each fix ends so
 	}{
-		{get, log, pods[0], pods[1], "when the request is about log; it takes `container` and `tailLines`.", "when the request is to get the pods."},
+		{get, log, pods[0], pods[1], "when the request is about the pods log; it takes `container` and `tailLines`.", "when the request is to get the pods."},
 		{get, list, pods[0], pods[2], "when the request is to list the pods.", "when the request is to get the pods; it takes `name` and `namespace`."},
 	}
 	for _, c := range cases {
