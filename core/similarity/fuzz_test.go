@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"toolscope/core/catalog"
 	"toolscope/core/textutil"
 )
 
@@ -33,6 +34,15 @@ func FuzzTexts(f *testing.F) {
 		for _, w := range bagWords(s, nil) {
 			if len(w) < 2 || w[0] < 'a' || w[0] > 'z' || bagStopWords[w] || strings.TrimFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }) != "" {
 				t.Fatalf("bagWords(%q) has %q", s, w)
+			}
+		}
+		// The full text's cut keeps a prefix of the whole text that holds
+		// the first sentence's text.
+		tool := &catalog.Tool{Name: "get_x", Description: s}
+		for _, words := range []int{1, 3, 24} {
+			full := FullText(tool, words)
+			if !strings.HasPrefix(CosineText(tool), full) || !strings.HasPrefix(full, AdaptiveText(tool)) {
+				t.Fatalf("FullText(%q, %d) = %q: not between %q and %q", s, words, full, AdaptiveText(tool), CosineText(tool))
 			}
 		}
 		if s != "" && !textutil.HasWholeWord(s, s) && strings.ToLower(s) == s && textutil.IsLowerOrDigit(s[0]) && textutil.IsLowerOrDigit(s[len(s)-1]) {

@@ -43,19 +43,21 @@ func main() {
 	free := flag.Bool("free-guided", false, "fit the guided weight too, rather than fixing it by the rubric")
 	top := flag.Int("top", 0, "list the `N` riskiest held-out pairs of the single catalogs with their labels")
 	drop := flag.String("drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
+	fullWords := flag.Int("full-words", 0, "cut the full texts' descriptions to their first `N` words (0: whole)")
 	flag.Parse()
-	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top); err != nil {
+	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords); err != nil {
 		fmt.Fprintln(os.Stderr, "fit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, top int) error {
+func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, top, fullWords int) error {
 	ctx := context.Background()
 	var e embed.Embedder = use.New()
 	e = cache.Wrap(e, cache.Options{Disabled: noCache})
 	opts := lint.DefaultOptions()
 	opts.Embedder = e
+	opts.FullWords = fullWords
 	// The two labelled sets of single catalogs: one label per pair, and two
 	// reviewers' labels averaged.
 	labels1, err := calibration.ReadLabels(filepath.Join(data, "confusion", "labels.jsonl"))
