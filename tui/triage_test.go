@@ -40,7 +40,7 @@ func triageFixture(t *testing.T, withConfig bool) (Options, string) {
 	cfgPath := filepath.Join(dir, config.FileName)
 	opts.ConfigPath = cfgPath
 	if withConfig {
-		text := "# the team's review of the ops tools\nversion: 1\n\naccepted-pairs:\n  # hist is only offered to the audit agent\n  - tools: [get_volume_status, list_volumes]\n    reason: never offered together # checked in March\n"
+		text := "# the team's review of the ops tools\nversion: 1\n\naccepted-pairs:\n  # hist is only offered to the audit agent\n  - tools: [resize_volume, delete_volume]\n    reason: never offered together # checked in March\n"
 		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func triageFixture(t *testing.T, withConfig bool) (Options, string) {
 
 // triageThresholds pin the verdicts on ops.json under the mock: two
 // confusable pairs and one review pair, which the fixture's config accepts.
-func triageThresholds() (threshold, band float64) { return 0.1, 0.005 }
+func triageThresholds() (threshold, band float64) { return 0.094, 0.003 }
 
 // selectTool moves the tool list's selection to name.
 func selectTool(t *testing.T, m *Model, name string) {
@@ -211,7 +211,7 @@ func TestTriageWritesTheConfigAndTheGateFollows(t *testing.T) {
 func TestTriageHideToggle(t *testing.T) {
 	opts, _ := triageFixture(t, true)
 	m := scoredModel(t, opts, 160, 45)
-	selectPair(t, m, "get_volume_status", "list_volumes")
+	selectPair(t, m, "resize_volume", "delete_volume")
 	press(m, "?")
 	help := strings.Join(m.helpLines(), "\n")
 	for _, want := range []string{"accept the pair (toolscope.yaml)", "undo accept/ignore", "hide/show accepted and ignored"} {
@@ -227,7 +227,7 @@ func TestTriageHideToggle(t *testing.T) {
 		}
 	}
 	press(m, "H")
-	selectPair(t, m, "get_volume_status", "list_volumes")
+	selectPair(t, m, "resize_volume", "delete_volume")
 	if !strings.Contains(ansi.Strip(m.pairs.View()), "accepted: never offered together") {
 		t.Errorf("the accepted pair is not marked:\n%s", ansi.Strip(m.pairs.View()))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"toolscope/core/lint"
@@ -208,7 +209,13 @@ func thresholdText(sim similarity.Result) string {
 	return s
 }
 
+// formatFloat writes a threshold as JSON would, rounded to nine decimals
+// first, so a start computed as a difference (the review start, from the
+// threshold less its band) reads 0.06891, not 0.06890999999999997.
 func formatFloat(f float64) string {
+	if r := math.Round(f*1e9) / 1e9; !math.IsInf(f, 0) && !math.IsNaN(f) {
+		f = r
+	}
 	b, _ := json.Marshal(f)
 	return string(b)
 }

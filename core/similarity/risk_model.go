@@ -6,20 +6,20 @@ package similarity
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.808,
+		Bias: -4.4359,
 		Weights: Features{
-			3.4299,  // adaptive
-			2.616,   // full
-			-0.7333, // terms
-			-1.9493, // opposite
-			-0.3248, // otherAction
-			1.3275,  // nested
-			-4.6761, // guided
-			2.2604,  // bag
+			3.454,   // adaptive
+			2.0965,  // full
+			-0.7044, // terms
+			-1.9304, // opposite
+			-0.3267, // otherAction
+			1.3228,  // nested
+			-4.6349, // guided
+			2.3146,  // bag
 		},
 		Means: Features{
 			-0.6651, // adaptive
-			0.5301,  // full
+			0.5159,  // full
 			0.0413,  // terms
 			0.4061,  // opposite
 			0.274,   // otherAction
@@ -27,8 +27,8 @@ func DefaultRiskModel() *RiskModel {
 			0.0006,  // guided
 			0.0895,  // bag
 		},
-		Threshold: 0.47,
-		Watch:     0.07,
+		Threshold: 0.44,
+		Watch:     0.06891,
 		Embedder:  "use-lite",
 	}
 }

@@ -114,7 +114,9 @@ func resolveThresholds(e embed.Embedder, scoring Scoring, opts Options) (Thresho
 		if m == nil {
 			m = DefaultRiskModel()
 		}
-		cal, calibrated = embed.Calibration{Threshold: m.Threshold, WatchBand: m.Threshold - m.Watch}, e.ID() == m.Embedder
+		// The band is a difference: rounded to nine decimals, it is written
+		// as the model's two starts are (0.37109, not 0.37109000000000003).
+		cal, calibrated = embed.Calibration{Threshold: m.Threshold, WatchBand: math.Round((m.Threshold-m.Watch)*1e9) / 1e9}, e.ID() == m.Embedder
 	}
 	switch {
 	case calibrated:

@@ -291,7 +291,8 @@ type Options struct {
 	// FullWords, above 0, cuts the description in the risk scoring's
 	// full text to its first FullWords words (FullText): fewer tokens to
 	// embed. 0 keeps it whole (the built-in encoder still reads only its
-	// first 128 tokens). The risk model is fitted for one setting.
+	// first 128 tokens). The risk model is fitted for one setting,
+	// DefaultFullWords.
 	FullWords int
 	// Progress, when set, is called as embedding and scoring advance, from
 	// the goroutine running the analysis.
@@ -306,5 +307,10 @@ func DefaultOptions() Options {
 		RankLimit:    DefaultRankLimit,
 		Neighbours:   DefaultNeighbours,
 		VerdictLimit: DefaultVerdictLimit,
+		FullWords:    DefaultFullWords,
 	}
 }
+
+// DefaultFullWords is the full-text cut the risk model is fitted on: the
+// first 24 words of the description (docs/calibration.md, "Fewer tokens").
+const DefaultFullWords = 24

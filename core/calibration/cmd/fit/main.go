@@ -43,7 +43,7 @@ func main() {
 	free := flag.Bool("free-guided", false, "fit the guided weight too, rather than fixing it by the rubric")
 	top := flag.Int("top", 0, "list the `N` riskiest held-out pairs of the single catalogs with their labels")
 	drop := flag.String("drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
-	fullWords := flag.Int("full-words", 0, "cut the full texts' descriptions to their first `N` words (0: whole)")
+	fullWords := flag.Int("full-words", similarity.DefaultFullWords, "cut the full texts' descriptions to their first `N` words (0: whole)")
 	flag.Parse()
 	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords); err != nil {
 		fmt.Fprintln(os.Stderr, "fit:", err)
