@@ -145,16 +145,7 @@ func bags(tools []*catalog.Tool, first int32) (rows [][]termWeight, end int) {
 		for id, tf := range c {
 			row = append(row, termWeight{first + id, (1 + math.Log(tf)) * (math.Log(float64(1+n)/float64(1+df[id])) + 1)})
 		}
-		// Summed in id order, so the same texts give the same bits.
-		slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
-		var sq float64
-		for _, t := range row {
-			sq += t.w * t.w
-		}
-		for r := range row {
-			row[r].w /= math.Sqrt(sq)
-		}
-		out[k] = row
+		out[k] = unitRow(row)
 	}
 	return out, int(first) + len(df)
 }

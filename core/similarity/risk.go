@@ -280,18 +280,23 @@ func tfidf(tools []*catalog.Tool) ([][]termWeight, []string) {
 				row = append(row, termWeight{id, w})
 			}
 		}
-		// Summed in id order, so the same texts give the same bits.
-		slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
-		var sq float64
-		for _, t := range row {
-			sq += t.w * t.w
-		}
-		for r := range row {
-			row[r].w /= math.Sqrt(sq)
-		}
-		out[k] = row
+		out[k] = unitRow(row)
 	}
 	return out, vocab
+}
+
+// unitRow sorts a row by id and scales it to unit length. Summed in id
+// order, the same texts give the same bits.
+func unitRow(row []termWeight) []termWeight {
+	slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
+	var sq float64
+	for _, t := range row {
+		sq += t.w * t.w
+	}
+	for r := range row {
+		row[r].w /= math.Sqrt(sq)
+	}
+	return row
 }
 
 // sharedTerms lists up to n terms tools i and j share, those that weigh

@@ -1,10 +1,13 @@
 // Command fit fits the risk scoring's model (core/similarity/risk_model.go) on
-// the labelled pairs in core/calibration/testdata and reports its
-// leave-one-catalog-out figures. Run it from the repository root:
+// the labelled pairs in core/calibration/testdata (two sets of single
+// catalogs and the cross-server twins), sets its Platt step and its bands,
+// and reports the leave-one-catalog-out figures per set and pooled, with a
+// reliability table. Run it from the repository root:
 //
 //	go run ./core/calibration/cmd/fit            # figures only
 //	go run ./core/calibration/cmd/fit -write     # and rewrite the model
-//	go run ./core/calibration/cmd/fit -catalogs ../shared/catalogs  # flags per tool
+//	go run ./core/calibration/cmd/fit -catalogs ../shared/catalogs/mcp  # flags per tool, catalogs failing
+//	go run ./core/calibration/cmd/fit -top 20    # the riskiest held-out pairs
 //
 // It embeds with the built-in encoder through the vector cache, so a second
 // run costs seconds. Newton's method on a fixed data set: every run gives
