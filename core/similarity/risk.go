@@ -234,11 +234,39 @@ type riskGeo struct {
 	vocab  []string       // the terms, by id
 	bags   [][]termWeight // each tool's bag of words (bag.go), unit length, ids from len(vocab)
 	ids    int            // one past the last term or bag id: a dense row's length
-	// headroom is the most the term and bag overlaps (each at most 1) can
-	// add to the log-odds, fullRoom the most the full texts' cosine (in
-	// [-1, 1]) and they can (see eval). The bars eval is given sit a margin under the
+	// reach is each tool's bag length on the words another tool's bag
+	// holds too (bagReach): no pair's bag cosine exceeds the product of
+	// the two's.
+	reach []float64
+	// termsRoom is the most the term overlap (at most 1) can add to the
+	// log-odds, fullSpan the most the full texts' cosine (in [-1, 1]) can
+	// move it (see eval). The bars eval is given sit a margin under the
 	// exact ones (logitBar), which covers the rounding of its partial sums.
-	headroom, fullRoom float64
+	termsRoom, fullSpan float64
+}
+
+// bagReach gives, per tool, the length of its bag on the words another
+// tool's bag holds too: by Cauchy-Schwarz two tools' bag cosine is at most
+// the product of their reaches, and a bag of words no other tool uses
+// reaches nothing.
+func bagReach(rows [][]termWeight, ids int) []float64 {
+	df := make([]int32, ids)
+	for _, row := range rows {
+		for _, t := range row {
+			df[t.id]++
+		}
+	}
+	out := make([]float64, len(rows))
+	for k, row := range rows {
+		var sq float64
+		for _, t := range row {
+			if df[t.id] > 1 {
+				sq += t.w * t.w
+			}
+		}
+		out[k] = math.Sqrt(sq)
+	}
+	return out
 }
 
 type termWeight struct {
@@ -438,12 +466,13 @@ func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64,
 		x[FeatGuided] = 1
 		known += m.Weights[FeatGuided]
 	}
-	if known+r.fullRoom < bar {
+	room := r.termsRoom + max(0, m.Weights[FeatBag])*r.reach[i]*r.reach[j]
+	if known+room+r.fullSpan < bar {
 		return 0, false
 	}
 	x[FeatFull] = unitDot(r.full, r.dim, i, j)
 	known += m.Weights[FeatFull] * x[FeatFull]
-	if known+r.headroom < bar {
+	if known+room < bar {
 		return 0, false
 	}
 	// The bag, then the terms: with the bag known only the terms' room is
@@ -453,7 +482,7 @@ func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64,
 	} else {
 		x[FeatBag] = sparseDot(r.bags[i], r.bags[j])
 	}
-	if known+m.Weights[FeatBag]*x[FeatBag]+max(0, m.Weights[FeatTerms]) < bar {
+	if known+m.Weights[FeatBag]*x[FeatBag]+r.termsRoom < bar {
 		return 0, false
 	}
 	if dense != nil {

@@ -240,8 +240,9 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		wg.Wait()
 		// The bag's ids follow the terms' in one dense row (setRow).
 		r.shiftBags(int32(len(r.vocab)))
-		r.headroom = max(0, s.model.Weights[FeatTerms]) + max(0, s.model.Weights[FeatBag])
-		r.fullRoom = r.headroom + math.Abs(s.model.Weights[FeatFull])
+		r.reach = bagReach(r.bags, r.ids)
+		r.termsRoom = max(0, s.model.Weights[FeatTerms])
+		r.fullSpan = math.Abs(s.model.Weights[FeatFull])
 		g.risk = r
 	}
 	if s.scoring != ScoringCosine {
