@@ -151,6 +151,8 @@ type Model struct {
 	// zoomed gives the focused pane the whole body.
 	zoomed   bool
 	quitting bool
+	// closed is set by the first Close.
+	closed bool
 	// compare, when open, covers the panes with a pair side by side.
 	compare *compareView
 	// whatIf, when open, covers the panes with the what-if field;
@@ -249,8 +251,13 @@ func (m *Model) work() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Close stops the background work and the file watch.
+// Close stops the background work and the file watch. It may be called
+// more than once: only the first call does anything.
 func (m *Model) Close() {
+	if m.closed {
+		return
+	}
+	m.closed = true
 	if m.start != nil && m.start.cancel != nil {
 		m.start.cancel()
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -361,4 +362,41 @@ func TestEveryScreenFitsEverySize(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCloseTwice pins that closing the explorer again does nothing: the
+// command line closes it when the program ends and again on its way out.
+func TestCloseTwice(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/ops.json"
+	data, err := os.ReadFile("testdata/ops.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"watched file", Options{Catalog: testCatalog(t), Watch: path}},
+		{"plain", Options{Catalog: testCatalog(t)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New(tc.opts)
+			m.Init()
+			if tc.opts.Watch != "" && m.watcher == nil {
+				t.Fatal("the file is not watched")
+			}
+			m.Close()
+			m.Close()
+		})
+	}
+	w, err := startWatch(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.close()
+	w.close()
 }
