@@ -269,7 +269,12 @@ func (m *Model) Close() {
 
 // Update routes a message and re-renders the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.route(msg)
+	var cmd tea.Cmd
+	if km, ok := msg.(tea.KeyMsg); ok && km.Type == tea.KeyRunes && len(km.Runes) > 1 && !km.Paste {
+		cmd = m.burst(km)
+	} else {
+		cmd = m.route(msg)
+	}
 	// The drawer judges its text in the background, after any update that
 	// changed it.
 	if c := m.drawer.command(); c != nil {
@@ -280,6 +285,48 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	return m, cmd
+}
+
+// burst routes runes that were read at once (a held key, a fast typist,
+// a slow link): Bubble Tea delivers "jjj" as one message, and each rune
+// is a key of its own. Once a text field takes the keys, the rest is
+// typed into it whole.
+func (m *Model) burst(km tea.KeyMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for rest := km.Runes; len(rest) > 0 && !m.quitting; {
+		one := km
+		if m.takesText() {
+			one.Runes, rest = rest, nil
+		} else {
+			one.Runes, rest = rest[:1], rest[1:]
+		}
+		cmds = append(cmds, m.route(one))
+		// The next key finds the keys this one enabled or disabled.
+		m.enableKeys()
+	}
+	return tea.Batch(cmds...)
+}
+
+// takesText reports whether a key now goes to a text field (the filter,
+// a search, the editor, a prompt's field), following key's order.
+func (m *Model) takesText() bool {
+	switch {
+	case m.asking != nil, m.start != nil:
+		return false
+	case m.whatIf != nil:
+		return m.whatIf.Typing()
+	case m.helpOpen:
+		return false
+	case m.exporting:
+		return m.exportFormat != ""
+	case m.triage != nil:
+		return m.triage.choices == nil
+	case m.panes[m.focus].Typing():
+		return true
+	case m.compare != nil:
+		return m.compare.Typing()
+	}
+	return false
 }
 
 // settle lays the screen out again when the banner came or went, and

@@ -34,7 +34,7 @@ func newTestModel(t testing.TB, w, h int) *Model {
 var namedKeys = map[string]tea.KeyType{
 	"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "esc": tea.KeyEsc, "enter": tea.KeyEnter,
 	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
-	"backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC, "pgdown": tea.KeyPgDown, "end": tea.KeyEnd,
+	"backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "end": tea.KeyEnd, "home": tea.KeyHome,
 }
 
 // keyMsg builds the message for a key name ("tab", "esc") or one rune.
@@ -399,4 +399,46 @@ func TestCloseTwice(t *testing.T) {
 	}
 	w.close()
 	w.close()
+}
+
+// TestKeyBurstsCountEveryKey pins that runes read at once, which Bubble
+// Tea delivers as one message ("jjj"), act as the keys typed one by one:
+// in every pane, and as text once a text field takes them.
+func TestKeyBurstsCountEveryKey(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup []string
+		burst string
+	}{
+		{"tool list moves", nil, "jjj"},
+		{"sort twice", nil, "oo"},
+		{"ranking moves", []string{"3", "g"}, "jjj"},
+		{"neighbours move", []string{"3"}, "jj"},
+		{"tool pane sections", []string{"2"}, "ll"},
+		{"filter opens and takes the rest", nil, "/vol"},
+		{"help scrolls", []string{"?"}, "jjj"},
+		{"editor takes text, q included", []string{"a"}, "jjq"},
+		{"comparison scrolls", []string{"3", "enter"}, "jjj"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			one := scoredModel(t, mockOptions(t), 80, 16)
+			all := scoredModel(t, mockOptions(t), 80, 16)
+			press(one, tc.setup...)
+			press(all, tc.setup...)
+			before := all.View()
+			for _, r := range tc.burst {
+				press(one, string(r))
+			}
+			send(all, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tc.burst)})
+			if all.quitting {
+				t.Fatal("the burst quit")
+			}
+			if all.View() == before {
+				t.Fatalf("the burst %q changed nothing:\n%s", tc.burst, before)
+			}
+			if got, want := all.View(), one.View(); got != want {
+				t.Errorf("the burst %q differs from its keys one by one:\n%s\nwant:\n%s", tc.burst, got, want)
+			}
+		})
+	}
 }
