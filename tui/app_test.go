@@ -305,6 +305,16 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 	if m.helpOpen {
 		t.Error("a key did not close help")
 	}
+	// q closes the help, as in k9s and lazygit; ctrl+c quits from it.
+	press(m, "?", "q")
+	if m.helpOpen || m.quitting {
+		t.Errorf("q in help: open %v, quitting %v", m.helpOpen, m.quitting)
+	}
+	press(m, "?", "ctrl+c")
+	if !m.quitting {
+		t.Error("ctrl+c in help did not quit")
+	}
+	m.quitting = false
 	// The pairs' help says what the score in use means, in one sentence.
 	press(m, "3", "?")
 	flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")

@@ -31,8 +31,8 @@ func (m *Model) openHelp() {
 }
 
 // helpKey scrolls the help with the movement keys; any other key closes
-// it, and the keys that go somewhere (1-4, /, a, tab) go there too, as q
-// quits from it as from everywhere.
+// it, and the keys that go somewhere (1-4, /, a, tab) go there too. q
+// closes the help only, as in k9s and lazygit; ctrl+c still quits.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	_, h := m.bodyInner()
@@ -42,7 +42,7 @@ func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.helpOpen = false
-	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane, k.Quit) {
+	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane) {
 		return m.key(msg)
 	}
 	return nil

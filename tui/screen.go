@@ -152,7 +152,7 @@ func (m *Model) footer() string {
 	case m.helpOpen:
 		// In help only the movement keys scroll; the pane's keys close it.
 		items = append(items, "↑/↓ pgup/pgdn scroll")
-		tail = []string{hintText(k.Quit), "any other key closes help"}
+		tail = []string{hintText(k.ForceQuit), "q or any other key closes help"}
 	case p.Typing():
 		tail = []string{hintText(k.ForceQuit)}
 	case m.compare != nil:
