@@ -452,3 +452,33 @@ func TestKeyBurstsCountEveryKey(t *testing.T) {
 		})
 	}
 }
+
+// TestRankingScrollKeepsTheCursorInView pins the ranking's scrolling:
+// after any move the cursor's row is on screen, whole when it fits, and
+// the list moved no more than it had to (the top row is the lowest one
+// from which the rows down to the cursor still fit).
+func TestRankingScrollKeepsTheCursorInView(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 100, 30)
+	press(m, "3", "g")
+	p := m.pairs
+	if len(p.rows) < 5 {
+		t.Fatalf("only %d ranked pairs", len(p.rows))
+	}
+	fits := func(from, to int) bool {
+		h := 0
+		for i := from; i <= to; i++ {
+			h += p.rowHeight(i)
+		}
+		return h <= p.listHeight()
+	}
+	for _, k := range []string{"end", "home", "down", "down", "down", "end", "up", "up", "pgup", "pgdown", "home", "end"} {
+		before := p.offset
+		press(m, k)
+		if p.cursor < p.offset || !fits(p.offset, p.cursor) && p.offset != p.cursor {
+			t.Fatalf("after %s: cursor %d, top %d: the cursor's row is off screen", k, p.cursor, p.offset)
+		}
+		if p.cursor >= before && p.offset > before && fits(p.offset-1, p.cursor) {
+			t.Errorf("after %s: top %d, but %d would still show the cursor %d", k, p.offset, p.offset-1, p.cursor)
+		}
+	}
+}

@@ -34,6 +34,11 @@ type pairsPane struct {
 	rows   []lint.Pair
 	cursor int
 	offset int
+	// heights caches each row's height (1 + its wrapped hint) for the
+	// width heightsW; 0 is not measured yet. Rows, verdicts and the width
+	// change only through show and setSize, which drop it.
+	heights  []int
+	heightsW int
 }
 
 func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
@@ -46,6 +51,7 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 	keep, had := p.selected()
 	sameTool := nameAt(p.snap, p.tool) == nameAt(s, tool)
 	p.snap, p.tool, p.pending, p.thresholds = s, tool, pending, thresholds
+	p.heights = p.heights[:0]
 	p.rows = p.rows[:0]
 	if s.sim != nil {
 		switch {
@@ -155,10 +161,20 @@ func (p *pairsPane) listHeight() int {
 
 // rowHeight is one pair's lines: a flagged pair carries its hint.
 func (p *pairsPane) rowHeight(i int) int {
-	return 1 + len(p.hintLines(p.snap.verdict(p.rows[i])))
+	if len(p.heights) != len(p.rows) || p.heightsW != p.w {
+		p.heights = slices.Grow(p.heights[:0], len(p.rows))[:len(p.rows)]
+		clear(p.heights)
+		p.heightsW = p.w
+	}
+	if p.heights[i] == 0 {
+		p.heights[i] = 1 + len(p.hintLines(p.snap.verdict(p.rows[i])))
+	}
+	return p.heights[i]
 }
 
-// scroll keeps the cursor's row in view.
+// scroll keeps the cursor's row in view, moving the list no more than it
+// must: the top row is found from the cursor back, so a jump to the end
+// of a long ranking measures only the rows that end up on screen.
 func (p *pairsPane) scroll() {
 	if p.snap == nil || len(p.rows) == 0 {
 		p.offset = 0
@@ -166,17 +182,17 @@ func (p *pairsPane) scroll() {
 	}
 	if p.cursor < p.offset {
 		p.offset = p.cursor
+		return
 	}
-	for {
-		h := 0
-		for i := p.offset; i <= p.cursor; i++ {
-			h += p.rowHeight(i)
+	listH := p.listHeight()
+	top, h := p.cursor, 0
+	for i := p.cursor; i >= p.offset; i-- {
+		if h += p.rowHeight(i); h > listH {
+			break
 		}
-		if h <= p.listHeight() || p.offset == p.cursor {
-			return
-		}
-		p.offset++
+		top = i
 	}
+	p.offset = top
 }
 
 func (p *pairsPane) View() string {
