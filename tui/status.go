@@ -40,8 +40,9 @@ func (m *Model) header() string {
 		verdict = st.Muted.Render("checking the rules…")
 	case !r.OK:
 		verdict = st.Error.Render("FAIL")
-	case m.eng.job != nil:
-		verdict = st.Muted.Render("pending")
+	case m.eng.verdictsPending(m.snap.sim != nil):
+		// The pairs can still fail the gate: no PASS before they are in.
+		verdict = st.Muted.Render("scoring…")
 	}
 	long := []string{"toolscope", source, plural(len(s.cat.Tools), "tool"), sim,
 		count(fmt.Sprintf("%d confusable", r.Summary.Confusable), r.Summary.Confusable, st.Confusable.Render),
@@ -78,13 +79,22 @@ func (m *Model) similarityStatus() string {
 		p := m.eng.job.last
 		label := "opening " + shown(m.eng.spec)
 		frac := 0.0
-		if p.Total > 0 {
+		switch {
+		case p.Total > 0:
 			frac = float64(p.Done) / float64(p.Total)
 			label = string(p.Stage) + " " + fmt.Sprintf("%d/%d", p.Done, p.Total)
+		case p.Stage != "":
+			// A stage without a count (the features, the verdicts) is
+			// named; the label never goes back to "opening".
+			frac = 1
+			label = string(p.Stage) + "…"
 		}
 		return label + " " + m.styles.bar(frac, progressWidth)
 	case m.eng.scores == nil:
 		return shown(m.eng.spec) + " " + string(m.eng.scoring) + " (no verdicts)"
+	case m.snap.sim == nil:
+		// Scored, the verdicts on their way.
+		return shown(m.eng.spec) + " " + string(m.eng.scoring) + " · verdicts…"
 	}
 	return shown(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
 }
