@@ -38,7 +38,7 @@ var built struct {
 }
 
 // binary builds toolscope once per test run.
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("the end-to-end tests build the binary; skipped under -short")
@@ -67,7 +67,7 @@ func binary(t *testing.T) string {
 
 // ptyTerm is the binary running on a pseudo-terminal.
 type ptyTerm struct {
-	t   *testing.T
+	t   testing.TB
 	f   *os.File
 	cmd *exec.Cmd
 
@@ -75,6 +75,8 @@ type ptyTerm struct {
 	scr *vscreen
 	raw bytes.Buffer
 
+	// wrote has a value after the program wrote to the screen.
+	wrote    chan struct{}
 	readDone chan struct{}
 	exited   chan struct{}
 	waitErr  error
@@ -89,7 +91,7 @@ type runOpts struct {
 	stdin *os.File
 }
 
-func startTerm(t *testing.T, o runOpts) *ptyTerm {
+func startTerm(t testing.TB, o runOpts) *ptyTerm {
 	t.Helper()
 	bin := binary(t)
 	home := t.TempDir()
@@ -112,7 +114,7 @@ func startTerm(t *testing.T, o runOpts) *ptyTerm {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm := &ptyTerm{t: t, f: f, cmd: cmd, scr: newVScreen(o.w, o.h), readDone: make(chan struct{}), exited: make(chan struct{})}
+	tm := &ptyTerm{t: t, f: f, cmd: cmd, scr: newVScreen(o.w, o.h), wrote: make(chan struct{}, 1), readDone: make(chan struct{}), exited: make(chan struct{})}
 	go tm.read()
 	go func() {
 		tm.waitErr = cmd.Wait()
@@ -142,6 +144,10 @@ func (tm *ptyTerm) read() {
 			tm.mu.Unlock()
 			if len(answer) > 0 {
 				tm.f.Write(answer)
+			}
+			select {
+			case tm.wrote <- struct{}{}:
+			default:
 			}
 		}
 		if err != nil {
@@ -174,7 +180,10 @@ func (tm *ptyTerm) waitFor(what string, ok func(screen string) bool) string {
 		if time.Now().After(deadline) {
 			tm.t.Fatalf("no %s on the screen after %s:\n%s", what, ptyDeadline, s)
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-tm.wrote:
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }
 
@@ -257,18 +266,19 @@ func (tm *ptyTerm) end() {
 	}
 }
 
-// selectedRow is the tool list's selected row: the one marked ▸.
+// selectedRow is the tool list's selected row: the first marked ▸, up to
+// its pane's edge (other panes share the screen line).
 func selectedRow(screen string) string {
-	for _, l := range strings.Split(screen, "\n") {
-		if strings.Contains(l, "▸") {
-			return l
-		}
+	_, row, ok := strings.Cut(screen, "▸")
+	if !ok {
+		return ""
 	}
-	return ""
+	row, _, _ = strings.Cut(row, "│")
+	return row
 }
 
 // copyDemo writes the demo catalog to a temporary file and returns its path.
-func copyDemo(t *testing.T) string {
+func copyDemo(t testing.TB) string {
 	t.Helper()
 	data, err := os.ReadFile("fixtures/demo/ops-demo.json")
 	if err != nil {
@@ -413,4 +423,21 @@ func TestExplorerSourcesOnATerminal(t *testing.T) {
 			tm.end()
 		})
 	}
+}
+
+// BenchmarkKeystrokeToFrame is a key typed on the terminal to the frame
+// that shows it, through the built binary: j and k alternately in the
+// tool list of the demo catalog at 200x60, each waited for on the screen.
+func BenchmarkKeystrokeToFrame(b *testing.B) {
+	tm := startTerm(b, runOpts{w: 200, h: 60, args: []string{"--embedder", "mock", copyDemo(b)}})
+	tm.waitText("ops-demo.json", "FAIL")
+	rows := []string{"hist_volume_status", "get_volume_status"}
+	b.ResetTimer()
+	for i := range b.N {
+		tm.send([]string{"j", "k"}[i%2])
+		tm.waitFor("the selection moved", func(s string) bool { return strings.Contains(selectedRow(s), rows[i%2]) })
+	}
+	b.StopTimer()
+	tm.send("q")
+	tm.end()
 }

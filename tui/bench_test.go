@@ -142,3 +142,23 @@ func BenchmarkRankingJump(b *testing.B) {
 		b.Fatalf("home left the cursor at %d", m.pairs.cursor)
 	}
 }
+
+// BenchmarkListKeystroke is j or k in the tool list of a 1,000-tool
+// catalog, scored, to a fresh frame at 200x60: the explorer's side of a
+// keystroke (README: keystroke to frame).
+func BenchmarkListKeystroke(b *testing.B) {
+	cat, err := catalog.Parse("big.json", bigCatalog(1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := mockOptions(b)
+	opts.Catalog = cat
+	m := scoredModel(b, opts, 200, 60)
+	keys := []tea.KeyMsg{keyMsg("j"), keyMsg("k")}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		send(m, keys[i%2])
+		_ = m.View()
+	}
+}
