@@ -9,7 +9,8 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/diff"
-	"toolscope/core/lint"
+	"toolscope/core/report"
+	"toolscope/core/similarity"
 )
 
 const (
@@ -113,7 +114,7 @@ func runDiff(args []string, io stdio) int {
 		p.setName("toolscope diff (OLD)")
 		oldPairs, err := confusablePairs(oldCat, f, cfg, p)
 		if err == nil {
-			var newPairs []lint.PairFinding
+			var newPairs []similarity.PairFinding
 			p.setName("toolscope diff (NEW)")
 			newPairs, err = confusablePairs(newCat, f, cfg, p)
 			r.SetPairs(oldPairs, newPairs)
@@ -128,13 +129,13 @@ func runDiff(args []string, io stdio) int {
 	r.Gate(fail)
 	switch f.format {
 	case "json":
-		err = diff.WriteJSON(io.out, r)
+		err = report.WriteDiffJSON(io.out, r)
 	case "markdown":
-		err = diff.WriteMarkdown(io.out, r, fail)
+		err = report.WriteDiffMarkdown(io.out, r, fail)
 	case "github":
-		err = diff.WriteGitHub(io.out, r, newCat, fail)
+		err = report.WriteDiffGitHub(io.out, r, newCat, fail)
 	default:
-		err = diff.WriteText(io.out, r, fail)
+		err = report.WriteDiffText(io.out, r, fail)
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope diff: writing the report: %s\n", oneLine(err))
@@ -148,7 +149,7 @@ func runDiff(args []string, io stdio) int {
 
 // confusablePairs are a catalog's confusable pairs under the flags, less
 // those the config accepts.
-func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, p *progress) ([]lint.PairFinding, error) {
+func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, p *progress) ([]similarity.PairFinding, error) {
 	report, err := analyzeCatalog(context.Background(), cat, f, p)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
 
@@ -78,8 +79,8 @@ func runInit(args []string, io stdio) int {
 
 // scoringNames lists the scorings as "risk, adaptive or cosine".
 func scoringNames() string {
-	names := make([]string, len(lint.Scorings))
-	for i, s := range lint.Scorings {
+	names := make([]string, len(similarity.Scorings))
+	for i, s := range similarity.Scorings {
 		names[i] = string(s)
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
@@ -134,6 +135,6 @@ ignore:
   #   tool: list_volumes
   #   param: limit
   #   reason: the server documents its default page size in the API guide
-`, defaultEmbedder, lint.Scorings[0], scoringNames(), lint.DefaultRankLimit)
+`, defaultEmbedder, similarity.Scorings[0], scoringNames(), similarity.DefaultRankLimit)
 	return b.String()
 }

@@ -13,6 +13,8 @@ import (
 	"toolscope/core/baseline"
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/report"
+	"toolscope/core/similarity"
 )
 
 const (
@@ -26,7 +28,7 @@ var lintHelp = lintSummary + "\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND
 	similarityHelp
 
 // similarityHelp says what a pair's score means, for --help.
-var similarityHelp = ansi.Wrap("Similarity: "+lint.ScoringRisk.Explain()+" "+lint.ScoringAdaptive.Explain()+" "+lint.ScoringCosine.Explain(), 78, "")
+var similarityHelp = ansi.Wrap("Similarity: "+similarity.ScoringRisk.Explain()+" "+similarity.ScoringAdaptive.Explain()+" "+similarity.ScoringCosine.Explain(), 78, "")
 
 func init() {
 	register(command{name: "lint", usage: lintUsage, summary: lintSummary, run: runLint})
@@ -141,17 +143,17 @@ func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, 
 func writeReport(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFlags, color bool) error {
 	switch f.format {
 	case "json":
-		return lint.WriteJSON(w, r)
+		return report.WriteJSON(w, r)
 	case "sarif":
-		return lint.WriteSARIF(w, r, cat, lint.SARIFOptions{Rules: lint.EnabledRules(lint.DefaultRules(), f.disable), Version: version()})
+		return report.WriteSARIF(w, r, cat, report.SARIFOptions{Rules: lint.EnabledRules(lint.DefaultRules(), f.disable), Version: version()})
 	case "github":
-		return lint.WriteGitHub(w, r, cat)
+		return report.WriteGitHub(w, r, cat)
 	case "markdown":
-		return lint.WriteMarkdown(w, r, lint.MarkdownOptions{Source: cat.Source, MaxRows: 50, Top: 10})
+		return report.WriteMarkdown(w, r, report.MarkdownOptions{Source: cat.Source, MaxRows: 50, Top: 10})
 	default:
-		o := lint.DefaultTextOptions(cat.Source)
+		o := report.DefaultTextOptions(cat.Source)
 		o.Color = color
-		return lint.WriteText(w, r, o)
+		return report.WriteText(w, r, o)
 	}
 }
 
@@ -186,7 +188,7 @@ type progress struct {
 	start time.Time
 
 	mu        sync.Mutex
-	cur       lint.Progress
+	cur       similarity.Progress
 	label     string // the step before the analysis ("loading the catalog")
 	shown     bool   // a terminal line is on screen
 	lastPlain time.Time
@@ -230,12 +232,12 @@ func (p *progress) setName(name string) {
 // step names what runs before the analysis reports its own stages.
 func (p *progress) step(label string) {
 	p.mu.Lock()
-	p.label, p.cur = label, lint.Progress{}
+	p.label, p.cur = label, similarity.Progress{}
 	p.mu.Unlock()
 }
 
 // update takes the analysis's progress (lint.Options.Progress).
-func (p *progress) update(pr lint.Progress) {
+func (p *progress) update(pr similarity.Progress) {
 	p.mu.Lock()
 	p.cur, p.label = pr, ""
 	p.mu.Unlock()

@@ -5,8 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // Progress is tested by driving its clock: no test waits.
@@ -23,10 +22,10 @@ func TestProgress(t *testing.T) {
 			t.Errorf("tty %v: a run under 2 s printed %q", tty, errOut.String())
 		}
 		p.tick(at(2 * time.Second))
-		p.update(lint.Progress{Stage: lint.StageScore, Done: 50, Total: 200})
+		p.update(similarity.Progress{Stage: similarity.StageScore, Done: 50, Total: 200})
 		p.tick(at(3 * time.Second))
 		p.tick(at(11 * time.Second))
-		p.update(lint.Progress{Stage: lint.StageVerdicts})
+		p.update(similarity.Progress{Stage: similarity.StageVerdicts})
 		p.tick(at(12500 * time.Millisecond))
 		p.tick(at(13 * time.Second))
 		p.end()

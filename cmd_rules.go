@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"toolscope/core/lint"
+	"toolscope/core/report"
 )
 
 const (
@@ -28,9 +29,9 @@ func runRules(args []string, io stdio) int {
 	var err error
 	switch *format {
 	case "text":
-		err = lint.WriteRulesText(io.out, lint.DefaultRules())
+		err = report.WriteRulesText(io.out, lint.DefaultRules())
 	case "json":
-		err = lint.WriteRulesJSON(io.out, lint.DefaultRules())
+		err = report.WriteRulesJSON(io.out, lint.DefaultRules())
 	default:
 		return usageError(io, "rules", fmt.Sprintf("--format %q: want text or json", *format))
 	}

@@ -13,6 +13,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 	"toolscope/embed"
 	"toolscope/embed/cache"
@@ -120,17 +121,17 @@ func newPairFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
 }
 
 func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *catalogFlags {
-	f := &catalogFlags{formats: formats, threshold: optionalFloat{allowOff: true}, rankLimit: lint.DefaultRankLimit}
+	f := &catalogFlags{formats: formats, threshold: optionalFloat{allowOff: true}, rankLimit: similarity.DefaultRankLimit}
 	fs.StringVar(&f.embedder, "embedder", defaultEmbedder, "`NAME` of the embedder for similarity: use (built-in), mock, or openai:MODEL")
 	fs.StringVar(&f.embedURL, "embed-url", "", "`URL` of an OpenAI-compatible endpoint (default $TOOLSCOPE_EMBED_URL, $OPENAI_BASE_URL, then OpenAI)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the vector cache")
-	fs.StringVar(&f.scoring, "scoring", string(lint.ScoringRisk), "`SCORING` of pairs: risk, adaptive or cosine")
+	fs.StringVar(&f.scoring, "scoring", string(similarity.ScoringRisk), "`SCORING` of pairs: risk, adaptive or cosine")
 	fs.Var(&f.threshold, "threshold", "confusability threshold `N` (default: the embedder's calibration); off = report-only")
 	fs.Var(&f.watchBand, "watch-band", "watch band `N` below the threshold (default: the embedder's calibration)")
 	if structural {
 		fs.BoolVar(&f.strict, "strict", false, "warnings fail the gate too")
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
-		fs.IntVar(&f.rankLimit, "rank-limit", lint.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
+		fs.IntVar(&f.rankLimit, "rank-limit", similarity.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
 		fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
 	} else {
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: no embedder runs")
@@ -144,7 +145,7 @@ func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *c
 
 // check validates the values flag parsing cannot.
 func (f *catalogFlags) check() error {
-	if !slices.Contains(lint.Scorings, lint.Scoring(f.scoring)) {
+	if !slices.Contains(similarity.Scorings, similarity.Scoring(f.scoring)) {
 		return fmt.Errorf("--scoring %q: want risk, adaptive or cosine", f.scoring)
 	}
 	if f.watchBand.v != nil && *f.watchBand.v < 0 {
@@ -154,10 +155,10 @@ func (f *catalogFlags) check() error {
 		// A risk is a chance and a cosine a cosine: a threshold outside
 		// their range would flag all or nothing without saying so.
 		lo, hi, what := 0.0, 1.0, "a risk runs from 0 to 1"
-		if lint.Scoring(f.scoring) == lint.ScoringCosine {
+		if similarity.Scoring(f.scoring) == similarity.ScoringCosine {
 			lo, what = -1, "a cosine runs from -1 to 1"
 		}
-		if lint.Scoring(f.scoring) != lint.ScoringAdaptive && (*t < lo || *t > hi) {
+		if similarity.Scoring(f.scoring) != similarity.ScoringAdaptive && (*t < lo || *t > hi) {
 			return fmt.Errorf("%s: %s (or off, for report-only)", f.threshold.name("--threshold"), what)
 		}
 	}
@@ -186,7 +187,7 @@ func (f *catalogFlags) check() error {
 // (see embedderSpec and openEmbedder).
 func (f *catalogFlags) options() lint.Options {
 	o := lint.DefaultOptions()
-	o.Scoring = lint.Scoring(f.scoring)
+	o.Scoring = similarity.Scoring(f.scoring)
 	o.Threshold, o.WatchBand = f.threshold.v, f.watchBand.v
 	if f.strict {
 		o.FailOn = lint.SeverityWarn

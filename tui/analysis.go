@@ -9,6 +9,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 )
 
@@ -37,20 +38,20 @@ type scoredMsg struct {
 	id       int
 	spec     string
 	embedder embed.Embedder // opened for this run, kept for the next
-	scores   *lint.Scores
+	scores   *similarity.Scores
 	err      error
 }
 
 // progressMsg reports a similarity run's progress.
 type progressMsg struct {
 	id int
-	p  lint.Progress
+	p  similarity.Progress
 }
 
 // judgedMsg answers a request for verdicts at some thresholds.
 type judgedMsg struct {
 	id  int
-	sim lint.Similarity
+	sim similarity.Result
 }
 
 // failedMsg is a background command that panicked: the explorer reports it
@@ -81,16 +82,16 @@ func safeID(what string, id int, work func() tea.Msg) tea.Cmd {
 type scoreJob struct {
 	id       int
 	cancel   context.CancelFunc
-	progress chan lint.Progress
-	last     lint.Progress
+	progress chan similarity.Progress
+	last     similarity.Progress
 }
 
 // score starts embedding and scoring the catalog in the background and
 // returns the commands that deliver the result and the progress.
 func score(id int, cat *catalog.Catalog, opts lint.Options, spec string, e embed.Embedder, open func(string) (embed.Embedder, error)) (*scoreJob, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
-	job := &scoreJob{id: id, cancel: cancel, progress: make(chan lint.Progress, 1)}
-	opts.Progress = func(p lint.Progress) {
+	job := &scoreJob{id: id, cancel: cancel, progress: make(chan similarity.Progress, 1)}
+	opts.Progress = func(p similarity.Progress) {
 		// Keep only the latest report: the bar needs no history.
 		select {
 		case <-job.progress:
@@ -107,7 +108,7 @@ func score(id int, cat *catalog.Catalog, opts lint.Options, spec string, e embed
 			}
 		}
 		opts.Embedder = e
-		s, err := lint.Score(ctx, cat, opts)
+		s, err := similarity.Score(ctx, cat, opts.Options)
 		return scoredMsg{id: id, spec: spec, embedder: e, scores: s, err: err}
 	})
 	return job, tea.Batch(run, job.next())
@@ -126,7 +127,7 @@ func (j *scoreJob) next() tea.Cmd {
 
 // judge derives the verdicts for thresholds th in the background: lowering
 // them below what was kept scores the pairs again.
-func judge(id int, s *lint.Scores, th lint.Thresholds) tea.Cmd {
+func judge(id int, s *similarity.Scores, th similarity.Thresholds) tea.Cmd {
 	return safeID("verdicts", id, func() tea.Msg {
 		return judgedMsg{id: id, sim: s.Judge(th)}
 	})

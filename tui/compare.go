@@ -11,7 +11,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
-	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // compareSplitMin is the least width at which the two tools sit side by
@@ -24,16 +24,16 @@ type compareView struct {
 	paneBase
 
 	a, b    *catalog.Tool
-	pair    lint.Pair
-	verdict *lint.PairFinding
-	scoring lint.Scoring
+	pair    similarity.Pair
+	verdict *similarity.PairFinding
+	scoring similarity.Scoring
 
 	lines  []string
 	scroll int
 	find   finder
 }
 
-func newCompareView(keys *KeyMap, styles *Styles, s *snapshot, pr lint.Pair) *compareView {
+func newCompareView(keys *KeyMap, styles *Styles, s *snapshot, pr similarity.Pair) *compareView {
 	c := &compareView{paneBase: paneBase{keys: keys, styles: styles}, a: s.cat.Tools[pr.I], b: s.cat.Tools[pr.J], pair: pr, verdict: s.verdict(pr), find: newFinder()}
 	if s.sim != nil {
 		c.scoring = s.sim.Scoring
@@ -92,18 +92,18 @@ func (c *compareView) rebuild() {
 // the text the scoring embeds, its parameters and its term lists.
 func (c *compareView) column(t, other *catalog.Tool, w int) []string {
 	st := c.styles
-	own, theirs := lint.DescriptionTerms(t.Description), lint.DescriptionTerms(other.Description)
+	own, theirs := similarity.DescriptionTerms(t.Description), similarity.DescriptionTerms(other.Description)
 	var out []string
-	out = append(out, st.Bold.Render(c.markWords(shown(t.Name), lint.NameTokens(t.Name), lint.NameTokens(other.Name))))
+	out = append(out, st.Bold.Render(c.markWords(shown(t.Name), similarity.NameTokens(t.Name), similarity.NameTokens(other.Name))))
 	desc := shown(oneLine(t.Description))
 	if desc == "" {
 		out = append(out, st.Error.Render("no description"))
 	} else {
 		out = append(out, wrap(c.markWords(desc, own, theirs), w)...)
 	}
-	text := lint.AdaptiveText(t)
-	if c.scoring == lint.ScoringCosine {
-		text = lint.CosineText(t)
+	text := similarity.AdaptiveText(t)
+	if c.scoring == similarity.ScoringCosine {
+		text = similarity.CosineText(t)
 	}
 	out = append(out, "")
 	for _, l := range wrap(shown("embedded as: "+oneLine(text)), w) {

@@ -10,6 +10,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 )
 
@@ -47,7 +48,7 @@ type engine struct {
 	// for another derivation when it ends (the thresholds moved meanwhile).
 	judging, judgeAgain bool
 	job                 *scoreJob
-	scores              *lint.Scores
+	scores              *similarity.Scores
 	embedders           map[string]embed.Embedder
 
 	// relisting is true while a re-list a live source's list_changed asked
@@ -59,9 +60,9 @@ type engine struct {
 
 	// What the user switched live.
 	spec    string
-	scoring lint.Scoring
+	scoring similarity.Scoring
 	// th overrides the scores' own thresholds once the user moves them.
-	th *lint.Thresholds
+	th *similarity.Thresholds
 }
 
 func newEngine(opts Options) engine {
@@ -71,8 +72,8 @@ func newEngine(opts Options) engine {
 
 // stageOrder is where a stage comes in a similarity run; "" (nothing
 // reported yet) comes first.
-func stageOrder(s lint.Stage) int {
-	for i, st := range []lint.Stage{"", lint.StageRules, lint.StageEmbed, lint.StageFeatures, lint.StageScore, lint.StageVerdicts} {
+func stageOrder(s similarity.Stage) int {
+	for i, st := range []similarity.Stage{"", lint.StageRules, similarity.StageEmbed, similarity.StageFeatures, similarity.StageScore, similarity.StageVerdicts} {
 		if s == st {
 			return i
 		}
@@ -193,14 +194,14 @@ func (e *engine) scored(msg scoredMsg) (cmd tea.Cmd, ok bool, err error) {
 }
 
 // thresholds are the ones in force: the user's, else the scores' own.
-func (e *engine) thresholds() lint.Thresholds {
+func (e *engine) thresholds() similarity.Thresholds {
 	if e.th != nil {
 		return *e.th
 	}
 	if e.scores != nil {
 		return e.scores.Thresholds()
 	}
-	return lint.Thresholds{}
+	return similarity.Thresholds{}
 }
 
 // rejudge asks for verdicts at the thresholds in force. One derivation
@@ -257,12 +258,12 @@ func round2(v float64) float64 { return math.Round(v*100) / 100 }
 // go back to the new scoring's own: the scales differ.
 func (e *engine) switchScoring() {
 	switch e.scoring {
-	case lint.ScoringCosine:
-		e.scoring = lint.ScoringAdaptive
-	case lint.ScoringAdaptive:
-		e.scoring = lint.ScoringRisk
+	case similarity.ScoringCosine:
+		e.scoring = similarity.ScoringAdaptive
+	case similarity.ScoringAdaptive:
+		e.scoring = similarity.ScoringRisk
 	default:
-		e.scoring = lint.ScoringCosine
+		e.scoring = similarity.ScoringCosine
 	}
 	e.resetThresholds()
 }

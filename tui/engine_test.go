@@ -18,6 +18,8 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/live"
+	"toolscope/core/report"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 )
 
@@ -129,7 +131,7 @@ func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 func TestStaleRepliesAreDropped(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	snap := m.snap
-	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: lint.Similarity{}})
+	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: similarity.Result{}})
 	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
 	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
 	m.Update(scoredMsg{id: m.eng.scoreID - 1, err: errors.New("old")})
@@ -143,7 +145,7 @@ func TestScoringAndEmbedderSwitch(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	drain(m, press(m, "-"))
 	drain(m, press(m, "s"))
-	if m.snap.sim.Scoring != lint.ScoringCosine {
+	if m.snap.sim.Scoring != similarity.ScoringCosine {
 		t.Fatalf("scoring %q after s", m.snap.sim.Scoring)
 	}
 	// The mock's own calibration for cosine, not the moved threshold.
@@ -327,7 +329,7 @@ func TestExportWritesTheReport(t *testing.T) {
 		if format != "sarif" {
 			return errors.New("unexpected format " + format)
 		}
-		return lint.WriteJSON(w, r)
+		return report.WriteJSON(w, r)
 	}
 	m := scoredModel(t, opts, 160, 45)
 	press(m, "e")
@@ -355,7 +357,7 @@ func TestExportWritesTheReport(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Fatalf("no report at the typed name %s: %v", other, err)
 	}
-	if m.exporting || m.eng.scoring != lint.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
+	if m.exporting || m.eng.scoring != similarity.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
 		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.eng.scoring)
 	}
 	for _, keys := range [][]string{{"e", "esc"}, {"e", "j", "esc"}} {
@@ -606,12 +608,12 @@ func TestProgressLabelNeverGoesBack(t *testing.T) {
 	m.Init()
 	id := m.eng.job.id
 	var got []string
-	for _, p := range []lint.Progress{
-		{Stage: lint.StageEmbed, Done: 3, Total: 6},
-		{Stage: lint.StageEmbed, Done: 6, Total: 6},
-		{Stage: lint.StageFeatures},
-		{Stage: lint.StageEmbed, Done: 5, Total: 6}, // late
-		{Stage: lint.StageScore, Done: 1, Total: 15},
+	for _, p := range []similarity.Progress{
+		{Stage: similarity.StageEmbed, Done: 3, Total: 6},
+		{Stage: similarity.StageEmbed, Done: 6, Total: 6},
+		{Stage: similarity.StageFeatures},
+		{Stage: similarity.StageEmbed, Done: 5, Total: 6}, // late
+		{Stage: similarity.StageScore, Done: 1, Total: 15},
 	} {
 		m.eng.progress(progressMsg{id: id, p: p})
 		got = append(got, strings.Fields(ansi.Strip(m.similarityStatus()))[0])

@@ -9,7 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"toolscope/core/lint"
+	"toolscope/core/report"
+	"toolscope/core/similarity"
 )
 
 // pairsDetailMin is the least pane height that keeps a detail area for the
@@ -31,7 +32,7 @@ type pairsPane struct {
 	pending    string
 	thresholds string
 
-	rows   []lint.Pair
+	rows   []similarity.Pair
 	cursor int
 	offset int
 	// heights caches each row's height (1 + its wrapped hint) for the
@@ -62,7 +63,7 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 		}
 	}
 	if p.hideTriaged {
-		p.rows = slices.DeleteFunc(slices.Clone(p.rows), func(pr lint.Pair) bool {
+		p.rows = slices.DeleteFunc(slices.Clone(p.rows), func(pr similarity.Pair) bool {
 			v := s.verdict(pr)
 			return v != nil && v.Suppression != ""
 		})
@@ -82,9 +83,9 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 }
 
 // selected is the pair under the cursor.
-func (p *pairsPane) selected() (lint.Pair, bool) {
+func (p *pairsPane) selected() (similarity.Pair, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.rows) {
-		return lint.Pair{}, false
+		return similarity.Pair{}, false
 	}
 	return p.rows[p.cursor], true
 }
@@ -253,7 +254,7 @@ func (p *pairsPane) row(i int) []string {
 	switch {
 	case v != nil && v.Suppression != "":
 		mark = st.Muted.Render("− ")
-	case v != nil && v.Kind == lint.Confusable:
+	case v != nil && v.Kind == similarity.Confusable:
 		mark = st.Confusable.Render("✗ ")
 	case v != nil:
 		mark = st.Watch.Render("~ ")
@@ -284,7 +285,7 @@ func (p *pairsPane) row(i int) []string {
 }
 
 // hintLines is a flagged pair's short hint under its row, wrapped whole.
-func (p *pairsPane) hintLines(v *lint.PairFinding) []string {
+func (p *pairsPane) hintLines(v *similarity.PairFinding) []string {
 	if v == nil {
 		return nil
 	}
@@ -296,21 +297,21 @@ func (p *pairsPane) hintLines(v *lint.PairFinding) []string {
 
 // shortHint is a verdict's hint in a few words, for the one line under a
 // pair; the detail area and the comparison have it whole.
-func shortHint(v *lint.PairFinding) string {
+func shortHint(v *similarity.PairFinding) string {
 	ax := v.Axis
 	switch ax.Kind {
-	case lint.AxisQualifier:
+	case similarity.AxisQualifier:
 		return "names differ by " + quoted(ax.Qualifiers, " vs ") + ": say WHEN to pick each"
-	case lint.AxisTerms:
+	case similarity.AxisTerms:
 		return "only " + v.A + ": " + listOrNone(ax.TermsA) + " · only " + v.B + ": " + listOrNone(ax.TermsB)
-	case lint.AxisNearDuplicate:
+	case similarity.AxisNearDuplicate:
 		return "near-duplicate descriptions: say when each is the right call"
 	}
 	return v.Hint
 }
 
 // verdictText names a verdict, and says when the config accepted it.
-func verdictText(v *lint.PairFinding) string {
+func verdictText(v *similarity.PairFinding) string {
 	if v.Suppression != "" {
 		return string(v.Kind) + ", accepted"
 	}
@@ -335,8 +336,8 @@ func (p *pairsPane) score(v float64) string {
 
 // scoreText shows a score: signed under the adaptive scoring, whose scores
 // go both ways around zero.
-func scoreText(s lint.Scoring, v float64) string {
-	if s == lint.ScoringAdaptive {
+func scoreText(s similarity.Scoring, v float64) string {
+	if s == similarity.ScoringAdaptive {
 		return signed(v)
 	}
 	return fmt.Sprintf("%.3f", v)
@@ -372,7 +373,7 @@ func (p *pairsPane) detail() []string {
 	if v != nil {
 		text := v.Hint
 		if len(v.Reasons) > 0 {
-			text = "why: " + lint.ReasonsText(v.Reasons) + ". hint: " + text
+			text = "why: " + report.ReasonsText(v.Reasons) + ". hint: " + text
 		}
 		if v.Suppression != "" {
 			text = "accepted: " + v.Suppression + ". " + text

@@ -18,6 +18,7 @@ import (
 	"toolscope/core/jsonv"
 	"toolscope/core/lint"
 	"toolscope/core/live"
+	"toolscope/core/similarity"
 )
 
 func footerLine(m *Model) string {
@@ -192,7 +193,7 @@ func TestListsShowPositionAndNamesTheirEnds(t *testing.T) {
 	opts := mockOptions(t)
 	opts.Catalog = cat
 	// Adaptive: under the mock the risk puts a watch badge on every row.
-	opts.Lint.Scoring = lint.ScoringAdaptive
+	opts.Lint.Scoring = similarity.ScoringAdaptive
 	m := scoredModel(t, opts, 120, 30)
 	view := ansi.Strip(m.View())
 	if !strings.Contains(view, " 1/30 ↓ ") {

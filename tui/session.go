@@ -7,6 +7,7 @@ import (
 	"toolscope/core/config"
 	"toolscope/core/declare"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // snapshot is what the panes show: one catalog and what is known about it.
@@ -27,10 +28,10 @@ type snapshot struct {
 	// decls are each tool's declarations, judged once at load.
 	decls []declaration
 	// sim is the similarity section, nil until the first verdicts arrive.
-	sim *lint.Similarity
+	sim *similarity.Result
 	// verdicts finds a pair's verdict by its tools' catalog indexes; an
 	// accepted pair's has its Suppression.
-	verdicts map[[2]int]*lint.PairFinding
+	verdicts map[[2]int]*similarity.PairFinding
 	report   *lint.Report
 	tools    []toolInfo // parallel to cat.Tools
 	// analysed is false until the rules and the declarations have run.
@@ -65,7 +66,7 @@ func analyse(cat *catalog.Catalog, opts lint.Options, cfg *config.Config) *snaps
 }
 
 // withSimilarity is the snapshot with new verdicts.
-func (s *snapshot) withSimilarity(sim lint.Similarity, failOn lint.Severity) *snapshot {
+func (s *snapshot) withSimilarity(sim similarity.Result, failOn lint.Severity) *snapshot {
 	n := *s
 	n.sim = &sim
 	n.derive(failOn)
@@ -84,7 +85,7 @@ func (s *snapshot) withConfig(cfg *config.Config, failOn lint.Severity) *snapsho
 // tool's findings, the verdict index and the badges. What the config
 // accepted stays listed, marked by its Suppression, and counts nowhere.
 func (s *snapshot) derive(failOn lint.Severity) {
-	var sim lint.Similarity
+	var sim similarity.Result
 	if s.sim != nil {
 		sim = *s.sim
 	}
@@ -94,7 +95,7 @@ func (s *snapshot) derive(failOn lint.Severity) {
 	}
 	r := s.report
 	findings := r.Structural
-	pairs := [][]lint.PairFinding{r.Similarity.Confusable, r.Similarity.Watch}
+	pairs := [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch}
 	if r.Suppressed != nil {
 		findings = append(slices.Clip(findings), r.Suppressed.Findings...)
 		pairs = append(pairs, r.Suppressed.Pairs)
@@ -126,7 +127,7 @@ func (s *snapshot) derive(failOn lint.Severity) {
 			in.best = sim.Neighbours[i][0].Similarity
 		}
 	}
-	s.verdicts = make(map[[2]int]*lint.PairFinding, len(sim.Confusable)+len(sim.Watch))
+	s.verdicts = make(map[[2]int]*similarity.PairFinding, len(sim.Confusable)+len(sim.Watch))
 	for _, list := range pairs {
 		for k := range list {
 			f := &list[k]
@@ -135,7 +136,7 @@ func (s *snapshot) derive(failOn lint.Severity) {
 				continue
 			}
 			for _, t := range []int{f.I, f.J} {
-				if f.Kind == lint.Confusable {
+				if f.Kind == similarity.Confusable {
 					s.tools[t].confusable++
 				} else {
 					s.tools[t].watch++
@@ -146,4 +147,6 @@ func (s *snapshot) derive(failOn lint.Severity) {
 }
 
 // verdict is the pair's verdict, nil when it has none.
-func (s *snapshot) verdict(p lint.Pair) *lint.PairFinding { return s.verdicts[[2]int{p.I, p.J}] }
+func (s *snapshot) verdict(p similarity.Pair) *similarity.PairFinding {
+	return s.verdicts[[2]int{p.I, p.J}]
+}

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"toolscope/core/similarity"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"toolscope/core/lint"
 )
 
 // progressWidth is the width of the header's progress bar.
@@ -103,15 +102,15 @@ func (m *Model) similarityStatus() string {
 // risk scoring where each verdict starts (a risk is a chance, never
 // negative); under the others the threshold, signed as the adaptive
 // scores go both ways, and the watch band below it.
-func thresholdText(th lint.Thresholds, s lint.Scoring) string {
+func thresholdText(th similarity.Thresholds, s similarity.Scoring) string {
 	switch {
 	case th.ReportOnly():
 		return "report only"
-	case s == lint.ScoringRisk:
+	case s == similarity.ScoringRisk:
 		return fmt.Sprintf("confusable ≥ %.2f · watch ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
 	}
 	at := fmt.Sprintf("%.2f", th.Confusability)
-	if s == lint.ScoringAdaptive {
+	if s == similarity.ScoringAdaptive {
 		at = signed(th.Confusability)
 	}
 	return fmt.Sprintf("≥ %s · band %.2f", at, th.WatchBand)

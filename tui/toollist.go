@@ -14,7 +14,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
-	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // sortMode orders the tool list.
@@ -319,7 +319,7 @@ func (l *toolList) row(i int) string {
 			used += 2 + ansi.StringWidth(via)
 		}
 	} else if rest := room - l.nameWidth - 2; rest >= describeMin && used <= l.nameWidth {
-		desc := clip(shown(lint.FirstSentence(oneLine(t.Description))), rest)
+		desc := clip(shown(similarity.FirstSentence(oneLine(t.Description))), rest)
 		name += strings.Repeat(" ", l.nameWidth-used+2) + l.styles.Muted.Render(desc)
 		used = l.nameWidth + 2 + ansi.StringWidth(desc)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // Triage: a pair accepted or a finding ignored, with a reason, written to
@@ -114,14 +115,14 @@ func (m *Model) configShown() string {
 
 // triagePair is the pair the accept and undo keys act on: the comparison's,
 // else the pairs pane's selection.
-func (m *Model) triagePair() (lint.Pair, bool) {
+func (m *Model) triagePair() (similarity.Pair, bool) {
 	if m.compare != nil {
 		return m.compare.pair, true
 	}
 	if m.focus == panePairs {
 		return m.pairs.selected()
 	}
-	return lint.Pair{}, false
+	return similarity.Pair{}, false
 }
 
 // triageFindings are the selected tool's findings the ignore key

@@ -12,6 +12,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 )
 
@@ -171,7 +172,7 @@ func TestTriageWritesTheConfigAndTheGateFollows(t *testing.T) {
 		t.Errorf("the header does not pass:\n%s", ansi.Strip(m.View()))
 	}
 	// Still listed, marked, and counted nowhere.
-	if v := m.snap.verdict(lint.Pair{I: 0, J: 1}); v == nil || v.Suppression != "hist is only on the audit agent" {
+	if v := m.snap.verdict(similarity.Pair{I: 0, J: 1}); v == nil || v.Suppression != "hist is only on the audit agent" {
 		t.Errorf("the accepted pair's verdict: %+v", v)
 	}
 	if !strings.Contains(ansi.Strip(m.tool.View()), "ignored: described in the admin guide") {

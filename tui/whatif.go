@@ -12,13 +12,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"toolscope/core/lint"
+	"toolscope/core/report"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 )
 
 // whatIfView is the what-if field: the selected tool's description in a
 // text field and, on every change, the tool's pairs scored again with the
-// edited description (lint.Scores.WhatIfExplained, in the background): the
+// edited description (similarity.Scores.WhatIfExplained, in the background): the
 // risk before and after, its band and main reasons. Nothing is written:
 // esc leaves and the catalog stays as it was (E edits the real file).
 type whatIfView struct {
@@ -31,7 +32,7 @@ type whatIfView struct {
 	// score runs one what-if off the UI goroutine; th are the thresholds
 	// in force, for the bands.
 	score func(id int, text string) tea.Cmd
-	th    lint.Thresholds
+	th    similarity.Thresholds
 
 	// reqID numbers the texts asked for; one run is in flight at a time
 	// and again asks for the latest text when it ends, so a held key never
@@ -58,19 +59,19 @@ type whatIfRow struct {
 	j       int
 	before  float64
 	after   float64
-	reasons []lint.Reason
+	reasons []similarity.Reason
 }
 
 // whatIfMsg answers a what-if run.
 type whatIfMsg struct {
 	id    int
-	pairs []lint.WhatIfPair
+	pairs []similarity.WhatIfPair
 	err   error
 }
 
 // whatIfRunner scores description for the catalog tool against the others
 // with scores and e, in the background; the reply carries id.
-func whatIfRunner(scores *lint.Scores, e embed.Embedder, tool int) func(id int, text string) tea.Cmd {
+func whatIfRunner(scores *similarity.Scores, e embed.Embedder, tool int) func(id int, text string) tea.Cmd {
 	return func(id int, text string) tea.Cmd {
 		return safeID("what-if", id, func() tea.Msg {
 			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text)
@@ -79,7 +80,7 @@ func whatIfRunner(scores *lint.Scores, e embed.Embedder, tool int) func(id int, 
 	}
 }
 
-func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th lint.Thresholds, score func(int, string) tea.Cmd) *whatIfView {
+func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th similarity.Thresholds, score func(int, string) tea.Cmd) *whatIfView {
 	f := textarea.New()
 	f.ShowLineNumbers = false
 	f.Prompt = ""
@@ -138,7 +139,7 @@ func (v *whatIfView) answered(msg whatIfMsg) tea.Cmd {
 
 // take shows a run's pairs; the first run, on the description as it is,
 // gives the before.
-func (v *whatIfView) take(pairs []lint.WhatIfPair, first bool) {
+func (v *whatIfView) take(pairs []similarity.WhatIfPair, first bool) {
 	if first {
 		v.before = make(map[int]float64, len(pairs))
 		for _, p := range pairs {
@@ -232,7 +233,7 @@ func (v *whatIfView) render() {
 		line := fmt.Sprintf("%s%.2f %-10s → %s%.2f %-10s  %s", bm, r.before, bn, am, r.after, an, shown(r.other))
 		v.lines = append(v.lines, clip(line, v.w))
 		if len(r.reasons) > 0 {
-			for _, l := range wrap("why: "+shown(lint.ReasonsText(r.reasons)), max(v.w-4, 1)) {
+			for _, l := range wrap("why: "+shown(report.ReasonsText(r.reasons)), max(v.w-4, 1)) {
 				v.lines = append(v.lines, st.Muted.Render("    "+l))
 			}
 		}
@@ -260,7 +261,7 @@ func (v *whatIfView) Keys() []key.Binding { return []key.Binding{v.keys.Back} }
 func (m *Model) canWhatIf() bool {
 	e := &m.eng
 	return m.tools.selectedTool() >= 0 && e.scores != nil && m.snap.sim != nil &&
-		m.snap.sim.Scoring == lint.ScoringRisk && e.embedders[e.spec] != nil
+		m.snap.sim.Scoring == similarity.ScoringRisk && e.embedders[e.spec] != nil
 }
 
 // openWhatIf opens the what-if field on the selected tool and scores its

@@ -3,11 +3,10 @@ package tui
 import (
 	"strings"
 	"testing"
+	"toolscope/core/similarity"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-
-	"toolscope/core/lint"
 )
 
 // whatIfRisk is the what-if's after risk of the pair with other.
@@ -75,7 +74,7 @@ func TestWhatIfField(t *testing.T) {
 	if m.whatIf != nil || m.snap.cat.Tools[0].Description != original {
 		t.Errorf("esc: open %v, description %q", m.whatIf != nil, m.snap.cat.Tools[0].Description)
 	}
-	if p := m.snap.verdict(lint.Pair{I: 0, J: 1}); p == nil || p.Kind != lint.Confusable {
+	if p := m.snap.verdict(similarity.Pair{I: 0, J: 1}); p == nil || p.Kind != similarity.Confusable {
 		t.Errorf("the pair's verdict changed after esc: %+v", p)
 	}
 }
@@ -84,7 +83,7 @@ func TestWhatIfField(t *testing.T) {
 // ends, and the answer for a superseded text is dropped.
 func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 	var asked []string
-	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), new(int), 0, "a", "first", lint.Thresholds{Confusability: 0.5, WatchBand: 0.1},
+	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), new(int), 0, "a", "first", similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1},
 		func(id int, text string) tea.Cmd {
 			asked = append(asked, text)
 			return nil
@@ -98,8 +97,8 @@ func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 	if len(asked) != 1 {
 		t.Fatalf("runs started while one was going: %q", asked)
 	}
-	pair := func(risk float64) []lint.WhatIfPair {
-		return []lint.WhatIfPair{{Pair: lint.Pair{B: "b", J: 1, Similarity: risk}}}
+	pair := func(risk float64) []similarity.WhatIfPair {
+		return []similarity.WhatIfPair{{Pair: similarity.Pair{B: "b", J: 1, Similarity: risk}}}
 	}
 	v.answered(whatIfMsg{id: 1, pairs: pair(0.9)})
 	if len(asked) != 2 || asked[1] != "third" || v.before[1] != 0.9 {
@@ -121,7 +120,7 @@ func TestWhatIfAnswersOfAnEarlierFieldAreDropped(t *testing.T) {
 	ids := 0
 	var asked []string
 	run := func(id int, text string) tea.Cmd { asked = append(asked, text); return nil }
-	th := lint.Thresholds{Confusability: 0.5, WatchBand: 0.1}
+	th := similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1}
 	old := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 0, "a", "of a", th, run)
 	old.start()
 	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 1, "b", "of b", th, run)
@@ -129,11 +128,11 @@ func TestWhatIfAnswersOfAnEarlierFieldAreDropped(t *testing.T) {
 	v.start()
 	v.field.SetValue("of b, edited")
 	v.ask()
-	v.answered(whatIfMsg{id: old.reqID, pairs: []lint.WhatIfPair{{Pair: lint.Pair{B: "x", J: 2, Similarity: 0.9}}}})
+	v.answered(whatIfMsg{id: old.reqID, pairs: []similarity.WhatIfPair{{Pair: similarity.Pair{B: "x", J: 2, Similarity: 0.9}}}})
 	if v.before != nil || !v.inFlight || len(asked) != 2 {
 		t.Fatalf("an earlier field's answer was taken: before %v, in flight %v, asked %q", v.before, v.inFlight, asked)
 	}
-	v.answered(whatIfMsg{id: v.firstID, pairs: []lint.WhatIfPair{{Pair: lint.Pair{B: "y", J: 3, Similarity: 0.4}}}})
+	v.answered(whatIfMsg{id: v.firstID, pairs: []similarity.WhatIfPair{{Pair: similarity.Pair{B: "y", J: 3, Similarity: 0.4}}}})
 	if v.before[3] != 0.4 || len(asked) != 3 || asked[2] != "of b, edited" {
 		t.Errorf("its own first answer: before %v, asked %q", v.before, asked)
 	}

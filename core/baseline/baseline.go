@@ -22,6 +22,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
 
@@ -53,9 +54,9 @@ type Finding struct {
 
 // Pair is a flagged pair as the baseline keeps it; A sorts before B.
 type Pair struct {
-	A    string       `json:"a"`
-	B    string       `json:"b"`
-	Kind lint.Verdict `json:"kind"`
+	A    string             `json:"a"`
+	B    string             `json:"b"`
+	Kind similarity.Verdict `json:"kind"`
 }
 
 const kind = "toolscope-baseline"
@@ -67,7 +68,7 @@ func FromReport(r *lint.Report) *File {
 	for _, x := range r.Structural {
 		f.Findings = append(f.Findings, Finding{Rule: x.Rule, Tool: x.Tool, Param: x.Param, Severity: x.Severity, Message: x.Message})
 	}
-	for _, list := range [][]lint.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
+	for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
 		for _, p := range list {
 			a, b := p.A, p.B
 			if b < a {
@@ -184,7 +185,7 @@ func Parse(data []byte) (*File, error) {
 		switch {
 		case p.A == "" || p.B == "":
 			return nil, fmt.Errorf("pairs[%d]: want two tool names, a and b", i)
-		case p.Kind != lint.Confusable && p.Kind != lint.Watch:
+		case p.Kind != similarity.Confusable && p.Kind != similarity.Watch:
 			return nil, fmt.Errorf("pairs[%d]: kind %q: want confusable or watch", i, p.Kind)
 		}
 		if p.B < p.A {
@@ -234,7 +235,7 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 // (Similarity.Truncated) cannot be matched and count as new.
 func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict bool) {
 	failing := func(s lint.Severity) bool { return s == lint.SeverityError || strict }
-	sum := &lint.BaselineSummary{File: file, AbsentFindings: []lint.Finding{}, AbsentPairs: []lint.PairFinding{}}
+	sum := &lint.BaselineSummary{File: file, AbsentFindings: []lint.Finding{}, AbsentPairs: []similarity.PairFinding{}}
 	known := map[string][]Finding{}
 	for _, x := range f.Findings {
 		known[x.key()] = append(known[x.key()], x)
@@ -280,13 +281,13 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 			switch {
 			case len(was) == 0 || j < 0:
 				if pass == 1 {
-					res.x.BaselineState = lint.BaselineNew
+					res.x.BaselineState = similarity.BaselineNew
 				}
 				continue
 			case pass == 0:
-				res.x.BaselineState = lint.BaselineUnchanged
+				res.x.BaselineState = similarity.BaselineUnchanged
 			default:
-				res.x.BaselineState = lint.BaselineUpdated
+				res.x.BaselineState = similarity.BaselineUpdated
 			}
 			w := was[j]
 			res.was = &w
@@ -299,12 +300,12 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 			continue
 		}
 		switch x.BaselineState {
-		case lint.BaselineNew:
+		case similarity.BaselineNew:
 			sum.New++
 			if failing(x.Severity) {
 				sum.NewFailing++
 			}
-		case lint.BaselineUnchanged:
+		case similarity.BaselineUnchanged:
 			sum.Unchanged++
 		default:
 			sum.Updated++
@@ -333,19 +334,19 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 		x := known[k][0]
 		known[k] = known[k][1:]
 		sum.AbsentFindings = append(sum.AbsentFindings, lint.Finding{Rule: x.Rule, Tool: x.Tool, Param: x.Param,
-			Severity: x.Severity, Message: x.Message, ToolIndex: toolIndex(x.Tool), BaselineState: lint.BaselineAbsent})
+			Severity: x.Severity, Message: x.Message, ToolIndex: toolIndex(x.Tool), BaselineState: similarity.BaselineAbsent})
 	}
 	pairs := map[string]Pair{}
 	for _, p := range f.Pairs {
 		pairs[lint.PairKey(p.A, p.B)] = p
 	}
 	sim := &r.Similarity
-	var accepted []lint.PairFinding
+	var accepted []similarity.PairFinding
 	if r.Suppressed != nil {
 		accepted = r.Suppressed.Pairs
 	}
 	for _, list := range []struct {
-		pairs []lint.PairFinding
+		pairs []similarity.PairFinding
 		count bool
 	}{{sim.Confusable, true}, {sim.Watch, true}, {accepted, false}} {
 		for i := range list.pairs {
@@ -354,25 +355,25 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 			was, ok := pairs[k]
 			switch {
 			case !ok:
-				p.BaselineState = lint.BaselineNew
+				p.BaselineState = similarity.BaselineNew
 			case was.Kind == p.Kind:
-				p.BaselineState = lint.BaselineUnchanged
+				p.BaselineState = similarity.BaselineUnchanged
 			default:
-				p.BaselineState = lint.BaselineUpdated
+				p.BaselineState = similarity.BaselineUpdated
 			}
 			delete(pairs, k)
 			if !list.count {
 				continue
 			}
 			switch p.BaselineState {
-			case lint.BaselineNew:
+			case similarity.BaselineNew:
 				sum.New++
-			case lint.BaselineUnchanged:
+			case similarity.BaselineUnchanged:
 				sum.Unchanged++
 			default:
 				sum.Updated++
 			}
-			if p.Kind == lint.Confusable && p.BaselineState != lint.BaselineUnchanged {
+			if p.Kind == similarity.Confusable && p.BaselineState != similarity.BaselineUnchanged {
 				sum.NewFailing++
 			}
 		}
@@ -385,8 +386,8 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 			continue
 		}
 		i, j := toolIndex(p.A), toolIndex(p.B)
-		sum.AbsentPairs = append(sum.AbsentPairs, lint.PairFinding{Kind: p.Kind,
-			Pair: lint.Pair{A: p.A, B: p.B, I: i, J: j}, BaselineState: lint.BaselineAbsent})
+		sum.AbsentPairs = append(sum.AbsentPairs, similarity.PairFinding{Kind: p.Kind,
+			Pair: similarity.Pair{A: p.A, B: p.B, I: i, J: j}, BaselineState: similarity.BaselineAbsent})
 	}
 	sum.Absent = len(sum.AbsentFindings) + len(sum.AbsentPairs)
 	r.Baseline = sum

@@ -7,6 +7,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 func cat(names ...string) *catalog.Catalog {
@@ -21,14 +22,14 @@ func finding(rule, tool, param string, sev lint.Severity, msg string) lint.Findi
 	return lint.Finding{Rule: rule, Tool: tool, Param: param, Severity: sev, Message: msg}
 }
 
-func pair(kind lint.Verdict, a, b string) lint.PairFinding {
-	return lint.PairFinding{Kind: kind, Pair: lint.Pair{A: a, B: b}}
+func pair(kind similarity.Verdict, a, b string) similarity.PairFinding {
+	return similarity.PairFinding{Kind: kind, Pair: similarity.Pair{A: a, B: b}}
 }
 
-func report(findings []lint.Finding, pairs ...lint.PairFinding) *lint.Report {
-	var sim lint.Similarity
+func report(findings []lint.Finding, pairs ...similarity.PairFinding) *lint.Report {
+	var sim similarity.Result
 	for _, p := range pairs {
-		if p.Kind == lint.Confusable {
+		if p.Kind == similarity.Confusable {
 			sim.Confusable = append(sim.Confusable, p)
 		} else {
 			sim.Watch = append(sim.Watch, p)
@@ -53,11 +54,11 @@ func TestFromReportIsStable(t *testing.T) {
 	one := report([]lint.Finding{
 		finding("r1", "a", "x", lint.SeverityWarn, "m1"),
 		finding("r2", "b", "", lint.SeverityError, "m2"),
-	}, pair(lint.Confusable, "a", "b"), pair(lint.Watch, "c", "a"))
+	}, pair(similarity.Confusable, "a", "b"), pair(similarity.Watch, "c", "a"))
 	two := report([]lint.Finding{
 		finding("r2", "b", "", lint.SeverityError, "m2"),
 		finding("r1", "a", "x", lint.SeverityWarn, "m1"),
-	}, pair(lint.Watch, "a", "c"), pair(lint.Confusable, "b", "a"))
+	}, pair(similarity.Watch, "a", "c"), pair(similarity.Confusable, "b", "a"))
 	if a, b := write(t, FromReport(one)), write(t, FromReport(two)); a != b {
 		t.Errorf("reordered results wrote different baselines:\n%s\n%s", a, b)
 	}
@@ -75,11 +76,11 @@ func TestApply(t *testing.T) {
 		finding("short", "a", "", lint.SeverityWarn, "23 characters"),
 		finding("enum", "b", "x", lint.SeverityWarn, "m"),
 		finding("gone", "c", "", lint.SeverityError, "m"),
-	}, pair(lint.Confusable, "a", "b"), pair(lint.Watch, "b", "c"), pair(lint.Confusable, "a", "c")))
+	}, pair(similarity.Confusable, "a", "b"), pair(similarity.Watch, "b", "c"), pair(similarity.Confusable, "a", "c")))
 	cases := []struct {
 		name     string
 		findings []lint.Finding
-		pairs    []lint.PairFinding
+		pairs    []similarity.PairFinding
 		strict   bool
 		ok       bool
 		states   string // findings' then pairs' states, in report order
@@ -87,7 +88,7 @@ func TestApply(t *testing.T) {
 	}{
 		{"the same results pass",
 			[]lint.Finding{finding("short", "a", "", lint.SeverityWarn, "23 characters"), finding("enum", "b", "x", lint.SeverityWarn, "m"), finding("gone", "c", "", lint.SeverityError, "m")},
-			[]lint.PairFinding{pair(lint.Confusable, "b", "a"), pair(lint.Confusable, "a", "c"), pair(lint.Watch, "c", "b")},
+			[]similarity.PairFinding{pair(similarity.Confusable, "b", "a"), pair(similarity.Confusable, "a", "c"), pair(similarity.Watch, "c", "b")},
 			false, true, "unchanged unchanged unchanged unchanged unchanged unchanged", [5]int{0, 6, 0, 0, 0}},
 		{"a reworded message is updated, not new",
 			[]lint.Finding{finding("short", "a", "", lint.SeverityWarn, "25 characters")}, nil,
@@ -105,16 +106,16 @@ func TestApply(t *testing.T) {
 			[]lint.Finding{finding("short", "a", "", lint.SeverityError, "23 characters")}, nil,
 			false, false, "updated", [5]int{0, 0, 1, 5, 1}},
 		{"a watch pair become confusable fails",
-			nil, []lint.PairFinding{pair(lint.Confusable, "c", "b")},
+			nil, []similarity.PairFinding{pair(similarity.Confusable, "c", "b")},
 			false, false, "updated", [5]int{0, 0, 1, 5, 1}},
 		{"a new confusable pair fails",
-			nil, []lint.PairFinding{pair(lint.Confusable, "b", "d")},
+			nil, []similarity.PairFinding{pair(similarity.Confusable, "b", "d")},
 			false, false, "new", [5]int{1, 0, 0, 6, 1}},
 		{"a new watch pair passes",
-			nil, []lint.PairFinding{pair(lint.Watch, "b", "d")},
+			nil, []similarity.PairFinding{pair(similarity.Watch, "b", "d")},
 			false, true, "new", [5]int{1, 0, 0, 6, 0}},
 		{"a confusable pair become watch passes",
-			nil, []lint.PairFinding{pair(lint.Watch, "a", "b")},
+			nil, []similarity.PairFinding{pair(similarity.Watch, "a", "b")},
 			false, true, "updated", [5]int{0, 0, 1, 5, 0}},
 	}
 	for _, c := range cases {
@@ -125,7 +126,7 @@ func TestApply(t *testing.T) {
 			for _, f := range r.Structural {
 				states = append(states, string(f.BaselineState))
 			}
-			for _, list := range [][]lint.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
+			for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
 				for _, p := range list {
 					states = append(states, string(p.BaselineState))
 				}
@@ -211,11 +212,11 @@ func TestApplyCatalogFindingFollowsNoTool(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		f     lint.Finding
-		state lint.BaselineState
+		state similarity.BaselineState
 	}{
-		{"same tool", tm("a", "200 tools"), lint.BaselineUnchanged},
-		{"reordered", tm("c", "200 tools"), lint.BaselineUnchanged},
-		{"grown", tm("b", "201 tools"), lint.BaselineUpdated},
+		{"same tool", tm("a", "200 tools"), similarity.BaselineUnchanged},
+		{"reordered", tm("c", "200 tools"), similarity.BaselineUnchanged},
+		{"grown", tm("b", "201 tools"), similarity.BaselineUpdated},
 	} {
 		r := report([]lint.Finding{c.f})
 		base.Apply(r, cat("a", "b", "c"), "b.json", false)
@@ -227,8 +228,8 @@ func TestApplyCatalogFindingFollowsNoTool(t *testing.T) {
 
 // Confusable pairs the verdict list left out cannot be matched: they fail.
 func TestApplyTruncatedPairsCountAsNew(t *testing.T) {
-	base := FromReport(report(nil, pair(lint.Confusable, "a", "b")))
-	r := report(nil, pair(lint.Confusable, "a", "b"))
+	base := FromReport(report(nil, pair(similarity.Confusable, "a", "b")))
+	r := report(nil, pair(similarity.Confusable, "a", "b"))
 	r.Similarity.ConfusableCount = 3
 	base.Apply(r, cat("a", "b"), "b.json", false)
 	if r.OK || r.Baseline.NewFailing != 2 {
@@ -308,19 +309,19 @@ func FuzzParse(f *testing.F) {
 // state, is not reported absent, and counts nowhere.
 func TestApplyMatchesSuppressed(t *testing.T) {
 	f := finding("enum", "a", "x", lint.SeverityWarn, "m")
-	base := FromReport(report([]lint.Finding{f}, pair(lint.Confusable, "a", "b")))
+	base := FromReport(report([]lint.Finding{f}, pair(similarity.Confusable, "a", "b")))
 	r := report(nil)
-	sf, sp := f, pair(lint.Confusable, "b", "a")
+	sf, sp := f, pair(similarity.Confusable, "b", "a")
 	sf.Suppression, sp.Suppression = "reviewed", "reviewed"
 	fresh := finding("enum", "c", "", lint.SeverityError, "m")
-	r.Suppressed = &lint.Suppressed{Findings: []lint.Finding{sf, fresh}, Pairs: []lint.PairFinding{sp}}
+	r.Suppressed = &lint.Suppressed{Findings: []lint.Finding{sf, fresh}, Pairs: []similarity.PairFinding{sp}}
 	base.Apply(r, cat("a", "b", "c"), "b.json", false)
 	b := r.Baseline
 	if !r.OK || b.Absent != 0 || b.New+b.Unchanged+b.Updated != 0 {
 		t.Errorf("ok %v, %+v", r.OK, *b)
 	}
-	got := []lint.BaselineState{r.Suppressed.Findings[0].BaselineState, r.Suppressed.Findings[1].BaselineState, r.Suppressed.Pairs[0].BaselineState}
-	if got[0] != lint.BaselineUnchanged || got[1] != lint.BaselineNew || got[2] != lint.BaselineUnchanged {
+	got := []similarity.BaselineState{r.Suppressed.Findings[0].BaselineState, r.Suppressed.Findings[1].BaselineState, r.Suppressed.Pairs[0].BaselineState}
+	if got[0] != similarity.BaselineUnchanged || got[1] != similarity.BaselineNew || got[2] != similarity.BaselineUnchanged {
 		t.Errorf("states %v", got)
 	}
 }

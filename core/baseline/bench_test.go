@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // BenchmarkApply compares a report of 100,000 findings and 10,000 pairs
@@ -12,12 +13,12 @@ import (
 func BenchmarkApply(b *testing.B) {
 	mk := func(shift int) *lint.Report {
 		var fs []lint.Finding
-		var ps []lint.PairFinding
+		var ps []similarity.PairFinding
 		for i := range 100_000 {
 			fs = append(fs, finding("rule", fmt.Sprintf("tool_%d", i+shift), "p", lint.SeverityWarn, "m"))
 		}
 		for i := range 10_000 {
-			ps = append(ps, pair(lint.Confusable, fmt.Sprintf("tool_%d", i+shift), fmt.Sprintf("tool_%d", i+shift+1)))
+			ps = append(ps, pair(similarity.Confusable, fmt.Sprintf("tool_%d", i+shift), fmt.Sprintf("tool_%d", i+shift+1)))
 		}
 		return report(fs, ps...)
 	}
@@ -41,9 +42,9 @@ func BenchmarkWriteLoad(b *testing.B) {
 		fs = append(fs, finding("optional-param-undocumented", fmt.Sprintf("tool_%d", i/8), fmt.Sprintf("p%d", i%8), lint.SeverityWarn,
 			"optional parameter 'p' never says what leaving it out means: add e.g. \"optional, defaults to ...\""))
 	}
-	var ps []lint.PairFinding
+	var ps []similarity.PairFinding
 	for i := range 300 {
-		ps = append(ps, pair(lint.Confusable, fmt.Sprintf("tool_%d", i), fmt.Sprintf("tool_%d", i+1)))
+		ps = append(ps, pair(similarity.Confusable, fmt.Sprintf("tool_%d", i), fmt.Sprintf("tool_%d", i+1)))
 	}
 	r := report(fs, ps...)
 	path := b.TempDir() + "/b.json"

@@ -25,6 +25,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
 	"toolscope/core/live"
+	"toolscope/core/similarity"
 )
 
 // Twins is the labelled data (calibration/twins.json).
@@ -128,7 +129,7 @@ func (s Set) Score(ctx context.Context, dir string, naming Naming, opts lint.Opt
 		return nil, err
 	}
 	opts.RankLimit = 0
-	scores, err := lint.Score(ctx, cat, opts)
+	scores, err := similarity.Score(ctx, cat, opts.Options)
 	if err != nil {
 		return nil, fmt.Errorf("set %s: %w", s.Name, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 	"toolscope/embed/use"
 )
@@ -36,7 +37,7 @@ func readShared(t *testing.T) *Twins {
 type method struct {
 	name     string
 	embedder embed.Embedder
-	scoring  lint.Scoring
+	scoring  similarity.Scoring
 	naming   Naming
 }
 
@@ -51,10 +52,10 @@ func (m method) options() lint.Options {
 func (m method) defaultVerdict() Verdict {
 	cal, ok := m.embedder.Calibration(string(m.scoring))
 	if !ok {
-		cal.Threshold = lint.DefaultCosineThreshold
+		cal.Threshold = similarity.DefaultCosineThreshold
 	}
-	if m.scoring == lint.ScoringAdaptive {
-		return Verdict{Threshold: cal.Threshold, AffinityFloor: lint.DefaultAdaptive().AffinityFloor}
+	if m.scoring == similarity.ScoringAdaptive {
+		return Verdict{Threshold: cal.Threshold, AffinityFloor: similarity.DefaultAdaptive().AffinityFloor}
 	}
 	return Verdict{Threshold: cal.Threshold, AffinityFloor: math.Inf(-1)}
 }
@@ -109,13 +110,13 @@ func TestCalibration(t *testing.T) {
 		minAUC, minInSampleF1, minLOSOF1 float64
 	}{
 		// Measured: AUC 0.792, F1 0.09, leave-one-set-out F1 0.13.
-		{method{"mock + cosine (reference)", embed.Mock{}, lint.ScoringCosine, AsServed}, 0.77, 0.07, 0.10},
+		{method{"mock + cosine (reference)", embed.Mock{}, similarity.ScoringCosine, AsServed}, 0.77, 0.07, 0.10},
 		// Measured: AUC 0.942, F1 0.00 (0.85 flags no twin), 0.34.
-		{method{"use-lite + cosine", use.New(), lint.ScoringCosine, AsServed}, 0.92, 0, 0.30},
+		{method{"use-lite + cosine", use.New(), similarity.ScoringCosine, AsServed}, 0.92, 0, 0.30},
 		// Measured: AUC 0.972, F1 0.55, 0.42.
-		{method{"use-lite + adaptive", use.New(), lint.ScoringAdaptive, AsServed}, 0.96, 0.50, 0.38},
+		{method{"use-lite + adaptive", use.New(), similarity.ScoringAdaptive, AsServed}, 0.96, 0.50, 0.38},
 		// Measured: AUC 0.967, F1 0.15, 0.45.
-		{method{"use-lite + adaptive, names qualified by server", use.New(), lint.ScoringAdaptive, Qualified}, 0.95, 0.12, 0.40},
+		{method{"use-lite + adaptive, names qualified by server", use.New(), similarity.ScoringAdaptive, Qualified}, 0.95, 0.12, 0.40},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

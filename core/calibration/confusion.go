@@ -13,6 +13,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // Labelled pairs within one catalog (testdata/confusion): each line of the
@@ -64,17 +65,17 @@ func ReadLabels(path string) ([]Label, error) {
 type Sample struct {
 	Group    string
 	A, B     string
-	X        lint.Features
+	X        similarity.Features
 	Positive bool
 	Label    int // the rubric label (0-3); twins: 3 for a twin, else 0
 }
 
 // Featurize scores a catalog under the risk scoring and returns every pair
 // with its features; keep, when set, chooses the pairs (by the tools).
-func Featurize(ctx context.Context, cat *catalog.Catalog, opts lint.Options, keep func(a, b *catalog.Tool) bool) ([]Sample, *lint.Scores, error) {
-	opts.Scoring = lint.ScoringRisk
+func Featurize(ctx context.Context, cat *catalog.Catalog, opts lint.Options, keep func(a, b *catalog.Tool) bool) ([]Sample, *similarity.Scores, error) {
+	opts.Scoring = similarity.ScoringRisk
 	opts.RankLimit = 0
-	scores, err := lint.Score(ctx, cat, opts)
+	scores, err := similarity.Score(ctx, cat, opts.Options)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,13 +184,13 @@ func key(a, b string) [2]string {
 // what the rubric calls "clearly distinguished" (label 1). The labelled
 // data agrees (the 3 such pairs of 5,526 are all labelled 1) but holds too
 // few to fit the weight: such a pair loses 5 in log-odds.
-var Fixed = map[lint.Feature]float64{lint.FeatGuided: -5}
+var Fixed = map[similarity.Feature]float64{similarity.FeatGuided: -5}
 
 // Fit fits a logistic model to samples by Newton's method with an L2
 // penalty lambda on the weights (not the bias); the features in fixed keep
 // their given weights. Deterministic.
-func Fit(samples []Sample, lambda float64, fixed map[lint.Feature]float64) *lint.RiskModel {
-	const p = len(lint.Features{}) + 1
+func Fit(samples []Sample, lambda float64, fixed map[similarity.Feature]float64) *similarity.RiskModel {
+	const p = len(similarity.Features{}) + 1
 	w := make([]float64, p) // w[0] is the bias
 	row := func(s Sample) []float64 {
 		x := make([]float64, p)
@@ -242,7 +243,7 @@ func Fit(samples []Sample, lambda float64, fixed map[lint.Feature]float64) *lint
 			break
 		}
 	}
-	m := &lint.RiskModel{Bias: w[0]}
+	m := &similarity.RiskModel{Bias: w[0]}
 	copy(m.Weights[:], w[1:])
 	for f, fw := range fixed {
 		m.Weights[f] = fw
@@ -301,7 +302,7 @@ type Scored struct {
 }
 
 // Apply scores samples with m.
-func Apply(m *lint.RiskModel, samples []Sample) []Scored {
+func Apply(m *similarity.RiskModel, samples []Sample) []Scored {
 	out := make([]Scored, len(samples))
 	for k, s := range samples {
 		out[k] = Scored{Sample: s, Risk: m.Risk(s.X)}
@@ -372,7 +373,7 @@ type HeldOut struct {
 // LeaveOneGroupOut fits without each group in turn and scores that group.
 // Each fold's threshold is the F1-best on its training samples among those
 // of the kind judged (single-catalog or twins, by the held-out group).
-func LeaveOneGroupOut(samples []Sample, lambda float64, fixed map[lint.Feature]float64) HeldOut {
+func LeaveOneGroupOut(samples []Sample, lambda float64, fixed map[similarity.Feature]float64) HeldOut {
 	out := HeldOut{Thresholds: map[string]float64{}}
 	for _, g := range Groups(samples) {
 		var train, test []Sample

@@ -11,6 +11,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 	"toolscope/embed/cache"
 	"toolscope/embed/use"
@@ -68,11 +69,11 @@ func TestRiskFitReproducesTheModel(t *testing.T) {
 		t.Fatalf("%d single-catalog and %d cross-server pairs, want 2317 and 3209", len(dev), len(tw))
 	}
 	got := Fit(append(slices.Clip(dev), tw...), 1, Fixed)
-	want := lint.DefaultRiskModel()
+	want := similarity.DefaultRiskModel()
 	if math.Abs(got.Bias-want.Bias) > 1e-3 {
 		t.Errorf("bias %v, committed %v: run go run ./core/calibration/cmd/fit -write", got.Bias, want.Bias)
 	}
-	for k, n := range lint.FeatureNames() {
+	for k, n := range similarity.FeatureNames() {
 		if math.Abs(got.Weights[k]-want.Weights[k]) > 1e-3 {
 			t.Errorf("%s weight %v, committed %v: run go run ./core/calibration/cmd/fit -write", n, got.Weights[k], want.Weights[k])
 		}
@@ -103,7 +104,7 @@ func TestRiskHintsClearTheirPair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		scores, err := lint.Score(context.Background(), cat, opts)
+		scores, err := similarity.Score(context.Background(), cat, opts.Options)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +123,7 @@ func TestRiskHintsClearTheirPair(t *testing.T) {
 					t.Fatalf("fix names no tool: %+v", fx)
 				}
 			}
-			again, err := lint.Score(context.Background(), fixed, opts)
+			again, err := similarity.Score(context.Background(), fixed, opts.Options)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // Tune applies the rule settings to lint options: rules set off join
@@ -48,7 +49,7 @@ func (p AcceptedPair) Matches(a, b string) bool {
 // are listed as unused, so a stale config shows. cat is the report's
 // catalog.
 func (c *Config) Apply(r *lint.Report, cat *catalog.Catalog) *lint.Report {
-	sup := &lint.Suppressed{Config: c.Path, Findings: []lint.Finding{}, Pairs: []lint.PairFinding{}}
+	sup := &lint.Suppressed{Config: c.Path, Findings: []lint.Finding{}, Pairs: []similarity.PairFinding{}}
 	usedIgnore := make([]bool, len(c.Ignores))
 	var kept []lint.Finding
 	for _, f := range r.Structural {
@@ -69,8 +70,8 @@ func (c *Config) Apply(r *lint.Report, cat *catalog.Catalog) *lint.Report {
 		}
 	}
 	usedPair := make([]bool, len(c.AcceptedPairs))
-	accept := func(list []lint.PairFinding) ([]lint.PairFinding, int) {
-		var out []lint.PairFinding
+	accept := func(list []similarity.PairFinding) ([]similarity.PairFinding, int) {
+		var out []similarity.PairFinding
 		dropped := 0
 		for _, p := range list {
 			accepted := false

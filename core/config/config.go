@@ -24,6 +24,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // FileName is the file Find looks for.
@@ -68,7 +69,7 @@ type Similarity struct {
 	// EmbedderLine and EmbedderCol are where Embedder is, for messages.
 	EmbedderLine, EmbedderCol int
 	EmbedURL                  string
-	Scoring                   lint.Scoring
+	Scoring                   similarity.Scoring
 	// Threshold is +Inf for "off" (report-only).
 	Threshold *float64
 	WatchBand *float64
@@ -246,7 +247,7 @@ func (c *Config) decode() error {
 
 func scoringList() string {
 	var names []string
-	for _, s := range lint.Scorings {
+	for _, s := range similarity.Scorings {
 		names = append(names, string(s))
 	}
 	return strings.Join(names, ", ")
@@ -345,10 +346,10 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 		},
 		"scoring": func(n *yaml.Node) error {
 			v, err := d.str(n, "similarity: scoring")
-			if err == nil && !slices.Contains(lint.Scorings, lint.Scoring(v)) {
+			if err == nil && !slices.Contains(similarity.Scorings, similarity.Scoring(v)) {
 				err = d.errf(n, "similarity: scoring %q: want one of %s", v, scoringList())
 			}
-			s.Scoring = lint.Scoring(v)
+			s.Scoring = similarity.Scoring(v)
 			return err
 		},
 		"threshold": number("threshold", true, &s.Threshold),

@@ -9,6 +9,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 const full = `# project settings
@@ -53,7 +54,7 @@ func TestParseFull(t *testing.T) {
 		t.Errorf("too-many-tools %+v", c.Rules[lint.RuleTooManyTools])
 	}
 	s := c.Similarity
-	if s.Embedder != "mock" || s.Scoring != lint.ScoringCosine || !math.IsInf(*s.Threshold, 1) || *s.WatchBand != 0.1 || *s.RankLimit != 50 {
+	if s.Embedder != "mock" || s.Scoring != similarity.ScoringCosine || !math.IsInf(*s.Threshold, 1) || *s.WatchBand != 0.1 || *s.RankLimit != 50 {
 		t.Errorf("similarity %+v", s)
 	}
 	if len(c.AcceptedPairs) != 1 || c.AcceptedPairs[0].B != "search_archived_logs" || c.AcceptedPairs[0].Line != 17 {
@@ -226,8 +227,8 @@ func TestApply(t *testing.T) {
 		{Rule: lint.RuleEnumInProse, Tool: "get_deploy", Param: "env", Severity: lint.SeverityWarn},
 		{Rule: lint.RuleDescription, Tool: "legacy_tool", Severity: lint.SeverityError},
 	}
-	sim := lint.Similarity{Analyzed: true, Thresholds: lint.Thresholds{Confusability: 0.5},
-		Confusable: []lint.PairFinding{{Kind: lint.Confusable, Pair: lint.Pair{A: "search_archived_logs", B: "search_logs"}}}, ConfusableCount: 1}
+	sim := similarity.Result{Analyzed: true, Thresholds: similarity.Thresholds{Confusability: 0.5},
+		Confusable: []similarity.PairFinding{{Kind: similarity.Confusable, Pair: similarity.Pair{A: "search_archived_logs", B: "search_logs"}}}, ConfusableCount: 1}
 	r := lint.NewReport(cat, findings, sim, lint.SeverityError)
 	if r.OK {
 		t.Fatal("the unfiltered report must fail")

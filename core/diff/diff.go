@@ -15,6 +15,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // Kind names a change.
@@ -91,7 +92,7 @@ type Report struct {
 	// NewPairs are confusable pairs of the new catalog that the old one
 	// did not flag (a renamed tool counts under its new name); nil when
 	// similarity did not run.
-	NewPairs []lint.PairFinding `json:"newConfusablePairs"`
+	NewPairs []similarity.PairFinding `json:"newConfusablePairs"`
 	// PairsCompared is false when similarity did not run.
 	PairsCompared bool    `json:"pairsCompared"`
 	Summary       Summary `json:"summary"`
@@ -282,7 +283,7 @@ func (r *Report) Gate(f Fail) {
 // SetPairs records the confusable pairs the new catalog has and the old
 // did not, given each catalog's confusable pairs; a pair of the old
 // catalog counts under its renamed tools' new names.
-func (r *Report) SetPairs(old, new []lint.PairFinding) {
+func (r *Report) SetPairs(old, new []similarity.PairFinding) {
 	rename := map[string]string{}
 	for _, c := range r.Changes {
 		if c.Kind == ToolRenamed {
@@ -299,7 +300,7 @@ func (r *Report) SetPairs(old, new []lint.PairFinding) {
 	for _, p := range old {
 		had[lint.PairKey(name(p.A), name(p.B))] = true
 	}
-	r.NewPairs = []lint.PairFinding{}
+	r.NewPairs = []similarity.PairFinding{}
 	for _, p := range new {
 		if !had[lint.PairKey(p.A, p.B)] {
 			r.NewPairs = append(r.NewPairs, p)

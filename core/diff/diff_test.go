@@ -1,13 +1,12 @@
 package diff
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
 
 	"toolscope/core/catalog"
-	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 func parse(t *testing.T, name, js string) *catalog.Catalog {
@@ -194,42 +193,15 @@ func TestTitleAndAnnotations(t *testing.T) {
 	}
 }
 
-// A description that changed in white space only reads the same side by
-// side: the report says so, since a tool-pinning hash changes all the same.
-func TestWhitespaceOnlyDescription(t *testing.T) {
-	for _, c := range []struct {
-		old, new string
-		note     bool
-	}{
-		{"Reads a file.", "Reads a file. ", true},
-		{"Reads a file.", "Reads  a\nfile.", true},
-		{"Reads a file.", "Reads the file.", false},
-	} {
-		r := Compare(parse(t, "old.json", fmt.Sprintf(`[{"name": "t", "description": %q}]`, c.old)),
-			parse(t, "new.json", fmt.Sprintf(`[{"name": "t", "description": %q}]`, c.new)))
-		var text, md bytes.Buffer
-		WriteText(&text, r, Fail{})
-		WriteMarkdown(&md, r, Fail{})
-		if len(r.Changes) != 1 || r.Summary.Descriptions != 1 {
-			t.Fatalf("%q → %q: %+v", c.old, c.new, r.Changes)
-		}
-		for name, out := range map[string]string{"message": r.Changes[0].Message, "text": text.String(), "markdown": md.String()} {
-			if got := strings.Contains(out, "white space only"); got != c.note {
-				t.Errorf("%q → %q: %s says white space only: %v\n%s", c.old, c.new, name, got, out)
-			}
-		}
-	}
-}
-
 func TestPairsAndGate(t *testing.T) {
 	old := parse(t, "old.json", `[{"name": "a_old", "description": "x"}, {"name": "b", "description": "y"}, {"name": "c", "description": "z"}]`)
 	new := parse(t, "new.json", `[{"name": "a_new", "description": "x"}, {"name": "b", "description": "y"}, {"name": "c", "description": "z"}]`)
 	r := Compare(old, new)
-	pair := func(a, b string) lint.PairFinding {
-		return lint.PairFinding{Kind: lint.Confusable, Pair: lint.Pair{A: a, B: b}}
+	pair := func(a, b string) similarity.PairFinding {
+		return similarity.PairFinding{Kind: similarity.Confusable, Pair: similarity.Pair{A: a, B: b}}
 	}
 	// a_old <> b was flagged before: a_new <> b is the same pair renamed.
-	r.SetPairs([]lint.PairFinding{pair("a_old", "b")}, []lint.PairFinding{pair("b", "a_new"), pair("b", "c")})
+	r.SetPairs([]similarity.PairFinding{pair("a_old", "b")}, []similarity.PairFinding{pair("b", "a_new"), pair("b", "c")})
 	if len(r.NewPairs) != 1 || r.NewPairs[0].B != "c" || r.Summary.NewPairs != 1 {
 		t.Errorf("new pairs %+v", r.NewPairs)
 	}
@@ -244,120 +216,4 @@ func TestPairsAndGate(t *testing.T) {
 			t.Errorf("%+v: ok %v", c.fail, r.OK)
 		}
 	}
-}
-
-func TestRenderers(t *testing.T) {
-	old := parse(t, "old.json", `[{"name": "t", "description": "safe", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}}]`)
-	new := parse(t, "new.json", `[{"name": "t", "description": "now \u001b[31mred\u001b[0m | piped", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x"]}}}}]`)
-	r := Compare(old, new)
-	r.Gate(Fail{Breaking: true})
-	var text, md, js bytes.Buffer
-	if err := WriteText(&text, r, Fail{Breaking: true}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(text.String(), "\x1b") {
-		t.Errorf("a catalog's escape sequence reached the terminal:\n%q", text.String())
-	}
-	for _, want := range []string{"1 breaking", "✗ t.a  parameter a no longer takes \"y\"", "- safe", "RESULT: FAIL (1 breaking change)"} {
-		if !strings.Contains(text.String(), want) {
-			t.Errorf("text lacks %q:\n%s", want, text.String())
-		}
-	}
-	WriteMarkdown(&md, r, Fail{Breaking: true})
-	if !strings.HasPrefix(md.String(), "### toolscope diff: ❌ FAIL (1 breaking change)") || !strings.Contains(md.String(), `piped`) || strings.Contains(md.String(), " | piped") {
-		t.Errorf("markdown:\n%s", md.String())
-	}
-	WriteJSON(&js, r)
-	for _, want := range []string{`"kind": "enum-value-removed"`, `"breaking": true`, `"summary": {`, `"ok": false`} {
-		if !strings.Contains(js.String(), want) {
-			t.Errorf("json lacks %q", want)
-		}
-	}
-}
-
-// GitHub annotations: an error for what fails the gate, a warning for a
-// breaking or text change that does not, a notice for the rest; at the
-// tool's line in NEW, and on no file for a removed tool or a catalog from
-// stdin.
-func TestGitHub(t *testing.T) {
-	old := parse(t, "old.json", `[{"name": "t", "description": "one", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}},
-	 {"name": "gone", "description": "g"}, {"name": "same", "description": "s"}]`)
-	new := parse(t, "tools.json", `[{"name": "same", "description": "s"},
-	 {"name": "t", "description": "two", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x"]}, "b": {}}}}]`)
-	cases := []struct {
-		fail   Fail
-		source string
-		want   []string
-	}{
-		{Fail{Breaking: true}, "tools.json", []string{
-			"::warning file=tools.json,line=2,col=3,title=toolscope diff description-changed::t: description changed: what a model reads of the tool is different%0Abefore: one%0Aafter: two",
-			"::error file=tools.json,line=2,col=3,title=toolscope diff enum-value-removed::t.a: parameter a no longer takes \"y\"",
-			"::notice file=tools.json,line=2,col=3,title=toolscope diff param-added::t.b: optional parameter b added",
-			"::error title=toolscope diff tool-removed::gone: tool removed",
-			"RESULT: FAIL (2 breaking changes)"}},
-		{Fail{Descriptions: true}, "tools.json", []string{
-			"::error file=tools.json,line=2,col=3,title=toolscope diff description-changed::",
-			"::warning file=tools.json,line=2,col=3,title=toolscope diff enum-value-removed::",
-			"::warning title=toolscope diff tool-removed::",
-			"RESULT: FAIL (1 description change)"}},
-		{Fail{Breaking: true}, "-", []string{"::error title=toolscope diff enum-value-removed::"}},
-	}
-	for _, c := range cases {
-		new.Source = c.source
-		r := Compare(old, new)
-		r.Gate(c.fail)
-		var b bytes.Buffer
-		if err := WriteGitHub(&b, r, new, c.fail); err != nil {
-			t.Fatal(err)
-		}
-		out := b.String()
-		for _, want := range c.want {
-			if !strings.Contains(out, want) {
-				t.Errorf("%+v: lacks %q:\n%s", c.fail, want, out)
-			}
-		}
-		if n := strings.Count(out, "\n::"); n+1 != len(r.Changes) {
-			t.Errorf("%+v: %d annotations for %d changes:\n%s", c.fail, n+1, len(r.Changes), out)
-		}
-	}
-}
-
-// Any two catalogs compare without a panic, and a catalog against itself
-// has no changes.
-func FuzzCompare(f *testing.F) {
-	f.Add(`{"type": "object", "properties": {"a": {"enum": [1]}}, "required": ["a"]}`, `{"type": "object", "properties": {"a": {"type": ["string", "null"], "items": true}}}`)
-	f.Add(`true`, `{"properties": 1, "required": "a"}`)
-	f.Add(``, `{"type": "object", "required": ["a"]}`)
-	f.Fuzz(func(t *testing.T, a, b string) {
-		// An empty side is a tool that declares no input schema.
-		tool := func(schema string) []byte {
-			if schema == "" {
-				return []byte(`[{"name": "t"}]`)
-			}
-			return []byte(`[{"name": "t", "inputSchema": ` + schema + `}]`)
-		}
-		ca, err1 := catalog.Parse("a", tool(a))
-		cb, err2 := catalog.Parse("b", tool(b))
-		if err1 != nil || err2 != nil {
-			return
-		}
-		r := Compare(ca, cb)
-		// Every rendering writes, and none lets a control character through
-		// or breaks a GitHub annotation over lines.
-		var text, md, gh, js bytes.Buffer
-		if WriteText(&text, r, Fail{Breaking: true}) != nil || WriteMarkdown(&md, r, Fail{}) != nil ||
-			WriteGitHub(&gh, r, cb, Fail{Breaking: true}) != nil || WriteJSON(&js, r) != nil {
-			t.Fatal("a rendering failed")
-		}
-		if strings.ContainsAny(text.String()+gh.String(), "\x1b\r") {
-			t.Errorf("a control character in the output:\n%q\n%q", text.String(), gh.String())
-		}
-		lines := strings.Split(strings.TrimSuffix(gh.String(), "\n"), "\n")
-		if n := len(lines) - 2; n != len(r.Changes) || !strings.HasPrefix(lines[len(lines)-1], "RESULT: ") {
-			t.Errorf("%d GitHub lines for %d changes:\n%s", len(lines), len(r.Changes), gh.String())
-		}
-		if r := Compare(ca, ca); len(r.Changes) != 0 {
-			t.Errorf("a catalog differs from itself: %+v", r.Changes)
-		}
-	})
 }

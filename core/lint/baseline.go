@@ -3,20 +3,8 @@ package lint
 import (
 	"crypto/sha256"
 	"encoding/hex"
-)
 
-// BaselineState says how a result compares with a baseline, in SARIF's
-// words: new (not in the baseline), unchanged, updated (in the baseline,
-// but its severity, verdict or message moved) or absent (in the baseline,
-// gone now). "" when no baseline was given.
-type BaselineState string
-
-// The baseline states.
-const (
-	BaselineNew       BaselineState = "new"
-	BaselineUnchanged BaselineState = "unchanged"
-	BaselineUpdated   BaselineState = "updated"
-	BaselineAbsent    BaselineState = "absent"
+	"toolscope/core/similarity"
 )
 
 // BaselineSummary is what a report says about the baseline it was
@@ -34,8 +22,8 @@ type BaselineSummary struct {
 	NewFailing int `json:"newFailing"`
 	// AbsentFindings and AbsentPairs are the baseline's entries the run no
 	// longer reports (the tool may be gone: ToolIndex is then -1).
-	AbsentFindings []Finding     `json:"absentFindings"`
-	AbsentPairs    []PairFinding `json:"absentPairs"`
+	AbsentFindings []Finding                `json:"absentFindings"`
+	AbsentPairs    []similarity.PairFinding `json:"absentPairs"`
 }
 
 // FindingKey identifies a finding across runs: its rule, tool and
@@ -65,10 +53,6 @@ func Fingerprint(key string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// fingerprintVersion names the fingerprint scheme in SARIF; a change to
+// FingerprintVersion names the fingerprint scheme in SARIF; a change to
 // FindingKey or PairKey must change it.
-const fingerprintVersion = "toolscope/v3"
-
-func partialFingerprints(key string) map[string]string {
-	return map[string]string{fingerprintVersion: Fingerprint(key)}
-}
+const FingerprintVersion = "toolscope/v3"

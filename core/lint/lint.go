@@ -12,11 +12,10 @@ package lint
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 
 	"toolscope/core/catalog"
-	"toolscope/embed"
+	"toolscope/core/similarity"
 )
 
 // Severity is how much a structural finding weighs at the gate.
@@ -28,63 +27,14 @@ const (
 	SeverityWarn  Severity = "warn"
 )
 
-// Scoring names how pairs are scored (SPEC §4.2).
-type Scoring string
-
-// The two scorings.
-const (
-	// ScoringCosine is the reference's: plain cosine of the full texts.
-	ScoringCosine Scoring = "cosine"
-	// ScoringAdaptive scores a pair against both tools' usual neighbours.
-	ScoringAdaptive Scoring = "adaptive"
-	// ScoringRisk is the confusion risk: a calibrated chance in [0, 1]
-	// that a model takes one tool for the other (risk.go).
-	ScoringRisk Scoring = "risk"
-)
-
-// Scorings are the scorings, the default first.
-var Scorings = []Scoring{ScoringRisk, ScoringAdaptive, ScoringCosine}
-
-// Explain says in one sentence, for a tool author, what a pair's score
-// means under the scoring.
-func (s Scoring) Explain() string {
-	switch s {
-	case ScoringRisk:
-		return "The risk is the chance, from 0 to 1, that a model takes one tool for the other: a small model fitted on labelled pairs " +
-			"weighs how alike the texts read (first sentences against each tool's usual neighbours, full descriptions, shared rare words), " +
-			"how the names relate (opposite or different actions, one object inside the other), " +
-			"and whether each description already names the other with when to choose it. " +
-			"At the threshold or above a pair is confusable; from the watch start below it, watch; under that, low. " +
-			"A pair's why lists the features that moved its risk most against the average pair (+ raises it, − lowers it); " +
-			"its hint names the axis to make explicit and a sentence for each description that, added, takes the pair under the watch start."
-	case ScoringAdaptive:
-		return "The adaptive score is how much closer two tools read to each other (name and first sentence, plus the words their names share) " +
-			"than each usually reads to its three nearest neighbours: at the threshold or above, with an affinity of at least 0.75, " +
-			"they stand out as a pair a model can take one for the other."
-	case ScoringCosine:
-		return "The cosine score is how alike two tools' full texts (name and description) read, from -1 to 1: " +
-			"at the threshold or above, a model can take one for the other."
-	}
-	return ""
-}
-
-// Verdict says how close a flagged pair is.
-type Verdict string
-
-// The two verdicts; only confusable fails the gate.
-const (
-	Confusable Verdict = "confusable"
-	Watch      Verdict = "watch"
-)
-
 // Report is the whole lint result; its JSON field names are stable.
 type Report struct {
 	// OK is the gate: no confusable pair and no finding at or above FailOn.
-	OK         bool       `json:"ok"`
-	ToolCount  int        `json:"toolCount"`
-	Similarity Similarity `json:"similarity"`
-	Structural []Finding  `json:"structural"`
-	Summary    Summary    `json:"summary"`
+	OK         bool              `json:"ok"`
+	ToolCount  int               `json:"toolCount"`
+	Similarity similarity.Result `json:"similarity"`
+	Structural []Finding         `json:"structural"`
+	Summary    Summary           `json:"summary"`
 	// Suppressed, when a project config was applied, holds what it
 	// accepted: those results are not in the lists above and do not gate.
 	Suppressed *Suppressed `json:"suppressed,omitempty"`
@@ -99,9 +49,9 @@ type Report struct {
 // result with the config's reason in its Suppression.
 type Suppressed struct {
 	// Config names the config file.
-	Config   string        `json:"config"`
-	Findings []Finding     `json:"findings"`
-	Pairs    []PairFinding `json:"pairs"`
+	Config   string                   `json:"config"`
+	Findings []Finding                `json:"findings"`
+	Pairs    []similarity.PairFinding `json:"pairs"`
 	// Unused lists the config's entries that matched nothing, to prune.
 	Unused []string `json:"unused,omitempty"`
 }
@@ -112,124 +62,6 @@ type Summary struct {
 	Watch      int `json:"watch"`
 	Errors     int `json:"errors"`
 	Warnings   int `json:"warnings"`
-}
-
-// Similarity is the similarity section of a report.
-type Similarity struct {
-	// Analyzed is false when similarity was skipped: no embedder, or fewer
-	// than two distinct tools.
-	Analyzed bool `json:"analyzed"`
-	// Embedder is the embedder's ID, "" when none ran.
-	Embedder string  `json:"embedder"`
-	Scoring  Scoring `json:"scoring"`
-	// Calibrated is false when the thresholds are the scoring's defaults
-	// rather than the embedder's calibration or the user's choice.
-	Calibrated bool       `json:"calibrated"`
-	Thresholds Thresholds `json:"thresholds"`
-	// PairCount is how many pairs were compared: N(N-1)/2 over the
-	// distinct tools, whatever was kept.
-	PairCount  int           `json:"pairCount"`
-	Confusable []PairFinding `json:"confusable"`
-	Watch      []PairFinding `json:"watch"`
-	// Ranked is the top of the ranking (RankLimit pairs), score descending,
-	// ties in catalog order.
-	Ranked []Pair `json:"ranked"`
-	// Neighbours holds, per tool (by catalog index), its nearest other
-	// tools, best first; nil for a tool left out of similarity.
-	Neighbours [][]Pair `json:"-"`
-	// ConfusableCount and WatchCount count every verdict pair; the lists
-	// above hold at most Options.VerdictLimit of each, best first, and
-	// Truncated says they were cut.
-	ConfusableCount int  `json:"-"`
-	WatchCount      int  `json:"-"`
-	Truncated       bool `json:"truncated,omitempty"`
-	// Notes are caveats a reader must see beside the verdicts (an
-	// uncalibrated embedder, one whose verdicts mean little).
-	Notes []string `json:"notes,omitempty"`
-}
-
-// Thresholds are where verdicts start.
-type Thresholds struct {
-	// Confusability: a pair scoring at or above it is confusable. +Inf
-	// means report-only (no verdicts); it is written as null in JSON.
-	Confusability float64 `json:"confusability"`
-	// WatchBand: a pair within it below Confusability is watch.
-	WatchBand float64 `json:"watchBand"`
-	// AffinityFloor (adaptive only): both verdicts also need the pair's
-	// affinity at or above it.
-	AffinityFloor float64 `json:"affinityFloor,omitempty"`
-}
-
-// ReportOnly reports whether these thresholds give no verdicts at all.
-func (t Thresholds) ReportOnly() bool { return math.IsInf(t.Confusability, 1) }
-
-// MarshalJSON writes a report-only threshold as null, as the reference does.
-func (t Thresholds) MarshalJSON() ([]byte, error) {
-	type plain struct {
-		Confusability *float64 `json:"confusability"`
-		WatchBand     float64  `json:"watchBand"`
-		AffinityFloor float64  `json:"affinityFloor,omitempty"`
-	}
-	p := plain{WatchBand: t.WatchBand, AffinityFloor: t.AffinityFloor}
-	if !t.ReportOnly() {
-		c := t.Confusability
-		p.Confusability = &c
-	}
-	return json.Marshal(p)
-}
-
-// UnmarshalJSON reads a null threshold back as report-only.
-func (t *Thresholds) UnmarshalJSON(data []byte) error {
-	var p struct {
-		Confusability *float64 `json:"confusability"`
-		WatchBand     float64  `json:"watchBand"`
-		AffinityFloor float64  `json:"affinityFloor"`
-	}
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	*t = Thresholds{Confusability: math.Inf(1), WatchBand: p.WatchBand, AffinityFloor: p.AffinityFloor}
-	if p.Confusability != nil {
-		t.Confusability = *p.Confusability
-	}
-	return nil
-}
-
-// Pair is two tools and their score; A has the lower catalog index.
-type Pair struct {
-	A string `json:"a"`
-	B string `json:"b"`
-	// I and J are the catalog indexes of A and B.
-	I int `json:"-"`
-	J int `json:"-"`
-	// Similarity is the scoring's score: the cosine, or the adaptive score.
-	Similarity float64 `json:"similarity"`
-	// Affinity is the adaptive scoring's affinity (nil under cosine); under
-	// the risk scoring, the cosine of the names and first sentences.
-	Affinity *float64 `json:"affinity,omitempty"`
-	// Risk is the confusion risk in [0, 1] under the risk scoring (the
-	// same value as Similarity, named for readers), nil otherwise.
-	Risk *float64 `json:"risk,omitempty"`
-}
-
-// PairFinding is a pair with a verdict and the hint for telling them apart.
-// Its JSON is the pair's fields between kind and hint.
-type PairFinding struct {
-	Kind Verdict `json:"kind"`
-	Pair
-	Hint string `json:"hint"`
-	// Reasons are the features that moved the pair's risk most, largest
-	// first (risk scoring only).
-	Reasons []Reason `json:"reasons,omitempty"`
-	// Fixes are the edits the hint proposes, ready to apply (risk
-	// scoring): each description names the other with when to choose it.
-	Fixes []Fix `json:"fixes,omitempty"`
-	// Axis is the hint's structure, for a UI that marks the terms.
-	Axis Axis `json:"-"`
-	// BaselineState is set when the run was compared with a baseline.
-	BaselineState BaselineState `json:"baselineState,omitempty"`
-	// Suppression is the reason a project config gave for accepting it.
-	Suppression string `json:"suppression,omitempty"`
 }
 
 // Finding is one structural finding on one tool.
@@ -248,111 +80,34 @@ type Finding struct {
 	// ToolIndex is the tool's catalog index.
 	ToolIndex int `json:"-"`
 	// BaselineState is set when the run was compared with a baseline.
-	BaselineState BaselineState `json:"baselineState,omitempty"`
+	BaselineState similarity.BaselineState `json:"baselineState,omitempty"`
 	// Suppression is the reason a project config gave for accepting it.
 	Suppression string `json:"suppression,omitempty"`
 }
 
-// Progress reports long work: Done of Total units of Stage.
-type Progress struct {
-	Stage Stage
-	Done  int
-	Total int
-}
-
-// Stage names a part of the analysis for progress.
-type Stage string
-
-// The stages that report progress, in the order they run. Rules, features
-// and verdicts report their start (Total 0); rules also count tools.
-// Features is reading the names and descriptions the scoring weighs, after
-// the embedding: on a large catalog it can take a while, and a line still
-// saying embed 100% would read as a run stuck.
-const (
-	StageRules    Stage = "rules"
-	StageEmbed    Stage = "embed"
-	StageFeatures Stage = "features"
-	StageScore    Stage = "score"
-	StageVerdicts Stage = "verdicts"
-)
-
-// Adaptive holds the adaptive scoring's constants (SPEC §4.2), options so
-// calibration work can vary them.
-type Adaptive struct {
-	// JaccardWeight weighs the names' token overlap in the affinity.
-	JaccardWeight float64
-	// K is how many nearest neighbours set a tool's usual affinity.
-	K int
-	// Threshold and WatchBand are the scoring's default verdict start.
-	Threshold, WatchBand float64
-	// AffinityFloor is the least affinity a flagged pair needs.
-	AffinityFloor float64
-}
-
-// DefaultAdaptive is the SPEC's adaptive scoring.
-func DefaultAdaptive() Adaptive {
-	return Adaptive{JaccardWeight: 0.3, K: 3, Threshold: -0.04, WatchBand: 0.05, AffinityFloor: 0.75}
-}
-
-// The cosine scoring's default verdict start, for embedders without a
-// calibration.
-const (
-	DefaultCosineThreshold = 0.85
-	DefaultCosineWatchBand = 0.05
-)
-
-// DefaultRankLimit is how many ranked pairs a report keeps by default.
-const DefaultRankLimit = 1000
-
-// DefaultNeighbours is how many nearest neighbours are kept per tool.
-const DefaultNeighbours = 10
-
-// DefaultVerdictLimit bounds each verdict list. An embedder that
-// compresses everything (the mock puts most pairs of a large catalog above
-// 0.94) would otherwise make the report grow with N²; the counts stay
-// exact.
-const DefaultVerdictLimit = 10000
+// StageRules is the rule pack's progress stage, before the scoring's: it
+// reports its start (Total 0) and counts tools.
+const StageRules similarity.Stage = "rules"
 
 // Options configure an analysis; the zero value is not useful, start from
 // DefaultOptions.
 type Options struct {
-	// Embedder scores similarity; nil skips it (Analyzed false).
-	Embedder embed.Embedder
-	Scoring  Scoring
-	// Threshold and WatchBand override the embedder's calibration when
-	// set; Threshold +Inf makes similarity report-only.
-	Threshold *float64
-	WatchBand *float64
-	Adaptive  Adaptive
-	// RiskModel replaces the risk scoring's fitted model (calibration
-	// work); nil is DefaultRiskModel.
-	RiskModel *RiskModel
+	// Options configure the similarity scoring; its Progress also hears
+	// the rules' progress.
+	similarity.Options
 	// FailOn is the least severity that fails the gate.
 	FailOn Severity
-	// RankLimit bounds Ranked; 0 keeps every pair.
-	RankLimit int
-	// Neighbours is how many nearest neighbours to keep per tool.
-	Neighbours int
-	// VerdictLimit bounds each verdict list; 0 keeps them all.
-	VerdictLimit int
 	// Rules is the structural pack; Disabled lists rule ids to skip.
 	Rules    []Rule
 	Disabled []string
-	// Progress, when set, is called as embedding and scoring advance, from
-	// the goroutine running the analysis.
-	Progress func(Progress)
 }
 
 // DefaultOptions is the command line's defaults without an embedder.
 func DefaultOptions() Options {
 	return Options{
-		Scoring:      ScoringRisk,
-		Adaptive:     DefaultAdaptive(),
-		FailOn:       SeverityError,
-		RankLimit:    DefaultRankLimit,
-		Neighbours:   DefaultNeighbours,
-		VerdictLimit: DefaultVerdictLimit,
-		Rules:        DefaultRules(),
+		Options: similarity.DefaultOptions(),
+		FailOn:  SeverityError,
+		Rules:   DefaultRules(),
 	}
 }
 
@@ -361,14 +116,14 @@ func DefaultOptions() Options {
 func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, error) {
 	findings := Structural(cat, opts)
 	// Without an embedder there are no verdicts: report-only thresholds.
-	sim := Similarity{Scoring: opts.Scoring, Thresholds: Thresholds{Confusability: math.Inf(1)}}
+	sim := similarity.Result{Scoring: opts.Scoring, Thresholds: similarity.Thresholds{Confusability: math.Inf(1)}}
 	if opts.Embedder != nil {
-		scores, err := Score(ctx, cat, opts)
+		scores, err := similarity.Score(ctx, cat, opts.Options)
 		if err != nil {
 			return nil, err
 		}
 		if opts.Progress != nil {
-			opts.Progress(Progress{Stage: StageVerdicts})
+			opts.Progress(similarity.Progress{Stage: similarity.StageVerdicts})
 		}
 		sim = scores.Judge(scores.Thresholds())
 	}
@@ -376,19 +131,19 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 }
 
 // NewReport assembles a report and its gate from the stages' results.
-func NewReport(cat *catalog.Catalog, findings []Finding, sim Similarity, failOn Severity) *Report {
+func NewReport(cat *catalog.Catalog, findings []Finding, sim similarity.Result, failOn Severity) *Report {
 	r := &Report{ToolCount: len(cat.Tools), Similarity: sim, Structural: findings, FailOn: failOn}
 	if r.Structural == nil {
 		r.Structural = []Finding{}
 	}
 	if r.Similarity.Confusable == nil {
-		r.Similarity.Confusable = []PairFinding{}
+		r.Similarity.Confusable = []similarity.PairFinding{}
 	}
 	if r.Similarity.Watch == nil {
-		r.Similarity.Watch = []PairFinding{}
+		r.Similarity.Watch = []similarity.PairFinding{}
 	}
 	if r.Similarity.Ranked == nil {
-		r.Similarity.Ranked = []Pair{}
+		r.Similarity.Ranked = []similarity.Pair{}
 	}
 	failing := 0
 	for _, f := range findings {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"toolscope/core/catalog"
+	"toolscope/core/similarity"
 	"toolscope/embed"
 )
 
@@ -44,7 +45,7 @@ type refPair struct {
 }
 
 type refPairFinding struct {
-	Kind Verdict `json:"kind"`
+	Kind similarity.Verdict `json:"kind"`
 	refPair
 	Hint string `json:"hint"`
 }
@@ -56,10 +57,10 @@ var (
 )
 
 // refAxis reads the axis out of a reference hint.
-func refAxis(t *testing.T, hint string) Axis {
+func refAxis(t *testing.T, hint string) similarity.Axis {
 	t.Helper()
 	if m := refQualifier.FindStringSubmatch(hint); m != nil {
-		ax := Axis{Kind: AxisQualifier}
+		ax := similarity.Axis{Kind: similarity.AxisQualifier}
 		for _, q := range refQuoted.FindAllStringSubmatch(m[1], -1) {
 			ax.Qualifiers = append(ax.Qualifiers, q[1])
 		}
@@ -72,13 +73,13 @@ func refAxis(t *testing.T, hint string) Axis {
 			}
 			return strings.Split(s, ", ")
 		}
-		return Axis{Kind: AxisTerms, TermsA: split(m[1]), TermsB: split(m[2])}
+		return similarity.Axis{Kind: similarity.AxisTerms, TermsA: split(m[1]), TermsB: split(m[2])}
 	}
 	if strings.Contains(hint, "near-duplicates") {
-		return Axis{Kind: AxisNearDuplicate}
+		return similarity.Axis{Kind: similarity.AxisNearDuplicate}
 	}
 	t.Fatalf("unrecognised reference hint %q", hint)
-	return Axis{}
+	return similarity.Axis{}
 }
 
 func TestParityWithReference(t *testing.T) {
@@ -98,13 +99,13 @@ func TestParityWithReference(t *testing.T) {
 			if err := json.Unmarshal(data, &ref); err != nil {
 				t.Fatal(err)
 			}
-			cat, err := catalog.Load(filepath.Join("testdata/catalogs", name+".json"), nil)
+			cat, err := catalog.Load(filepath.Join("../similarity/testdata/catalogs", name+".json"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opts := DefaultOptions()
 			opts.Embedder = embed.Mock{}
-			opts.Scoring = ScoringCosine
+			opts.Scoring = similarity.ScoringCosine
 			opts.RankLimit = 0
 			if mode == "report-only" {
 				inf := math.Inf(1)
@@ -158,7 +159,7 @@ func checkParity(t *testing.T, ref *refReport, got *Report) {
 	}
 }
 
-func checkVerdicts(t *testing.T, what string, ref []refPairFinding, got []PairFinding) {
+func checkVerdicts(t *testing.T, what string, ref []refPairFinding, got []similarity.PairFinding) {
 	t.Helper()
 	if len(got) != len(ref) {
 		t.Errorf("%d %s pairs, reference %d", len(got), what, len(ref))

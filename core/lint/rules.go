@@ -10,6 +10,8 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/similarity"
+	"toolscope/core/textutil"
 )
 
 // Rule is one structural check. Rules are values: build them with their
@@ -80,7 +82,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	var out []Finding
 	for i, t := range cat.Tools {
 		if opts.Progress != nil && i%1024 == 0 {
-			opts.Progress(Progress{Stage: StageRules, Done: i, Total: len(cat.Tools)})
+			opts.Progress(similarity.Progress{Stage: StageRules, Done: i, Total: len(cat.Tools)})
 		}
 		for _, r := range rules {
 			if c.IsDuplicate(t) && r.ID != RuleDuplicateName {
@@ -192,8 +194,8 @@ func DescriptionRule(minChars int) Rule {
 			After:  `{"name": "get_volume", "description": "Returns one volume's size, pool and state by id. Use after list_volumes when you already know the id."}`,
 		},
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
-			d := jsTrim(t.Description)
-			n := utf16Len(d)
+			d := textutil.JSTrim(t.Description)
+			n := textutil.UTF16Len(d)
 			switch {
 			case n == 0:
 				return []Finding{{Severity: SeverityError, Message: "the tool has no description: the model can only guess from its name"}}
@@ -225,7 +227,7 @@ func SaysWhatNotWhenRule(cues []string) Rule {
 			After:  `{"name": "get_fcns_database", "description": "FC name server registrations, live from the switch. Use when the question is about the fabric right now; for history use influx_get_fcns_database."}`,
 		},
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
-			d := jsTrim(t.Description)
+			d := textutil.JSTrim(t.Description)
 			if d == "" || hasAnyWord(d, cues) {
 				return nil
 			}
@@ -237,7 +239,7 @@ func SaysWhatNotWhenRule(cues []string) Rule {
 
 func hasAnyWord(text string, words []string) bool {
 	for _, w := range words {
-		if hasWholeWord(text, w) {
+		if textutil.HasWholeWord(text, w) {
 			return true
 		}
 	}
@@ -348,7 +350,7 @@ func proseLiterals(desc string, commaList *regexp.Regexp) []string {
 // list closes ("one of a | b | c." lists c, not "c.").
 func trimAll(parts []string) []string {
 	for i, p := range parts {
-		parts[i] = strings.TrimRight(jsTrim(p), ".")
+		parts[i] = strings.TrimRight(textutil.JSTrim(p), ".")
 	}
 	return parts
 }
@@ -388,7 +390,7 @@ func OptionalParamRule(cues []string) Rule {
 					continue
 				}
 				desc, _ := p.Value.Get("description").Str()
-				desc = jsTrim(desc)
+				desc = textutil.JSTrim(desc)
 				switch {
 				case desc == "":
 					out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,

@@ -5,19 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"toolscope/core/catalog"
+	"toolscope/core/internal/testcat"
 )
-
-// mustCatalog parses a catalog written inline.
-func mustCatalog(t testing.TB, src string) *catalog.Catalog {
-	t.Helper()
-	cat, err := catalog.Parse("test.json", []byte(src))
-	if err != nil {
-		t.Fatalf("catalog: %v", err)
-	}
-	return cat
-}
 
 // ruleFindings runs one rule over the catalog (duplicates handled as the
 // engine does) and renders each finding as "tool.param severity".
@@ -26,7 +15,7 @@ func ruleFindings(t testing.TB, rule Rule, src string) []string {
 	opts := DefaultOptions()
 	opts.Rules = []Rule{rule}
 	var out []string
-	for _, f := range Structural(mustCatalog(t, src), opts) {
+	for _, f := range Structural(testcat.Parse(t, src), opts) {
 		s := f.Tool
 		if f.Param != "" {
 			s += "." + f.Param
@@ -40,22 +29,6 @@ func ruleFindings(t testing.TB, rule Rule, src string) []string {
 	return out
 }
 
-func tool(name, description, schema string) string {
-	d := ""
-	if description != "-" {
-		d = fmt.Sprintf(`, "description": %q`, description)
-	}
-	s := ""
-	if schema != "" {
-		s = `, "inputSchema": ` + schema
-	}
-	return fmt.Sprintf(`{"name": %q%s%s}`, name, d, s)
-}
-
-func list(tools ...string) string { return "[" + strings.Join(tools, ",") + "]" }
-
-const long = "Returns the thing you asked about, in full detail"
-
 func TestRules(t *testing.T) {
 	cases := []struct {
 		name string
@@ -64,92 +37,92 @@ func TestRules(t *testing.T) {
 		want []string
 	}{
 		// description-missing-or-short
-		{"no description is an error", DescriptionRule(40), list(tool("a", "-", "")), []string{"a error"}},
-		{"a blank description is an error", DescriptionRule(40), list(tool("a", " \t\u00a0\ufeff", "")), []string{"a error"}},
-		{"39 characters warn", DescriptionRule(40), list(tool("a", strings.Repeat("x", 39), "")), []string{"a warn"}},
-		{"40 characters pass", DescriptionRule(40), list(tool("a", strings.Repeat("x", 40)+"  ", "")), nil},
-		{"length counts UTF-16 units like the reference", DescriptionRule(40), list(tool("a", strings.Repeat("😀", 20), "")), nil},
-		{"the minimum is configurable", DescriptionRule(80), list(tool("a", long, "")), []string{"a warn"}},
+		{"no description is an error", DescriptionRule(40), testcat.List(testcat.Tool("a", "-", "")), []string{"a error"}},
+		{"a blank description is an error", DescriptionRule(40), testcat.List(testcat.Tool("a", " \t\u00a0\ufeff", "")), []string{"a error"}},
+		{"39 characters warn", DescriptionRule(40), testcat.List(testcat.Tool("a", strings.Repeat("x", 39), "")), []string{"a warn"}},
+		{"40 characters pass", DescriptionRule(40), testcat.List(testcat.Tool("a", strings.Repeat("x", 40)+"  ", "")), nil},
+		{"length counts UTF-16 units like the reference", DescriptionRule(40), testcat.List(testcat.Tool("a", strings.Repeat("😀", 20), "")), nil},
+		{"the minimum is configurable", DescriptionRule(80), testcat.List(testcat.Tool("a", testcat.Long, "")), []string{"a warn"}},
 
 		// says-what-not-when
-		{"no cue warns", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", long, "")), []string{"a warn"}},
-		{"cue for", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "Use FOR history.", "")), nil},
-		{"cue when", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "Pick when stale", "")), nil},
-		{"cue after", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "Call after list_x", "")), nil},
-		{"cue first", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "Call FIRST.", "")), nil},
-		{"cue fallback", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "fallback-only", "")), nil},
-		{"cue only", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "(only) live data", "")), nil},
-		{"a cue inside a word does not count", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "before formatting firstly", "")), []string{"a warn"}},
-		{"a cue next to an underscore counts (not a-z0-9)", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "x_for_y", "")), nil},
-		{"no description is the description rule's", SaysWhatNotWhenRule(DefaultWhenCues), list(tool("a", "-", "")), nil},
-		{"cues are configurable", SaysWhatNotWhenRule([]string{"prefer"}), list(tool("a", "Use for x", ""), tool("b", "Prefer this", "")), []string{"a warn"}},
+		{"no cue warns", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", testcat.Long, "")), []string{"a warn"}},
+		{"cue for", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "Use FOR history.", "")), nil},
+		{"cue when", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "Pick when stale", "")), nil},
+		{"cue after", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "Call after list_x", "")), nil},
+		{"cue first", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "Call FIRST.", "")), nil},
+		{"cue fallback", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "fallback-only", "")), nil},
+		{"cue only", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "(only) live data", "")), nil},
+		{"a cue inside a word does not count", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "before formatting firstly", "")), []string{"a warn"}},
+		{"a cue next to an underscore counts (not a-z0-9)", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "x_for_y", "")), nil},
+		{"no description is the description rule's", SaysWhatNotWhenRule(DefaultWhenCues), testcat.List(testcat.Tool("a", "-", "")), nil},
+		{"cues are configurable", SaysWhatNotWhenRule([]string{"prefer"}), testcat.List(testcat.Tool("a", "Use for x", ""), testcat.Tool("b", "Prefer this", "")), []string{"a warn"}},
 
 		// enum-in-prose
-		{"pipe list", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"type":"string","description":"avg_iops | peak_iops|mbps"}}}`)),
+		{"pipe list", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"type":"string","description":"avg_iops | peak_iops|mbps"}}}`)),
 			[]string{`a.m warn "enum": ["avg_iops","peak_iops","mbps"]`}},
-		{"comma list behind one of", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"One of: red, green , blue."}}}`)),
+		{"comma list behind one of", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"One of: red, green , blue."}}}`)),
 			[]string{`a.m warn "enum": ["red","green","blue"]`}},
-		{"allowed values", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"Allowed values a, b"}}}`)), []string{`a.m warn "enum": ["a","b"]`}},
-		{"valid value", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"valid value: x,y"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
-		{"options", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"OPTIONS x, y"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
-		{"values", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"values: x, y"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
-		{"a comma list without a marker is prose", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"e.g. 1h, 24h, or 7d"}}}`)), nil},
-		{"a marker inside a word is no marker", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"IANA zone of Europe, Asia"}}}`)), nil},
-		{"a declared enum is enough", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"type":"string","enum":["a"],"description":"a | b"}}}`)), nil},
-		{"a non-string parameter is skipped", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"type":"integer","description":"a | b"}}}`)), nil},
-		{"a type list is not the string type", EnumInProseRule(DefaultValueMarkers), list(tool("a", long, `{"type":"object","properties":{"m":{"type":["string","null"],"description":"a | b"}}}`)), nil},
-		{"markers are configurable", EnumInProseRule([]string{"choose"}), list(tool("a", long, `{"type":"object","properties":{"m":{"description":"choose x, y; one of: p, q"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
+		{"allowed values", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"Allowed values a, b"}}}`)), []string{`a.m warn "enum": ["a","b"]`}},
+		{"valid value", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"valid value: x,y"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
+		{"options", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"OPTIONS x, y"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
+		{"values", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"values: x, y"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
+		{"a comma list without a marker is prose", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"e.g. 1h, 24h, or 7d"}}}`)), nil},
+		{"a marker inside a word is no marker", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"IANA zone of Europe, Asia"}}}`)), nil},
+		{"a declared enum is enough", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"type":"string","enum":["a"],"description":"a | b"}}}`)), nil},
+		{"a non-string parameter is skipped", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"type":"integer","description":"a | b"}}}`)), nil},
+		{"a type list is not the string type", EnumInProseRule(DefaultValueMarkers), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"type":["string","null"],"description":"a | b"}}}`)), nil},
+		{"markers are configurable", EnumInProseRule([]string{"choose"}), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"m":{"description":"choose x, y; one of: p, q"}}}`)), []string{`a.m warn "enum": ["x","y"]`}},
 
 		// optional-param-undocumented
-		{"optional without description", OptionalParamRule(DefaultOmissionCues), list(tool("a", long, `{"type":"object","properties":{"p":{"type":"string"}}}`)), []string{"a.p warn"}},
-		{"optional without an omission cue", OptionalParamRule(DefaultOmissionCues), list(tool("a", long, `{"type":"object","properties":{"p":{"description":"The pool."}}}`)), []string{"a.p warn"}},
-		{"required parameters are skipped", OptionalParamRule(DefaultOmissionCues), list(tool("a", long, `{"type":"object","properties":{"p":{}},"required":["p"]}`)), nil},
-		{"each omission cue counts", OptionalParamRule(DefaultOmissionCues), list(omissionCueTools()...), nil},
-		{"omission cues are configurable", OptionalParamRule([]string{"unset"}), list(tool("a", long, `{"type":"object","properties":{"p":{"description":"Optional."},"q":{"description":"If unset, all."}}}`)), []string{"a.p warn"}},
-		{"parameters in file order", OptionalParamRule(DefaultOmissionCues), list(tool("a", long, `{"type":"object","properties":{"z":{},"b":{},"1":{}}}`)), []string{"a.z warn", "a.b warn", "a.1 warn"}},
+		{"optional without description", OptionalParamRule(DefaultOmissionCues), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"p":{"type":"string"}}}`)), []string{"a.p warn"}},
+		{"optional without an omission cue", OptionalParamRule(DefaultOmissionCues), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"p":{"description":"The pool."}}}`)), []string{"a.p warn"}},
+		{"required parameters are skipped", OptionalParamRule(DefaultOmissionCues), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"p":{}},"required":["p"]}`)), nil},
+		{"each omission cue counts", OptionalParamRule(DefaultOmissionCues), testcat.List(omissionCueTools()...), nil},
+		{"omission cues are configurable", OptionalParamRule([]string{"unset"}), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"p":{"description":"Optional."},"q":{"description":"If unset, all."}}}`)), []string{"a.p warn"}},
+		{"parameters in file order", OptionalParamRule(DefaultOmissionCues), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"z":{},"b":{},"1":{}}}`)), []string{"a.z warn", "a.b warn", "a.1 warn"}},
 
 		// duplicate-name
-		{"later duplicates are errors", DuplicateNameRule(), list(tool("a", long, ""), tool("b", long, ""), tool("a", long, ""), tool("a", long, "")), []string{"a error", "a error"}},
+		{"later duplicates are errors", DuplicateNameRule(), testcat.List(testcat.Tool("a", testcat.Long, ""), testcat.Tool("b", testcat.Long, ""), testcat.Tool("a", testcat.Long, ""), testcat.Tool("a", testcat.Long, "")), []string{"a error", "a error"}},
 
 		// name-provider-limits
-		{"portable names pass", NameLimitsRule(), list(tool("get_x-1", long, "")), nil},
-		{"a dot is fine for MCP only", NameLimitsRule(), list(tool("math.sum", long, "")), []string{"math.sum warn math_sum"}},
-		{"65 characters are fine for MCP only", NameLimitsRule(), list(tool(strings.Repeat("n", 65), long, "")), []string{strings.Repeat("n", 65) + " warn " + strings.Repeat("n", 64)}},
-		{"a space breaks every rule", NameLimitsRule(), list(tool("get x", long, "")), []string{"get x error get_x"}},
+		{"portable names pass", NameLimitsRule(), testcat.List(testcat.Tool("get_x-1", testcat.Long, "")), nil},
+		{"a dot is fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool("math.sum", testcat.Long, "")), []string{"math.sum warn math_sum"}},
+		{"65 characters are fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool(strings.Repeat("n", 65), testcat.Long, "")), []string{strings.Repeat("n", 65) + " warn " + strings.Repeat("n", 64)}},
+		{"a space breaks every rule", NameLimitsRule(), testcat.List(testcat.Tool("get x", testcat.Long, "")), []string{"get x error get_x"}},
 		{"an OpenAI tool's own provider rejects a dot", NameLimitsRule(), `[{"type":"function","function":{"name":"math.sum","description":"x"}}]`, []string{"math.sum error math_sum"}},
 		{"an Anthropic tool's own provider rejects a dot", NameLimitsRule(), `[{"name":"math.sum","input_schema":{"type":"object"}}]`, []string{"math.sum error math_sum"}},
 
 		// schema-not-object
-		{"no schema passes", SchemaNotObjectRule(), list(tool("a", long, "")), nil},
-		{"an object schema passes", SchemaNotObjectRule(), list(tool("a", long, `{"type":"object"}`)), nil},
-		{"a string schema fails", SchemaNotObjectRule(), list(tool("a", long, `{"type":"string"}`)), []string{"a error"}},
-		{"a schema without type fails", SchemaNotObjectRule(), list(tool("a", long, `{"properties":{}}`)), []string{"a error"}},
-		{"a schema that is an array fails", SchemaNotObjectRule(), list(tool("a", long, `[]`)), []string{"a error"}},
-		{"a type list fails", SchemaNotObjectRule(), list(tool("a", long, `{"type":["object","null"]}`)), []string{"a error"}},
+		{"no schema passes", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, "")), nil},
+		{"an object schema passes", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object"}`)), nil},
+		{"a string schema fails", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"string"}`)), []string{"a error"}},
+		{"a schema without type fails", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"properties":{}}`)), []string{"a error"}},
+		{"a schema that is an array fails", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, `[]`)), []string{"a error"}},
+		{"a type list fails", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":["object","null"]}`)), []string{"a error"}},
 
 		// required-undeclared
-		{"required names an undeclared property", RequiredUndeclaredRule(), list(tool("a", long, `{"type":"object","properties":{"x":{}},"required":["x","y"]}`)), []string{"a.y error"}},
-		{"required without properties", RequiredUndeclaredRule(), list(tool("a", long, `{"type":"object","required":["q"]}`)), []string{"a.q error"}},
-		{"nested objects and items are checked", RequiredUndeclaredRule(), list(tool("a", long, `{"type":"object","properties":{"f":{"type":"object","properties":{},"required":["n"]},"l":{"type":"array","items":{"type":"object","required":["t"]}}}}`)), []string{"a.f.n error", "a.l[].t error"}},
-		{"patternProperties may declare it", RequiredUndeclaredRule(), list(tool("a", long, `{"type":"object","patternProperties":{"^x":{}},"required":["xy"]}`)), nil},
-		{"empty patternProperties declare nothing", RequiredUndeclaredRule(), list(tool("a", long, `{"type":"object","patternProperties":{},"required":["xy"]}`)), []string{"a.xy error"}},
+		{"required names an undeclared property", RequiredUndeclaredRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"x":{}},"required":["x","y"]}`)), []string{"a.y error"}},
+		{"required without properties", RequiredUndeclaredRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","required":["q"]}`)), []string{"a.q error"}},
+		{"nested objects and items are checked", RequiredUndeclaredRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"f":{"type":"object","properties":{},"required":["n"]},"l":{"type":"array","items":{"type":"object","required":["t"]}}}}`)), []string{"a.f.n error", "a.l[].t error"}},
+		{"patternProperties may declare it", RequiredUndeclaredRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","patternProperties":{"^x":{}},"required":["xy"]}`)), nil},
+		{"empty patternProperties declare nothing", RequiredUndeclaredRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","patternProperties":{},"required":["xy"]}`)), []string{"a.xy error"}},
 
 		// enum-type-mismatch
-		{"a string member under integer", EnumTypeMismatchRule(), list(tool("a", long, `{"type":"object","properties":{"n":{"type":"integer","enum":[1,"2",3.5,1e2]}}}`)), []string{"a.n error", "a.n error"}},
-		{"members matching a type list pass", EnumTypeMismatchRule(), list(tool("a", long, `{"type":"object","properties":{"n":{"type":["string","null"],"enum":["a",null]}}}`)), nil},
-		{"no type, nothing to contradict", EnumTypeMismatchRule(), list(tool("a", long, `{"type":"object","properties":{"n":{"enum":[1,"a"]}}}`)), nil},
-		{"an unknown type accepts anything", EnumTypeMismatchRule(), list(tool("a", long, `{"type":"object","properties":{"n":{"type":"date","enum":[1]}}}`)), nil},
-		{"a boolean member under string, in items", EnumTypeMismatchRule(), list(tool("a", long, `{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","enum":["a",true]}}}}`)), []string{"a.l[] error"}},
+		{"a string member under integer", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"type":"integer","enum":[1,"2",3.5,1e2]}}}`)), []string{"a.n error", "a.n error"}},
+		{"members matching a type list pass", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"type":["string","null"],"enum":["a",null]}}}`)), nil},
+		{"no type, nothing to contradict", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"enum":[1,"a"]}}}`)), nil},
+		{"an unknown type accepts anything", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"type":"date","enum":[1]}}}`)), nil},
+		{"a boolean member under string, in items", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","enum":["a",true]}}}}`)), []string{"a.l[] error"}},
 
 		// duplicate-json-key
 		{"a repeated key warns", DuplicateJSONKeyRule(), `[{"name":"a","description":"x","description":"y"}]`, []string{"a warn"}},
 
 		// pattern-not-ecma
-		{"a Python-only group warns", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?P<n>x)$"}}}`)), []string{"a.s warn"}},
-		{"a .NET inline option warns", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?i)[a-z]+$"}}}`)), []string{"a.s warn"}},
-		{"a .NET anchor warns", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"\\Avol-[0-9]+\\z"}}}`)), []string{"a.s warn"}},
-		{"an ES2025 modifier group compiles", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?i:vol)-[0-9]+$"}}}`)), nil},
-		{"ECMA lookbehind compiles", PatternRule(), list(tool("a", long, `{"type":"object","properties":{"s":{"type":"string","pattern":"(?<=a)b"}}}`)), nil},
+		{"a Python-only group warns", PatternRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?P<n>x)$"}}}`)), []string{"a.s warn"}},
+		{"a .NET inline option warns", PatternRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?i)[a-z]+$"}}}`)), []string{"a.s warn"}},
+		{"a .NET anchor warns", PatternRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"s":{"type":"string","pattern":"\\Avol-[0-9]+\\z"}}}`)), []string{"a.s warn"}},
+		{"an ES2025 modifier group compiles", PatternRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"s":{"type":"string","pattern":"^(?i:vol)-[0-9]+$"}}}`)), nil},
+		{"ECMA lookbehind compiles", PatternRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"s":{"type":"string","pattern":"(?<=a)b"}}}`)), nil},
 
 		// declaration-refused
 		{"a rule on an argument the schema does not offer", DeclarationRule(), `[{"name":"a","description":"x","inputSchema":{"type":"object","properties":{"u":{"type":"string"}}},"askOrAssume":{"v":{"assume":"s"}}}]`, []string{"a.v error"}},
@@ -168,7 +141,7 @@ func TestRules(t *testing.T) {
 func omissionCueTools() []string {
 	var out []string
 	for i, cue := range DefaultOmissionCues {
-		out = append(out, tool(fmt.Sprintf("t%d", i), long, fmt.Sprintf(`{"type":"object","properties":{"p":{"description":"Says %s here."}}}`, cue)))
+		out = append(out, testcat.Tool(fmt.Sprintf("t%d", i), testcat.Long, fmt.Sprintf(`{"type":"object","properties":{"p":{"description":"Says %s here."}}}`, cue)))
 	}
 	return out
 }
@@ -176,14 +149,14 @@ func omissionCueTools() []string {
 func TestTooManyTools(t *testing.T) {
 	var tools []string
 	for i := range 131 {
-		tools = append(tools, tool(fmt.Sprintf("t%d", i), long, ""))
+		tools = append(tools, testcat.Tool(fmt.Sprintf("t%d", i), testcat.Long, ""))
 	}
-	tools = append(tools[:5], append([]string{tool("t1", long, "")}, tools[5:]...)...) // a duplicate does not count
-	got := ruleFindings(t, TooManyToolsRule(128), list(tools...))
+	tools = append(tools[:5], append([]string{testcat.Tool("t1", testcat.Long, "")}, tools[5:]...)...) // a duplicate does not count
+	got := ruleFindings(t, TooManyToolsRule(128), testcat.List(tools...))
 	if want := []string{"t128 warn"}; !slices.Equal(got, want) {
 		t.Errorf("findings = %q, want %q (once, on the first tool past the limit)", got, want)
 	}
-	if got := ruleFindings(t, TooManyToolsRule(128), list(tools[:129]...)); got != nil {
+	if got := ruleFindings(t, TooManyToolsRule(128), testcat.List(tools[:129]...)); got != nil {
 		t.Errorf("128 distinct tools: findings = %q, want none", got)
 	}
 }
@@ -194,7 +167,7 @@ func TestStructuralOrderPositionsAndDisable(t *testing.T) {
   {"name": "a", "description": "dup"},
   {"name": "b", "description": "Short."}
 ]`
-	cat := mustCatalog(t, src)
+	cat := testcat.Parse(t, src)
 	opts := DefaultOptions()
 	var got []string
 	for _, f := range Structural(cat, opts) {

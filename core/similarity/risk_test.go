@@ -1,4 +1,4 @@
-package lint
+package similarity
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"toolscope/core/catalog"
+	"toolscope/core/internal/testcat"
 	"toolscope/embed"
 )
 
@@ -129,15 +130,15 @@ func TestRiskModel(t *testing.T) {
 // verdicts carry reasons and fixes, and applying a pair's fixes lowers
 // its risk.
 func TestRiskScoring(t *testing.T) {
-	src := list(
-		tool("create_page", "Creates a page in the workspace.", `{"type":"object","properties":{"title":{"type":"string"}}}`),
-		tool("delete_page", "Deletes a page from the workspace.", ""),
-		tool("search_pages", "Searches pages in the workspace by title.", ""),
-		tool("find_pages", "Finds pages in the workspace by title.", ""),
-		tool("get_weather", "Returns the weather for a city.", ""),
+	src := testcat.List(
+		testcat.Tool("create_page", "Creates a page in the workspace.", `{"type":"object","properties":{"title":{"type":"string"}}}`),
+		testcat.Tool("delete_page", "Deletes a page from the workspace.", ""),
+		testcat.Tool("search_pages", "Searches pages in the workspace by title.", ""),
+		testcat.Tool("find_pages", "Finds pages in the workspace by title.", ""),
+		testcat.Tool("get_weather", "Returns the weather for a city.", ""),
 	)
 	opts := mockOptions(ScoringRisk)
-	plain, err := Score(context.Background(), mustCatalog(t, src), opts)
+	plain, err := Score(context.Background(), testcat.Parse(t, src), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +147,11 @@ func TestRiskScoring(t *testing.T) {
 	}
 	th := 0.05
 	opts.Threshold = &th
-	r, err := Analyze(context.Background(), mustCatalog(t, src), opts)
+	r, err := judged(context.Background(), testcat.Parse(t, src), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim := r.Similarity
+	sim := r
 	if sim.Scoring != ScoringRisk || len(sim.Ranked) != 10 {
 		t.Fatalf("scoring %s, %d ranked", sim.Scoring, len(sim.Ranked))
 	}
@@ -182,17 +183,17 @@ func TestRiskScoring(t *testing.T) {
 	if !strings.Contains(string(data), `"reasons":[{"feature":`) || !strings.Contains(string(data), `"fixes":[{"tool":"search_pages"`) {
 		t.Errorf("JSON %s", data)
 	}
-	cat := mustCatalog(t, src)
+	cat := testcat.Parse(t, src)
 	for _, f := range top.Fixes {
 		if !f.Apply(cat.Tools) {
 			t.Fatalf("fix for %s found no tool", f.Tool)
 		}
 	}
-	r2, err := Analyze(context.Background(), cat, opts)
+	r2, err := judged(context.Background(), cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range r2.Similarity.Ranked {
+	for _, p := range r2.Ranked {
 		if p.A == top.A && p.B == top.B && p.Similarity >= top.Similarity {
 			t.Errorf("the fixes left the risk at %v (was %v)", p.Similarity, top.Similarity)
 		}
@@ -202,7 +203,7 @@ func TestRiskScoring(t *testing.T) {
 // A what-if with the description unchanged gives the scored risks; one
 // with the fix appended lowers the pair's risk.
 func TestWhatIf(t *testing.T) {
-	cat := testCatalog(t, 40)
+	cat := testcat.Sample(t, 40)
 	opts := mockOptions(ScoringRisk)
 	opts.RankLimit = 0
 	scores, err := Score(context.Background(), cat, opts)
@@ -315,7 +316,7 @@ func FuzzGuidedMentions(f *testing.F) {
 // keeps must be what scoring every pair to the end keeps: the ranking,
 // each tool's neighbours and the verdicts, bit for bit.
 func TestRiskKernelKeepsWhatFullScoringKeeps(t *testing.T) {
-	cat := synthCatalog(t, 400)
+	cat := testcat.Synth(t, 400)
 	for _, c := range []struct {
 		name      string
 		rank      int

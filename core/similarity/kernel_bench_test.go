@@ -1,4 +1,4 @@
-package lint
+package similarity
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"toolscope/core/internal/testcat"
 	"toolscope/embed"
 )
 
@@ -19,17 +20,17 @@ func BenchmarkKernel(b *testing.B) {
 			opts.Scoring = scoring
 			inf := math.Inf(1)
 			opts.Threshold = &inf
-			s, err := Score(context.Background(), synthCatalog(b, 5000), opts)
+			s, err := Score(context.Background(), testcat.Synth(b, 5000), opts)
 			if err != nil {
 				b.Fatal(err)
 			}
-			cpu := cpuTime()
+			cpu := testcat.CPUTime()
 			for b.Loop() {
 				if err := s.scoreAll(context.Background(), opts); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N)/float64(s.pairCount), "cpu-ns/pair")
+			b.ReportMetric(float64((testcat.CPUTime()-cpu).Nanoseconds())/float64(b.N)/float64(s.pairCount), "cpu-ns/pair")
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package lint
+package similarity
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/textutil"
 )
 
 // The risk scoring: a calibrated chance, in [0, 1], that a model takes one
@@ -558,7 +559,7 @@ func sentences(s string) []string {
 	return out
 }
 
-func isNameByte(c byte) bool { return isLowerOrDigit(c) || c == '_' || c == '-' || c == '.' }
+func isNameByte(c byte) bool { return textutil.IsLowerOrDigit(c) || c == '_' || c == '-' || c == '.' }
 
 // mentions reports whether name stands whole in text (both lower case).
 func mentions(text, name string) bool {

@@ -1,4 +1,4 @@
-package lint
+package report
 
 import (
 	"bytes"
@@ -15,6 +15,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"toolscope/core/catalog"
+	"toolscope/core/internal/testcat"
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
+	"toolscope/embed"
 )
 
 // renderCatalog has a confusable pair, a watch pair, findings with and
@@ -27,25 +31,25 @@ const renderCatalog = `[
   {"name": "get_volume_status", "description": "dup"}
 ]`
 
-func renderReport(t *testing.T, scoring Scoring) (*Report, *catalog.Catalog) {
+func renderReport(t *testing.T, scoring similarity.Scoring) (*lint.Report, *catalog.Catalog) {
 	t.Helper()
 	cat, err := catalog.Parse("catalogs/ops demo.json", []byte(renderCatalog))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Thresholds from the ranking itself: the best pair confusable, the
+	// similarity.Thresholds from the ranking itself: the best pair confusable, the
 	// next two watch.
 	opts := mockOptions(scoring)
-	s, err := Score(context.Background(), cat, opts)
+	s, err := similarity.Score(context.Background(), cat, opts.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ranked := s.Judge(s.Thresholds()).Ranked
-	th := Thresholds{Confusability: ranked[0].Similarity, WatchBand: ranked[0].Similarity - ranked[2].Similarity}
-	if scoring == ScoringAdaptive {
+	th := similarity.Thresholds{Confusability: ranked[0].Similarity, WatchBand: ranked[0].Similarity - ranked[2].Similarity}
+	if scoring == similarity.ScoringAdaptive {
 		th.AffinityFloor = 0.5
 	}
-	r := NewReport(cat, Structural(cat, opts), s.Judge(th), opts.FailOn)
+	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(th), opts.FailOn)
 	if len(r.Similarity.Confusable) == 0 || len(r.Similarity.Watch) == 0 {
 		t.Fatalf("the render catalog needs both verdicts: %+v", r.Summary)
 	}
@@ -62,7 +66,7 @@ func keys(m map[string]any) []string {
 }
 
 func TestJSONFieldNames(t *testing.T) {
-	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
+	for _, scoring := range []similarity.Scoring{similarity.ScoringCosine, similarity.ScoringAdaptive} {
 		r, _ := renderReport(t, scoring)
 		var buf bytes.Buffer
 		if err := WriteJSON(&buf, r); err != nil {
@@ -85,7 +89,7 @@ func TestJSONFieldNames(t *testing.T) {
 		check("summary", doc["summary"].(map[string]any), "confusable", "watch", "errors", "warnings")
 		pairFields := []string{"a", "b", "similarity"}
 		thFields := []string{"confusability", "watchBand"}
-		if scoring == ScoringAdaptive {
+		if scoring == similarity.ScoringAdaptive {
 			pairFields = append(pairFields, "affinity")
 			thFields = append(thFields, "affinityFloor")
 		}
@@ -99,7 +103,7 @@ func TestJSONFieldNames(t *testing.T) {
 				}
 			}
 		}
-		var back Report
+		var back lint.Report
 		if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.Summary != r.Summary || back.Similarity.Thresholds != r.Similarity.Thresholds {
 			t.Errorf("the JSON does not read back: %v", err)
 		}
@@ -107,11 +111,11 @@ func TestJSONFieldNames(t *testing.T) {
 }
 
 func TestReportOnlyThresholdIsNull(t *testing.T) {
-	cat := mustCatalog(t, renderCatalog)
-	opts := mockOptions(ScoringCosine)
+	cat := testcat.Parse(t, renderCatalog)
+	opts := mockOptions(similarity.ScoringCosine)
 	inf := math.Inf(1)
 	opts.Threshold = &inf
-	r, err := Analyze(context.Background(), cat, opts)
+	r, err := lint.Analyze(context.Background(), cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +132,7 @@ func TestReportOnlyThresholdIsNull(t *testing.T) {
 }
 
 func TestTextReport(t *testing.T) {
-	r, cat := renderReport(t, ScoringCosine)
+	r, cat := renderReport(t, similarity.ScoringCosine)
 	var plain, color bytes.Buffer
 	o := DefaultTextOptions(cat.Source)
 	if err := WriteText(&plain, r, o); err != nil {
@@ -156,7 +160,7 @@ func TestTextReport(t *testing.T) {
 }
 
 func TestMarkdownReport(t *testing.T) {
-	r, cat := renderReport(t, ScoringAdaptive)
+	r, cat := renderReport(t, similarity.ScoringAdaptive)
 	var buf bytes.Buffer
 	if err := WriteMarkdown(&buf, r, MarkdownOptions{Source: cat.Source, MaxRows: 50, Top: 3}); err != nil {
 		t.Fatal(err)
@@ -225,8 +229,8 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, cat := renderReport(t, ScoringAdaptive)
-	compared, _ := renderReport(t, ScoringAdaptive)
+	r, cat := renderReport(t, similarity.ScoringAdaptive)
+	compared, _ := renderReport(t, similarity.ScoringAdaptive)
 	withBaseline(compared)
 	for k, source := range []string{cat.Source, "/abs/path/cat.json", "stdin", "mcp:npx server", cat.Source} {
 		cat.Source = source
@@ -234,7 +238,7 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 			r = compared
 		}
 		var buf bytes.Buffer
-		if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: DefaultRules(), Version: "v1.2.3"}); err != nil {
+		if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: lint.DefaultRules(), Version: "v1.2.3"}); err != nil {
 			t.Fatal(err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
@@ -248,9 +252,9 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 }
 
 func TestSARIFPointsAtTheTool(t *testing.T) {
-	r, cat := renderReport(t, ScoringCosine)
+	r, cat := renderReport(t, similarity.ScoringCosine)
 	var buf bytes.Buffer
-	if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: DefaultRules()}); err != nil {
+	if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: lint.DefaultRules()}); err != nil {
 		t.Fatal(err)
 	}
 	var log sarifLog
@@ -268,44 +272,44 @@ func TestSARIFPointsAtTheTool(t *testing.T) {
 			t.Errorf("result %s points at rule %d (%s)", res.RuleID, res.RuleIndex, run.Tool.Driver.Rules[res.RuleIndex].ID)
 		}
 		loc := res.Locations[0].PhysicalLocation
-		if res.RuleID == RuleDuplicateName && (loc.Region.StartLine != 6 || loc.Region.StartColumn != 3) {
+		if res.RuleID == lint.RuleDuplicateName && (loc.Region.StartLine != 6 || loc.Region.StartColumn != 3) {
 			t.Errorf("duplicate-name at %+v, want line 6 column 3", loc.Region)
 		}
 		if res.RuleID == sarifConfusableRule && (res.Level != "error" || loc.Region.StartLine != 2 || res.RelatedLocations[0].PhysicalLocation.Region.StartLine != 4) {
 			t.Errorf("confusable pair result %+v", res)
 		}
 	}
-	for _, id := range []string{RuleDuplicateName, RuleEnumInProse, sarifConfusableRule, sarifWatchRule} {
+	for _, id := range []string{lint.RuleDuplicateName, lint.RuleEnumInProse, sarifConfusableRule, sarifWatchRule} {
 		if !found[id] {
 			t.Errorf("no %s result", id)
 		}
 	}
 	cat.Source = "stdin"
 	buf.Reset()
-	if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: DefaultRules()}); err != nil || strings.Contains(buf.String(), "physicalLocation") {
+	if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: lint.DefaultRules()}); err != nil || strings.Contains(buf.String(), "physicalLocation") {
 		t.Errorf("stdin has no file to point into: %v", err)
 	}
 }
 
 func TestRulesListings(t *testing.T) {
 	var text, js bytes.Buffer
-	if err := WriteRulesText(&text, DefaultRules()); err != nil {
+	if err := WriteRulesText(&text, lint.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteRulesJSON(&js, DefaultRules()); err != nil {
+	if err := WriteRulesJSON(&js, lint.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
 		Rules []struct {
 			ID, Severity, Summary string
-			Teaching              Teaching
+			Teaching              lint.Teaching
 		}
 		Scorings []struct{ Name, Meaning string }
 	}
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Rules) != len(DefaultRules()) {
+	if len(doc.Rules) != len(lint.DefaultRules()) {
 		t.Fatalf("%d rules in JSON", len(doc.Rules))
 	}
 	for _, r := range doc.Rules {
@@ -314,7 +318,7 @@ func TestRulesListings(t *testing.T) {
 		}
 	}
 	// Both listings say what each scoring's score means.
-	if len(doc.Scorings) != len(Scorings) {
+	if len(doc.Scorings) != len(similarity.Scorings) {
 		t.Fatalf("scorings in JSON: %+v", doc.Scorings)
 	}
 	for _, s := range doc.Scorings {
@@ -338,12 +342,12 @@ func TestColorTextKeepsOnlyItsOwnEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := mockOptions(ScoringCosine)
-	s, err := Score(context.Background(), cat, opts)
+	opts := mockOptions(similarity.ScoringCosine)
+	s, err := similarity.Score(context.Background(), cat, opts.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewReport(cat, Structural(cat, opts), s.Judge(Thresholds{Confusability: -1}), opts.FailOn)
+	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(similarity.Thresholds{Confusability: -1}), opts.FailOn)
 	o := DefaultTextOptions(cat.Source)
 	o.Color = true
 	var b bytes.Buffer
@@ -362,4 +366,11 @@ func TestColorTextKeepsOnlyItsOwnEscapes(t *testing.T) {
 	if !strings.Contains(rest, `get_volume_status\x1b[2J`) {
 		t.Errorf("the hostile name is not spelled out:\n%s", rest)
 	}
+}
+
+func mockOptions(scoring similarity.Scoring) lint.Options {
+	o := lint.DefaultOptions()
+	o.Embedder = embed.Mock{}
+	o.Scoring = scoring
+	return o
 }

@@ -1,35 +1,22 @@
-package diff
+package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"toolscope/core/catalog"
-	"toolscope/core/lint"
+	"toolscope/core/diff"
 	"toolscope/core/termsafe"
 )
 
-// WriteJSON writes the report as indented JSON, safe to print: catalog
-// text is escaped as lint's JSON report escapes it.
-func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(termsafe.JSON(w))
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
+// WriteDiffJSON writes the diff report as indented JSON, safe to print:
+// catalog text is escaped as lint's JSON report escapes it.
+func WriteDiffJSON(w io.Writer, r *diff.Report) error { return writeJSON(w, r) }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// headline is the report's first line, without markup.
-func headline(r *Report) string {
+// diffHeadline is the report's first line, without markup.
+func diffHeadline(r *diff.Report) string {
 	s := r.Summary
 	parts := []string{"toolscope diff", r.Old + " → " + r.New, fmt.Sprintf("%d → %d tools", r.OldTools, r.NewTools),
 		fmt.Sprintf("%d added", s.Added), fmt.Sprintf("%d removed", s.Removed), fmt.Sprintf("%d renamed", s.Renamed),
@@ -40,8 +27,8 @@ func headline(r *Report) string {
 	return strings.Join(parts, " · ")
 }
 
-// failReasons says what failed the gate.
-func failReasons(r *Report, f Fail) string {
+// diffFailReasons says what failed the gate.
+func diffFailReasons(r *diff.Report, f diff.Fail) string {
 	var why []string
 	s := r.Summary
 	if f.Breaking && s.Breaking > 0 {
@@ -58,30 +45,30 @@ func failReasons(r *Report, f Fail) string {
 
 // whitespaceNote marks a text change that only moved white space, which
 // reads the same side by side.
-func whitespaceNote(c Change) string {
-	if WhitespaceOnly(c.Old, c.New) {
+func whitespaceNote(c diff.Change) string {
+	if diff.WhitespaceOnly(c.Old, c.New) {
 		return " (white space only)"
 	}
 	return ""
 }
 
-func where(c Change) string {
+func diffWhere(c diff.Change) string {
 	if c.Param != "" {
 		return c.Tool + "." + c.Param
 	}
 	return c.Tool
 }
 
-// WriteText writes the report for a person: breaking changes first, then
+// WriteDiffText writes the diff report for a person: breaking changes first, then
 // the tools added, removed and renamed, the text changes old and new, the
 // other schema changes, the new confusable pairs, and the result. Text
 // from the catalogs is made safe for a terminal.
-func WriteText(w io.Writer, r *Report, f Fail) error {
+func WriteDiffText(w io.Writer, r *diff.Report, f diff.Fail) error {
 	b := bufio.NewWriter(w)
 	line := termsafe.Line
-	fmt.Fprintln(b, line(headline(r)))
-	section := func(title string, keep func(Change) bool, show func(Change)) {
-		var list []Change
+	fmt.Fprintln(b, line(diffHeadline(r)))
+	section := func(title string, keep func(diff.Change) bool, show func(diff.Change)) {
+		var list []diff.Change
 		for _, c := range r.Changes {
 			if keep(c) {
 				list = append(list, c)
@@ -95,21 +82,21 @@ func WriteText(w io.Writer, r *Report, f Fail) error {
 			show(c)
 		}
 	}
-	section("Breaking for callers", func(c Change) bool { return c.Breaking }, func(c Change) {
-		fmt.Fprintf(b, "  ✗ %s  %s\n", line(where(c)), line(c.Message))
+	section("Breaking for callers", func(c diff.Change) bool { return c.Breaking }, func(c diff.Change) {
+		fmt.Fprintf(b, "  ✗ %s  %s\n", line(diffWhere(c)), line(c.Message))
 	})
-	section("Tools added", func(c Change) bool { return c.Kind == ToolAdded }, func(c Change) {
+	section("Tools added", func(c diff.Change) bool { return c.Kind == diff.ToolAdded }, func(c diff.Change) {
 		fmt.Fprintf(b, "  + %s\n", line(c.Tool))
 	})
-	section("Descriptions a model reads, changed", func(c Change) bool {
-		return c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged
-	}, func(c Change) {
-		fmt.Fprintf(b, "  ~ %s%s\n      - %s\n      + %s\n", line(where(c)), whitespaceNote(c), line(c.Old), line(c.New))
+	section("Descriptions a model reads, changed", func(c diff.Change) bool {
+		return c.Kind == diff.DescriptionChanged || c.Kind == diff.ParamDescriptionChanged
+	}, func(c diff.Change) {
+		fmt.Fprintf(b, "  ~ %s%s\n      - %s\n      + %s\n", line(diffWhere(c)), whitespaceNote(c), line(c.Old), line(c.New))
 	})
-	section("Other schema changes", func(c Change) bool {
-		return !c.Breaking && c.Kind != ToolAdded && c.Kind != DescriptionChanged && c.Kind != ParamDescriptionChanged
-	}, func(c Change) {
-		fmt.Fprintf(b, "  · %s  %s\n", line(where(c)), line(c.Message))
+	section("Other schema changes", func(c diff.Change) bool {
+		return !c.Breaking && c.Kind != diff.ToolAdded && c.Kind != diff.DescriptionChanged && c.Kind != diff.ParamDescriptionChanged
+	}, func(c diff.Change) {
+		fmt.Fprintf(b, "  · %s  %s\n", line(diffWhere(c)), line(c.Message))
 	})
 	if r.PairsCompared && len(r.NewPairs) > 0 {
 		fmt.Fprintf(b, "\nNew confusable pairs (%d)\n", len(r.NewPairs))
@@ -124,17 +111,17 @@ func WriteText(w io.Writer, r *Report, f Fail) error {
 	if r.OK {
 		fmt.Fprintln(b, "RESULT: ok")
 	} else {
-		fmt.Fprintln(b, "RESULT: FAIL ("+failReasons(r, f)+")")
+		fmt.Fprintln(b, "RESULT: FAIL ("+diffFailReasons(r, f)+")")
 	}
 	return b.Flush()
 }
 
-// WriteMarkdown writes the report as a pull-request comment.
-func WriteMarkdown(w io.Writer, r *Report, f Fail) error {
+// WriteDiffMarkdown writes the diff report as a pull-request comment.
+func WriteDiffMarkdown(w io.Writer, r *diff.Report, f diff.Fail) error {
 	b := bufio.NewWriter(w)
 	result := "✅ ok"
 	if !r.OK {
-		result = "❌ FAIL (" + failReasons(r, f) + ")"
+		result = "❌ FAIL (" + diffFailReasons(r, f) + ")"
 	}
 	fmt.Fprintf(b, "### toolscope diff: %s\n\n", result)
 	s := r.Summary
@@ -145,8 +132,8 @@ func WriteMarkdown(w io.Writer, r *Report, f Fail) error {
 		what = append(what, plural(s.NewPairs, "new confusable pair"))
 	}
 	fmt.Fprintln(b, strings.Join(what, " · "))
-	table := func(title string, keep func(Change) bool, fold bool) {
-		var list []Change
+	table := func(title string, keep func(diff.Change) bool, fold bool) {
+		var list []diff.Change
 		for _, c := range r.Changes {
 			if keep(c) {
 				list = append(list, c)
@@ -162,28 +149,28 @@ func WriteMarkdown(w io.Writer, r *Report, f Fail) error {
 		}
 		fmt.Fprintln(b, "| tool | change |\n|---|---|")
 		for _, c := range list {
-			fmt.Fprintf(b, "| `%s` | %s |\n", mdCode(where(c)), mdCell(c.Message))
+			fmt.Fprintf(b, "| `%s` | %s |\n", mdCode(diffWhere(c)), mdCell(c.Message))
 		}
 		if fold {
 			fmt.Fprintln(b, "\n</details>")
 		}
 	}
-	table("Breaking for callers", func(c Change) bool { return c.Breaking }, false)
-	table("Tools added", func(c Change) bool { return c.Kind == ToolAdded }, false)
-	var texts []Change
+	table("Breaking for callers", func(c diff.Change) bool { return c.Breaking }, false)
+	table("Tools added", func(c diff.Change) bool { return c.Kind == diff.ToolAdded }, false)
+	var texts []diff.Change
 	for _, c := range r.Changes {
-		if c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged {
+		if c.Kind == diff.DescriptionChanged || c.Kind == diff.ParamDescriptionChanged {
 			texts = append(texts, c)
 		}
 	}
 	if len(texts) > 0 {
 		fmt.Fprintf(b, "\n#### Descriptions changed (%d)\n\n| tool | before | after |\n|---|---|---|\n", len(texts))
 		for _, c := range texts {
-			fmt.Fprintf(b, "| `%s`%s | %s | %s |\n", mdCode(where(c)), whitespaceNote(c), mdCell(c.Old), mdCell(c.New))
+			fmt.Fprintf(b, "| `%s`%s | %s | %s |\n", mdCode(diffWhere(c)), whitespaceNote(c), mdCell(c.Old), mdCell(c.New))
 		}
 	}
-	table("Other schema changes", func(c Change) bool {
-		return !c.Breaking && c.Kind != ToolAdded && c.Kind != DescriptionChanged && c.Kind != ParamDescriptionChanged
+	table("Other schema changes", func(c diff.Change) bool {
+		return !c.Breaking && c.Kind != diff.ToolAdded && c.Kind != diff.DescriptionChanged && c.Kind != diff.ParamDescriptionChanged
 	}, true)
 	if len(r.NewPairs) > 0 {
 		fmt.Fprintf(b, "\n#### New confusable pairs (%d)\n\n| tools | hint |\n|---|---|\n", len(r.NewPairs))
@@ -194,18 +181,16 @@ func WriteMarkdown(w io.Writer, r *Report, f Fail) error {
 	return b.Flush()
 }
 
-var mdCell, mdCode = lint.MarkdownCell, lint.MarkdownCode
-
-// WriteGitHub writes the report as GitHub Actions workflow commands, which
+// WriteDiffGitHub writes the diff report as GitHub Actions workflow commands, which
 // the runner turns into annotations on the pull request's diff: one per
 // change and new confusable pair, at the tool's line in NEW (cat; a
 // removed tool has none, so its annotation names no file). What fails the
 // gate is an error; breaking changes, text changes and new pairs that do
 // not fail it are warnings; the rest are notices. The headline and the
 // result follow, plain.
-func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog, f Fail) error {
+func WriteDiffGitHub(w io.Writer, r *diff.Report, cat *catalog.Catalog, f diff.Fail) error {
 	b := bufio.NewWriter(w)
-	file := lint.SourceIsFile(cat.Source)
+	file := SourceIsFile(cat.Source)
 	pos := map[string]int{}
 	for i, t := range cat.Tools {
 		if _, ok := pos[t.Name]; !ok {
@@ -213,7 +198,7 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog, f Fail) error {
 		}
 	}
 	annotate := func(level, title, tool, msg string) {
-		a := lint.GitHubAnnotation{Level: level, Title: "toolscope diff " + title, Message: msg}
+		a := GitHubAnnotation{Level: level, Title: "toolscope diff " + title, Message: msg}
 		if i, ok := pos[tool]; ok && file {
 			a.File, a.Line, a.Col = cat.Source, cat.Tools[i].Pos.Line, cat.Tools[i].Pos.Col
 		}
@@ -229,8 +214,8 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog, f Fail) error {
 		return "notice"
 	}
 	for _, c := range r.Changes {
-		text := c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged
-		msg := where(c) + ": " + c.Message
+		text := c.Kind == diff.DescriptionChanged || c.Kind == diff.ParamDescriptionChanged
+		msg := diffWhere(c) + ": " + c.Message
 		if text {
 			msg += "\nbefore: " + c.Old + "\nafter: " + c.New
 		}
@@ -248,11 +233,11 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog, f Fail) error {
 		}
 		annotate(level(f.Pairs, true), "new-confusable-pair", at, fmt.Sprintf("%s and %s are confusable, which they were not before. Hint: %s", p.A, p.B, p.Hint))
 	}
-	fmt.Fprintln(b, termsafe.Line(headline(r)))
+	fmt.Fprintln(b, termsafe.Line(diffHeadline(r)))
 	if r.OK {
 		fmt.Fprintln(b, "RESULT: ok")
 	} else {
-		fmt.Fprintln(b, "RESULT: FAIL ("+failReasons(r, f)+")")
+		fmt.Fprintln(b, "RESULT: FAIL ("+diffFailReasons(r, f)+")")
 	}
 	return b.Flush()
 }

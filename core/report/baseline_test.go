@@ -1,56 +1,58 @@
-package lint
+package report
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // withBaseline marks r as compared with a baseline: the first finding
 // new, the rest unchanged, the confusable pairs updated, and a finding
 // and a pair on tools no longer in the catalog absent.
-func withBaseline(r *Report) *Report {
+func withBaseline(r *lint.Report) *lint.Report {
 	for i := range r.Structural {
-		r.Structural[i].BaselineState = BaselineUnchanged
+		r.Structural[i].BaselineState = similarity.BaselineUnchanged
 	}
-	r.Structural[0].BaselineState = BaselineNew
+	r.Structural[0].BaselineState = similarity.BaselineNew
 	for i := range r.Similarity.Confusable {
-		r.Similarity.Confusable[i].BaselineState = BaselineUpdated
+		r.Similarity.Confusable[i].BaselineState = similarity.BaselineUpdated
 	}
 	for i := range r.Similarity.Watch {
-		r.Similarity.Watch[i].BaselineState = BaselineUnchanged
+		r.Similarity.Watch[i].BaselineState = similarity.BaselineUnchanged
 	}
-	r.Baseline = &BaselineSummary{File: "base.json", New: 1, Absent: 2, NewFailing: 1,
-		AbsentFindings: []Finding{{Rule: RuleEnumInProse, Tool: "gone", Param: "x", Severity: SeverityWarn, Message: "m", ToolIndex: -1, BaselineState: BaselineAbsent}},
-		AbsentPairs:    []PairFinding{{Kind: Confusable, Pair: Pair{A: "gone", B: "list_pools", I: -1, J: 2}, BaselineState: BaselineAbsent}}}
+	r.Baseline = &lint.BaselineSummary{File: "base.json", New: 1, Absent: 2, NewFailing: 1,
+		AbsentFindings: []lint.Finding{{Rule: lint.RuleEnumInProse, Tool: "gone", Param: "x", Severity: lint.SeverityWarn, Message: "m", ToolIndex: -1, BaselineState: similarity.BaselineAbsent}},
+		AbsentPairs:    []similarity.PairFinding{{Kind: similarity.Confusable, Pair: similarity.Pair{A: "gone", B: "list_pools", I: -1, J: 2}, BaselineState: similarity.BaselineAbsent}}}
 	r.OK = false
 	return r
 }
 
 func TestSARIFBaselineStates(t *testing.T) {
-	r, cat := renderReport(t, ScoringCosine)
+	r, cat := renderReport(t, similarity.ScoringCosine)
 	withBaseline(r)
 	var buf bytes.Buffer
-	if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: DefaultRules()}); err != nil {
+	if err := WriteSARIF(&buf, r, cat, SARIFOptions{Rules: lint.DefaultRules()}); err != nil {
 		t.Fatal(err)
 	}
 	var log sarifLog
 	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
 		t.Fatal(err)
 	}
-	states := map[BaselineState]int{}
+	states := map[similarity.BaselineState]int{}
 	for _, res := range log.Runs[0].Results {
 		states[res.BaselineState]++
-		if res.BaselineState == BaselineAbsent && (res.Kind != "pass" || res.Level != "none") {
+		if res.BaselineState == similarity.BaselineAbsent && (res.Kind != "pass" || res.Level != "none") {
 			t.Errorf("an absent result must be a pass, not an alert: %+v", res)
 		}
-		if len(res.PartialFingerprints[fingerprintVersion]) != 32 {
+		if len(res.PartialFingerprints[lint.FingerprintVersion]) != 32 {
 			t.Errorf("result %s without a fingerprint: %v", res.RuleID, res.PartialFingerprints)
 		}
 	}
-	want := map[BaselineState]int{BaselineNew: 1, BaselineUnchanged: len(r.Structural) - 1 + len(r.Similarity.Watch),
-		BaselineUpdated: len(r.Similarity.Confusable), BaselineAbsent: 2}
+	want := map[similarity.BaselineState]int{similarity.BaselineNew: 1, similarity.BaselineUnchanged: len(r.Structural) - 1 + len(r.Similarity.Watch),
+		similarity.BaselineUpdated: len(r.Similarity.Confusable), similarity.BaselineAbsent: 2}
 	for s, n := range want {
 		if states[s] != n {
 			t.Errorf("%d results %s, want %d (all: %v)", states[s], s, n, states)
@@ -61,27 +63,27 @@ func TestSARIFBaselineStates(t *testing.T) {
 // A result's fingerprint is its rule, tool and parameter (a pair's: its
 // two names, in either order), whatever its message or line.
 func TestFingerprintsIgnoreMessageAndOrder(t *testing.T) {
-	f := Finding{Rule: "r", Tool: "t", Param: "p", Message: "one", Line: 3}
+	f := lint.Finding{Rule: "r", Tool: "t", Param: "p", Message: "one", Line: 3}
 	g := f
 	g.Message, g.Line = "two", 9
-	if FindingKey(f) != FindingKey(g) {
+	if lint.FindingKey(f) != lint.FindingKey(g) {
 		t.Error("a reworded or moved finding changed its key")
 	}
 	g.Param = "q"
-	if FindingKey(f) == FindingKey(g) {
+	if lint.FindingKey(f) == lint.FindingKey(g) {
 		t.Error("two parameters share a key")
 	}
-	if PairKey("a", "b") != PairKey("b", "a") || PairKey("a", "b") == PairKey("a", "c") {
+	if lint.PairKey("a", "b") != lint.PairKey("b", "a") || lint.PairKey("a", "b") == lint.PairKey("a", "c") {
 		t.Error("pair keys must be unordered and distinct")
 	}
 	// The separator keeps names from running together.
-	if PairKey("ab", "c") == PairKey("a", "bc") {
+	if lint.PairKey("ab", "c") == lint.PairKey("a", "bc") {
 		t.Error("pair keys collide across the boundary")
 	}
 }
 
 func TestGitHubAnnotations(t *testing.T) {
-	r, cat := renderReport(t, ScoringCosine)
+	r, cat := renderReport(t, similarity.ScoringCosine)
 	r.Structural[0].Message = "first line\nsecond: 100%"
 	var buf bytes.Buffer
 	if err := WriteGitHub(&buf, r, cat); err != nil {

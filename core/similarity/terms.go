@@ -1,4 +1,4 @@
-package lint
+package similarity
 
 // DescriptionTerms lists the terms hints read in a description: its
 // distinct lower-case words of at least three characters (runs of ASCII

@@ -1,42 +1,15 @@
-package lint
+package similarity
 
 import (
 	"strings"
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
+	"toolscope/core/textutil"
 )
 
 // The texts the similarity analysis embeds, and the word tokens hints and
-// the adaptive scoring read. The reference is JavaScript, so "whitespace",
-// "trim" and "length" here mean what they mean there: parity depends on it.
-
-// isJSSpace reports whether r is whitespace to JavaScript (\s, trim).
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
-// jsTrim is JavaScript's String.prototype.trim.
-func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
-
-// utf16Len is JavaScript's String.prototype.length.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
-
-func isLowerOrDigit(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
-func isUpper(b byte) bool        { return b >= 'A' && b <= 'Z' }
+// the adaptive scoring read.
 
 // openName turns a tool name into words: runs of `_` and `-` become one
 // space, and a lower-case letter or digit followed by a capital gets a space
@@ -52,7 +25,7 @@ func openName(name string) string {
 				i++
 			}
 			b.WriteByte(' ')
-		case isLowerOrDigit(c) && i+1 < len(name) && isUpper(name[i+1]):
+		case textutil.IsLowerOrDigit(c) && i+1 < len(name) && textutil.IsUpper(name[i+1]):
 			b.WriteByte(c)
 			b.WriteByte(' ')
 			b.WriteByte(name[i+1])
@@ -61,13 +34,13 @@ func openName(name string) string {
 			b.WriteByte(c)
 		}
 	}
-	return jsTrim(b.String())
+	return textutil.JSTrim(b.String())
 }
 
 // CosineText is what the cosine scoring embeds for a tool: the opened name,
 // then ": " and the trimmed description (just the name when there is none).
 func CosineText(t *catalog.Tool) string {
-	return joinNameText(openName(t.OwnName()), jsTrim(t.Description))
+	return joinNameText(openName(t.OwnName()), textutil.JSTrim(t.Description))
 }
 
 // AdaptiveText is what the adaptive scoring embeds: the opened name, then
@@ -91,15 +64,15 @@ var abbreviations = []string{"e.g", "i.e", "etc", "vs", "cf", "approx", "incl", 
 // `.`, `!` or `?` followed by whitespace or the end, or a line break. Common
 // abbreviations ("e.g.", "i.e.", "etc.") do not end a sentence.
 func FirstSentence(s string) string {
-	s = jsTrim(s)
+	s = textutil.JSTrim(s)
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\n', '\r':
-			return jsTrim(s[:i])
+			return textutil.JSTrim(s[:i])
 		case '.', '!', '?':
 			if i+1 < len(s) {
 				r, _ := utf8.DecodeRuneInString(s[i+1:])
-				if !isJSSpace(r) {
+				if !textutil.IsJSSpace(r) {
 					continue
 				}
 			}
@@ -117,7 +90,7 @@ func endsWithAbbreviation(s string) bool {
 	for _, a := range abbreviations {
 		if strings.HasSuffix(lower, a) {
 			before := len(lower) - len(a)
-			if before == 0 || !isLowerOrDigit(lower[before-1]) {
+			if before == 0 || !textutil.IsLowerOrDigit(lower[before-1]) {
 				return true
 			}
 		}
@@ -128,7 +101,7 @@ func endsWithAbbreviation(s string) bool {
 // NameTokens splits a tool name into its lower-case words, in order,
 // repeats kept ("get_volume_status" -> get, volume, status).
 func NameTokens(name string) []string {
-	return strings.FieldsFunc(strings.ToLower(openName(name)), isJSSpace)
+	return strings.FieldsFunc(strings.ToLower(openName(name)), textutil.IsJSSpace)
 }
 
 // descriptionTerms lists a description's distinct lower-case words of at
@@ -140,7 +113,7 @@ func descriptionTerms(description string) []string {
 	seen := map[string]bool{}
 	start := -1
 	for i := 0; i <= len(lower); i++ {
-		inWord := i < len(lower) && (isLowerOrDigit(lower[i]) || lower[i] == '_')
+		inWord := i < len(lower) && (textutil.IsLowerOrDigit(lower[i]) || lower[i] == '_')
 		if inWord {
 			if start < 0 {
 				start = i
@@ -165,28 +138,4 @@ var stopWords = map[string]bool{
 	"from": true, "get": true, "in": true, "into": true, "is": true, "its": true,
 	"of": true, "on": true, "or": true, "the": true, "to": true, "which": true,
 	"with": true,
-}
-
-// hasWholeWord reports whether word occurs in text, case-insensitively,
-// bounded on both sides by the text's ends or by characters other than
-// ASCII letters and digits.
-func hasWholeWord(text, word string) bool {
-	text, word = strings.ToLower(text), strings.ToLower(word)
-	if word == "" {
-		return false
-	}
-	for from := 0; from <= len(text)-len(word); {
-		k := strings.Index(text[from:], word)
-		if k < 0 {
-			return false
-		}
-		at := from + k
-		end := at + len(word)
-		if (at == 0 || !isLowerOrDigit(text[at-1])) && (end == len(text) || !isLowerOrDigit(text[end])) {
-			return true
-		}
-		_, size := utf8.DecodeRuneInString(text[at:])
-		from = at + size
-	}
-	return false
 }

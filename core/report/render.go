@@ -1,4 +1,4 @@
-package lint
+package report
 
 import (
 	"bufio"
@@ -7,15 +7,21 @@ import (
 	"io"
 	"strings"
 
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
 
 // WriteJSON writes the whole report as indented JSON (stable field names).
-func WriteJSON(w io.Writer, r *Report) error {
+func WriteJSON(w io.Writer, r *lint.Report) error { return writeJSON(w, r) }
+
+// writeJSON writes v as indented JSON, safe to print: catalog text in it
+// is escaped.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // TextOptions shape the text report.
@@ -60,7 +66,7 @@ func (t textWriter) style(code, s string) string {
 // WriteText writes the report for a person: the headline, the verdicts
 // with their hints, the top of the ranking, the structural findings with
 // the tool's line, and the gate's result.
-func WriteText(w io.Writer, r *Report, o TextOptions) error {
+func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	t := textWriter{bufio.NewWriter(w), o.Color}
 	fmt.Fprintln(t, t.style(ansiBold, headline(r, o.Source)))
 	if sup := r.Suppressed; sup != nil {
@@ -95,7 +101,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 			accepted := acceptedPairs(r)
 			for _, p := range sim.Ranked[:min(o.Top, len(sim.Ranked))] {
 				mark := ""
-				if accepted[PairKey(p.A, p.B)] {
+				if accepted[lint.PairKey(p.A, p.B)] {
 					mark = "  [accepted]"
 				}
 				fmt.Fprintf(t, "    %s  %s <> %s%s\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), safe(p.A), safe(p.B), mark)
@@ -110,7 +116,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	}
 	for _, f := range r.Structural {
 		mark := t.style(ansiYellow, "~ warn ")
-		if f.Severity == SeverityError {
+		if f.Severity == lint.SeverityError {
 			mark = t.style(ansiRed, "✗ error")
 		}
 		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(f.Rule), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
@@ -128,14 +134,14 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	return t.Flush()
 }
 
-func (t textWriter) verdicts(list []PairFinding, max int, scoring Scoring) {
+func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring similarity.Scoring) {
 	shown := list
 	if max > 0 && len(list) > max {
 		shown = list[:max]
 	}
 	for _, p := range shown {
 		mark := t.style(ansiYellow, "~ watch     ")
-		if p.Kind == Confusable {
+		if p.Kind == similarity.Confusable {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
 		fmt.Fprintf(t, "  %s %s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), safe(p.A), safe(p.B), stateText(p.BaselineState))
@@ -151,7 +157,7 @@ func (t textWriter) verdicts(list []PairFinding, max int, scoring Scoring) {
 
 // ReasonsText joins a pair's reasons, each marked + (raises the risk) or
 // − (lowers it).
-func ReasonsText(rs []Reason) string {
+func ReasonsText(rs []similarity.Reason) string {
 	parts := make([]string, len(rs))
 	for k, r := range rs {
 		sign := "+"
@@ -164,7 +170,7 @@ func ReasonsText(rs []Reason) string {
 }
 
 // headline is the report's first line.
-func headline(r *Report, source string) string {
+func headline(r *lint.Report, source string) string {
 	parts := []string{"toolscope lint"}
 	if source != "" {
 		parts = append(parts, safe(source))
@@ -187,16 +193,16 @@ func plural(n int, noun string) string {
 }
 
 // thresholdText says where verdicts start.
-func thresholdText(sim Similarity) string {
+func thresholdText(sim similarity.Result) string {
 	th := sim.Thresholds
 	if th.ReportOnly() {
 		return "report-only, no threshold"
 	}
-	if sim.Scoring == ScoringRisk {
+	if sim.Scoring == similarity.ScoringRisk {
 		return fmt.Sprintf("confusable at risk %s and above, watch from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand))
 	}
 	s := fmt.Sprintf("threshold %s, watch band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
-	if sim.Scoring == ScoringAdaptive {
+	if sim.Scoring == similarity.ScoringAdaptive {
 		s += ", affinity floor " + formatFloat(th.AffinityFloor)
 	}
 	return s
@@ -209,11 +215,11 @@ func formatFloat(f float64) string {
 
 // scoreText shows a score: the risk to two places, the cosine to four, or
 // the adaptive score signed with its affinity beside it.
-func scoreText(s float64, affinity *float64, scoring Scoring) string {
-	if scoring == ScoringRisk {
+func scoreText(s float64, affinity *float64, scoring similarity.Scoring) string {
+	if scoring == similarity.ScoringRisk {
 		return fmt.Sprintf("risk %.2f", s)
 	}
-	if scoring == ScoringAdaptive && affinity != nil {
+	if scoring == similarity.ScoringAdaptive && affinity != nil {
 		return fmt.Sprintf("%+.3f (affinity %.3f)", s, *affinity)
 	}
 	return fmt.Sprintf("%.4f", s)
@@ -221,22 +227,22 @@ func scoreText(s float64, affinity *float64, scoring Scoring) string {
 
 // scoredAs names a pair's score with its scoring for a sentence: "risk
 // 0.19", "cosine 0.9100", "adaptive +0.566 (affinity 0.984)".
-func scoredAs(scoring Scoring, p Pair) string {
+func scoredAs(scoring similarity.Scoring, p similarity.Pair) string {
 	text := scoreText(p.Similarity, p.Affinity, scoring)
-	if scoring == ScoringRisk {
+	if scoring == similarity.ScoringRisk {
 		return text
 	}
 	return string(scoring) + " " + text
 }
 
-func findingWhere(f Finding) string {
+func findingWhere(f lint.Finding) string {
 	if f.Param != "" {
 		return f.Tool + "." + f.Param
 	}
 	return f.Tool
 }
 
-func lineText(f Finding) string {
+func lineText(f lint.Finding) string {
 	if f.Line == 0 {
 		return ""
 	}
@@ -244,26 +250,26 @@ func lineText(f Finding) string {
 }
 
 // baselineText says how the run compares with its baseline.
-func baselineText(b *BaselineSummary) string {
+func baselineText(b *lint.BaselineSummary) string {
 	return fmt.Sprintf("Baseline %s: %d new (%d failing), %d unchanged, %d updated, %d absent",
 		safe(b.File), b.New, b.NewFailing, b.Unchanged, b.Updated, b.Absent)
 }
 
 // suppressedText says what the project config accepted.
-func suppressedText(s *Suppressed) string {
+func suppressedText(s *lint.Suppressed) string {
 	return fmt.Sprintf("Config %s: %s ignored, %s accepted", safe(s.Config), plural(len(s.Findings), "finding"), plural(len(s.Pairs), "pair"))
 }
 
 // stateText marks a result that a baseline does not cover.
-func stateText(s BaselineState) string {
-	if s == BaselineNew || s == BaselineUpdated {
+func stateText(s similarity.BaselineState) string {
+	if s == similarity.BaselineNew || s == similarity.BaselineUpdated {
 		return "  [" + string(s) + "]"
 	}
 	return ""
 }
 
 // failReasons says what failed the gate.
-func failReasons(r *Report) string {
+func failReasons(r *lint.Report) string {
 	if b := r.Baseline; b != nil {
 		return plural(b.NewFailing, "new failing result") + " against the baseline"
 	}
@@ -274,7 +280,7 @@ func failReasons(r *Report) string {
 	if r.Summary.Errors > 0 {
 		why = append(why, plural(r.Summary.Errors, "error"))
 	}
-	if r.FailOn == SeverityWarn && r.Summary.Warnings > 0 {
+	if r.FailOn == lint.SeverityWarn && r.Summary.Warnings > 0 {
 		why = append(why, plural(r.Summary.Warnings, "warning")+" (strict)")
 	}
 	return strings.Join(why, ", ")
@@ -291,7 +297,7 @@ type MarkdownOptions struct {
 
 // WriteMarkdown writes the report as a pull-request comment: the result,
 // the verdicts and the findings as tables, long lists folded.
-func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
+func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	b := bufio.NewWriter(w)
 	result := "✅ ok"
 	if !r.OK {
@@ -332,7 +338,7 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 		}
 		for _, f := range rows {
 			mark := "⚠️ warn"
-			if f.Severity == SeverityError {
+			if f.Severity == lint.SeverityError {
 				mark = "❌ error"
 			}
 			msg := mdCell(f.Message)
@@ -355,7 +361,7 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 		accepted := acceptedPairs(r)
 		for _, p := range top {
 			mark := ""
-			if accepted[PairKey(p.A, p.B)] {
+			if accepted[lint.PairKey(p.A, p.B)] {
 				mark = " (accepted)"
 			}
 			fmt.Fprintf(b, "| %s | `%s` ↔ `%s`%s |\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), mdCode(p.A), mdCode(p.B), mark)
@@ -386,17 +392,17 @@ func WriteMarkdown(w io.Writer, r *Report, o MarkdownOptions) error {
 }
 
 // acceptedPairs are the keys of the pairs the config accepted.
-func acceptedPairs(r *Report) map[string]bool {
+func acceptedPairs(r *lint.Report) map[string]bool {
 	accepted := map[string]bool{}
 	if r.Suppressed != nil {
 		for _, p := range r.Suppressed.Pairs {
-			accepted[PairKey(p.A, p.B)] = true
+			accepted[lint.PairKey(p.A, p.B)] = true
 		}
 	}
 	return accepted
 }
 
-func mdPairs(b *bufio.Writer, title string, list []PairFinding, max int, scoring Scoring, fold bool) {
+func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max int, scoring similarity.Scoring, fold bool) {
 	if len(list) == 0 {
 		return
 	}
@@ -483,7 +489,7 @@ func mdCode(s string) string {
 }
 
 // WriteRulesText lists rules with their teaching text, for a person.
-func WriteRulesText(w io.Writer, rules []Rule) error {
+func WriteRulesText(w io.Writer, rules []lint.Rule) error {
 	b := bufio.NewWriter(w)
 	for k, r := range rules {
 		if k > 0 {
@@ -494,7 +500,7 @@ func WriteRulesText(w io.Writer, rules []Rule) error {
 		fmt.Fprintf(b, "  Before:\n%s\n  After:\n%s\n", indent(termsafe.Block(r.Teaching.Before), "    "), indent(termsafe.Block(r.Teaching.After), "    "))
 	}
 	b.WriteString("\nSimilarity (not a rule: pairs of tools a model could mix up)\n")
-	for _, s := range Scorings {
+	for _, s := range similarity.Scorings {
 		fmt.Fprintf(b, "  %s: %s\n", s, s.Explain())
 	}
 	return b.Flush()
@@ -502,21 +508,21 @@ func WriteRulesText(w io.Writer, rules []Rule) error {
 
 // WriteRulesJSON lists rules as JSON: id, severity, summary, teaching;
 // then what each scoring's score means.
-func WriteRulesJSON(w io.Writer, rules []Rule) error {
+func WriteRulesJSON(w io.Writer, rules []lint.Rule) error {
 	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	type scoring struct {
-		Name    Scoring `json:"name"`
-		Meaning string  `json:"meaning"`
+		Name    similarity.Scoring `json:"name"`
+		Meaning string             `json:"meaning"`
 	}
 	var scorings []scoring
-	for _, s := range Scorings {
+	for _, s := range similarity.Scorings {
 		scorings = append(scorings, scoring{s, s.Explain()})
 	}
 	return enc.Encode(struct {
-		Rules    []Rule    `json:"rules"`
-		Scorings []scoring `json:"scorings"`
+		Rules    []lint.Rule `json:"rules"`
+		Scorings []scoring   `json:"scorings"`
 	}{rules, scorings})
 }
 

@@ -1,4 +1,4 @@
-package lint
+package report
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
 
@@ -18,7 +20,7 @@ import (
 // and confusable pair, a warning per warning finding, a notice per watch
 // pair. With a baseline only new and updated results are annotated: the
 // baseline accepted the rest. The last line is the gate's result, plain.
-func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
+func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 	b := bufio.NewWriter(w)
 	_, file := artifactURI(cat.Source)
 	annotate := func(level, title string, toolIndex int, msg string) {
@@ -28,13 +30,15 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 		}
 		a.Write(b)
 	}
-	shown := func(s BaselineState) bool { return r.Baseline == nil || s == BaselineNew || s == BaselineUpdated }
+	shown := func(s similarity.BaselineState) bool {
+		return r.Baseline == nil || s == similarity.BaselineNew || s == similarity.BaselineUpdated
+	}
 	for _, f := range r.Structural {
 		if !shown(f.BaselineState) {
 			continue
 		}
 		level := "warning"
-		if f.Severity == SeverityError {
+		if f.Severity == lint.SeverityError {
 			level = "error"
 		}
 		msg := findingWhere(f) + ": " + f.Message
@@ -44,13 +48,13 @@ func WriteGitHub(w io.Writer, r *Report, cat *catalog.Catalog) error {
 		annotate(level, "toolscope "+f.Rule, f.ToolIndex, msg)
 	}
 	sim := r.Similarity
-	for _, list := range [][]PairFinding{sim.Confusable, sim.Watch} {
+	for _, list := range [][]similarity.PairFinding{sim.Confusable, sim.Watch} {
 		for _, p := range list {
 			if !shown(p.BaselineState) {
 				continue
 			}
 			level, title := "error", "toolscope "+sarifConfusableRule
-			if p.Kind == Watch {
+			if p.Kind == similarity.Watch {
 				level, title = "notice", "toolscope "+sarifWatchRule
 			}
 			why := ""

@@ -1,4 +1,4 @@
-package lint
+package report
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
 
@@ -73,14 +75,14 @@ type sarifResult struct {
 	RuleIndex int    `json:"ruleIndex"`
 	// Kind is "pass" for a baseline's absent result (no alert), else left
 	// out (SARIF's default, "fail").
-	Kind                string             `json:"kind,omitempty"`
-	Level               string             `json:"level"`
-	Message             sarifText          `json:"message"`
-	Locations           []sarifLocation    `json:"locations"`
-	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
-	PartialFingerprints map[string]string  `json:"partialFingerprints"`
-	BaselineState       BaselineState      `json:"baselineState,omitempty"`
-	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	Kind                string                   `json:"kind,omitempty"`
+	Level               string                   `json:"level"`
+	Message             sarifText                `json:"message"`
+	Locations           []sarifLocation          `json:"locations"`
+	RelatedLocations    []sarifLocation          `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string        `json:"partialFingerprints"`
+	BaselineState       similarity.BaselineState `json:"baselineState,omitempty"`
+	Suppressions        []sarifSuppression       `json:"suppressions,omitempty"`
 }
 
 // sarifSuppression is a project config's acceptance of a result.
@@ -128,13 +130,13 @@ const (
 // SARIFOptions shape the SARIF log.
 type SARIFOptions struct {
 	// Rules is the pack that ran, for the driver's rule list.
-	Rules []Rule
+	Rules []lint.Rule
 	// Version is toolscope's version, "" when unknown.
 	Version string
 }
 
 // WriteSARIF writes the report as a SARIF 2.1.0 log about cat's file.
-func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) error {
+func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOptions) error {
 	driver := sarifDriver{Name: "toolscope", Version: o.Version}
 	index := map[string]int{}
 	for _, rule := range o.Rules {
@@ -166,7 +168,7 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 		}
 		return loc
 	}
-	findings, pairs := [][]Finding{r.Structural}, [][]PairFinding{r.Similarity.Confusable, r.Similarity.Watch}
+	findings, pairs := [][]lint.Finding{r.Structural}, [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch}
 	if r.Baseline != nil {
 		findings = append(findings, r.Baseline.AbsentFindings)
 		pairs = append(pairs, r.Baseline.AbsentPairs)
@@ -182,7 +184,7 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 			// minimally so the log stays consistent.
 			ri = len(run.Tool.Driver.Rules)
 			index[f.Rule] = ri
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(Rule{ID: f.Rule, Severity: f.Severity, Summary: f.Rule}))
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: f.Rule}))
 		}
 		msg := f.Message
 		if f.Suggestion != "" {
@@ -192,11 +194,11 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 			RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
 			Message:             sarifText{Text: msg},
 			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param)},
-			PartialFingerprints: partialFingerprints(FindingKey(f)),
+			PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
 			BaselineState:       f.BaselineState,
 			Suppressions:        suppressions(f.Suppression),
 		}
-		if f.BaselineState == BaselineAbsent {
+		if f.BaselineState == similarity.BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
 			res.Message.Text = "no longer reported (in the baseline): " + msg
 		}
@@ -205,7 +207,7 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 	sim := r.Similarity
 	for _, p := range slices.Concat(pairs...) {
 		id, level := sarifConfusableRule, "error"
-		if p.Kind == Watch {
+		if p.Kind == similarity.Watch {
 			id, level = sarifWatchRule, "note"
 		}
 		related := locate(p.J, p.B, "")
@@ -222,11 +224,11 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 				sarifPlain(p.A), sarifPlain(p.B), p.Kind, scoredAs(sim.Scoring, p.Pair), why, p.Hint)},
 			Locations:           []sarifLocation{locate(p.I, p.A, "")},
 			RelatedLocations:    []sarifLocation{related},
-			PartialFingerprints: partialFingerprints(PairKey(p.A, p.B)),
+			PartialFingerprints: partialFingerprints(lint.PairKey(p.A, p.B)),
 			BaselineState:       p.BaselineState,
 			Suppressions:        suppressions(p.Suppression),
 		}
-		if p.BaselineState == BaselineAbsent {
+		if p.BaselineState == similarity.BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
 			res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", sarifPlain(p.A), sarifPlain(p.B), p.Kind)
 		}
@@ -239,10 +241,10 @@ func WriteSARIF(w io.Writer, r *Report, cat *catalog.Catalog, o SARIFOptions) er
 }
 
 // pairRules describe the verdicts as rules, for code-scanning UIs.
-func pairRules() []Rule {
-	return []Rule{
-		{ID: sarifConfusableRule, Severity: SeverityError, Summary: "two tools a model could mix up",
-			Teaching: Teaching{
+func pairRules() []lint.Rule {
+	return []lint.Rule{
+		{ID: sarifConfusableRule, Severity: lint.SeverityError, Summary: "two tools a model could mix up",
+			Teaching: lint.Teaching{
 				Why: "The pair scores at or above the confusability threshold: what the model reads of the two tools (names and descriptions) is so alike that it may call one for the other.",
 				Fix: "Make the differentiating axis explicit in both descriptions: say WHEN to choose each (the hint names the words to build on), or merge the two into one tool with a parameter.",
 				Before: `get_fcns_database: "FC name server registrations."
@@ -250,8 +252,8 @@ influx_get_fcns_database: "FC name server registrations."`,
 				After: `get_fcns_database: "FC name server registrations, live from the switch. Use for the fabric right now."
 influx_get_fcns_database: "FC name server registrations as recorded in InfluxDB. Use for history and trends."`,
 			}},
-		{ID: sarifWatchRule, Severity: SeverityWarn, Summary: "two tools close to confusable",
-			Teaching: Teaching{
+		{ID: sarifWatchRule, Severity: lint.SeverityWarn, Summary: "two tools close to confusable",
+			Teaching: lint.Teaching{
 				Why:    "The pair scores within the watch band below the threshold: not confusable yet, but one more similar sentence away. Advisory; it never fails the gate.",
 				Fix:    "Read the two descriptions side by side and make sure each says when it is the right call.",
 				Before: `list_volumes: "Lists volumes."`,
@@ -260,7 +262,7 @@ influx_get_fcns_database: "FC name server registrations as recorded in InfluxDB.
 	}
 }
 
-func sarifRuleOf(r Rule) sarifRule {
+func sarifRuleOf(r lint.Rule) sarifRule {
 	t := r.Teaching
 	text := strings.Join(nonEmpty(t.Why, t.Fix, labelled("Before:", t.Before), labelled("After:", t.After)), "\n\n")
 	md := strings.Join(nonEmpty(t.Why, t.Fix, fenced("Before", t.Before), fenced("After", t.After)), "\n\n")
@@ -304,8 +306,8 @@ func fenced(label, s string) string {
 	return "**" + label + "**\n\n```json\n" + s + "\n```"
 }
 
-func sarifLevel(s Severity) string {
-	if s == SeverityError {
+func sarifLevel(s lint.Severity) string {
+	if s == lint.SeverityError {
 		return "error"
 	}
 	return "warning"
@@ -347,3 +349,9 @@ func artifactURI(source string) (uri string, file bool) {
 func sarifPlain(s string) string { return sarifPlainEscaper.Replace(s) }
 
 var sarifPlainEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+
+// partialFingerprints carries a result's key, hashed, under the scheme's
+// version.
+func partialFingerprints(key string) map[string]string {
+	return map[string]string{lint.FingerprintVersion: lint.Fingerprint(key)}
+}

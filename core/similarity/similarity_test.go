@@ -1,16 +1,16 @@
-package lint
+package similarity
 
 import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"toolscope/core/catalog"
+	"toolscope/core/internal/testcat"
 	"toolscope/embed"
 )
 
@@ -98,24 +98,14 @@ func bruteForce(t *testing.T, cat *catalog.Catalog, scoring Scoring, ad Adaptive
 	return all
 }
 
-// testCatalog is a few hundred real tools (the testdata copies).
-func testCatalog(t *testing.T, n int) *catalog.Catalog {
-	t.Helper()
-	var tools []*catalog.Tool
-	for _, name := range []string{"mcp-grafana", "supabase-mcp-server", "notion-mcp-server", "server-everything"} {
-		c, err := catalog.Load("testdata/catalogs/"+name+".json", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tools = append(tools, c.Tools...)
+// judged scores cat and judges the pairs at the scoring's own thresholds, as
+// a lint run does.
+func judged(ctx context.Context, cat *catalog.Catalog, opts Options) (Result, error) {
+	s, err := Score(ctx, cat, opts)
+	if err != nil {
+		return Result{}, err
 	}
-	cat := &catalog.Catalog{Source: "test"}
-	for i, tl := range tools[:min(n, len(tools))] {
-		c := *tl
-		c.Index = i
-		cat.Tools = append(cat.Tools, &c)
-	}
-	return cat
+	return s.Judge(s.Thresholds()), nil
 }
 
 func mockOptions(scoring Scoring) Options {
@@ -126,7 +116,7 @@ func mockOptions(scoring Scoring) Options {
 }
 
 func TestKernelMatchesBruteForce(t *testing.T) {
-	cat := testCatalog(t, 150)
+	cat := testcat.Sample(t, 150)
 	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
 		t.Run(string(scoring), func(t *testing.T) {
 			all := bruteForce(t, cat, scoring, DefaultAdaptive())
@@ -182,24 +172,24 @@ func TestKernelMatchesBruteForce(t *testing.T) {
 func TestRankingTiesKeepCatalogOrder(t *testing.T) {
 	// Anagram names embed to the same mock vector: every pair among them
 	// ties, and ties rank in (i, j) order.
-	cat := mustCatalog(t, list(tool("abc", "-", ""), tool("zzzz", "-", ""), tool("cab", "-", ""), tool("bca", "-", ""), tool("acb", "-", "")))
+	cat := testcat.Parse(t, testcat.List(testcat.Tool("abc", "-", ""), testcat.Tool("zzzz", "-", ""), testcat.Tool("cab", "-", ""), testcat.Tool("bca", "-", ""), testcat.Tool("acb", "-", "")))
 	opts := mockOptions(ScoringCosine)
-	r, err := Analyze(context.Background(), cat, opts)
+	r, err := judged(context.Background(), cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, p := range r.Similarity.Ranked[:6] {
+	for _, p := range r.Ranked[:6] {
 		got = append(got, p.A+"-"+p.B)
 	}
 	want := []string{"abc-cab", "abc-bca", "abc-acb", "cab-bca", "cab-acb", "bca-acb"}
 	if !slices.Equal(got, want) {
 		t.Errorf("tied pairs ranked %v, want %v", got, want)
 	}
-	if r.Similarity.PairCount != 10 || len(r.Similarity.Ranked) != 10 {
-		t.Errorf("pairCount %d, ranked %d, want 10 and 10", r.Similarity.PairCount, len(r.Similarity.Ranked))
+	if r.PairCount != 10 || len(r.Ranked) != 10 {
+		t.Errorf("pairCount %d, ranked %d, want 10 and 10", r.PairCount, len(r.Ranked))
 	}
-	for _, p := range r.Similarity.Ranked {
+	for _, p := range r.Ranked {
 		if p.I >= p.J || cat.Tools[p.I].Name != p.A || cat.Tools[p.J].Name != p.B {
 			t.Errorf("pair %+v: A must be the lower catalog index", p)
 		}
@@ -207,7 +197,7 @@ func TestRankingTiesKeepCatalogOrder(t *testing.T) {
 }
 
 func TestJudgeRederivesVerdicts(t *testing.T) {
-	cat := testCatalog(t, 120)
+	cat := testcat.Sample(t, 120)
 	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
 		opts := mockOptions(scoring)
 		s, err := Score(context.Background(), cat, opts)
@@ -227,11 +217,11 @@ func TestJudgeRederivesVerdicts(t *testing.T) {
 			c, w := th.Confusability, th.WatchBand
 			o.Threshold, o.WatchBand = &c, &w
 			o.Adaptive.AffinityFloor = th.AffinityFloor
-			fresh, err := Analyze(context.Background(), cat, o)
+			fresh, err := judged(context.Background(), cat, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := fresh.Similarity
+			want := fresh
 			if !samePairs(got.Confusable, want.Confusable) || !samePairs(got.Watch, want.Watch) ||
 				got.ConfusableCount != want.ConfusableCount || got.WatchCount != want.WatchCount {
 				t.Errorf("%s %+v: Judge gave %d/%d verdicts, a fresh analysis %d/%d", scoring, th,
@@ -248,51 +238,48 @@ func samePairs(a, b []PairFinding) bool {
 }
 
 func TestVerdictLimitKeepsCountsExact(t *testing.T) {
-	cat := testCatalog(t, 120)
+	cat := testcat.Sample(t, 120)
 	opts := mockOptions(ScoringCosine)
-	full, err := Analyze(context.Background(), cat, opts)
+	full, err := judged(context.Background(), cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.VerdictLimit = 5
-	cut, err := Analyze(context.Background(), cat, opts)
+	cut, err := judged(context.Background(), cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if full.Summary.Confusable <= 5 || full.Summary.Watch <= 5 {
-		t.Fatalf("the test needs more than 5 verdicts of each kind, got %+v", full.Summary)
+	if full.ConfusableCount <= 5 || full.WatchCount <= 5 {
+		t.Fatalf("the test needs more than 5 verdicts of each kind, got %d/%d", full.ConfusableCount, full.WatchCount)
 	}
-	if cut.Summary != full.Summary {
-		t.Errorf("summary with limit %+v, without %+v", cut.Summary, full.Summary)
+	if cut.ConfusableCount != full.ConfusableCount || cut.WatchCount != full.WatchCount {
+		t.Errorf("counts with limit %d/%d, without %d/%d", cut.ConfusableCount, cut.WatchCount, full.ConfusableCount, full.WatchCount)
 	}
-	if !cut.Similarity.Truncated || full.Similarity.Truncated {
-		t.Errorf("truncated = %v (limited) and %v (full)", cut.Similarity.Truncated, full.Similarity.Truncated)
+	if !cut.Truncated || full.Truncated {
+		t.Errorf("truncated = %v (limited) and %v (full)", cut.Truncated, full.Truncated)
 	}
-	if !samePairs(cut.Similarity.Confusable, full.Similarity.Confusable[:5]) || !samePairs(cut.Similarity.Watch, full.Similarity.Watch[:5]) {
+	if !samePairs(cut.Confusable, full.Confusable[:5]) || !samePairs(cut.Watch, full.Watch[:5]) {
 		t.Errorf("the limited lists are not the head of the full ones")
-	}
-	if cut.OK || full.OK {
-		t.Errorf("confusable pairs must fail the gate")
 	}
 }
 
 func TestAdaptiveAffinityFloor(t *testing.T) {
 	// Two unrelated tools: whatever their score against each other, the
 	// affinity floor keeps a two-tool catalog from flagging them.
-	cat := mustCatalog(t, list(tool("alpha", "Weighs cargo", ""), tool("omega", "Paints fences blue", "")))
-	r, err := Analyze(context.Background(), cat, mockOptions(ScoringAdaptive))
+	cat := testcat.Parse(t, testcat.List(testcat.Tool("alpha", "Weighs cargo", ""), testcat.Tool("omega", "Paints fences blue", "")))
+	r, err := judged(context.Background(), cat, mockOptions(ScoringAdaptive))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := r.Similarity.Ranked[0]
+	p := r.Ranked[0]
 	if p.Affinity == nil || *p.Affinity >= 0.75 {
 		t.Fatalf("affinity = %v, want below the floor", p.Affinity)
 	}
 	if p.Similarity < -0.04 {
 		t.Fatalf("score %v: want at least the threshold for the test to mean something", p.Similarity)
 	}
-	if r.Summary.Confusable != 0 || r.Summary.Watch != 0 {
-		t.Errorf("verdicts %+v under the affinity floor", r.Summary)
+	if r.ConfusableCount != 0 || r.WatchCount != 0 {
+		t.Errorf("verdicts %+v under the affinity floor", r)
 	}
 }
 
@@ -360,17 +347,17 @@ func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float
 }
 
 func TestIdenticalTextsEmbedOnce(t *testing.T) {
-	cat := mustCatalog(t, list(tool("a", "Same words", ""), tool("b", "x", ""), tool("a", "dup", ""), tool("c", "x", ""), tool("b", "x", "")))
+	cat := testcat.Parse(t, testcat.List(testcat.Tool("a", "Same words", ""), testcat.Tool("b", "x", ""), testcat.Tool("a", "dup", ""), testcat.Tool("c", "x", ""), testcat.Tool("b", "x", "")))
 	e := &countingEmbedder{}
 	opts := mockOptions(ScoringCosine)
 	opts.Embedder = e
-	r, err := Analyze(context.Background(), cat, opts)
+	r, err := judged(context.Background(), cat, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Distinct tools a, b, c; b and c differ by name, so three texts.
-	if e.texts != 3 || r.Similarity.PairCount != 3 {
-		t.Errorf("embedded %d texts for %d pairs, want 3 and 3", e.texts, r.Similarity.PairCount)
+	if e.texts != 3 || r.PairCount != 3 {
+		t.Errorf("embedded %d texts for %d pairs, want 3 and 3", e.texts, r.PairCount)
 	}
 }
 
@@ -384,7 +371,7 @@ type fakeEmbedder struct {
 func (f fakeEmbedder) Embed(context.Context, []string) ([][]float32, error) { return f.vecs, f.err }
 
 func TestEmbedderMisbehaviour(t *testing.T) {
-	cat := mustCatalog(t, list(tool("a", "one", ""), tool("b", "two", "")))
+	cat := testcat.Parse(t, testcat.List(testcat.Tool("a", "one", ""), testcat.Tool("b", "two", "")))
 	cases := []struct {
 		name string
 		e    fakeEmbedder
@@ -398,63 +385,20 @@ func TestEmbedderMisbehaviour(t *testing.T) {
 	for _, c := range cases {
 		opts := mockOptions(ScoringCosine)
 		opts.Embedder = c.e
-		if _, err := Analyze(context.Background(), cat, opts); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := judged(context.Background(), cat, opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
 		}
 	}
 	opts := mockOptions(ScoringCosine)
 	opts.Embedder = fakeEmbedder{vecs: [][]float32{{0, 0}, {1, 1}}}
-	r, err := Analyze(context.Background(), cat, opts)
-	if err != nil || r.Similarity.Ranked[0].Similarity != 0 {
+	r, err := judged(context.Background(), cat, opts)
+	if err != nil || r.Ranked[0].Similarity != 0 {
 		t.Errorf("a zero vector: %v, %+v; want cosine 0", err, r)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Analyze(ctx, testCatalog(t, 100), mockOptions(ScoringCosine)); !errors.Is(err, context.Canceled) {
+	if _, err := judged(ctx, testcat.Sample(t, 100), mockOptions(ScoringCosine)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
-	}
-}
-
-func TestSkippedSimilarity(t *testing.T) {
-	cat := mustCatalog(t, list(tool("a", long+" for x", ""), tool("b", long+" for y", "")))
-	r, err := Analyze(context.Background(), cat, DefaultOptions())
-	if err != nil || r.Similarity.Analyzed || !r.OK || r.Similarity.Ranked == nil || !r.Similarity.Thresholds.ReportOnly() || r.Similarity.Scoring != ScoringRisk {
-		t.Errorf("no embedder: %v %+v, want analyzed false, ok, empty lists", err, r)
-	}
-	one := mustCatalog(t, list(tool("a", long+" for x", ""), tool("a", "dup", "")))
-	r, err = Analyze(context.Background(), one, mockOptions(ScoringAdaptive))
-	if err != nil || r.Similarity.Analyzed || r.Similarity.PairCount != 0 || r.OK {
-		t.Errorf("one distinct tool: %v %+v, want analyzed false and the duplicate failing the gate", err, r)
-	}
-}
-
-func TestProgress(t *testing.T) {
-	cat := testCatalog(t, 150)
-	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
-		opts := mockOptions(scoring)
-		last := map[Stage]Progress{}
-		var order []Stage
-		opts.Progress = func(p Progress) {
-			if p.Done > p.Total || p.Done < last[p.Stage].Done {
-				t.Errorf("%s progress went %+v -> %+v", scoring, last[p.Stage], p)
-			}
-			if len(order) == 0 || order[len(order)-1] != p.Stage {
-				order = append(order, p.Stage)
-			}
-			last[p.Stage] = p
-		}
-		if _, err := Analyze(context.Background(), cat, opts); err != nil {
-			t.Fatal(err)
-		}
-		// Every stage says when it starts, so a long one is never shown
-		// as the one before it.
-		if want := []Stage{StageRules, StageEmbed, StageFeatures, StageScore, StageVerdicts}; !slices.Equal(order, want) {
-			t.Errorf("%s: stages %v, want %v", scoring, order, want)
-		}
-		passes := map[Scoring]int{ScoringCosine: 1, ScoringAdaptive: 2}[scoring]
-		if e, s := last[StageEmbed], last[StageScore]; e.Done != e.Total || e.Total == 0 || s.Done != s.Total || s.Total != passes*150*149/2 {
-			t.Errorf("%s: last progress embed %+v score %+v", scoring, e, s)
-		}
 	}
 }
 
@@ -491,21 +435,3 @@ func TestThresholdResolution(t *testing.T) {
 type uncalibrated struct{ embed.Mock }
 
 func (uncalibrated) Calibration(string) (embed.Calibration, bool) { return embed.Calibration{}, false }
-
-func ExampleAnalyze() {
-	cat, _ := catalog.Parse("ops.json", []byte(`[
-  {"name": "get_volume_status", "description": "Live status of one volume."},
-  {"name": "hist_volume_status", "description": "Recorded status of one volume."},
-  {"name": "list_pools", "description": "Lists storage pools."}]`))
-	opts := DefaultOptions()
-	opts.Embedder = embed.Mock{}
-	opts.Scoring = ScoringCosine
-	r, _ := Analyze(context.Background(), cat, opts)
-	for _, p := range r.Similarity.Confusable {
-		fmt.Printf("%s %s %.4f %s %v\n", p.A, p.B, p.Similarity, p.Axis.Kind, p.Axis.Qualifiers)
-	}
-	fmt.Println("ok:", r.OK)
-	// Output:
-	// get_volume_status hist_volume_status 0.9614 qualifier [get hist]
-	// ok: false
-}

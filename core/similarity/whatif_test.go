@@ -1,15 +1,16 @@
-package lint
+package similarity
 
 import (
 	"context"
 	"strings"
 	"testing"
+	"toolscope/core/internal/testcat"
 )
 
 // The explained what-if gives WhatIf's pairs, in its order, each with the
 // reasons a verdict on its risk would give.
 func TestWhatIfExplained(t *testing.T) {
-	cat := testCatalog(t, 30)
+	cat := testcat.Sample(t, 30)
 	opts := mockOptions(ScoringRisk)
 	scores, err := Score(context.Background(), cat, opts)
 	if err != nil {

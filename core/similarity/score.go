@@ -1,4 +1,4 @@
-package lint
+package similarity
 
 import (
 	"context"
@@ -56,7 +56,6 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 	if opts.Embedder == nil {
 		return nil, errors.New("similarity needs an embedder")
 	}
-	c := newContext(cat)
 	s := &Scores{toolCount: len(cat.Tools), embedderID: opts.Embedder.ID(), scoring: opts.Scoring, limit: max(0, opts.VerdictLimit)}
 	if s.scoring == "" {
 		s.scoring = ScoringRisk
@@ -68,8 +67,10 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 	if s.model == nil {
 		s.model = DefaultRiskModel()
 	}
+	seen := make(map[string]bool, len(cat.Tools))
 	for _, t := range cat.Tools {
-		if !c.IsDuplicate(t) {
+		if !seen[t.Name] {
+			seen[t.Name] = true
 			s.tools = append(s.tools, t)
 		}
 	}
@@ -327,13 +328,13 @@ func (s *Scores) Scoring() Scoring { return s.scoring }
 // Judge gives the similarity section for thresholds th: verdicts from the
 // kept pairs, with hints. Raising the thresholds costs a filter; lowering
 // them below what was kept scores the pairs again (without embedding).
-func (s *Scores) Judge(th Thresholds) Similarity {
+func (s *Scores) Judge(th Thresholds) Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.scoring != ScoringAdaptive {
 		th.AffinityFloor = 0
 	}
-	sim := Similarity{
+	sim := Result{
 		Analyzed:   s.geo != nil,
 		Embedder:   s.embedderID,
 		Scoring:    s.scoring,
