@@ -277,6 +277,12 @@ func selectedRow(screen string) string {
 	return row
 }
 
+// footerOf is the screen's last line with text.
+func footerOf(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+	return lines[len(lines)-1]
+}
+
 // copyDemo writes the demo catalog to a temporary file and returns its path.
 func copyDemo(t testing.TB) string {
 	t.Helper()
@@ -362,13 +368,13 @@ func TestExplorerQuitsEveryWay(t *testing.T) {
 		{"ctrl+c", []step{{"\x03", ""}}},
 		{"ctrl+c from help", []step{{"?", "Help"}, {"\x03", ""}}},
 		{"q closes help, then q", []step{{"?", "Help"}, {"q", "-Help"}, {"q", ""}}},
-		{"ctrl+c from the drawer's editor", []step{{"a", "Arguments"}, {"\x03", ""}}},
-		{"q from the drawer", []step{{"a", "Arguments"}, {"\x1b", "? help"}, {"q", ""}}},
+		{"ctrl+c from the drawer's editor", []step{{"a", "footer:esc back · ctrl+c quit"}, {"\x03", ""}}},
+		{"q from the drawer", []step{{"a", "footer:esc back · ctrl+c quit"}, {"\x1b", "footer:? help · q quit"}, {"q", ""}}},
 		{"ctrl+c from the what-if", []step{{"d", "What if"}, {"\x03", ""}}},
 		{"esc from the what-if, then q", []step{{"d", "What if"}, {"\x1b", "-What if"}, {"q", ""}}},
 		{"q from the comparison", []step{{"3", ""}, {"\r", "shared terms"}, {"q", ""}}},
 		{"ctrl+c from the export prompt", []step{{"e", "JSON"}, {"\x03", ""}}},
-		{"yes to the quit prompt", []step{{"a", "Arguments"}, {"{", ""}, {"\x1b", "? help"}, {"q", "quit and lose"}, {"y", ""}}},
+		{"yes to the quit prompt", []step{{"a", "footer:esc back · ctrl+c quit"}, {"{", ""}, {"\x1b", "footer:? help · q quit"}, {"q", "quit and lose"}, {"y", ""}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -377,6 +383,13 @@ func TestExplorerQuitsEveryWay(t *testing.T) {
 			for _, s := range tc.steps {
 				tm.send(s.keys)
 				switch {
+				case strings.HasPrefix(s.wait, "footer:"):
+					// The footer is drawn last: once it shows the key's
+					// effect, the key was taken (an esc and the next key
+					// read together would be one alt key).
+					tm.waitFor("the footer "+s.wait, func(scr string) bool {
+						return strings.Contains(footerOf(scr), s.wait[len("footer:"):])
+					})
 				case strings.HasPrefix(s.wait, "-"):
 					tm.waitGone(s.wait[1:])
 				case s.wait != "":
