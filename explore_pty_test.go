@@ -200,6 +200,16 @@ func (tm *ptyTerm) waitText(texts ...string) string {
 	})
 }
 
+// waitScored waits until the header names the embedder and scoring that
+// gave the verdicts, and no work is left: what needs the scores works.
+func (tm *ptyTerm) waitScored(similarity string) string {
+	tm.t.Helper()
+	return tm.waitFor("the verdicts by "+similarity, func(s string) bool {
+		header, _, _ := strings.Cut(s, "\n")
+		return strings.Contains(header, similarity) && strings.Contains(header, "FAIL") && !strings.Contains(header, "…")
+	})
+}
+
 // waitGone waits until text is off the screen.
 func (tm *ptyTerm) waitGone(text string) string {
 	tm.t.Helper()
@@ -305,6 +315,7 @@ func TestExplorerWalkOnATerminal(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, runOpts{w: size[0], h: size[1], args: []string{"--embedder", "mock", copyDemo(t)}})
+			tm.waitScored("mock risk")
 			tm.waitText("ops-demo.json", "FAIL", "get_volume_status")
 			// Three rows in one read: all three count.
 			tm.send("jjj")
@@ -379,7 +390,7 @@ func TestExplorerQuitsEveryWay(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, runOpts{w: 120, h: 40, args: []string{"--embedder", "mock", copyDemo(t)}})
-			tm.waitText("ops-demo.json", "FAIL")
+			tm.waitScored("mock risk")
 			for _, s := range tc.steps {
 				tm.send(s.keys)
 				switch {
@@ -443,7 +454,7 @@ func TestExplorerSourcesOnATerminal(t *testing.T) {
 // tool list of the demo catalog at 200x60, each waited for on the screen.
 func BenchmarkKeystrokeToFrame(b *testing.B) {
 	tm := startTerm(b, runOpts{w: 200, h: 60, args: []string{"--embedder", "mock", copyDemo(b)}})
-	tm.waitText("ops-demo.json", "FAIL")
+	tm.waitScored("mock risk")
 	rows := []string{"hist_volume_status", "get_volume_status"}
 	b.ResetTimer()
 	for i := range b.N {
