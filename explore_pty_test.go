@@ -465,3 +465,41 @@ func BenchmarkKeystrokeToFrame(b *testing.B) {
 	tm.send("q")
 	tm.end()
 }
+
+// TestExplorerColourFollowsTheTerminal pins colour and the terminal
+// queries: NO_COLOR (or a terminal without colour) turns every style off;
+// with colour, the screen is coloured. The one background-colour query
+// (OSC 11, then CSI 6n to see whether the terminal answers) is Bubble Tea
+// v1's, made when its package starts; the explorer adds none, and a dumb
+// terminal gets none.
+func TestExplorerColourFollowsTheTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		colour  bool
+		queries int
+	}{
+		{"colour", nil, true, 2},
+		{"NO_COLOR", []string{"NO_COLOR=1"}, false, 2},
+		{"a terminal without colour", []string{"TERM=dumb"}, false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, runOpts{w: 100, h: 30, args: []string{"--embedder", "mock", copyDemo(t)}, env: tc.env})
+			tm.waitScored("mock risk")
+			tm.send("q")
+			tm.end()
+			tm.mu.Lock()
+			raw, queries := tm.raw.String(), tm.scr.queries
+			tm.mu.Unlock()
+			coloured := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|9[0-7]|38;5;[0-9]+)m`).MatchString(raw)
+			styled := regexp.MustCompile(`\x1b\[[0-9;]*m`).MatchString(raw)
+			if coloured != tc.colour || !tc.colour && styled {
+				t.Errorf("coloured %v, styled %v; want colour %v", coloured, styled, tc.colour)
+			}
+			if queries > tc.queries {
+				t.Errorf("%d terminal queries, want at most %d", queries, tc.queries)
+			}
+		})
+	}
+}
