@@ -542,6 +542,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.cancelCall()
 	case key.Matches(msg, k.Back) && m.focus == paneArgs && m.drawerOpen:
 		m.closeDrawer()
+	case key.Matches(msg, k.Back) && m.focus != paneTools && !m.searching() && m.tools.filter.Value() != "":
+		// esc clears the filter from any pane, as from the list.
+		m.tools.clearFilter()
+		m.selectionChanged()
 	case key.Matches(msg, k.CallTool) && m.focus == paneArgs:
 		return m.callTool()
 	case key.Matches(msg, k.Raise):
@@ -726,9 +730,10 @@ func (m *Model) focused() pane {
 // toPane hands a message to the focused pane and tells the others when the
 // selected tool changed under it.
 func (m *Model) toPane(msg tea.Msg) tea.Cmd {
-	before := m.tools.selectedTool()
+	before, query := m.tools.selectedTool(), m.tools.filter.Value()
 	cmd := m.panes[m.focus].Update(msg)
-	if m.tools.selectedTool() != before {
+	// The ranking follows the filter too.
+	if m.tools.selectedTool() != before || m.tools.filter.Value() != query {
 		m.selectionChanged()
 	}
 	return cmd
@@ -797,6 +802,7 @@ func (m *Model) selectionChanged() {
 
 // syncPairs tells the pairs pane the selection and the similarity's state.
 func (m *Model) syncPairs() {
+	m.pairs.only = m.tools.shownTools
 	m.pairs.show(m.snap, m.tools.selectedTool(), "similarity: "+m.similarityStatus(), m.thresholdStatus())
 }
 

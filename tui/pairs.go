@@ -27,6 +27,9 @@ type pairsPane struct {
 	global bool
 	// hideTriaged leaves out the pairs the project config accepts.
 	hideTriaged bool
+	// only, when set, keeps the ranking to the pairs with a tool it marks
+	// (by catalog index): the tool filter's.
+	only []bool
 	// pending says why there are no pairs yet (running, off, failed);
 	// thresholds says which are in force and where they come from.
 	pending    string
@@ -62,10 +65,12 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 			p.rows = s.sim.Neighbours[tool]
 		}
 	}
-	if p.hideTriaged {
+	if p.hideTriaged || p.global && p.only != nil {
 		p.rows = slices.DeleteFunc(slices.Clone(p.rows), func(pr similarity.Pair) bool {
-			v := s.verdict(pr)
-			return v != nil && v.Suppression != ""
+			if v := s.verdict(pr); p.hideTriaged && v != nil && v.Suppression != "" {
+				return true
+			}
+			return p.global && p.only != nil && !p.keeps(pr.I) && !p.keeps(pr.J)
 		})
 	}
 	if !sameTool && !p.global {
@@ -82,6 +87,9 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 	p.scroll()
 }
 
+// keeps reports whether the tool filter keeps catalog tool i.
+func (p *pairsPane) keeps(i int) bool { return i >= 0 && i < len(p.only) && p.only[i] }
+
 // selected is the pair under the cursor.
 func (p *pairsPane) selected() (similarity.Pair, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.rows) {
@@ -96,6 +104,9 @@ func (p *pairsPane) setSize(w, h int) {
 }
 
 func (p *pairsPane) title() string {
+	if p.global && p.only != nil && p.snap != nil && p.snap.sim != nil {
+		return fmt.Sprintf("Ranking · filtered %d/%d", len(p.rows), len(p.snap.sim.Ranked))
+	}
 	if p.global {
 		return "Ranking"
 	}

@@ -41,6 +41,12 @@ type toolList struct {
 	sort   sortMode
 	filter textinput.Model
 	typing bool
+	// last is the query the latest / replaced: ↑ in an empty filter
+	// brings it back.
+	last string
+	// shownTools marks the tools the filter keeps (by catalog index), nil
+	// when there is no filter; the ranking follows it.
+	shownTools []bool
 	// rows are the tools shown, in order, with the filter's matched byte
 	// offsets in each name.
 	rows   []listRow
@@ -109,25 +115,12 @@ func (l *toolList) refresh() {
 		return
 	}
 	order := l.sorted()
-	if q := l.filter.Value(); q != "" {
-		names := make([]string, len(order))
-		for i, t := range order {
-			names[i] = shown(l.snap.cat.Tools[t].Name)
-		}
-		// Best matches first; equal scores keep the chosen sort order.
-		// Then the tools whose description or parameters say it.
-		seen := map[int]bool{}
-		for _, m := range fuzzy.Find(q, names) {
-			l.rows = append(l.rows, listRow{tool: order[m.Index], matched: m.MatchedIndexes})
-			seen[order[m.Index]] = true
-		}
-		lq := strings.ToLower(q)
-		for _, t := range order {
-			if !seen[t] {
-				if via := textMatch(l.snap.cat.Tools[t], lq); via != "" {
-					l.rows = append(l.rows, listRow{tool: t, via: via})
-				}
-			}
+	l.shownTools = nil
+	if words := strings.Fields(l.filter.Value()); len(words) > 0 {
+		l.rows = filterRows(l.snap.cat.Tools, order, words, l.rows)
+		l.shownTools = make([]bool, len(l.snap.cat.Tools))
+		for _, r := range l.rows {
+			l.shownTools[r.tool] = true
 		}
 	} else {
 		for _, t := range order {
@@ -136,6 +129,70 @@ func (l *toolList) refresh() {
 	}
 	l.cursor = clampInt(l.cursor, 0, max(len(l.rows)-1, 0))
 	l.scroll()
+}
+
+// filterRows keeps the tools (in order) that every word of the query
+// matches, as fzf does: a word matches a name fuzzily, or a description or
+// parameter when it is in it. Tools whose name every word matches come
+// first, best first (equal scores keep order); then the others, each
+// saying where its first word not in the name was found.
+func filterRows(tools []*catalog.Tool, order []int, words []string, rows []listRow) []listRow {
+	names := make([]string, len(order))
+	for i, t := range order {
+		names[i] = shown(tools[t].Name)
+	}
+	type hit struct {
+		score   int
+		matched []int
+		inName  int
+	}
+	hits := make([]hit, len(order))
+	for _, w := range words {
+		for _, m := range fuzzy.Find(w, names) {
+			h := &hits[m.Index]
+			h.score += m.Score
+			h.inName++
+			h.matched = append(h.matched, m.MatchedIndexes...)
+		}
+	}
+	var byName, byText []listRow
+	var scores []int
+	for i, t := range order {
+		h := hits[i]
+		if h.inName == len(words) {
+			slices.Sort(h.matched)
+			byName = append(byName, listRow{tool: t, matched: slices.Compact(h.matched)})
+			scores = append(scores, h.score)
+			continue
+		}
+		via, ok := "", true
+		for _, w := range words {
+			if fuzzy.Find(w, names[i:i+1]) != nil {
+				continue
+			}
+			where := textMatch(tools[t], strings.ToLower(w))
+			if where == "" {
+				ok = false
+				break
+			}
+			if via == "" {
+				via = where
+			}
+		}
+		if ok {
+			byText = append(byText, listRow{tool: t, via: via})
+		}
+	}
+	idx := make([]int, len(byName))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return scores[b] - scores[a] })
+	rows = rows[:0]
+	for _, i := range idx {
+		rows = append(rows, byName[i])
+	}
+	return append(rows, byText...)
 }
 
 func (l *toolList) sorted() []int {
@@ -203,7 +260,18 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 			l.filter.Blur()
 			l.clearFilter()
 			return nil
-		case tea.KeyEnter, tea.KeyUp, tea.KeyDown:
+		case tea.KeyUp:
+			if l.filter.Value() == "" && l.last != "" {
+				// The query the / replaced, one key away.
+				l.filter.SetValue(l.last)
+				l.filter.CursorEnd()
+				l.cursor = 0
+				l.refresh()
+				return nil
+			}
+			l.typing = false
+			l.filter.Blur()
+		case tea.KeyEnter, tea.KeyDown:
 			l.typing = false
 			l.filter.Blur()
 			if km.Type == tea.KeyEnter {
@@ -223,6 +291,15 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 	k := l.keys
 	switch {
 	case key.Matches(km, k.Filter):
+		// A new filter starts empty; the old query is ↑ away.
+		if q := l.filter.Value(); q != "" {
+			l.last = q
+			l.clearFilter()
+		}
+		l.filter.Placeholder = "filter"
+		if l.last != "" {
+			l.filter.Placeholder = "filter (↑ " + shown(l.last) + ")"
+		}
 		l.typing = true
 		return l.filter.Focus()
 	case key.Matches(km, k.Back) && l.filter.Value() != "":
