@@ -578,6 +578,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.triageKey(msg)
 	case key.Matches(msg, k.WhatIf):
 		return m.openWhatIf()
+	case key.Matches(msg, k.Scope) && m.focus != panePairs:
+		// g from any pane goes to the global ranking.
+		m.setFocus(panePairs)
+		if !m.pairs.global {
+			return m.toPane(msg)
+		}
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
 			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)

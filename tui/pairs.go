@@ -149,6 +149,9 @@ func (p *pairsPane) notes() []string {
 		return nil
 	}
 	var out []string
+	if cut := p.rankCut(); cut != "" {
+		out = append(out, clip(cut, p.w))
+	}
 	for _, n := range p.snap.sim.Notes {
 		if p.h >= notesFullMin {
 			out = append(out, wrap(shown(oneLine("! "+n)), p.w)...)
@@ -157,6 +160,20 @@ func (p *pairsPane) notes() []string {
 		}
 	}
 	return out
+}
+
+// rankCut says, in the ranking, that it stops at the rank limit: how many
+// pairs were compared and, when verdicts fall beyond it, how many.
+func (p *pairsPane) rankCut() string {
+	sim := p.snap.sim
+	if !p.global || len(sim.Ranked) >= sim.PairCount {
+		return ""
+	}
+	text := fmt.Sprintf("the top %d of %d pairs", len(sim.Ranked), sim.PairCount)
+	if flagged := sim.ConfusableCount + sim.WatchCount; flagged > len(sim.Ranked) {
+		text += fmt.Sprintf("; %d are flagged: --rank-limit lists more", flagged)
+	}
+	return text
 }
 
 // detailHeight is the height kept under the list for the selected pair.
@@ -171,7 +188,9 @@ func (p *pairsPane) listHeight() int {
 	return max(p.h-len(p.notes())-p.detailHeight()-1, 1)
 }
 
-// rowHeight is one pair's lines: a flagged pair carries its hint.
+// rowHeight is one pair's lines: a flagged neighbour carries its hint;
+// in the ranking, one line a pair (the detail area has the selected
+// pair's hint whole), so a screen holds as many pairs as it has lines.
 func (p *pairsPane) rowHeight(i int) int {
 	if len(p.heights) != len(p.rows) || p.heightsW != p.w {
 		p.heights = slices.Grow(p.heights[:0], len(p.rows))[:len(p.rows)]
@@ -179,7 +198,7 @@ func (p *pairsPane) rowHeight(i int) int {
 		p.heightsW = p.w
 	}
 	if p.heights[i] == 0 {
-		p.heights[i] = 1 + len(p.hintLines(p.snap.verdict(p.rows[i])))
+		p.heights[i] = 1 + len(p.rowHint(i))
 	}
 	return p.heights[i]
 }
@@ -274,8 +293,7 @@ func (p *pairsPane) row(i int) []string {
 	room := max(p.w-4-ansi.StringWidth(score)-2, 1)
 	var name string
 	if p.global {
-		half := max((room-3)/2, 1)
-		name = clipMiddle(shown(pr.A), half) + " ⇄ " + clipMiddle(shown(pr.B), half)
+		name = pairNames(shown(pr.A), shown(pr.B), room)
 	} else {
 		other := pr.B
 		if pr.B == nameAt(p.snap, p.tool) {
@@ -289,10 +307,19 @@ func (p *pairsPane) row(i int) []string {
 		name = st.Selected.Render(name)
 	}
 	out := []string{cur + mark + score + "  " + name}
-	for _, l := range p.hintLines(v) {
+	for _, l := range p.rowHint(i) {
 		out = append(out, "     "+st.Muted.Render(l))
 	}
 	return out
+}
+
+// rowHint is the hint under row i: a flagged neighbour's, or in the
+// ranking only when there is no detail area to show it.
+func (p *pairsPane) rowHint(i int) []string {
+	if p.global && p.detailHeight() > 0 {
+		return nil
+	}
+	return p.hintLines(p.snap.verdict(p.rows[i]))
 }
 
 // hintLines is a flagged pair's short hint under its row, wrapped whole.
@@ -379,7 +406,7 @@ func (p *pairsPane) detail() []string {
 	// end of a line too narrow for both; the hint has the rest of the room.
 	out := []string{st.Bold.Render(names + "  " + facts)}
 	if ansi.StringWidth(names+"  "+facts) > p.w {
-		out = []string{st.Bold.Render(clipMiddle(names, p.w)), st.Bold.Render(clip(facts, p.w))}
+		out = []string{st.Bold.Render(pairNames(shown(pr.A), shown(pr.B), p.w)), st.Bold.Render(clip(facts, p.w))}
 	}
 	if v != nil {
 		text := v.Hint

@@ -383,3 +383,52 @@ func TestNumberKeysAndSlashFromEveryView(t *testing.T) {
 		}
 	}
 }
+
+// pairNames keeps the part of two names that tells them apart, within
+// its width, and the ⇄ between them.
+func TestPairNamesShowWhereTheNamesDiffer(t *testing.T) {
+	for _, tc := range []struct {
+		a, b   string
+		w      int
+		wantIn []string
+	}{
+		{"workplace_v1_data_search", "workplace_v2_data_search", 30, []string{"v1", "v2", " ⇄ "}},
+		{"workplace_calendar_event_search", "workplace_calendar_room_search", 36, []string{"event", "room"}},
+		{"mcp__github__create_pull_request", "mcp__github__create_pull_request_review", 40, []string{"request ⇄", "review"}},
+		{"get_volume_status", "hist_volume_status", 60, []string{"get_volume_status ⇄ hist_volume_status"}},
+		{"a_very_long_common_prefix_then_x_and_a_very_long_common_suffix", "a_very_long_common_prefix_then_y_and_a_very_long_common_suffix", 24, []string{"x", "y"}},
+	} {
+		got := pairNames(tc.a, tc.b, tc.w)
+		if w := ansi.StringWidth(got); w > tc.w {
+			t.Errorf("%s ⇄ %s in %d: %q is %d wide", tc.a, tc.b, tc.w, got, w)
+		}
+		for _, want := range tc.wantIn {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s ⇄ %s in %d: %q lacks %q", tc.a, tc.b, tc.w, got, want)
+			}
+		}
+	}
+}
+
+// The first screen's footer shows the way to the worst pairs (g) and the
+// zoom; g goes to the ranking from any pane; a ranking cut at the rank
+// limit says so.
+func TestTheWorstPairsAreOneKeyAway(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 80, 24)
+	if f := footerLine(m); !strings.Contains(f, "g worst pairs") || !strings.Contains(f, "z zoom") {
+		t.Errorf("first footer at 80x24: %q", f)
+	}
+	for _, from := range []string{"1", "2"} {
+		press(m, from, "g")
+		if m.focus != panePairs || !m.pairs.global {
+			t.Errorf("g from pane %s: focus %v, ranking %v", from, m.focus, m.pairs.global)
+		}
+	}
+	opts := mockOptions(t)
+	opts.Lint.RankLimit = 3
+	m = scoredModel(t, opts, 160, 45)
+	press(m, "g")
+	if text := ansi.Strip(m.View()); !strings.Contains(text, "the top 3 of 15 pairs") {
+		t.Errorf("the cut ranking does not say so:\n%s", text)
+	}
+}

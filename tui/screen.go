@@ -140,6 +140,14 @@ func (m *Model) footer() string {
 		items = append(items, m.styles.Warn.Render(shown(m.notice)))
 	}
 	p := m.focused()
+	if !m.helpOpen && !p.Typing() && m.compare == nil {
+		// The way to the worst pairs and the zoom come first, from the
+		// first screen on.
+		if k.Scope.Enabled() && m.focus != panePairs {
+			items = append(items, "g worst pairs")
+		}
+		items = append(items, "z zoom")
+	}
 	n := 0
 	for _, b := range p.Keys() {
 		if b.Enabled() && n < footerPaneKeys && !m.helpOpen {
