@@ -482,3 +482,35 @@ func TestRankingScrollKeepsTheCursorInView(t *testing.T) {
 		}
 	}
 }
+
+// TestTeachingExamplesWrapWhole pins the teaching text's before and after:
+// at any width and zoomed, every word of the example is on screen.
+func TestTeachingExamplesWrapWhole(t *testing.T) {
+	for _, size := range [][2]int{{80, 40}, {120, 60}, {200, 60}} {
+		for _, zoom := range []bool{false, true} {
+			m := scoredModel(t, mockOptions(t), size[0], size[1])
+			press(m, "2", "w")
+			if zoom {
+				press(m, "z")
+			}
+			text := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.tool.lines, " "))), "")
+			text = strings.ReplaceAll(text, "│", "")
+			checked := 0
+			for _, f := range m.snap.report.Structural {
+				r, ok := m.tool.rules[f.Rule]
+				if f.Tool != m.tool.name() || !ok || r.Teaching.After == "" {
+					continue
+				}
+				checked++
+				for _, ex := range []string{r.Teaching.Before, r.Teaching.After} {
+					if want := strings.Join(strings.Fields(ex), ""); !strings.Contains(text, want) {
+						t.Errorf("%dx%d zoom %v, %s: the example is not whole on screen: %q", size[0], size[1], zoom, f.Rule, ex)
+					}
+				}
+			}
+			if checked == 0 {
+				t.Fatalf("%dx%d: no finding with a teaching example", size[0], size[1])
+			}
+		}
+	}
+}

@@ -266,8 +266,17 @@ func (p *toolPane) findingLines(w int) []string {
 				continue
 			}
 			out = append(out, st.Muted.Render("  │ "+part.label+":"))
+			// The example is wrapped, never cut: its end is often the
+			// point (the sentence the fix adds). A wrapped line's rest is
+			// indented under it.
 			for _, l := range strings.Split(part.text, "\n") {
-				out = append(out, st.Muted.Render("  │   ")+clip(l, max(w-6, 1)))
+				for i, piece := range wrap(l, max(w-8, 1)) {
+					indent := "  │   "
+					if i > 0 {
+						indent = "  │     "
+					}
+					out = append(out, st.Muted.Render(indent)+piece)
+				}
 			}
 		}
 	}
