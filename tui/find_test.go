@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/lint"
 )
 
 // The filter also finds tools by their description and parameters, after
@@ -175,5 +177,36 @@ func TestFilterStartsFreshClearsAnywhereAndNarrowsTheRanking(t *testing.T) {
 	}
 	if len(m.pairs.rows) != len(m.snap.sim.Ranked) {
 		t.Errorf("the ranking has %d of %d pairs after the filter cleared", len(m.pairs.rows), len(m.snap.sim.Ranked))
+	}
+}
+
+// A finding about the whole catalog (too many tools) has a line of its
+// own above the tools, not only a place among one tool's findings.
+func TestCatalogFindingsHaveTheirOwnLine(t *testing.T) {
+	opts := mockOptions(t)
+	for i, r := range opts.Lint.Rules {
+		if r.ID == lint.RuleTooManyTools {
+			opts.Lint.Rules[i] = lint.TooManyToolsRule(4)
+		}
+	}
+	m := settledModel(opts, 160, 45)
+	lines := strings.Split(ansi.Strip(m.tools.View()), "\n")
+	n := len(m.tools.catalogLines())
+	head := strings.Join(strings.Fields(strings.Join(lines[1:1+n], " ")), " ")
+	if n == 0 || !strings.Contains(head, "catalog, too-many-tools: the catalog has 6 tools") {
+		t.Fatalf("the tool list's first lines:\n%s", strings.Join(lines[:min(len(lines), 5)], "\n"))
+	}
+	if !strings.Contains(lines[1+n], "get_volume_status") {
+		t.Errorf("the tools do not follow the catalog's lines:\n%s", strings.Join(lines[:2+n], "\n"))
+	}
+	// A click on the first tool's row still selects it.
+	press(m, "end")
+	m.tools.clickRow(1 + n)
+	if selectedName(m) != "get_volume_status" {
+		t.Errorf("a click on the first row selected %q", selectedName(m))
+	}
+	m = settledModel(mockOptions(t), 160, 45)
+	if c := m.tools.catalogLines(); len(c) != 0 {
+		t.Errorf("a catalog within the limit has catalog lines %q", c)
 	}
 }

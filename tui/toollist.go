@@ -14,6 +14,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/lint"
 	"toolscope/core/similarity"
 )
 
@@ -54,6 +55,8 @@ type toolList struct {
 	offset int
 	// nameWidth is the widest name, where descriptions start.
 	nameWidth int
+	// catalog are the catalog-wide findings' lines (catalogLines).
+	catalog []string
 }
 
 type listRow struct {
@@ -79,6 +82,7 @@ func (l *toolList) setSnapshot(s *snapshot) {
 		keep = l.snap.cat.Tools[t].Name
 	}
 	l.snap = s
+	l.findCatalogLines()
 	l.nameWidth = 0
 	for _, t := range s.cat.Tools {
 		l.nameWidth = max(l.nameWidth, ansi.StringWidth(shown(t.Name)))
@@ -220,12 +224,46 @@ func (l *toolList) sorted() []int {
 
 func (l *toolList) setSize(w, h int) {
 	l.w, l.h = w, h
+	l.findCatalogLines()
 	l.filter.Width = max(w-4, 1)
 	l.scroll()
 }
 
 // listHeight is how many rows fit under the filter line.
-func (l *toolList) listHeight() int { return max(l.h-1, 1) }
+func (l *toolList) listHeight() int { return max(l.h-1-len(l.catalog), 1) }
+
+// catalogLines are the findings about the whole catalog (too many tools),
+// each on a line of its own above the tools: reported on whichever tool
+// crosses the limit, they are no one tool's news. None on a pane too short
+// to keep a row of tools besides. They are kept in l.catalog until the
+// snapshot or the size changes.
+func (l *toolList) catalogLines() []string { return l.catalog }
+
+func (l *toolList) findCatalogLines() {
+	l.catalog = nil
+	if l.snap == nil || l.h < 4 {
+		return
+	}
+	var out []string
+	for _, f := range l.snap.report.Structural {
+		if lint.FindingKey(f) != f.Rule {
+			continue
+		}
+		mark, style := "~ ", l.styles.Warn
+		if f.Severity == lint.SeverityError {
+			mark, style = "✗ ", l.styles.Error
+		}
+		// Wrapped, at most three lines: the count is the point.
+		lines := wrap(mark+"catalog, "+f.Rule+": "+shown(oneLine(f.Message)), max(l.w, 1))
+		if len(lines) > 3 {
+			lines = append(lines[:2], clip(lines[2]+"…", l.w))
+		}
+		for _, line := range lines {
+			out = append(out, style.Render(line))
+		}
+	}
+	l.catalog = out
+}
 
 func (l *toolList) scroll() {
 	n := l.listHeight()
@@ -358,6 +396,9 @@ func (l *toolList) View() string {
 	}
 	if l.snap == nil {
 		return b.String()
+	}
+	for _, c := range l.catalogLines() {
+		b.WriteString("\n" + c)
 	}
 	if len(l.rows) == 0 {
 		b.WriteString("\n" + l.styles.Muted.Render("no tool matches"))
@@ -504,8 +545,9 @@ func (l *toolList) jumpFlagged(d int) bool {
 // clickRow selects the tool shown on content row row (the filter line is
 // row 0); false when no tool is there.
 func (l *toolList) clickRow(row int) bool {
-	i := l.offset + row - 1
-	if row < 1 || row > l.listHeight() || i >= len(l.rows) {
+	top := 1 + len(l.catalogLines())
+	i := l.offset + row - top
+	if row < top || row-top >= l.listHeight() || i >= len(l.rows) {
 		return false
 	}
 	l.cursor = i
