@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	stdlibio "io"
 	"slices"
 	"strings"
 
@@ -10,6 +12,7 @@ import (
 	"toolscope/core/config"
 	"toolscope/core/diff"
 	"toolscope/core/report"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 )
 
@@ -34,15 +37,51 @@ func init() {
 	register(command{name: "diff", usage: diffUsage, summary: diffSummary, run: runDiff})
 }
 
-// diffFailOn are what --fail-on accepts.
-var diffFailOn = []string{"breaking", "descriptions", "pairs"}
+// diffFailOn are what --fail-on accepts beside the levels.
+var diffFailOn = []string{"breaking", "security", "descriptions", "any-description", "pairs", "none"}
+
+// parseDiffFailOn reads --fail-on: a level fails the gate on changes of
+// that level and above (the least level given wins); the other words add
+// what they name. Nothing given is error.
+func parseDiffFailOn(words []string) (diff.Fail, error) {
+	var fail diff.Fail
+	if len(words) == 0 {
+		words = []string{"error"}
+	}
+	for _, w := range words {
+		if l, ok := diff.ParseLevel(w); ok {
+			if fail.Level == "" || !l.AtLeast(fail.Level) {
+				fail.Level = l
+			}
+			continue
+		}
+		switch w {
+		case "breaking":
+			if fail.Level == "" {
+				fail.Level = diff.LevelError
+			}
+		case "security":
+			fail.Security = true
+		case "descriptions":
+			fail.Descriptions = true
+		case "any-description":
+			fail.Descriptions, fail.Titles = true, true
+		case "pairs":
+			fail.Pairs = true
+		case "none":
+		default:
+			return fail, fmt.Errorf("--fail-on %s: want error, warn, info, %s", w, strings.Join(diffFailOn, ", "))
+		}
+	}
+	return fail, nil
+}
 
 func runDiff(args []string, io stdio) int {
 	fs := newFlagSet("diff")
 	f := newPairFlags(fs, []string{"text", "json", "markdown", "github"})
 	cfgFlags := addConfigFlags(fs)
 	failOn := listFlag{}
-	fs.Var(&failOn, "fail-on", "`WHAT,...` fails the gate: breaking, descriptions, pairs (default breaking)")
+	fs.Var(&failOn, "fail-on", "`WHAT,...` fails the gate: a level (error or breaking, warn, info: that level and above), security, descriptions, any-description (descriptions and titles), pairs, or none (default error)")
 	positional, code, ok := parseCommand(fs, diffUsage, diffHelp, args, io)
 	if !ok {
 		return code
@@ -57,22 +96,9 @@ func runDiff(args []string, io stdio) int {
 	if want == 2 && positional[0] == "-" && positional[1] == "-" {
 		return usageError(io, "diff", "only one of OLD and NEW can be stdin")
 	}
-	var fail diff.Fail
-	if len(failOn) == 0 {
-		failOn = listFlag{"breaking"}
-	}
-	for _, w := range failOn {
-		switch w {
-		case "breaking":
-			fail.Breaking = true
-		case "descriptions":
-			fail.Descriptions = true
-		case "pairs":
-			fail.Pairs = true
-		case "none":
-		default:
-			return usageError(io, "diff", fmt.Sprintf("--fail-on %s: want %s or none", w, strings.Join(diffFailOn, ", ")))
-		}
+	fail, err := parseDiffFailOn(failOn)
+	if err != nil {
+		return usageError(io, "diff", err.Error())
 	}
 	newArg := ""
 	if want == 2 {
@@ -110,6 +136,9 @@ func runDiff(args []string, io stdio) int {
 	}
 	p.step("comparing")
 	r := diff.Compare(oldCat, newCat)
+	if cfg != nil && cfg.DiffLevels != nil {
+		r.SetLevels(cfg.DiffLevels)
+	}
 	if f.embedderSpec() != "" {
 		p.setName("toolscope diff (OLD)")
 		oldPairs, err := confusablePairs(oldCat, f, cfg, p)
@@ -127,19 +156,37 @@ func runDiff(args []string, io stdio) int {
 	}
 	p.end()
 	r.Gate(fail)
-	switch f.format {
-	case "json":
-		err = report.WriteDiffJSON(io.out, r)
-	case "markdown":
-		err = report.WriteDiffMarkdown(io.out, r, fail)
-	case "github":
-		err = report.WriteDiffGitHub(io.out, r, newCat, fail)
-	default:
-		err = report.WriteDiffText(io.out, r, fail)
+	// Annotations name NEW by its path from the repository's root, as
+	// lint's do.
+	machineNew := *newCat
+	machineNew.Source = repoPath(repoRoot(), newArg)
+	if newArg == "" {
+		machineNew.Source = newCat.Source
 	}
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope diff: writing the report: %s\n", oneLine(err))
-		return 2
+	write := func(w stdlibio.Writer, format string) error {
+		switch format {
+		case "json":
+			return report.WriteDiffJSON(w, r)
+		case "markdown":
+			return report.WriteDiffMarkdown(w, r, fail)
+		case "github":
+			return report.WriteDiffGitHub(w, r, &machineNew, fail)
+		}
+		return report.WriteDiffText(w, r, fail)
+	}
+	for _, o := range append([]formatOutput{{format: f.format}}, f.outputs...) {
+		if o.path == "" {
+			err = write(io.out, o.format)
+		} else {
+			var b bytes.Buffer
+			if err = write(&b, o.format); err == nil {
+				err = safefile.Write(o.path, b.Bytes())
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope diff: writing the report: %s\n", oneLine(err))
+			return 2
+		}
 	}
 	if !r.OK {
 		return 1

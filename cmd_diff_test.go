@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,7 +49,7 @@ func TestDiffCommand(t *testing.T) {
 		{"help", "", []string{"diff", "--help"}, 0, "Usage: toolscope diff [flags] OLD NEW", ""},
 		{"one catalog", "", []string{"diff", old}, 2, "", "want OLD and NEW"},
 		{"both stdin", "", []string{"diff", "-", "-"}, 2, "", "only one of OLD and NEW can be stdin"},
-		{"bad --fail-on", "", []string{"diff", "--fail-on", "all", old, new}, 2, "", "--fail-on all: want breaking, descriptions, pairs or none"},
+		{"bad --fail-on", "", []string{"diff", "--fail-on", "all", old, new}, 2, "", "--fail-on all: want error, warn, info, breaking, security"},
 		{"sarif is lint's", "", []string{"diff", "--format", "sarif", old, new}, 2, "", `--format "sarif"`},
 		{"a missing OLD", "", []string{"diff", "--no-similarity", "nope.json", new}, 2, "", "toolscope diff: OLD: nope.json: cannot read"},
 	}
@@ -129,5 +131,93 @@ accepted-pairs:
 				t.Errorf("the accepted pair listed: %+v", p)
 			}
 		}
+	}
+}
+
+// The levels at the command: --fail-on a level, security, any-description,
+// and a project's toolscope.yaml regrading a kind.
+func TestDiffLevels(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// b's pattern changed (warn); a read-only tool turned destructive
+	// (error, security); c's title changed (info).
+	old := write("old.json", `[{"name": "a", "description": "d", "annotations": {"readOnlyHint": true}},
+ {"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^a"}}}},
+ {"name": "c", "title": "C", "description": "d"}]`)
+	new := write("new.json", `[{"name": "a", "description": "d", "annotations": {"readOnlyHint": false}},
+ {"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^b"}}}},
+ {"name": "c", "title": "See", "description": "d"}]`)
+	onlyOld := write("pattern-old.json", `[{"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^a"}}}}]`)
+	onlyNew := write("pattern-new.json", `[{"name": "b", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"pattern": "^b"}}}}]`)
+	if err := os.Mkdir(filepath.Join(dir, "cfg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := write("cfg/strict.yaml", "diff:\n  levels:\n    pattern-changed: error\n")
+	cases := []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{old, new}, 1, "RESULT: FAIL (1 breaking change)"},
+		{[]string{"--fail-on", "warn", old, new}, 1, "RESULT: FAIL (1 breaking change, 1 warn-level change)"},
+		{[]string{"--fail-on", "security", old, new}, 1, "annotations changed: readOnlyHint true → false: a host that ran the tool unconfirmed as read-only or non-destructive may now let it destroy data [security]"},
+		{[]string{"--fail-on", "any-description", old, new}, 1, "RESULT: FAIL (1 description change)"},
+		{[]string{"--fail-on", "INFO", old, new}, 1, "1 info-level change"},
+		{[]string{onlyOld, onlyNew}, 0, "May break callers (warn) (1)"},
+		{[]string{"--config", cfg, onlyOld, onlyNew}, 1, "RESULT: FAIL (1 breaking change)"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCmd("", append([]string{"diff", "--no-similarity"}, c.args...)...)
+		if code != c.code || !strings.Contains(out, c.out) {
+			t.Errorf("%v: exit %d, want %d with %q\n%s%s", c.args, code, c.code, c.out, out, errOut)
+		}
+	}
+	bad := write("cfg/bad.yaml", "diff:\n  levels:\n    pattern-changed: fatal\n")
+	if code, _, errOut := runCmd("", "diff", "--config", bad, onlyOld, onlyNew); code != 2 || !strings.Contains(errOut, `bad.yaml:3:22: diff: levels: pattern-changed: "fatal": want error, warn or info`) {
+		t.Errorf("bad level: exit %d %s", code, errOut)
+	}
+}
+
+// A description that gained Unicode tags or a zero-width space no longer
+// prints as the same line before and after: every output spells them
+// out, and the change is a security change that fails the gate.
+func TestDiffShowsHiddenCharacters(t *testing.T) {
+	old := writeFile(t, "old.json", `[{"name": "add", "description": "Adds two numbers. Use for sums."}]`)
+	new := writeFile(t, "new.json", `[{"name": "add", "description": "Adds two numbers. Use for sums.\udb40\udc49\udb40\udc47\u200b"}]`)
+	for _, format := range []string{"text", "markdown", "github", "json"} {
+		code, out, errOut := runCmd("", "diff", "--no-similarity", "--format", format, old, new)
+		if code != 1 {
+			t.Errorf("%s: exit %d %s", format, code, errOut)
+		}
+		if strings.ContainsAny(out, "\U000E0049\u200b") {
+			t.Errorf("%s: a hidden character printed raw:\n%s", format, out)
+		}
+		want := `\U000e0049`
+		if format == "json" {
+			want = `\udb40\udc49`
+		}
+		if !strings.Contains(out, want) || !strings.Contains(out, "hidden-text-added") && format != "text" && format != "markdown" {
+			t.Errorf("%s: lacks %s or the kind:\n%s", format, want, out)
+		}
+	}
+}
+
+// diff writes several outputs in one run too: the annotations on stdout,
+// the summary to a file.
+func TestDiffSeveralOutputs(t *testing.T) {
+	old, new := writeFile(t, "old.json", diffOld), writeFile(t, "new.json", diffNew)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	code, out, errOut := runCmd("", "diff", "--no-similarity", "--format", "github", "--format", "markdown="+summary, old, new)
+	if code != 1 || !strings.Contains(out, "::error ") {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+	if md, err := os.ReadFile(summary); err != nil || !strings.Contains(string(md), "### toolscope diff: ❌ FAIL") {
+		t.Errorf("the summary file: %v %.200s", err, md)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
@@ -54,20 +55,15 @@ func runInit(args []string, io stdio) int {
 		return 2
 	}
 	path := filepath.Join(dir, config.FileName)
-	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	// Atomic, and never through a symlink someone planted at the name.
+	write := safefile.Create
 	if *force {
-		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		write = safefile.Write
 	}
-	fh, err := os.OpenFile(path, flag, 0o644)
+	err := write(path, []byte(text))
 	if errors.Is(err, fs.ErrExist) {
 		fmt.Fprintf(io.err, "toolscope init: %s exists (--force replaces it)\n", termsafe.Line(path))
 		return 2
-	}
-	if err == nil {
-		_, err = fh.WriteString(text)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope init: %s\n", oneLine(err))

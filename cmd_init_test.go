@@ -86,9 +86,11 @@ func TestInit(t *testing.T) {
 	}
 }
 
-// lint finds toolscope.yaml from the catalog's directory up; flags win.
+// lint finds toolscope.yaml from the catalog's directory up to the
+// repository's root; flags win.
 func TestLintConfig(t *testing.T) {
 	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	sub := filepath.Join(root, "catalogs")
 	os.Mkdir(sub, 0o755)
 	data, _ := os.ReadFile(demoPath)
@@ -144,7 +146,7 @@ ignore:
 		{"similarity:\n  embedder: mock:x\n", `bad.yaml:2:13: similarity: embedder: embedder mock:x: the mock embedder takes no argument`},
 		{"rules:\n  enum-in-prose: loud\n", `bad.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
 		{"\tversion: 1\n", `bad.yaml:1:1: found character that cannot start any token`},
-		{"similarity:\n  threshold: 3\n", `bad.yaml: a risk runs from 0 to 1`},
+		{"similarity:\n  threshold: 3\n", `bad.yaml:2:14: threshold 3: a risk runs from 0 to 1`},
 	} {
 		bad := writeFile(t, "bad.yaml", c.in)
 		for _, cmd := range [][]string{{"lint", "--config", bad, cat}, {"diff", "--config", bad, cat, cat}} {

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,19 +19,25 @@ import (
 
 	"toolscope/core/baseline"
 	"toolscope/core/catalog"
+	"toolscope/core/config"
+	"toolscope/core/jsonv"
 	"toolscope/core/lint"
+	"toolscope/core/live"
 	"toolscope/core/report"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
+	"toolscope/core/termsafe"
 )
 
 const (
-	lintUsage   = "lint [flags] CATALOG"
+	lintUsage   = "lint [flags] CATALOG..."
 	lintSummary = "the CI gate: structural rules and similarity (exit 0 ok, 1 failed, 2 usage or input error)"
 )
 
 // lintHelp is lint's summary with what CATALOG may be and what a score
 // means.
-var lintHelp = lintSummary + "\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) or an http(s):// URL of an MCP server.\n\n" +
+var lintHelp = lintSummary + "\n\nCATALOG is a file, '-' for stdin, 'mcp:COMMAND ARGS...' (one argument) or an http(s):// URL of an MCP server; " +
+	"a directory (its .json files) or a pattern ('servers/**/tools.json') lints several, each with its own toolscope.yaml.\n\n" +
 	similarityHelp
 
 // similarityHelp says what a pair's score means, for --help.
@@ -35,85 +48,426 @@ func init() {
 }
 
 // lintFormats are what `lint --format` accepts, the default first.
-var lintFormats = []string{"text", "json", "sarif", "markdown", "github"}
+var lintFormats = []string{"text", "json", "sarif", "markdown", "github", "junit"}
+
+// linted is one catalog's lint.
+type linted struct {
+	// path names the catalog in machine outputs and the baseline: relative
+	// to the repository root (repoPath).
+	path   string
+	cat    *catalog.Catalog
+	report *lint.Report
+	flags  *catalogFlags
+}
+
+// lintRun is what a lint run's flags ask beyond the catalog flags.
+type lintRun struct {
+	baselinePath, writeBaseline string
+	// quiet leaves warnings and watch pairs out of the outputs.
+	quiet bool
+	// maxWarnings fails the run on more warnings than it, over every
+	// catalog (-1: no limit).
+	maxWarnings int
+	// failOn holds "stale": config and baseline entries that matched
+	// nothing fail the run.
+	failOn listFlag
+	// merge lints the catalogs as one, as a host that is given all of
+	// them sees them.
+	merge bool
+}
 
 func runLint(args []string, io stdio) int {
 	fs := newFlagSet("lint")
 	f := newCatalogFlags(fs, lintFormats)
 	cfgFlags := addConfigFlags(fs)
-	var baselinePath, writeBaseline string
-	fs.StringVar(&baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
-	fs.StringVar(&writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
+	var lr lintRun
+	fs.StringVar(&lr.baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
+	fs.StringVar(&lr.writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
+	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no watch pairs (the gate is unchanged)")
+	fs.IntVar(&lr.maxWarnings, "max-warnings", -1, "fail when the run has more than `N` warnings, over every catalog (-1: no limit)")
+	fs.Var(&lr.failOn, "fail-on", "`stale`: fail when a config ignore or accept entry, or a baseline entry, matched nothing")
+	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory)")
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
 	}
-	arg, rest, given := f.live.catalogArgs(positional)
-	if !given || len(rest) > 0 {
-		return usageError(io, "lint", fmt.Sprintf("want one CATALOG, or --mcp-config FILE and none; got %d arguments", len(positional)))
+	var targets []target
+	switch {
+	case f.live.config != "" && len(positional) > 0:
+		return usageError(io, "lint", fmt.Sprintf("want CATALOG arguments or --mcp-config FILE, not both; got %d arguments", len(positional)))
+	case f.live.config != "":
+		targets = []target{{arg: ""}}
+	case len(positional) == 0:
+		return usageError(io, "lint", "want a CATALOG (or several), or --mcp-config FILE")
+	default:
+		var err error
+		if targets, err = expandCatalogs(positional); err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+			return 2
+		}
 	}
-	cfg, err := cfgFlags.load(arg)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return 2
+	if slices.Contains(positional, "-") && len(targets) > 1 {
+		return usageError(io, "lint", "stdin ('-') can only be linted alone")
 	}
-	if cfg != nil {
-		f.useConfig(cfg, fs)
-	}
-	if err := f.check(); err != nil {
+	if err := f.check(); err != nil && len(targets) > 1 {
+		// With one catalog its config may still set what the flags lack.
 		return usageError(io, "lint", err.Error())
 	}
+	for _, w := range lr.failOn {
+		if w != "stale" {
+			return usageError(io, "lint", fmt.Sprintf("--fail-on %s: want stale", w))
+		}
+	}
+	if lr.maxWarnings < -1 {
+		return usageError(io, "lint", fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
+	}
 	var base *baseline.File
-	if baselinePath != "" {
-		b, err := baseline.Load(baselinePath)
+	if lr.baselinePath != "" {
+		b, err := baseline.Load(lr.baselinePath)
 		if err != nil {
 			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 			return 2
 		}
 		base = b
 	}
+	root := repoRoot()
 	p := startProgress(io, "toolscope lint")
 	defer p.end()
-	p.step("loading the catalog")
-	cat, err := f.live.load(arg, io)
-	if err != nil {
-		p.end()
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return 2
+	var runs []linted
+	if lr.merge && len(targets) > 1 {
+		run, code := lintMerged(targets, f, fs, cfgFlags, io, p)
+		if code != 0 {
+			return code
+		}
+		runs = append(runs, run)
 	}
-	report, err := analyzeCatalog(context.Background(), cat, f, p)
+	for _, t := range targets {
+		if lr.merge && len(targets) > 1 {
+			break
+		}
+		run, code := lintOne(t.arg, f, fs, cfgFlags, root, io, p)
+		if code != 0 {
+			return code
+		}
+		runs = append(runs, run)
+	}
 	p.end()
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return 2
-	}
-	if cfg != nil {
-		report = cfg.Apply(report, cat)
-	}
-	if writeBaseline != "" {
+	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
-		written := baseline.FromReport(report)
-		if err := written.WriteFile(writeBaseline); err != nil {
+		written := baselineOf(runs)
+		if err := written.WriteFile(lr.writeBaseline); err != nil {
 			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 			return 2
 		}
 		if base == nil {
 			// The run is judged against what it just accepted: it passes.
-			base, baselinePath = written, writeBaseline
+			base, lr.baselinePath = written, lr.writeBaseline
 		}
 	}
-	if base != nil {
-		base.Apply(report, cat, baselinePath, f.strict)
+	for _, r := range runs {
+		if base != nil {
+			base.For(r.path).Apply(r.report, r.cat, lr.baselinePath, r.flags.strict)
+		}
 	}
-	if err := writeReport(io.out, report, cat, f, io.outTTY); err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
-		return 2
+	ok = lr.gate(runs, io)
+	if lr.quiet {
+		for i := range runs {
+			runs[i].report = errorsOnly(runs[i].report)
+		}
 	}
-	if !report.OK {
+	outs := append([]formatOutput{{format: f.format}}, f.outputs...)
+	for _, o := range outs {
+		if err := writeOutput(o, runs, io); err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
+			return 2
+		}
+	}
+	if !ok {
 		return 1
 	}
 	return 0
+}
+
+// gate adds to each catalog's gate what the run's flags ask beyond its
+// results, and reports whether the run passes: an empty catalog is said
+// in one line on stderr and fails under --strict; stale entries fail
+// under --fail-on stale; warnings over --max-warnings fail the catalogs
+// that have them.
+func (lr *lintRun) gate(runs []linted, io stdio) bool {
+	warnings := 0
+	for _, r := range runs {
+		if len(r.cat.Tools) == 0 {
+			fmt.Fprintf(io.err, "toolscope lint: %s: the catalog has no tools\n", termsafe.Line(r.path))
+			if r.flags.strict {
+				r.report.Fail("no tools (strict)")
+			}
+		}
+		if slices.Contains(lr.failOn, "stale") {
+			if n := staleEntries(r.report); n > 0 {
+				r.report.Fail(fmt.Sprintf("%d stale config or baseline entries (--fail-on stale)", n))
+			}
+		}
+		warnings += r.report.Summary.Warnings
+	}
+	if lr.maxWarnings >= 0 && warnings > lr.maxWarnings {
+		for _, r := range runs {
+			if r.report.Summary.Warnings > 0 {
+				r.report.Fail(fmt.Sprintf("warnings in the run: %d, over --max-warnings %d", warnings, lr.maxWarnings))
+			}
+		}
+	}
+	ok := true
+	for _, r := range runs {
+		ok = ok && r.report.OK
+	}
+	return ok
+}
+
+// staleEntries counts what a report's config and baseline hold that
+// matched nothing: ignore and accept entries unused, baseline entries
+// absent.
+func staleEntries(r *lint.Report) int {
+	n := 0
+	if r.Suppressed != nil {
+		n += len(r.Suppressed.Unused)
+	}
+	if r.Baseline != nil {
+		n += r.Baseline.Absent
+	}
+	return n
+}
+
+// errorsOnly is the report as --quiet shows it: error findings and
+// confusable pairs, without warnings and watch pairs; the counts and the
+// gate stay the run's.
+func errorsOnly(r *lint.Report) *lint.Report {
+	q := *r
+	q.Structural = []lint.Finding{}
+	for _, f := range r.Structural {
+		if f.Severity == lint.SeverityError {
+			q.Structural = append(q.Structural, f)
+		}
+	}
+	q.Similarity.Watch = []similarity.PairFinding{}
+	return &q
+}
+
+// lintOne loads and lints one catalog with its own config (found from its
+// directory unless --config or --no-config says otherwise). A non-zero
+// code means the run ends, its line written.
+func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, root string, io stdio, p *progress) (linted, int) {
+	fc := *f
+	cfg, err := cfgFlags.load(arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		fc.useConfig(cfg, fs)
+	}
+	if err := fc.check(); err != nil {
+		return linted{}, usageError(io, "lint", err.Error())
+	}
+	p.step("loading the catalog")
+	cat, err := fc.live.load(arg, io)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		report = cfg.Apply(report, cat)
+	}
+	path := repoPath(root, arg)
+	if arg == "" {
+		path = cat.Source
+	}
+	return linted{path: path, cat: cat, report: report, flags: &fc}, 0
+}
+
+// lintMerged loads every catalog and lints them as one (--merge): each
+// tool's name qualified by its catalog's directory (`github__create_issue`),
+// as hosts qualify the tools of several servers, similarity compared by the
+// names the servers serve, as --mcp-config does. The merged catalog has no
+// single file: its results carry logical locations only. The config is the
+// one found from the working directory (or --config).
+func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, io stdio, p *progress) (linted, int) {
+	fc := *f
+	cfg, err := cfgFlags.load("")
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		fc.useConfig(cfg, fs)
+	}
+	if err := fc.check(); err != nil {
+		return linted{}, usageError(io, "lint", err.Error())
+	}
+	p.step("loading the catalogs")
+	merged := &catalog.Catalog{Source: fmt.Sprintf("%s%d catalogs", report.MergedPrefix, len(targets))}
+	used := map[string]int{}
+	for _, t := range targets {
+		cat, err := fc.live.load(t.arg, io)
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+			return linted{}, 2
+		}
+		prefix := mergePrefix(t.arg)
+		if used[prefix]++; used[prefix] > 1 {
+			prefix = fmt.Sprintf("%s%d", prefix, used[prefix])
+		}
+		for _, tl := range cat.Tools {
+			q := *tl
+			q.Index = len(merged.Tools)
+			q.Server, q.ServedName = prefix, tl.OwnName()
+			q.Name = live.QualifiedName(prefix, tl.Name)
+			q.Entry = prefix + "." + tl.Entry
+			q.Pos = jsonv.Pos{} // the merged catalog is no file
+			merged.Tools = append(merged.Tools, &q)
+		}
+	}
+	report, err := analyzeCatalog(context.Background(), merged, &fc, p)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
+	if cfg != nil {
+		report = cfg.Apply(report, merged)
+	}
+	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
+}
+
+// mergePrefix names a catalog's tools in a merged run: its directory's
+// name (servers/github/tools.json is github), or the file's name without
+// its extension for a file in the working directory.
+func mergePrefix(arg string) string {
+	dir := filepath.Base(filepath.Dir(filepath.Clean(arg)))
+	if dir == "." || dir == string(filepath.Separator) || dir == ".." {
+		dir = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
+	}
+	return dir
+}
+
+// baselineOf is the baseline of a run: one catalog's results as they are,
+// several catalogs' each under its path.
+func baselineOf(runs []linted) *baseline.File {
+	if len(runs) == 1 {
+		b := baseline.FromReport(runs[0].report)
+		b.Remember(runs[0].cat)
+		return b
+	}
+	b := baseline.NewMulti()
+	for _, r := range runs {
+		b.Add(r.path, r.report, r.cat)
+	}
+	return b
+}
+
+// writeOutput writes the reports in one format, to stdout or its file
+// (replaced whole once written).
+func writeOutput(o formatOutput, runs []linted, io stdio) error {
+	if o.path == "" {
+		w := &stickyWriter{w: io.out}
+		err := writeReports(w, o.format, runs, io.color())
+		return cmp.Or(err, w.err)
+	}
+	var b bytes.Buffer
+	if err := writeReports(&b, o.format, runs, false); err != nil {
+		return err
+	}
+	return safefile.Write(o.path, b.Bytes())
+}
+
+// writeReports writes every catalog's report in one format: JSON and SARIF
+// as one document (SARIF with one run per catalog), the others one report
+// after the other.
+func writeReports(w io.Writer, format string, runs []linted, color bool) error {
+	if format == "junit" {
+		var jr []report.JUnitRun
+		for _, r := range runs {
+			jr = append(jr, report.JUnitRun{Report: r.report, Catalog: r.catalogFor(format)})
+		}
+		return report.WriteJUnit(w, jr)
+	}
+	if len(runs) == 1 {
+		return writeReportAs(w, runs[0].report, runs[0].catalogFor(format), runs[0].flags, format, color)
+	}
+	switch format {
+	case "json":
+		return writeJSONReports(w, runs)
+	case "sarif":
+		var sr []report.SARIFRun
+		for _, r := range runs {
+			sr = append(sr, report.SARIFRun{Report: r.report, Catalog: r.catalogFor(format), Rules: ranRules(r.flags)})
+		}
+		return report.WriteSARIFRuns(w, sr, sarifOptions(runs[0].flags))
+	}
+	for i, r := range runs {
+		if i > 0 && format != "github" {
+			fmt.Fprintln(w)
+		}
+		if err := writeReportAs(w, r.report, r.catalogFor(format), r.flags, format, color); err != nil {
+			return err
+		}
+	}
+	if format == "text" {
+		var failed []string
+		for _, r := range runs {
+			if !r.report.OK {
+				failed = append(failed, r.path)
+			}
+		}
+		line := fmt.Sprintf("%d catalogs: all pass", len(runs))
+		if len(failed) > 0 {
+			line = fmt.Sprintf("%d catalogs: %d fail: %s", len(runs), len(failed), strings.Join(failed, ", "))
+		}
+		fmt.Fprintf(w, "\n%s\n", termsafe.Line(line))
+	}
+	return nil
+}
+
+// catalogFor is the catalog as a format names it: the text report by the
+// argument as typed, the others by the path from the repository root, so
+// annotations and code-scanning alerts land on the file whatever
+// directory the run started in.
+func (r linted) catalogFor(format string) *catalog.Catalog {
+	if format == "text" {
+		return r.cat
+	}
+	c := *r.cat
+	c.Source = r.path
+	return &c
+}
+
+// writeJSONReports writes several catalogs' reports as one JSON document:
+// the gate over all of them and each report under its path.
+func writeJSONReports(w io.Writer, runs []linted) error {
+	type entry struct {
+		Path   string          `json:"path"`
+		Report json.RawMessage `json:"report"`
+	}
+	doc := struct {
+		OK       bool    `json:"ok"`
+		Catalogs []entry `json:"catalogs"`
+	}{OK: true}
+	for _, r := range runs {
+		var b bytes.Buffer
+		if err := report.WriteJSON(&b, r.report); err != nil {
+			return err
+		}
+		doc.OK = doc.OK && r.report.OK
+		doc.Catalogs = append(doc.Catalogs, entry{Path: r.path, Report: bytes.TrimSpace(b.Bytes())})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not
@@ -141,11 +495,16 @@ func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, 
 
 // writeReport writes the report in the flags' format (text when none).
 func writeReport(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFlags, color bool) error {
-	switch f.format {
+	return writeReportAs(w, r, cat, f, f.format, color)
+}
+
+// writeReportAs writes one report in a format (text when none).
+func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFlags, format string, color bool) error {
+	switch format {
 	case "json":
 		return report.WriteJSON(w, r)
 	case "sarif":
-		return report.WriteSARIF(w, r, cat, report.SARIFOptions{Rules: lint.EnabledRules(lint.DefaultRules(), f.disable), Version: version()})
+		return report.WriteSARIF(w, r, cat, sarifOptions(f))
 	case "github":
 		return report.WriteGitHub(w, r, cat)
 	case "markdown":
@@ -157,13 +516,81 @@ func writeReport(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalogFl
 	}
 }
 
-// version is the module version the binary was built from, "" for a
-// development build.
+// sarifOptions are the SARIF log's settings: the rules that ran, the
+// version, the documentation's addresses, and the repository's root as
+// %SRCROOT%.
+func sarifOptions(f *catalogFlags) report.SARIFOptions {
+	home, help := docsURLs()
+	return report.SARIFOptions{Rules: ranRules(f), Version: versionLine(), InformationURI: home, HelpURI: help, SrcRoot: repoRoot()}
+}
+
+// ranRules is the rule pack as it ran under the flags and the config:
+// without the rules switched off, each at the severity the config gives
+// it, so a SARIF consumer reads the levels the results carry.
+func ranRules(f *catalogFlags) []lint.Rule {
+	o := f.options()
+	rules := lint.EnabledRules(o.Rules, o.Disabled)
+	if f.config == nil {
+		return rules
+	}
+	for i, r := range rules {
+		switch f.config.Rules[r.ID].Severity {
+		case config.SeverityError:
+			rules[i].Severity = lint.SeverityError
+		case config.SeverityWarn:
+			rules[i].Severity = lint.SeverityWarn
+		}
+	}
+	return rules
+}
+
+// docsURLs are toolscope's home page and a rule's documentation, from the
+// module path the binary was built from: a module hosted on GitHub has its
+// repository's pages (docs/rules.md at the version's tag, or main); a local
+// build ("toolscope") has none, and the log leaves them out.
+func docsURLs() (home string, help func(ruleID string) string) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || !strings.HasPrefix(bi.Main.Path, "github.com/") {
+		return "", nil
+	}
+	home = "https://" + bi.Main.Path
+	ref := "main"
+	if v := version(); v != "" && !strings.Contains(v, "-0.") {
+		ref = v // a tag; a pseudo-version's commit is not worth a link
+	}
+	return home, func(id string) string { return home + "/blob/" + ref + "/docs/rules.md#" + id }
+}
+
+// version is the module version the binary was built from (`go install
+// toolscope@v1.2.0` stamps it), "" for a development build.
 func version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
 	return ""
+}
+
+// versionLine is --version's answer: the module version, or for a
+// development build the commit it was built from when the build recorded
+// it ("devel 6fea14f1c2d3, modified").
+func versionLine() string {
+	if v := version(); v != "" {
+		return v
+	}
+	line := "devel"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return line
+	}
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision" && len(s.Value) >= 12:
+			line += " " + s.Value[:12]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			line += ", modified"
+		}
+	}
+	return line
 }
 
 // progressDelay is how long a run stays quiet before it reports progress:

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,4 +154,113 @@ func TestREADMEWorkflow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The composite action (action.yml) parses, has the steps it promises
+// (setup-go, go install, the vector cache, lint, the SARIF upload, the
+// gate), and its lint command is a real command: run as the action runs
+// it over the monorepo fixture, it fails the gate on the one catalog with
+// an error, writes a SARIF log with a run per catalog, and passes once the
+// error is fixed.
+func TestActionYML(t *testing.T) {
+	data, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Name   string
+		Inputs map[string]struct {
+			Required bool
+			Default  string
+		}
+		Runs struct {
+			Using string
+			Steps []struct {
+				ID, Name, Uses, Run, Shell, If string
+				Env                            map[string]string
+				With                           map[string]any
+			}
+		}
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatalf("action.yml is not YAML: %v", err)
+	}
+	if action.Runs.Using != "composite" || !action.Inputs["catalogs"].Required {
+		t.Fatalf("runs.using %q, inputs %+v", action.Runs.Using, action.Inputs)
+	}
+	var uses []string
+	var lintRun string
+	var lintEnv map[string]string
+	for _, s := range action.Runs.Steps {
+		if s.Run != "" && s.Shell == "" {
+			t.Errorf("step %q runs without a shell (a composite action needs one)", s.Name)
+		}
+		switch {
+		case s.Uses != "":
+			uses = append(uses, s.Uses[:strings.Index(s.Uses, "@")])
+		case strings.Contains(s.Run, "go install"):
+			uses = append(uses, "go install")
+		case s.ID == "lint":
+			uses = append(uses, "lint")
+			lintRun, lintEnv = s.Run, s.Env
+		}
+	}
+	want := []string{"actions/setup-go", "go install", "actions/cache", "lint", "github/codeql-action/upload-sarif"}
+	if !slices.Equal(uses, want) {
+		t.Fatalf("steps %v, want %v", uses, want)
+	}
+	if lintEnv[cache.EnvDir] == "" || !strings.Contains(lintRun, "set -f") {
+		t.Errorf("the lint step sets no %s, or lets the shell expand the patterns: %v\n%s", cache.EnvDir, lintEnv, lintRun)
+	}
+	var command string
+	for _, line := range strings.Split(lintRun, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "toolscope lint") {
+			command = strings.TrimSpace(line)
+		}
+	}
+	if i := strings.Index(command, " ||"); i >= 0 {
+		command = command[:i]
+	}
+	root := monorepo(t)
+	t.Chdir(root)
+	t.Setenv(cache.EnvDir, t.TempDir())
+	run := func(args, catalogs string) int {
+		env := map[string]string{"$SARIF": "out.sarif", "$ARGS": args, "$CATALOGS": catalogs}
+		var argv []string
+		for _, f := range strings.Fields(command)[1:] {
+			f = strings.Trim(f, `"`)
+			for k, v := range env {
+				f = strings.ReplaceAll(f, k, v)
+			}
+			argv = append(argv, strings.Fields(f)...)
+		}
+		code, _, errOut := runCmd("", argv...)
+		if code == 2 {
+			t.Fatalf("`%s` as the action runs it: %s", command, errOut)
+		}
+		return code
+	}
+	if code := run("--no-similarity", "services/**/tools.json tools/"); code != 1 {
+		t.Errorf("exit %d on the catalog with an error, want 1", code)
+	}
+	sarif, err := os.ReadFile("out.sarif")
+	if err != nil || strings.Count(string(sarif), `"automationDetails"`) != 5 {
+		t.Errorf("the SARIF log: %v, %d runs", err, strings.Count(string(sarif), `"automationDetails"`))
+	}
+	fixed := strings.Replace(mustRead(t, "services/slack/tools.json"), `"urgent"`, `3`, 1)
+	if err := os.WriteFile("services/slack/tools.json", []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run("--no-similarity", "services/**/tools.json tools/"); code != 0 {
+		t.Errorf("exit %d once fixed, want 0", code)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,14 +30,17 @@ const defaultEmbedder = "use"
 
 func init() {
 	embed.Register("openai", func(model string, o embed.Options) (embed.Embedder, error) {
-		return openai.New(openai.Options{Model: model, BaseURL: o.URL})
+		return openai.New(openai.Options{Model: model, BaseURL: o.URL, BaseURLFrom: o.URLFrom})
 	})
 }
 
 // catalogFlags are the shared flags' values.
 type catalogFlags struct {
-	embedder     string
-	embedURL     string
+	embedder string
+	embedURL string
+	// embedURLFrom is the config's "path:line" when the config chose
+	// embedURL, "" when the command line did.
+	embedURLFrom string
 	noCache      bool
 	scoring      string
 	threshold    optionalFloat
@@ -47,7 +51,14 @@ type catalogFlags struct {
 	disable      listFlag
 	format       string
 	formats      []string
-	live         *liveFlags
+	// outputs are --format FORMAT=FILE reports, written beside the one on
+	// stdout (format); formatGiven says --format named a stdout format.
+	outputs     []formatOutput
+	formatGiven bool
+	// opened keeps the embedders opened so far by spec, shared by the
+	// copies a run of several catalogs makes.
+	opened map[string]embed.Embedder
+	live   *liveFlags
 	// config is the project config in force, nil for none.
 	config *config.Config
 }
@@ -61,10 +72,11 @@ type optionalFloat struct {
 	from string
 }
 
-// name is how an error names where the value came from.
+// name is how an error names where the value came from: the flag, or
+// the config's file, line and column.
 func (o *optionalFloat) name(flag string) string {
 	if o.from != "" {
-		return fmt.Sprintf("%s %s in %s", strings.TrimPrefix(flag, "--"), o.String(), o.from)
+		return fmt.Sprintf("%s: %s %s", o.from, strings.TrimPrefix(flag, "--"), o.String())
 	}
 	return flag + " " + o.String()
 }
@@ -121,7 +133,7 @@ func newPairFlags(fs *flag.FlagSet, formats []string) *catalogFlags {
 }
 
 func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *catalogFlags {
-	f := &catalogFlags{formats: formats, threshold: optionalFloat{allowOff: true}, rankLimit: similarity.DefaultRankLimit}
+	f := &catalogFlags{opened: map[string]embed.Embedder{}, formats: formats, threshold: optionalFloat{allowOff: true}, rankLimit: similarity.DefaultRankLimit}
 	fs.StringVar(&f.embedder, "embedder", defaultEmbedder, "`NAME` of the embedder for similarity: use (built-in), mock, or openai:MODEL")
 	fs.StringVar(&f.embedURL, "embed-url", "", "`URL` of an OpenAI-compatible endpoint (default $TOOLSCOPE_EMBED_URL, $OPENAI_BASE_URL, then OpenAI)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the vector cache")
@@ -137,10 +149,42 @@ func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *c
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: no embedder runs")
 	}
 	if len(formats) > 0 {
-		fs.StringVar(&f.format, "format", formats[0], "output `FORMAT`: "+strings.Join(formats, ", "))
+		f.format = formats[0]
+		fs.Var((*formatFlag)(f), "format", "output `FORMAT`: "+strings.Join(formats, ", ")+"; FORMAT=FILE writes it to FILE, and --format may be repeated")
 	}
 	f.live = addLiveFlags(fs)
 	return f
+}
+
+// formatOutput is a report written to a file: --format FORMAT=FILE.
+type formatOutput struct {
+	format, path string
+}
+
+// formatFlag is --format: FORMAT sets the report on stdout (once),
+// FORMAT=FILE adds a report written to FILE.
+type formatFlag catalogFlags
+
+func (f *formatFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.format
+}
+
+func (f *formatFlag) Set(s string) error {
+	if name, file, ok := strings.Cut(s, "="); ok {
+		if file == "" || name == "" {
+			return errors.New("want FORMAT or FORMAT=FILE")
+		}
+		f.outputs = append(f.outputs, formatOutput{format: name, path: file})
+		return nil
+	}
+	if f.formatGiven && s != f.format {
+		return fmt.Errorf("stdout already has --format %s; write the other to a file with %s=FILE", f.format, s)
+	}
+	f.format, f.formatGiven = s, true
+	return nil
 }
 
 // check validates the values flag parsing cannot.
@@ -168,8 +212,15 @@ func (f *catalogFlags) check() error {
 	if f.rankLimit < 0 {
 		return fmt.Errorf("--rank-limit %d: want zero (all) or more", f.rankLimit)
 	}
-	if len(f.formats) > 0 && !slices.Contains(f.formats, f.format) {
-		return fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(f.formats, ", "))
+	if len(f.formats) > 0 {
+		if !slices.Contains(f.formats, f.format) {
+			return fmt.Errorf("--format %q: want one of %s", f.format, strings.Join(f.formats, ", "))
+		}
+		for _, o := range f.outputs {
+			if !slices.Contains(f.formats, o.format) {
+				return fmt.Errorf("--format %s=%s: want one of %s", o.format, o.path, strings.Join(f.formats, ", "))
+			}
+		}
 	}
 	var ids []string
 	for _, r := range lint.DefaultRules() {
@@ -211,7 +262,19 @@ func (f *catalogFlags) embedderSpec() string {
 // openEmbedder opens an embedder by spec, behind the vector cache unless
 // --no-cache (the mock needs none: it is cheaper than a cache lookup).
 func (f *catalogFlags) openEmbedder(spec string) (embed.Embedder, error) {
-	e, err := embed.Open(spec, embed.Options{URL: f.embedURL})
+	key := spec + " " + f.embedURL
+	if e, ok := f.opened[key]; ok {
+		return e, nil
+	}
+	e, err := f.openEmbedderOnce(spec)
+	if err == nil && f.opened != nil {
+		f.opened[key] = e
+	}
+	return e, err
+}
+
+func (f *catalogFlags) openEmbedderOnce(spec string) (embed.Embedder, error) {
+	e, err := embed.Open(spec, embed.Options{URL: f.embedURL, URLFrom: f.embedURLFrom})
 	if err != nil {
 		if f.config != nil && f.config.Similarity.Embedder == spec {
 			return nil, f.config.EmbedderError(err)
@@ -364,16 +427,16 @@ func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
 		}
 	}
 	if s.EmbedURL != "" && !set["embed-url"] {
-		f.embedURL = s.EmbedURL
+		f.embedURL, f.embedURLFrom = s.EmbedURL, fmt.Sprintf("%s:%d", c.Path, s.EmbedURLLine)
 	}
 	if s.Scoring != "" && !set["scoring"] {
 		f.scoring = string(s.Scoring)
 	}
 	if s.Threshold != nil && !set["threshold"] {
-		f.threshold.v, f.threshold.from = s.Threshold, c.Path
+		f.threshold.v, f.threshold.from = s.Threshold, cmp.Or(s.ThresholdAt, c.Path)
 	}
 	if s.WatchBand != nil && !set["watch-band"] {
-		f.watchBand.v, f.watchBand.from = s.WatchBand, c.Path
+		f.watchBand.v, f.watchBand.from = s.WatchBand, cmp.Or(s.WatchBandAt, c.Path)
 	}
 	if s.RankLimit != nil && !set["rank-limit"] {
 		f.rankLimit = *s.RankLimit

@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
 	"toolscope/core/termsafe"
 )
 
@@ -20,7 +23,12 @@ type stdio struct {
 	out, err io.Writer
 	// outTTY and errTTY say whether out and err are terminals.
 	outTTY, errTTY bool
+	// noColor is NO_COLOR or --no-color: no colour even on a terminal.
+	noColor bool
 }
+
+// color reports whether stdout gets colour.
+func (s stdio) color() bool { return s.outTTY && !s.noColor }
 
 // command is one subcommand. run returns the exit code: 0 ok, 1 the check
 // failed, 2 usage or input error.
@@ -42,15 +50,24 @@ func register(c command) { commands[c.name] = c }
 var explore func(args []string, io stdio) int
 
 func main() {
-	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr)}
+	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
+		// https://no-color.org: present and not empty.
+		noColor: os.Getenv("NO_COLOR") != ""}
 	os.Exit(run(os.Args[1:], io))
 }
 
 func run(args []string, io stdio) int {
+	args, noColor := takeNoColor(args)
+	if noColor {
+		io.noColor = true
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			usage(io.out)
+			return 0
+		case "--version", "-version", "version":
+			fmt.Fprintf(io.out, "toolscope %s\n", versionLine())
 			return 0
 		}
 		if c, ok := commands[args[0]]; ok {
@@ -60,6 +77,11 @@ func run(args []string, io stdio) int {
 	if explore == nil {
 		usage(io.err)
 		return 2
+	}
+	if io.noColor {
+		// The explorer's styles read the profile; the reports read
+		// io.color().
+		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	return explore(args, io)
 }
@@ -85,6 +107,25 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Run 'toolscope COMMAND --help' for a command's flags, 'toolscope rules' for what")
 	fmt.Fprintln(w, "each rule catches and what a similarity score means.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 the check failed, 2 usage or input error.")
+	fmt.Fprintln(w, "--no-color (or NO_COLOR set) turns colour off; --version prints the version.")
+}
+
+// takeNoColor takes every --no-color out of args (before a "--"): every
+// command accepts it, wherever it stands.
+func takeNoColor(args []string) ([]string, bool) {
+	var out []string
+	found := false
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...), found
+		}
+		if a == "--no-color" || a == "-no-color" {
+			found = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, found
 }
 
 // stickyWriter remembers the first error a write gave, so that a report

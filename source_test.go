@@ -46,7 +46,7 @@ func TestLintLiveSources(t *testing.T) {
 		{"merged names are qualified", append(lint, "--mcp-config", cfg), 1, `"guarded__get_volume_status"`, ""},
 		{"one server of a config", append(lint, "--mcp-config", cfg, "--server", "guarded"), 1, `"toolCount": 7`, ""},
 		{"an unknown server", append(lint, "--mcp-config", cfg, "--server", "nope"), 2, "", `no server "nope" (it has guarded, ops)`},
-		{"a config and a CATALOG", append(lint, "--mcp-config", cfg, plain.URL), 2, "", "want one CATALOG, or --mcp-config FILE and none"},
+		{"a config and a CATALOG", append(lint, "--mcp-config", cfg, plain.URL), 2, "", "want CATALOG arguments or --mcp-config FILE, not both"},
 		{"--server without a config", append(lint, "--server", "ops", plain.URL), 2, "", "--server picks servers of an --mcp-config file"},
 		{"a header for stdio", append(lint, "--header", "A: b", "mcp:true"), 2, "", "--header is for an http(s):// CATALOG"},
 		{"a malformed header", append(lint, "--header", "nocolon", plain.URL), 2, "", "a header is written 'Name: value'"},

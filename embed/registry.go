@@ -12,6 +12,10 @@ type Options struct {
 	// URL is the base URL of a remote endpoint (--embed-url); "" means the
 	// embedder's own default or environment.
 	URL string
+	// URLFrom is where URL came from when a file chose it (a config's
+	// "path:line"), "" when the user gave it; an endpoint a file chose
+	// gets no credential from the environment unless the user trusts it.
+	URLFrom string
 }
 
 // Factory builds an embedder. arg is what follows the name's colon in a

@@ -14,6 +14,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/termsafe"
 )
 
 // Copy, zoom, the editor and the mouse: what a reviewer does with the
@@ -77,13 +78,17 @@ func (m *Model) copySelection() {
 	m.notice = "copied " + what + " (" + plural(len(text), "byte") + ")"
 }
 
-// writeOSC52 writes the OSC 52 sequence that sets the clipboard to text.
+// writeOSC52 writes the OSC 52 sequence that sets the clipboard to text,
+// its control characters escaped first (termsafe.Block: ESC as \x1b,
+// newlines and tabs kept). Base64 keeps the terminal safe, not the shell
+// the text is pasted into: a raw ESC[201~ ends bracketed paste early and
+// the lines after it would run as typed (paste-jacking).
 // Inside tmux it goes twice: as it is, which tmux takes into its buffer
 // and the outer terminal's clipboard with set-clipboard on, and wrapped,
 // which tmux passes through with allow-passthrough on; tmux drops the
 // form its options refuse, so either setting works.
 func writeOSC52(w io.Writer, text string, tmux bool) error {
-	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
+	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(termsafe.Block(text))) + "\x07"
 	if tmux {
 		seq += "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
 	}
@@ -137,13 +142,20 @@ func (m *Model) editCatalog() tea.Cmd {
 }
 
 // editorArgs is the command that opens file at line in editor (a command
-// with its own arguments, as $EDITOR may be): `+LINE FILE`, which vi, vim,
-// nvim, nano, emacs, micro, helix and kakoune take, or `--goto FILE:LINE`
-// for VS Code-like editors.
+// with its own arguments, as $EDITOR may be): `+LINE -- FILE` for the
+// editors known to end their options at `--` (vi, vim, nvim, nano, emacs),
+// `+LINE FILE` for the others that take +LINE (micro, helix, kakoune), or
+// `--goto FILE:LINE` for VS Code-like editors. A catalog's name is not to
+// be read as an option or a command: `+!touch x.json` runs a shell command
+// in vim. So besides `--`, a relative name starting with - or + gets ./ in
+// front, which every editor reads as a file.
 func editorArgs(editor, file string, line int) []string {
 	args := strings.Fields(editor)
 	if len(args) == 0 {
 		args = []string{"vi"}
+	}
+	if strings.HasPrefix(file, "-") || strings.HasPrefix(file, "+") {
+		file = "." + string(filepath.Separator) + file
 	}
 	line = max(line, 1)
 	switch strings.TrimSuffix(filepath.Base(args[0]), ".exe") {
@@ -151,6 +163,8 @@ func editorArgs(editor, file string, line int) []string {
 		return append(args, "--goto", file+":"+strconv.Itoa(line))
 	case "subl", "zed":
 		return append(args, file+":"+strconv.Itoa(line))
+	case "vi", "vim", "nvim", "view", "gvim", "vim.basic", "vim.tiny", "nano", "emacs", "emacsclient":
+		return append(args, "+"+strconv.Itoa(line), "--", file)
 	}
 	return append(args, "+"+strconv.Itoa(line), file)
 }

@@ -179,18 +179,24 @@ func TestEditorExitLintsAgain(t *testing.T) {
 
 func TestEditorArgs(t *testing.T) {
 	tests := []struct {
-		editor string
-		want   []string
+		editor, file string
+		want         []string
 	}{
-		{"", []string{"vi", "+12", "cat.json"}},
-		{"nvim", []string{"nvim", "+12", "cat.json"}},
-		{"emacs -nw", []string{"emacs", "-nw", "+12", "cat.json"}},
-		{"/usr/bin/code -w", []string{"/usr/bin/code", "-w", "--goto", "cat.json:12"}},
-		{"subl", []string{"subl", "cat.json:12"}},
+		{"", "cat.json", []string{"vi", "+12", "--", "cat.json"}},
+		{"nvim", "cat.json", []string{"nvim", "+12", "--", "cat.json"}},
+		{"emacs -nw", "cat.json", []string{"emacs", "-nw", "+12", "--", "cat.json"}},
+		{"/usr/bin/code -w", "cat.json", []string{"/usr/bin/code", "-w", "--goto", "cat.json:12"}},
+		{"subl", "cat.json", []string{"subl", "cat.json:12"}},
+		{"micro", "cat.json", []string{"micro", "+12", "cat.json"}},
+		// A name an editor would read as a command or an option.
+		{"vim", "+!touch pwned.json", []string{"vim", "+12", "--", "./+!touch pwned.json"}},
+		{"micro", "-version.json", []string{"micro", "+12", "./-version.json"}},
+		{"code", "--help.json", []string{"code", "--goto", "./--help.json:12"}},
+		{"vim", "/abs/+x.json", []string{"vim", "+12", "--", "/abs/+x.json"}},
 	}
 	for _, tt := range tests {
-		if got := editorArgs(tt.editor, "cat.json", 12); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("editorArgs(%q) = %q, want %q", tt.editor, got, tt.want)
+		if got := editorArgs(tt.editor, tt.file, 12); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("editorArgs(%q, %q) = %q, want %q", tt.editor, tt.file, got, tt.want)
 		}
 	}
 	m := newTestModel(t, 160, 45)
@@ -203,5 +209,34 @@ func TestEditorArgs(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	if !m.keys.EditFile.Enabled() || m.editCatalog() == nil {
 		t.Error("E does not open the editor on a catalog file")
+	}
+}
+
+// What goes to the clipboard has its control characters escaped, so a
+// paste into a shell cannot end bracketed paste early (ESC[201~, or its
+// 8-bit form) and run the lines after it; newlines and tabs stay.
+func TestClipboardEscapesControlCharacters(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text\n\tindented", "plain text\n\tindented"},
+		{"hint\x1b[201~\ntouch pwned\n", `hint\x1b[201~` + "\ntouch pwned\n"},
+		{"\x9b201~rm -rf ~\r", `\x9b201~rm -rf ~\r`},
+		{"a\x1b]52;c;aGk=\x07b", `a\x1b]52;c;aGk=\x07b`},
+		{"abc\u202edef", `abc\u202edef`},
+	}
+	for _, tt := range tests {
+		for _, tmux := range []bool{false, true} {
+			var b bytes.Buffer
+			if err := writeOSC52(&b, tt.in, tmux); err != nil {
+				t.Fatal(err)
+			}
+			seq := b.String()
+			if tmux {
+				seq, _, _ = strings.Cut(seq, "\x1bPtmux;")
+			}
+			got := clipboard(t, bytes.NewBufferString(seq))
+			if len(got) != 1 || got[0] != tt.want {
+				t.Errorf("%q (tmux %v) copied as %q, want %q", tt.in, tmux, got, tt.want)
+			}
+		}
 	}
 }

@@ -625,10 +625,15 @@ type noticeMsg string
 // notify is a command that shows text in the footer.
 func notify(text string) tea.Cmd { return func() tea.Msg { return noticeMsg(text) } }
 
-// question is a yes/no question the footer asks; yes runs on y.
+// question is a yes/no question the footer asks; yes runs on y. A
+// question with a word to type (confirm) runs yes only when that word is
+// typed and enter pressed: a single key is too easy to hit by mistake
+// before a call that may destroy something.
 type question struct {
-	text string
-	yes  func() tea.Cmd
+	text    string
+	yes     func() tea.Cmd
+	confirm string
+	typed   string
 }
 
 // quit quits, after asking when argument drafts would be lost.
@@ -650,13 +655,42 @@ func (m *Model) ask(text string, yes func() tea.Cmd) {
 	m.keys.No.SetEnabled(true)
 }
 
-// answer takes the answer to the question: y (or ctrl+c, to quit) says
-// yes, n or esc no; other keys wait.
+// askTyped puts a question in the footer that only typing word, then
+// enter, answers yes.
+func (m *Model) askTyped(text, word string, yes func() tea.Cmd) {
+	m.asking = &question{text: text, yes: yes, confirm: word}
+}
+
+// answer takes the answer to the question: y says yes, n, esc or ctrl+c
+// no; other keys wait. ctrl+c never confirms anything: it is the key
+// people press to get out. A typed question takes its word, and enter
+// says yes only when the word matches; enter on anything else says no.
 func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	q := m.asking
-	yes := key.Matches(msg, k.Yes) || key.Matches(msg, k.ForceQuit)
-	if !yes && !key.Matches(msg, k.No, k.Back) {
+	var yes bool
+	switch {
+	case key.Matches(msg, k.ForceQuit, k.Back):
+	case q.confirm != "":
+		switch msg.Type {
+		case tea.KeyEnter:
+			yes = q.typed == q.confirm
+			if !yes {
+				m.notice = "not confirmed: nothing was done"
+			}
+		case tea.KeyBackspace:
+			r := []rune(q.typed)
+			q.typed = string(r[:max(len(r)-1, 0)])
+			return nil
+		case tea.KeyRunes, tea.KeySpace:
+			q.typed += string(msg.Runes)
+			return nil
+		default:
+			return nil
+		}
+	case key.Matches(msg, k.Yes):
+		yes = true
+	case !key.Matches(msg, k.No):
 		return nil
 	}
 	m.asking = nil

@@ -417,7 +417,7 @@ func (d *drawer) View() string {
 	}
 	ew, eh := d.editorSize()
 	rw, rh := d.resultsSize()
-	ed := fit(d.editor.View(), ew, eh)
+	ed := fit(fieldView(d.editor.View()), ew, eh)
 	shown := d.results[min(d.scroll, len(d.results)):]
 	res := fit(strings.Join(shown, "\n"), rw, rh)
 	if d.split() {

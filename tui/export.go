@@ -13,6 +13,8 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 // exportExt is the file extension of each format `e` offers.
@@ -107,7 +109,9 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 	m.exportFormat = format
 	m.exportName = textinput.New()
 	m.exportName.Prompt = ""
-	m.exportName.SetValue(exportPath(m.opts.ExportDir, m.snap.cat.Source, format))
+	// The name escaped, not stripped: the field drops control characters
+	// silently, and the file written must be the one shown.
+	m.exportName.SetValue(termsafe.Line(exportPath(m.opts.ExportDir, m.snap.cat.Source, format)))
 	m.exportName.CursorEnd()
 	return m.exportName.Focus()
 }
@@ -130,7 +134,9 @@ func writeExport(path, format string, r *lint.Report, cat *catalog.Catalog, writ
 	if err := write(&buf, format, r, cat); err != nil {
 		return fmt.Errorf("rendering the %s report: %w", format, err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	// Whole or not at all, and never through a symlink planted at the
+	// report's name.
+	if err := safefile.Write(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil

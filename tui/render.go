@@ -309,3 +309,29 @@ func shown(s string) string {
 	}
 	return s
 }
+
+// fieldView is a text field's rendering with the characters that reorder
+// or hide text (bidi embeddings, overrides, isolates and marks, line and
+// paragraph separators) escaped visibly, as shown does for other text. The
+// field components draw their value as it is, and strip only C0 and C1
+// controls; the styling escapes of the rendering hold none of these.
+func fieldView(view string) string {
+	if !strings.ContainsFunc(view, isBidi) {
+		return view
+	}
+	var b strings.Builder
+	for _, r := range view {
+		if isBidi(r) {
+			b.WriteString(termsafe.Line(string(r)))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isBidi reports the format characters fieldView escapes.
+func isBidi(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+		r == 0x200e || r == 0x200f || r == 0x061c || r == 0x2028 || r == 0x2029
+}

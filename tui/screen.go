@@ -122,6 +122,10 @@ func (m *Model) footer() string {
 	w := m.layout.Width
 	k := m.keys
 	switch {
+	case m.asking != nil && m.asking.confirm != "":
+		// What is typed shows escaped, like every other text field.
+		answers := ": " + shown(m.asking.typed) + "▏ · enter confirm · esc no"
+		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
 	case m.asking != nil:
 		// The answers always show; a long question is cut before them.
 		answers := " " + hintText(k.Yes) + " · " + hintText(k.No)
@@ -228,7 +232,7 @@ func (m *Model) fitPrompts() {
 // the rest does not leave them room.
 func promptLine(before string, field *textinput.Model, after string, w int) string {
 	room := w - ansi.StringWidth(after) - field.Width - 1
-	return clip(clipMiddle(before, max(room, 1))+field.View()+after, w)
+	return clip(clipMiddle(before, max(room, 1))+fieldView(field.View())+after, w)
 }
 
 // hintText is a key and what it does, as the footer lists it.

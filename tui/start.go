@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 	"toolscope/core/live"
 	"toolscope/core/validate"
 )
@@ -219,7 +220,7 @@ func (m *Model) callTool() tea.Cmd {
 		m.notice = "the arguments are not a JSON object: nothing to call with"
 		return nil
 	}
-	m.ask("call "+shown(tool.Name)+" on the live server with these arguments? It runs for real.", func() tea.Cmd {
+	run := func() tea.Cmd {
 		if m.calling != nil {
 			m.calling.cancel()
 		}
@@ -235,8 +236,33 @@ func (m *Model) callTool() tea.Cmd {
 			res, err := call(ctx, tool, json.RawMessage(text))
 			return calledMsg{id: id, tool: tool.Name, res: res, err: err}
 		})
-	})
+	}
+	if destructive(tool) {
+		// A tool that may destroy something, or does not say, takes its
+		// name typed out: one key is too easy to press by mistake.
+		m.askTyped("type "+shown(tool.Name)+" to call it on the live server; it may change or delete data, for real", shown(tool.Name), run)
+		return nil
+	}
+	m.ask("call "+shown(tool.Name)+" on the live server with these arguments? It runs for real.", run)
 	return nil
+}
+
+// destructive reports whether a live call of tool may destroy something:
+// its annotations say so (destructiveHint true), or they do not say it is
+// safe (readOnlyHint true, or destructiveHint false). The protocol's
+// defaults are the same: an unannotated tool may be destructive.
+func destructive(tool *catalog.Tool) bool {
+	a := tool.Annotations
+	if a == nil {
+		return true
+	}
+	if ro := a.Get("readOnlyHint"); ro.Is(jsonv.Bool) && ro.Bool {
+		return false
+	}
+	if d := a.Get("destructiveHint"); d.Is(jsonv.Bool) && !d.Bool {
+		return false
+	}
+	return true
 }
 
 // called shows a live call's answer in the drawer.

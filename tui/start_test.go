@@ -100,17 +100,19 @@ func TestCallToolOnTheLiveServer(t *testing.T) {
 	press(m, "a")
 	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-0a1b2c3d"}`), Paste: true})
 	press(m, "esc", "C")
-	if m.asking == nil || !strings.Contains(footerLine(m), "call get_volume_status on the live server") {
+	if m.asking == nil || !strings.Contains(footerLine(m), "type get_volume_status to call it on the live server") {
 		t.Fatalf("C did not ask: %q", footerLine(m))
 	}
-	press(m, "n")
+	press(m, "esc")
 	if gotTool != "" || m.calling != nil {
-		t.Fatal("n called the tool")
+		t.Fatal("esc called the tool")
 	}
+	// The tool does not say it is safe: its name is typed to confirm.
 	press(m, "C")
-	cmd := press(m, "y")
+	typeKeys(m, "get_volume_status")
+	cmd := press(m, "enter")
 	if cmd == nil || m.calling == nil {
-		t.Fatal("y did not start the call")
+		t.Fatal("the typed name did not start the call")
 	}
 	m.Update(cmd())
 	if gotTool != "get_volume_status" || string(gotArgs) != `{"volume_id": "vol-0a1b2c3d"}` {

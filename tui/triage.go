@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
+	"toolscope/core/termsafe"
 )
 
 // Triage: a pair accepted or a finding ignored, with a reason, written to
@@ -196,7 +196,7 @@ func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) pickFinding(f lint.Finding, undo bool) tea.Cmd {
 	m.triage = nil
 	if !undo {
-		return m.askReason(triageEdit{ignore: config.Ignore{Rule: f.Rule, Tool: f.Tool, Param: f.Param}}, "")
+		return m.askReason(triageEdit{ignore: config.Ignore{Rule: f.Rule, Tool: config.ToolPattern(f.Tool), Param: f.Param}}, "")
 	}
 	for _, g := range m.eng.cfg.Ignores {
 		// The first entry that matches is the one lint applied.
@@ -226,7 +226,7 @@ func (m *Model) askReason(e triageEdit, reason string) tea.Cmd {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "the reason"
-	in.SetValue(reason)
+	in.SetValue(termsafe.Line(reason)) // escaped, as the field would drop an ESC silently
 	in.CursorEnd()
 	cmd := in.Focus()
 	m.triage = &triagePrompt{edit: e, reason: in}
@@ -310,19 +310,9 @@ func (m *Model) writeConfig(e triageEdit, reason string) tea.Cmd {
 	path := m.configPath()
 	m.writingConfig = true
 	return safe("config", func() tea.Msg {
-		var c *config.Config
-		var err error
-		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) && !e.undo {
-			c = config.New(path)
-		} else {
-			c, err = config.Load(path)
-		}
-		if err == nil {
-			err = e.apply(c, reason)
-		}
-		if err == nil {
-			err = c.Save()
-		}
+		// Under the file's lock: another explorer or an editor saving at
+		// the same moment keeps its entries.
+		c, err := config.Update(path, !e.undo, func(c *config.Config) error { return e.apply(c, reason) })
 		if err != nil {
 			return triagedMsg{edit: e, reason: reason, err: err}
 		}

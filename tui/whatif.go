@@ -14,6 +14,7 @@ import (
 
 	"toolscope/core/report"
 	"toolscope/core/similarity"
+	"toolscope/core/termsafe"
 	"toolscope/embed"
 )
 
@@ -88,7 +89,9 @@ func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, descr
 	f.Placeholder = "the tool's description"
 	f.Cursor.SetMode(cursor.CursorStatic)
 	f.FocusedStyle.CursorLine = lipgloss.NewStyle()
-	f.SetValue(description)
+	// Escaped, not dropped: the field would strip an ESC without a word,
+	// and the text scored would not be the text shown.
+	f.SetValue(termsafe.Block(description))
 	f.Focus()
 	return &whatIfView{paneBase: paneBase{keys: keys, styles: styles}, ids: ids, firstID: *ids + 1, tool: tool, name: name, original: description, field: f, score: score, th: th}
 }
@@ -245,7 +248,7 @@ func (v *whatIfView) View() string {
 		return ""
 	}
 	fh := v.fieldHeight()
-	field := fit(v.field.View(), v.w, fh)
+	field := fit(fieldView(v.field.View()), v.w, fh)
 	rest := max(v.h-fh-1, 0)
 	res := fit(strings.Join(v.lines[:min(len(v.lines), rest)], "\n"), v.w, rest)
 	if rest == 0 {

@@ -21,7 +21,10 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/diff"
+	"toolscope/core/jsonv"
 	"toolscope/core/lint"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
@@ -39,6 +42,163 @@ type File struct {
 	Version  int       `json:"version"`
 	Findings []Finding `json:"findings"`
 	Pairs    []Pair    `json:"pairs"`
+	// Catalogs, in a baseline of a run over several catalogs, holds each
+	// catalog's results under its path (relative to the repository root);
+	// Findings and Pairs are then empty.
+	Catalogs []Section `json:"catalogs,omitempty"`
+	// Tools prints each tool the entries name (Remember), so a later run
+	// recognises a renamed tool as diff does and keeps its entries.
+	Tools []ToolPrint `json:"tools,omitempty"`
+}
+
+// Section is one catalog's results in a baseline of several.
+type Section struct {
+	Path     string      `json:"path"`
+	Findings []Finding   `json:"findings"`
+	Pairs    []Pair      `json:"pairs"`
+	Tools    []ToolPrint `json:"tools,omitempty"`
+}
+
+// ToolPrint is what a baseline keeps of a tool to know it under another
+// name: hashes of its description and its input schema.
+type ToolPrint struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Schema      string `json:"schema,omitempty"`
+}
+
+// printOf is a tool's print; a hash is "" for an empty description and
+// for a schema without parameters, which say nothing of which tool it is.
+func printOf(t *catalog.Tool) ToolPrint {
+	p := ToolPrint{Name: t.Name}
+	if t.Description != "" {
+		p.Description = lint.Fingerprint("description:" + t.Description)
+	}
+	if props := t.Schema.Get("properties"); props != nil && len(props.Members) > 0 {
+		p.Schema = lint.Fingerprint("schema:" + t.Schema.JSON())
+	}
+	return p
+}
+
+// Remember records the print of every tool f's entries name, from the
+// catalog the results came from.
+func (f *File) Remember(cat *catalog.Catalog) {
+	f.Tools = prints(cat, f.Findings, f.Pairs)
+}
+
+func prints(cat *catalog.Catalog, findings []Finding, pairs []Pair) []ToolPrint {
+	named := map[string]bool{}
+	for _, x := range findings {
+		named[x.Tool] = true
+	}
+	for _, p := range pairs {
+		named[p.A], named[p.B] = true, true
+	}
+	var out []ToolPrint
+	for _, t := range cat.Tools {
+		if named[t.Name] {
+			out = append(out, printOf(t))
+			delete(named, t.Name)
+		}
+	}
+	return out
+}
+
+// renamed is f with the tools a rename explains under their new names:
+// a tool the baseline printed that cat no longer has, and a tool of cat
+// the baseline does not name, are one tool renamed when their
+// descriptions are equal (and not empty), or else when their input
+// schemas are equal, declare parameters, and their names share a word,
+// as diff matches renames. f itself when nothing was renamed.
+func (f *File) renamed(cat *catalog.Catalog) *File {
+	if len(f.Tools) == 0 {
+		return f
+	}
+	inCat := map[string]bool{}
+	for _, t := range cat.Tools {
+		inCat[t.Name] = true
+	}
+	inBase := map[string]bool{}
+	for _, p := range f.Tools {
+		inBase[p.Name] = true
+	}
+	rename := map[string]string{}
+	taken := map[string]bool{}
+	for _, pass := range []func(old, now ToolPrint) bool{
+		func(old, now ToolPrint) bool { return old.Description != "" && old.Description == now.Description },
+		func(old, now ToolPrint) bool {
+			return old.Schema != "" && old.Schema == now.Schema && diff.ShareWord(old.Name, now.Name)
+		},
+	} {
+		for _, t := range cat.Tools {
+			if inBase[t.Name] || taken[t.Name] {
+				continue
+			}
+			now := printOf(t)
+			for _, old := range f.Tools {
+				if _, done := rename[old.Name]; !done && !inCat[old.Name] && pass(old, now) {
+					rename[old.Name], taken[t.Name] = t.Name, true
+					break
+				}
+			}
+		}
+	}
+	if len(rename) == 0 {
+		return f
+	}
+	name := func(s string) string {
+		if n, ok := rename[s]; ok {
+			return n
+		}
+		return s
+	}
+	out := &File{Kind: f.Kind, Version: f.Version, Findings: make([]Finding, len(f.Findings)), Pairs: make([]Pair, len(f.Pairs))}
+	for i, x := range f.Findings {
+		x.Tool = name(x.Tool)
+		out.Findings[i] = x
+	}
+	for i, p := range f.Pairs {
+		p.A, p.B = name(p.A), name(p.B)
+		if p.B < p.A {
+			p.A, p.B = p.B, p.A
+		}
+		out.Pairs[i] = p
+	}
+	return out
+}
+
+// Add records a catalog's report under its path, making f a baseline of
+// several catalogs; a path added twice keeps the last report.
+func (f *File) Add(path string, r *lint.Report, cat *catalog.Catalog) {
+	one := FromReport(r)
+	sec := Section{Path: path, Findings: one.Findings, Pairs: one.Pairs, Tools: prints(cat, one.Findings, one.Pairs)}
+	if i := slices.IndexFunc(f.Catalogs, func(c Section) bool { return c.Path == path }); i >= 0 {
+		f.Catalogs[i] = sec
+	} else {
+		f.Catalogs = append(f.Catalogs, sec)
+	}
+	slices.SortFunc(f.Catalogs, func(a, b Section) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// NewMulti is an empty baseline of several catalogs, to Add to.
+func NewMulti() *File {
+	return &File{Kind: kind, Version: Version, Findings: []Finding{}, Pairs: []Pair{}, Catalogs: []Section{}}
+}
+
+// For is the baseline of the catalog at path: its section in a baseline
+// of several (an empty one when it has none: everything is new), or f
+// itself when f holds one catalog's results.
+func (f *File) For(path string) *File {
+	if f.Catalogs == nil {
+		return f
+	}
+	one := &File{Kind: kind, Version: Version, Findings: []Finding{}, Pairs: []Pair{}}
+	for _, c := range f.Catalogs {
+		if c.Path == path {
+			one.Findings, one.Pairs, one.Tools = c.Findings, c.Pairs, c.Tools
+		}
+	}
+	return one
 }
 
 // Finding is a structural finding as the baseline keeps it.
@@ -104,20 +264,16 @@ func (f *File) Write(w io.Writer) error {
 	return enc.Encode(f)
 }
 
-// WriteFile writes the baseline to path, replacing it whole: a run that
-// fails halfway leaves the old file.
+// WriteFile writes the baseline to path, replacing it whole (core/safefile):
+// a run that fails halfway leaves the old file, and a symlink, a device
+// or a FIFO at path is refused, not written through.
 func (f *File) WriteFile(path string) error {
 	var b bytes.Buffer
 	if err := f.Write(&b); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("baseline %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("baseline %s: %w", path, err)
+	if err := safefile.Write(path, b.Bytes()); err != nil {
+		return fmt.Errorf("baseline %w", err)
 	}
 	return nil
 }
@@ -164,8 +320,16 @@ func Parse(data []byte) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, jsonError(data, dec, err)
 	}
-	if dec.More() {
-		return nil, errors.New("more than one JSON value")
+	// Anything after the value but white space is refused (a decoder's
+	// More says false to a stray "}").
+	off := dec.InputOffset()
+	if rest := bytes.TrimLeft(data[off:], " \t\r\n"); len(rest) > 0 {
+		return nil, fmt.Errorf("%s: text after the JSON value (a baseline is one object)", lineCol(data, int64(len(data)-len(rest))))
+	}
+	// encoding/json keeps the last of two equal keys without a word; a
+	// baseline edited by hand must not mean something else than it reads.
+	if err := duplicateKey(data); err != nil {
+		return nil, err
 	}
 	if f.Kind != kind {
 		return nil, fmt.Errorf(`not a toolscope baseline (want "kind": %q)`, kind)
@@ -173,23 +337,22 @@ func Parse(data []byte) (*File, error) {
 	if f.Version != Version {
 		return nil, fmt.Errorf("version %d: this toolscope reads version %d", f.Version, Version)
 	}
-	for i, x := range f.Findings {
-		switch {
-		case x.Rule == "" || x.Tool == "":
-			return nil, fmt.Errorf("findings[%d]: want a rule and a tool", i)
-		case x.Severity != lint.SeverityError && x.Severity != lint.SeverityWarn:
-			return nil, fmt.Errorf("findings[%d]: severity %q: want error or warn", i, x.Severity)
-		}
+	if err := checkEntries("", f.Findings, f.Pairs); err != nil {
+		return nil, err
 	}
-	for i, p := range f.Pairs {
-		switch {
-		case p.A == "" || p.B == "":
-			return nil, fmt.Errorf("pairs[%d]: want two tool names, a and b", i)
-		case p.Kind != similarity.Confusable && p.Kind != similarity.Watch:
-			return nil, fmt.Errorf("pairs[%d]: kind %q: want confusable or watch", i, p.Kind)
+	for i := range f.Catalogs {
+		c := &f.Catalogs[i]
+		if c.Path == "" {
+			return nil, fmt.Errorf("catalogs[%d]: want a path", i)
 		}
-		if p.B < p.A {
-			f.Pairs[i].A, f.Pairs[i].B = p.B, p.A
+		if err := checkEntries(fmt.Sprintf("catalogs[%d].", i), c.Findings, c.Pairs); err != nil {
+			return nil, err
+		}
+		if c.Findings == nil {
+			c.Findings = []Finding{}
+		}
+		if c.Pairs == nil {
+			c.Pairs = []Pair{}
 		}
 	}
 	if f.Findings == nil {
@@ -199,6 +362,113 @@ func Parse(data []byte) (*File, error) {
 		f.Pairs = []Pair{}
 	}
 	return &f, nil
+}
+
+// checkEntries validates a list of findings and pairs, ordering each
+// pair's names; prefix names the list's place in the file.
+func checkEntries(prefix string, findings []Finding, pairs []Pair) error {
+	for i, x := range findings {
+		switch {
+		case x.Rule == "" || x.Tool == "":
+			return fmt.Errorf("%sfindings[%d]: want a rule and a tool", prefix, i)
+		case x.Severity != lint.SeverityError && x.Severity != lint.SeverityWarn:
+			return fmt.Errorf("%sfindings[%d]: severity %q: want error or warn", prefix, i, x.Severity)
+		}
+	}
+	for i, p := range pairs {
+		switch {
+		case p.A == "" || p.B == "":
+			return fmt.Errorf("%spairs[%d]: want two tool names, a and b", prefix, i)
+		case p.Kind != similarity.Confusable && p.Kind != similarity.Watch:
+			return fmt.Errorf("%spairs[%d]: kind %q: want confusable or watch", prefix, i, p.Kind)
+		}
+		if p.B < p.A {
+			pairs[i].A, pairs[i].B = p.B, p.A
+		}
+	}
+	return nil
+}
+
+// duplicateKey finds the first key that repeats in its object, as an
+// error naming its line and column; nil when there is none. data was
+// decoded already, so a string is a key exactly when a colon follows it.
+// A hand scan, not the decoder's tokens: it adds a tenth to a load, the
+// tokens more than doubled it.
+func duplicateKey(data []byte) error {
+	// An open object's keys so far: a short list, a set past a few (an
+	// object of a million keys must not take a million squared steps).
+	type object struct {
+		keys  [][]byte
+		set   map[string]bool
+		array bool
+	}
+	const listed = 16
+	var open []*object
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '{':
+			open = append(open, &object{})
+		case '[':
+			open = append(open, &object{array: true})
+		case '}', ']':
+			if len(open) > 0 { // trailing text the decoder did not read
+				open = open[:len(open)-1]
+			}
+		case '"':
+			start, escaped := i, false
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+					escaped = true
+				}
+			}
+			if i >= len(data) {
+				return nil
+			}
+			j := i + 1
+			for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '\r' || data[j] == '\n') {
+				j++
+			}
+			if j == len(data) || data[j] != ':' || len(open) == 0 || open[len(open)-1].array {
+				continue
+			}
+			key := data[start+1 : i]
+			if escaped {
+				var s string
+				json.Unmarshal(data[start:i+1], &s)
+				key = []byte(s)
+			}
+			o := open[len(open)-1]
+			seen := o.set[string(key)]
+			for _, k := range o.keys {
+				seen = seen || bytes.Equal(k, key)
+			}
+			if seen {
+				return fmt.Errorf("%s: key %s appears twice in its object", lineCol(data, int64(start)), termsafe.Line(jsonv.Quote(string(key))))
+			}
+			switch {
+			case o.set != nil:
+				o.set[string(key)] = true
+			case len(o.keys) < listed:
+				o.keys = append(o.keys, key)
+			default:
+				o.set = map[string]bool{string(key): true}
+				for _, k := range o.keys {
+					o.set[string(k)] = true
+				}
+				o.keys = nil
+			}
+		}
+	}
+	return nil
+}
+
+// lineCol is data's offset off as line:column.
+func lineCol(data []byte, off int64) string {
+	off = min(max(off, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf("%d:%d", line, col)
 }
 
 // jsonError says where in data a decoding error is, as line:column.
@@ -212,14 +482,11 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 	case errors.As(err, &te):
 		off = te.Offset
 	}
-	off = min(max(off, 0), int64(len(data)))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if errors.Is(err, io.EOF) {
 		msg = "empty: want a JSON object"
 	}
-	return fmt.Errorf("%d:%d: %s", line, col, msg)
+	return fmt.Errorf("%s: %s", lineCol(data, off), msg)
 }
 
 // Apply compares r with the baseline: it sets each finding's and pair's
@@ -234,6 +501,7 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 // become confusable). Confusable pairs the report's verdict list left out
 // (Similarity.Truncated) cannot be matched and count as new.
 func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict bool) {
+	f = f.renamed(cat)
 	failing := func(s lint.Severity) bool { return s == lint.SeverityError || strict }
 	sum := &lint.BaselineSummary{File: file, AbsentFindings: []lint.Finding{}, AbsentPairs: []similarity.PairFinding{}}
 	known := map[string][]Finding{}

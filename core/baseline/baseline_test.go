@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
 )
@@ -250,7 +251,7 @@ func TestParseErrors(t *testing.T) {
 		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x"}]}`, "pairs[0]: want two tool names"},
 		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x", "b": "y", "kind": "close"}]}`, `pairs[0]: kind "close"`},
 		{"{\n \"kind\": \"toolscope-baseline\",\n \"version\": \"1\"}", "3:"},
-		{`{"kind": "toolscope-baseline", "version": 1} {}`, "more than one JSON value"},
+		{`{"kind": "toolscope-baseline", "version": 1} {}`, "text after the JSON value"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.in))
@@ -278,6 +279,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("\ufeff" + `{"kind": "toolscope-baseline", "version": 1}`))
 	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r", "tool": "t", "severity": "warn", "message": "m"}], "pairs": [{"a": "y", "b": "x", "kind": "watch"}]}`))
 	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1}`))
+	f.Add([]byte(`{"kind": "toolscope-baseline", "version": 1, "findings": [], "pairs": [], "catalogs": [{"path": "a/tools.json", "findings": [{"rule": "r", "tool": "t", "severity": "error", "message": "m"}], "pairs": [{"a": "y", "b": "x", "kind": "confusable"}], "tools": [{"name": "t", "description": "abc"}]}], "tools": [{"name": "x"}]}`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := Parse(data)
@@ -323,5 +325,56 @@ func TestApplyMatchesSuppressed(t *testing.T) {
 	got := []similarity.BaselineState{r.Suppressed.Findings[0].BaselineState, r.Suppressed.Findings[1].BaselineState, r.Suppressed.Pairs[0].BaselineState}
 	if got[0] != similarity.BaselineUnchanged || got[1] != similarity.BaselineNew || got[2] != similarity.BaselineUnchanged {
 		t.Errorf("states %v", got)
+	}
+}
+
+// A baseline follows a renamed tool as diff recognises one: the same
+// description, or the same parameters and a shared word in the names.
+// Its pair and its finding stay unchanged, not new; a tool that is really
+// new is new.
+func TestBaselineFollowsRenames(t *testing.T) {
+	tools := func(specs ...[3]string) *catalog.Catalog {
+		c := &catalog.Catalog{Source: "t.json"}
+		for i, s := range specs {
+			tl := &catalog.Tool{Index: i, Name: s[0], Description: s[1]}
+			if s[2] != "" {
+				v, err := jsonv.Parse([]byte(s[2]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tl.Schema = v
+			}
+			c.Tools = append(c.Tools, tl)
+		}
+		return c
+	}
+	schema := `{"type": "object", "properties": {"q": {"type": "string"}}}`
+	before := tools([3]string{"search_logs", "Search the logs.", ""}, [3]string{"search_old_logs", "Search old logs.", ""}, [3]string{"fetch_user", "", schema})
+	mk := func(c *catalog.Catalog, a, b, user string) *lint.Report {
+		return lint.NewReport(c, []lint.Finding{finding("r", user, "q", lint.SeverityError, "m")},
+			similarity.Result{Confusable: []similarity.PairFinding{pair(similarity.Confusable, a, b)}, ConfusableCount: 1}, lint.SeverityError)
+	}
+	base := FromReport(mk(before, "search_logs", "search_old_logs", "fetch_user"))
+	base.Remember(before)
+	back, err := Parse([]byte(write(t, base)))
+	if err != nil || len(back.Tools) != 3 {
+		t.Fatalf("%v: tools %+v", err, back.Tools)
+	}
+	for _, c := range []struct {
+		name    string
+		cat     *catalog.Catalog
+		a, b, u string
+		ok      bool
+	}{
+		{"renamed, same description", tools([3]string{"search_logs", "Search the logs.", ""}, [3]string{"search_archived_logs", "Search old logs.", ""}, [3]string{"fetch_user", "", schema}), "search_logs", "search_archived_logs", "fetch_user", true},
+		{"renamed, same schema and a shared word", tools([3]string{"search_logs", "Search the logs.", ""}, [3]string{"search_old_logs", "Search old logs.", ""}, [3]string{"get_user", "", schema}), "search_logs", "search_old_logs", "get_user", true},
+		{"same schema, no shared word", tools([3]string{"search_logs", "Search the logs.", ""}, [3]string{"search_old_logs", "Search old logs.", ""}, [3]string{"get_account", "", schema}), "search_logs", "search_old_logs", "get_account", false},
+		{"another tool", tools([3]string{"search_logs", "Search the logs.", ""}, [3]string{"search_all_logs", "Search every log.", ""}, [3]string{"fetch_user", "", schema}), "search_logs", "search_all_logs", "fetch_user", false},
+	} {
+		r := mk(c.cat, c.a, c.b, c.u)
+		back.Apply(r, c.cat, "b.json", false)
+		if r.OK != c.ok {
+			t.Errorf("%s: ok %v, want %v (%+v)", c.name, r.OK, c.ok, r.Baseline)
+		}
 	}
 }

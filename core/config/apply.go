@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
@@ -36,6 +37,25 @@ func (g Ignore) Matches(f lint.Finding) bool {
 	}
 	ok, _ := path.Match(g.Tool, f.Tool)
 	return ok
+}
+
+// ToolPattern is the Ignore.Tool pattern that matches the tool named name
+// and nothing else: the glob characters (* ? [ and \) in it escaped. A
+// person writes globs (`legacy_*`); an ignore written for one finding
+// must not hide the findings of every tool a name like `get_*` matches,
+// and a name like `get[x` is no valid pattern at all until escaped.
+func ToolPattern(name string) string {
+	if !strings.ContainsAny(name, `*?[\`) {
+		return name
+	}
+	var b strings.Builder
+	for _, r := range name {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Matches reports whether p accepts the pair of a and b, in either order.

@@ -23,6 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"toolscope/core/diff"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
 )
@@ -68,12 +69,18 @@ type Similarity struct {
 	Embedder string
 	// EmbedderLine and EmbedderCol are where Embedder is, for messages.
 	EmbedderLine, EmbedderCol int
-	EmbedURL                  string
-	Scoring                   similarity.Scoring
+	// EmbedURL is an endpoint for openai:MODEL; the environment's key is
+	// sent to it only when the user trusts it (docs/security.md).
+	EmbedURL     string
+	EmbedURLLine int
+	Scoring      similarity.Scoring
 	// Threshold is +Inf for "off" (report-only).
 	Threshold *float64
 	WatchBand *float64
-	RankLimit *int
+	// ThresholdAt and WatchBandAt are where those values stand
+	// ("toolscope.yaml:12:14"), for messages about them.
+	ThresholdAt, WatchBandAt string
+	RankLimit                *int
 }
 
 // AcceptedPair is two tools reviewed and accepted as distinct: their
@@ -103,8 +110,13 @@ type Config struct {
 	Strict        bool
 	AcceptedPairs []AcceptedPair
 	Ignores       []Ignore
+	// DiffLevels regrade diff's change kinds (diff: levels:).
+	DiffLevels map[diff.Kind]diff.Level
 
 	doc *yaml.Node
+	// raw is the file's text as read or last saved, whose layout a save
+	// keeps (keepLayout).
+	raw []byte
 }
 
 // Error is a config file problem: where, and what.
@@ -130,25 +142,44 @@ func New(path string) *Config {
 	return c
 }
 
-// Find looks for FileName in dir and each directory above it, up to the
-// repository's root (the first directory holding .git) or the file
-// system's; "" when there is none. Stopping at the repository keeps a
-// stray toolscope.yaml in a home directory from steering every project.
+// Find looks for FileName in dir and each directory above it up to the
+// repository's root (the first directory from dir upward holding .git);
+// outside a repository only dir itself is looked in. "" when there is
+// none. Stopping there keeps a toolscope.yaml that someone else left in a
+// home or shared temporary directory from steering a project.
+//
+// A file found must be the user's own and writable by no one else
+// (checkOwner): a config chooses what lint reports and where an embedder
+// connects, so one that another user could have written is refused with
+// an error naming it, as git does with safe.directory.
 func Find(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
-	for {
-		p := filepath.Join(dir, FileName)
+	root := dir
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			root = d
+			break
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, FileName)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if err := checkOwner(p); err != nil {
+				return "", &Error{Path: p, Msg: err.Error() + ": not read (name it with --config to use it anyway, or pass --no-config)"}
+			}
 			return p, nil
 		}
-		up := filepath.Dir(dir)
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || up == dir {
+		if d == root {
 			return "", nil
 		}
-		dir = up
 	}
 }
 
@@ -176,18 +207,57 @@ func Load(path string) (*Config, error) {
 // Parse reads a config from its YAML; path names it in errors. Unknown
 // keys, wrong types and unknown rule ids are errors naming the line.
 func Parse(path string, data []byte) (*Config, error) {
+	if line := directiveLine(data); line > 0 {
+		return nil, &Error{Path: path, Line: line, Col: 1, Msg: "a %YAML directive is not supported: remove it (the file is read as plain YAML)"}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, yamlError(path, err)
+	}
+	// A second document would be ignored without a word: the settings in
+	// it would look applied and not be.
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, &Error{Path: path, Line: documentLine(data, next.Line), Col: 1, Msg: "a second YAML document: a config is one document (remove the --- and what follows, or merge them)"}
+	} else if !errors.Is(err, io.EOF) {
 		return nil, yamlError(path, err)
 	}
 	if doc.Kind == 0 {
 		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
 	}
-	c := &Config{Path: path, doc: &doc}
+	c := &Config{Path: path, doc: &doc, raw: data}
 	if err := c.decode(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// directiveLine is the line of a %YAML directive before the document, 0
+// when there is none.
+func directiveLine(data []byte) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		switch t := strings.TrimRight(line, " \t\r"); {
+		case strings.HasPrefix(t, "%YAML"):
+			return i + 1
+		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "%"):
+		default:
+			return 0 // the document began
+		}
+	}
+	return 0
+}
+
+// documentLine is the line of the --- that starts the document whose
+// first node is at line: the closest at or above it.
+func documentLine(data []byte, line int) int {
+	lines := strings.Split(string(data), "\n")
+	for l := min(line, len(lines)); l >= 1; l-- {
+		if t := lines[l-1]; t == "---" || strings.HasPrefix(t, "--- ") || strings.HasPrefix(t, "---\t") || t == "---\r" {
+			return l
+		}
+	}
+	return max(line, 1)
 }
 
 // EmbedderError is err, met opening the embedder the config names, as an
@@ -225,7 +295,7 @@ func (c *Config) decode() error {
 		}
 		root = root.Content[0]
 	}
-	c.Rules, c.Similarity, c.Strict, c.AcceptedPairs, c.Ignores = map[string]Rule{}, Similarity{}, false, nil, nil
+	c.Rules, c.Similarity, c.Strict, c.AcceptedPairs, c.Ignores, c.DiffLevels = map[string]Rule{}, Similarity{}, false, nil, nil, nil
 	return d.mapping(root, "the top level", map[string]func(*yaml.Node) error{
 		"version": func(n *yaml.Node) error {
 			v, err := d.integer(n, "version")
@@ -242,6 +312,43 @@ func (c *Config) decode() error {
 		"similarity":     func(n *yaml.Node) error { return c.decodeSimilarity(d, n) },
 		"accepted-pairs": func(n *yaml.Node) error { return c.decodePairs(d, n) },
 		"ignore":         func(n *yaml.Node) error { return c.decodeIgnores(d, n) },
+		"diff":           func(n *yaml.Node) error { return c.decodeDiff(d, n) },
+	})
+}
+
+// decodeDiff reads diff's settings: levels, a mapping of change kind to
+// error, warn or info.
+func (c *Config) decodeDiff(d decoder, n *yaml.Node) error {
+	return d.mapping(n, "diff", map[string]func(*yaml.Node) error{
+		"levels": func(n *yaml.Node) error {
+			if isNull(n) {
+				return nil
+			}
+			if n.Kind != yaml.MappingNode {
+				return d.errf(n, "diff: levels: want a mapping of change kind to error, warn or info")
+			}
+			c.DiffLevels = map[diff.Kind]diff.Level{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				kind := diff.Kind(k.Value)
+				if _, ok := diff.DefaultLevels[kind]; !ok {
+					return d.errf(k, "diff: levels: no change kind %q (see docs/diff.md#levels)", k.Value)
+				}
+				if _, dup := c.DiffLevels[kind]; dup {
+					return d.errf(k, "diff: levels: %s given twice", k.Value)
+				}
+				s, err := d.str(v, "diff: levels: "+k.Value)
+				if err != nil {
+					return err
+				}
+				l, ok := diff.ParseLevel(s)
+				if !ok {
+					return d.errf(v, "diff: levels: %s: %q: want error, warn or info", k.Value, s)
+				}
+				c.DiffLevels[kind] = l
+			}
+			return nil
+		},
 	})
 }
 
@@ -319,8 +426,9 @@ func (c *Config) decodeRules(d decoder, n *yaml.Node) error {
 
 func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 	s := &c.Similarity
-	number := func(name string, allowOff bool, dst **float64) func(*yaml.Node) error {
+	number := func(name string, allowOff bool, dst **float64, at *string) func(*yaml.Node) error {
 		return func(n *yaml.Node) error {
+			*at = fmt.Sprintf("%s:%d:%d", c.Path, n.Line, n.Column)
 			if allowOff && n.Kind == yaml.ScalarNode && n.Value == "off" {
 				inf := math.Inf(1)
 				*dst = &inf
@@ -342,6 +450,7 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 		},
 		"embed-url": func(n *yaml.Node) (err error) {
 			s.EmbedURL, err = d.str(n, "similarity: embed-url")
+			s.EmbedURLLine = n.Line
 			return err
 		},
 		"scoring": func(n *yaml.Node) error {
@@ -352,9 +461,9 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 			s.Scoring = similarity.Scoring(v)
 			return err
 		},
-		"threshold": number("threshold", true, &s.Threshold),
+		"threshold": number("threshold", true, &s.Threshold, &s.ThresholdAt),
 		"watch-band": func(n *yaml.Node) error {
-			if err := number("watch-band", false, &s.WatchBand)(n); err != nil {
+			if err := number("watch-band", false, &s.WatchBand, &s.WatchBandAt)(n); err != nil {
 				return err
 			}
 			if *s.WatchBand < 0 {

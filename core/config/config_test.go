@@ -67,7 +67,7 @@ func TestParseFull(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, ignore, rules, similarity, strict, version)`},
+		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, diff, ignore, rules, similarity, strict, version)`},
 		{"similarity:\n  embeder: use\n", `c.yaml:2:3: unknown key "embeder" in similarity`},
 		{"rules:\n  no-such-rule: off\n", `c.yaml:2:3: rules: no rule "no-such-rule"`},
 		{"rules:\n  enum-in-prose: loud\n", `c.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
@@ -118,24 +118,84 @@ func TestEmptyAndNull(t *testing.T) {
 	}
 }
 
+// The search goes up to the repository's root, and outside a repository
+// looks in the catalog's directory only.
 func TestFind(t *testing.T) {
-	root := t.TempDir()
-	deep := filepath.Join(root, "a", "b")
-	if err := os.MkdirAll(deep, 0o755); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name   string
+		git    string // where .git is, under the temp root; "" for none
+		config string // where toolscope.yaml is
+		want   bool
+	}{
+		{"outside a repository, in the directory", "", "a/b", true},
+		{"outside a repository, above the directory", "", "a", false},
+		{"outside a repository, far above", "", ".", false},
+		{"in a repository, above the directory", "a", "a", true},
+		{"in a repository, at the directory", "a", "a/b", true},
+		{"above the repository's root", "a/b", "a", false},
 	}
-	if got, _ := Find(deep); got != "" && strings.HasPrefix(got, root) {
-		t.Errorf("found %s before writing one", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			deep := filepath.Join(root, "a", "b")
+			if err := os.MkdirAll(deep, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tt.git != "" {
+				os.Mkdir(filepath.Join(root, tt.git, ".git"), 0o755)
+			}
+			want := filepath.Join(root, tt.config, FileName)
+			if err := os.WriteFile(want, []byte("version: 1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Find(deep)
+			if err != nil || (got == want) != tt.want || (!tt.want && got != "") {
+				t.Errorf("Find = %q, %v; want found %v (%s)", got, err, tt.want, want)
+			}
+		})
 	}
-	want := filepath.Join(root, "a", FileName)
-	os.WriteFile(want, []byte("version: 1\n"), 0o644)
-	if got, err := Find(deep); err != nil || got != want {
-		t.Errorf("Find = %q, %v; want %q", got, err, want)
+}
+
+// A config found by search that another user owns, or that others may
+// write, is refused with an error naming the file; the user's own is read.
+func TestFindRefusesAConfigOthersControl(t *testing.T) {
+	tests := []struct {
+		name  string
+		mode  os.FileMode
+		owner int // -1 keeps the user's own
+		err   string
+	}{
+		{"the user's own", 0o644, -1, ""},
+		{"group-writable, the user's group", 0o664, -1, ""},
+		{"writable by everyone", 0o646, -1, "writable by every user (mode 0646)"},
+		{"another user's", 0o644, 65534, "owned by uid 65534"},
 	}
-	// The search stops at the repository's root.
-	os.Mkdir(filepath.Join(deep, ".git"), 0o755)
-	if got, err := Find(deep); err != nil || got != "" {
-		t.Errorf("Find past the repository root: %q, %v", got, err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, FileName)
+			if err := os.WriteFile(p, []byte("version: 1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(p, tt.mode); err != nil {
+				t.Fatal(err)
+			}
+			if tt.owner >= 0 {
+				if err := os.Chown(p, tt.owner, -1); err != nil {
+					t.Skipf("cannot give the file to uid %d here (%v): run as root to test it", tt.owner, err)
+				}
+			}
+			got, err := Find(dir)
+			if tt.err == "" {
+				if err != nil || got != p {
+					t.Errorf("Find = %q, %v; want %s", got, err, p)
+				}
+				return
+			}
+			if err == nil || got != "" || !strings.Contains(err.Error(), tt.err) || !strings.HasPrefix(err.Error(), p+": ") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Find = %q, %v; want one line naming %s and saying %q", got, err, p, tt.err)
+			}
+		})
 	}
 }
 
@@ -162,7 +222,7 @@ func TestEditKeepsComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(data)
-	for _, want := range []string{"# project settings", "says-what-not-when: off # we say when in the system prompt",
+	for _, want := range []string{"# project settings", "says-what-not-when: off   # we say when in the system prompt",
 		"tools: [get_deploy, start_deploy]", "reason: new reason # reviewed", "param: pool"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("saved config lacks %q:\n%s", want, out)
@@ -268,6 +328,7 @@ func TestApply(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(full))
 	f.Add([]byte("rules:\n  enum-in-prose: off\n"))
+	f.Add([]byte("diff:\n  levels:\n    pattern-changed: error\n    type-changed: WARN\n"))
 	f.Add([]byte("a: [\n"))
 	f.Add([]byte("&a [*a]"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -2,11 +2,13 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"toolscope/core/safefile"
 )
 
 // AcceptPair records a and b as reviewed and distinct, for reason. A pair
@@ -77,7 +79,8 @@ func (c *Config) RemoveIgnore(rule, tool, param string) (bool, error) {
 }
 
 // Marshal is the config as YAML: the document it was read from with the
-// edits made since, comments kept.
+// edits made since, comments, blank lines and indentation kept where the
+// text reads back the same (keepLayout).
 func (c *Config) Marshal() ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
@@ -88,7 +91,7 @@ func (c *Config) Marshal() ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return keepLayout(c.raw, b.Bytes()), nil
 }
 
 // Save writes the config to c.Path, whole or not at all.
@@ -97,14 +100,14 @@ func (c *Config) Save() error {
 	if err != nil {
 		return &Error{Path: c.Path, Msg: err.Error()}
 	}
-	tmp := c.Path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	if err := safefile.Write(c.Path, data); err != nil {
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			err = se.Err
+		}
 		return &Error{Path: c.Path, Msg: "cannot write: " + err.Error()}
 	}
-	if err := os.Rename(tmp, c.Path); err != nil {
-		os.Remove(tmp)
-		return &Error{Path: c.Path, Msg: "cannot write: " + err.Error()}
-	}
+	c.raw = data
 	return nil
 }
 

@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"toolscope/core/catalog"
@@ -46,6 +47,33 @@ func BenchmarkCompare(b *testing.B) {
 	for b.Loop() {
 		if r := Compare(old, new); r.Summary.Breaking == 0 {
 			b.Fatal("no breaking change found")
+		}
+	}
+}
+
+// BenchmarkLargeEnum diffs one parameter whose 20,000-value enum lost one
+// value and gained one.
+func BenchmarkLargeEnum(b *testing.B) {
+	enum := func(extra string) string {
+		var vals []string
+		for i := range 20_000 {
+			vals = append(vals, fmt.Sprintf(`"v%d"`, i))
+		}
+		vals[5] = extra
+		return "[" + strings.Join(vals, ",") + "]"
+	}
+	parse := func(e string) *catalog.Catalog {
+		c, err := catalog.Parse("c.json", []byte(`[{"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {"k": {"enum": `+e+`}}}}]`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return c
+	}
+	old, new := parse(enum(`"v5"`)), parse(enum(`"w"`))
+	b.ResetTimer()
+	for b.Loop() {
+		if r := Compare(old, new); r.Summary.Breaking != 1 {
+			b.Fatal("the removed value is not found")
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"toolscope/core/catalog"
@@ -30,38 +31,74 @@ const (
 	DescriptionChanged      Kind = "description-changed"
 	ParamDescriptionChanged Kind = "param-description-changed"
 
-	ParamAdded         Kind = "param-added"
-	ParamRemoved       Kind = "param-removed"
-	ParamRequired      Kind = "param-now-required"
-	ParamOptional      Kind = "param-now-optional"
-	TypeNarrowed       Kind = "type-narrowed"
-	TypeWidened        Kind = "type-widened"
-	EnumValueRemoved   Kind = "enum-value-removed"
-	EnumValueAdded     Kind = "enum-value-added"
-	EnumAdded          Kind = "enum-added"
-	EnumRemoved        Kind = "enum-removed"
-	ConstChanged       Kind = "const-changed"
-	PatternAdded       Kind = "pattern-added"
-	PatternChanged     Kind = "pattern-changed"
-	PatternRemoved     Kind = "pattern-removed"
-	BoundTightened     Kind = "bound-tightened"
-	BoundLoosened      Kind = "bound-loosened"
-	ExtraKeysRefused   Kind = "additional-properties-refused"
-	ExtraKeysAllowed   Kind = "additional-properties-allowed"
-	ConstRemoved       Kind = "const-removed"
-	FormatAdded        Kind = "format-added"
-	FormatChanged      Kind = "format-changed"
-	FormatRemoved      Kind = "format-removed"
-	DefaultChanged     Kind = "default-changed"
-	ConstraintAdded    Kind = "constraint-added"
-	ConstraintChanged  Kind = "constraint-changed"
-	ConstraintRemoved  Kind = "constraint-removed"
+	ParamAdded   Kind = "param-added"
+	ParamRemoved Kind = "param-removed"
+	// OptionalParamRemoved is an optional parameter removed: a call that
+	// sends it may be refused, one that leaves it out is not.
+	OptionalParamRemoved Kind = "optional-param-removed"
+	ParamRequired        Kind = "param-now-required"
+	ParamOptional        Kind = "param-now-optional"
+	TypeNarrowed         Kind = "type-narrowed"
+	TypeWidened          Kind = "type-widened"
+	// TypeChanged is a type neither narrowed nor widened: string to
+	// integer refuses every value it took.
+	TypeChanged       Kind = "type-changed"
+	EnumValueRemoved  Kind = "enum-value-removed"
+	EnumValueAdded    Kind = "enum-value-added"
+	EnumAdded         Kind = "enum-added"
+	EnumRemoved       Kind = "enum-removed"
+	ConstChanged      Kind = "const-changed"
+	PatternAdded      Kind = "pattern-added"
+	PatternChanged    Kind = "pattern-changed"
+	PatternRemoved    Kind = "pattern-removed"
+	BoundTightened    Kind = "bound-tightened"
+	BoundLoosened     Kind = "bound-loosened"
+	ExtraKeysRefused  Kind = "additional-properties-refused"
+	ExtraKeysAllowed  Kind = "additional-properties-allowed"
+	ConstRemoved      Kind = "const-removed"
+	FormatAdded       Kind = "format-added"
+	FormatChanged     Kind = "format-changed"
+	FormatRemoved     Kind = "format-removed"
+	DefaultChanged    Kind = "default-changed"
+	ConstraintAdded   Kind = "constraint-added"
+	ConstraintChanged Kind = "constraint-changed"
+	ConstraintRemoved Kind = "constraint-removed"
+	// BranchAdded and BranchRemoved are an anyOf or oneOf alternative
+	// added or dropped (an allOf part the other way round); the branches
+	// both sides keep are compared as schemas.
+	BranchAdded   Kind = "branch-added"
+	BranchRemoved Kind = "branch-removed"
+	// DefinitionAdded and DefinitionRemoved are a $defs (definitions)
+	// entry; one both sides keep is compared as a schema.
+	DefinitionAdded    Kind = "definition-added"
+	DefinitionRemoved  Kind = "definition-removed"
 	SchemaOtherChanged Kind = "schema-changed"
 
-	TitleChanged        Kind = "title-changed"
-	AnnotationsChanged  Kind = "annotations-changed"
-	OutputFieldRemoved  Kind = "output-field-removed"
-	OutputSchemaChanged Kind = "output-schema-changed"
+	TitleChanged       Kind = "title-changed"
+	AnnotationsChanged Kind = "annotations-changed"
+	// AnnotationsDestructive is a tool that said it only reads, or that
+	// it destroys nothing, no longer saying so: a host that ran it
+	// without asking may now run a destructive call unconfirmed.
+	AnnotationsDestructive Kind = "annotations-now-destructive"
+	// HiddenTextAdded is a name, title or description that gained
+	// characters a reader cannot see (lint's invisible-characters).
+	HiddenTextAdded Kind = "hidden-text-added"
+	// InstructionsAdded is text that gained orders to the model in the
+	// shape of a tool-poisoning attack (lint's tool-poisoning).
+	InstructionsAdded Kind = "instructions-added"
+
+	// The result's schema (outputSchema), where a caller reads what the
+	// tool returns: what may now be missing or of another type breaks it.
+	OutputFieldRemoved     Kind = "output-field-removed"
+	OutputFieldOptional    Kind = "output-field-now-optional"
+	OutputFieldAdded       Kind = "output-field-added"
+	OutputTypeChanged      Kind = "output-type-changed"
+	OutputTypeWidened      Kind = "output-type-widened"
+	OutputTypeNarrowed     Kind = "output-type-narrowed"
+	OutputEnumValueAdded   Kind = "output-enum-value-added"
+	OutputEnumValueRemoved Kind = "output-enum-value-removed"
+	OutputSchemaAdded      Kind = "output-schema-added"
+	OutputSchemaChanged    Kind = "output-schema-changed"
 )
 
 // Change is one difference. Tool is the tool's name in the new catalog
@@ -71,8 +108,15 @@ type Change struct {
 	Kind  Kind   `json:"kind"`
 	Tool  string `json:"tool"`
 	Param string `json:"param,omitempty"`
-	// Breaking is true when arguments a caller sent before may now fail
-	// or call nothing.
+	// Level is how much the change weighs (DefaultLevels, or the
+	// project's toolscope.yaml).
+	Level Level `json:"level"`
+	// Class is "security" for a change that may turn the tool against
+	// its user.
+	Class string `json:"class,omitempty"`
+	// Breaking is true for an error-level change: arguments a caller sent
+	// before may now fail or call nothing, or a result it read may be
+	// missing.
 	Breaking bool   `json:"breaking"`
 	Message  string `json:"message"`
 	// Old and New are the text before and after, for a text change and a
@@ -107,6 +151,8 @@ type Summary struct {
 	Renamed      int `json:"renamed"`
 	Descriptions int `json:"descriptionChanges"`
 	Breaking     int `json:"breaking"`
+	Warnings     int `json:"warnings"`
+	Security     int `json:"security"`
 	Other        int `json:"otherChanges"`
 	NewPairs     int `json:"newConfusablePairs"`
 }
@@ -160,39 +206,100 @@ func Compare(old, new *catalog.Catalog) *Report {
 				Message: fmt.Sprintf("title changed from %q to %q", before.Title, t.Title)})
 		}
 		if msg := annotationChanges(before.Annotations, t.Annotations); msg != "" {
-			r.add(Change{Kind: AnnotationsChanged, Tool: t.Name, Message: msg})
+			kind := AnnotationsChanged
+			if mayDestroy(t.Annotations) && !mayDestroy(before.Annotations) {
+				kind = AnnotationsDestructive
+				msg += ": a host that ran the tool unconfirmed as read-only or non-destructive may now let it destroy data"
+			}
+			r.add(Change{Kind: kind, Tool: t.Name, Message: msg})
 		}
+		r.guard(before, t)
 		r.schema(t.Name, "", orAny(before.Schema), orAny(t.Schema))
 		r.output(t.Name, before.OutputSchema, t.OutputSchema)
 	}
-	r.count()
+	r.SetLevels(nil)
 	return r
 }
 
+// mayDestroy reports whether MCP annotations let a host take the tool for
+// one that may destroy data: not readOnlyHint true, and not
+// destructiveHint false (its default is true).
+func mayDestroy(a *jsonv.Value) bool {
+	if ro := a.Get("readOnlyHint"); ro != nil && ro.Kind == jsonv.Bool && ro.Bool {
+		return false
+	}
+	if d := a.Get("destructiveHint"); d != nil && d.Kind == jsonv.Bool && !d.Bool {
+		return false
+	}
+	return true
+}
+
 // output compares a tool's output schema (MCP's outputSchema, what its
-// structured result holds): for a caller that reads the result, a field
-// no longer declared is the break; anything else is reported as changed.
+// structured result holds) from the caller's side, which reads the result:
+// a field removed or no longer required, a type that takes other values
+// than before, an enum value the caller has never seen, break it; a field
+// added or a type narrowed does not.
 func (r *Report) output(tool string, old, new *jsonv.Value) {
-	if same(old, new) {
+	switch {
+	case same(old, new):
+		return
+	case old == nil:
+		r.add(Change{Kind: OutputSchemaAdded, Tool: tool, Param: "(output)", Message: "the tool now declares its result (outputSchema)"})
 		return
 	}
-	var gone []string
-	if props := old.Get("properties"); props != nil && props.Kind == jsonv.Object {
-		np := new.Get("properties")
-		for _, m := range props.Members {
-			if np.Get(m.Key) == nil {
-				gone = append(gone, m.Key)
-			}
+	// A result no longer declared promises nothing: each field is gone.
+	in := &Report{}
+	in.schema(tool, "", old, orAny(new))
+	for _, c := range in.Changes {
+		if new == nil && c.Param == "" {
+			continue // the fields gone say it
+		}
+		field := strings.TrimPrefix(c.Param, ".")
+		label := "the result"
+		if field != "" {
+			label = "the result's field " + field
+		}
+		out := Change{Tool: tool, Param: "(output)", Old: c.Old, New: c.New}
+		if field != "" {
+			out.Param = "(output)." + field
+		}
+		switch c.Kind {
+		case ParamRemoved, OptionalParamRemoved:
+			out.Kind, out.Message = OutputFieldRemoved, fmt.Sprintf("%s is no longer declared: a caller that reads it may find nothing", label)
+		case ParamOptional:
+			out.Kind, out.Message = OutputFieldOptional, fmt.Sprintf("%s is no longer required: a caller that reads it may find nothing", label)
+		case ParamAdded, ParamRequired:
+			out.Kind, out.Message = OutputFieldAdded, fmt.Sprintf("%s is declared now", label)
+		case TypeChanged:
+			out.Kind, out.Message = OutputTypeChanged, outputText(c.Message, label)+": a caller that reads it gets another type"
+		case TypeWidened:
+			out.Kind, out.Message = OutputTypeWidened, outputText(c.Message, label)+": a caller may get a type it does not expect"
+		case TypeNarrowed:
+			out.Kind, out.Message = OutputTypeNarrowed, outputText(c.Message, label)
+		case EnumValueAdded, EnumRemoved:
+			out.Kind, out.Message = OutputEnumValueAdded, outputText(c.Message, label)+": a caller may get a value it does not handle"
+		case EnumValueRemoved:
+			out.Kind, out.Message = OutputEnumValueRemoved, outputText(c.Message, label)
+		default:
+			out.Kind, out.Message = OutputSchemaChanged, outputText(c.Message, label)
+		}
+		r.add(out)
+	}
+}
+
+// outputText rewords an input change's message for the result: its
+// "parameter X" or "the input schema" becomes label.
+func outputText(msg, label string) string {
+	if rest, ok := strings.CutPrefix(msg, "the input schema"); ok {
+		return "the result" + rest
+	}
+	if i := strings.Index(msg, "parameter "); i == 0 {
+		rest := msg[len("parameter "):]
+		if sp := strings.IndexByte(rest, ' '); sp >= 0 {
+			return label + rest[sp:]
 		}
 	}
-	for _, f := range gone {
-		r.add(Change{Kind: OutputFieldRemoved, Tool: tool, Param: "(output)." + f, Breaking: true,
-			Message: fmt.Sprintf("the result no longer declares %s: a caller that reads it may find nothing", f)})
-	}
-	if len(gone) == 0 {
-		r.add(Change{Kind: OutputSchemaChanged, Tool: tool,
-			Message: fmt.Sprintf("output schema changed from %s to %s", brief(old), brief(new))})
-	}
+	return label + ": " + msg
 }
 
 // orAny is a tool's input schema, or the empty schema (any arguments) for
@@ -260,24 +367,19 @@ func (r *Report) count() {
 		case c.Kind == DescriptionChanged || c.Kind == ParamDescriptionChanged:
 			s.Descriptions++
 		}
-		if c.Breaking {
+		switch {
+		case c.Breaking:
 			s.Breaking++
-		} else if !slices.Contains([]Kind{ToolAdded, DescriptionChanged, ParamDescriptionChanged}, c.Kind) {
+		case c.Level == LevelWarn:
+			s.Warnings++
+		case !slices.Contains([]Kind{ToolAdded, DescriptionChanged, ParamDescriptionChanged}, c.Kind):
 			s.Other++
+		}
+		if c.Class == ClassSecurity {
+			s.Security++
 		}
 	}
 	r.Summary = s
-}
-
-// Fail names what fails the gate.
-type Fail struct {
-	Breaking, Descriptions, Pairs bool
-}
-
-// Gate sets OK by what fails.
-func (r *Report) Gate(f Fail) {
-	s := r.Summary
-	r.OK = !(f.Breaking && s.Breaking > 0) && !(f.Descriptions && s.Descriptions > 0) && !(f.Pairs && s.NewPairs > 0)
 }
 
 // SetPairs records the confusable pairs the new catalog has and the old
@@ -342,7 +444,7 @@ func matchRenames(removed, added []*catalog.Tool) map[string]*catalog.Tool {
 		func(a, b *catalog.Tool) bool { return a.Description != "" && a.Description == b.Description },
 		func(a, b *catalog.Tool) bool {
 			props := a.Schema.Get("properties")
-			return props != nil && len(props.Members) > 0 && same(a.Schema, b.Schema) && shareWord(a.Name, b.Name)
+			return props != nil && len(props.Members) > 0 && same(a.Schema, b.Schema) && ShareWord(a.Name, b.Name)
 		},
 	} {
 		for _, to := range added {
@@ -360,9 +462,9 @@ func matchRenames(removed, added []*catalog.Tool) map[string]*catalog.Tool {
 	return out
 }
 
-// shareWord reports whether two names have a word in common (split at
+// ShareWord reports whether two names have a word in common (split at
 // '_', '-', '.', and lower-to-upper case changes).
-func shareWord(a, b string) bool {
+func ShareWord(a, b string) bool {
 	wa := words(a)
 	for _, w := range words(b) {
 		if slices.Contains(wa, w) {
@@ -504,6 +606,7 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 	case isSchema(oa):
 		change(ExtraKeysAllowed, false, "%s no longer checks keys it does not declare against a schema", where)
 	}
+	r.composition(tool, path, old, new, change)
 	r.keywords(where, old, new, change)
 	r.properties(tool, path, old, new, change)
 	if oi, ni := old.Get("items"), new.Get("items"); oi != nil && ni != nil {
@@ -543,7 +646,7 @@ func (r *Report) keywords(where string, old, new *jsonv.Value, change func(Kind,
 	}
 	for _, k := range slices.Compact(slices.Sorted(slices.Values(keys))) {
 		o, n := old.Get(k), new.Get(k)
-		if same(o, n) {
+		if same(o, n) || byBranch(k, o, n) {
 			continue
 		}
 		switch k {
@@ -598,6 +701,117 @@ func (r *Report) keywords(where string, old, new *jsonv.Value, change func(Kind,
 	}
 }
 
+// byBranch reports whether composition compares keyword k part by part:
+// anyOf, oneOf and allOf holding lists on both sides, $defs and
+// definitions holding objects.
+func byBranch(k string, o, n *jsonv.Value) bool {
+	switch k {
+	case "anyOf", "oneOf", "allOf":
+		return o.Is(jsonv.Array) && n.Is(jsonv.Array)
+	case "$defs", "definitions":
+		return o.Is(jsonv.Object) && n.Is(jsonv.Object)
+	}
+	return false
+}
+
+// composition compares anyOf, oneOf and allOf branch by branch and $defs
+// by name. Branches equal on both sides are set aside; the others are
+// paired, those of the same type first, and compared as schemas (path
+// "anyOf[1]" and the like, the new side's index); a branch left over was
+// added or dropped. More anyOf or oneOf branches accept more values, an
+// allOf part more refuses more.
+func (r *Report) composition(tool, path string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
+	where := "the input schema"
+	if path != "" {
+		where = "parameter " + path
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		o, n := old.Get(k), new.Get(k)
+		if same(o, n) || !byBranch(k, o, n) {
+			continue
+		}
+		oldLeft, newLeft := unmatched(o.Items, n.Items), unmatched(n.Items, o.Items)
+		paired := map[int]bool{}
+		for _, sameType := range []bool{true, false} {
+			for _, i := range oldLeft {
+				if paired[-1-i] {
+					continue
+				}
+				for _, j := range newLeft {
+					if paired[j] || (sameType && !same(o.Items[i].Get("type"), n.Items[j].Get("type"))) {
+						continue
+					}
+					paired[-1-i], paired[j] = true, true
+					r.schema(tool, join(path, fmt.Sprintf("%s[%d]", k, j)), o.Items[i], n.Items[j])
+					break
+				}
+			}
+		}
+		for _, j := range newLeft {
+			if paired[j] {
+				continue
+			}
+			if k == "allOf" {
+				change(ConstraintAdded, true, "%s allOf has a new part %s, which values must also meet", where, brief(n.Items[j]))
+			} else {
+				change(BranchAdded, false, "%s %s also accepts %s", where, k, brief(n.Items[j]))
+			}
+		}
+		for _, i := range oldLeft {
+			if paired[-1-i] {
+				continue
+			}
+			if k == "allOf" {
+				change(ConstraintRemoved, false, "%s allOf no longer has the part %s", where, brief(o.Items[i]))
+			} else {
+				change(BranchRemoved, true, "%s %s no longer accepts %s: a call that sent such a value fails", where, k, brief(o.Items[i]))
+			}
+		}
+	}
+	for _, k := range []string{"$defs", "definitions"} {
+		o, n := old.Get(k), new.Get(k)
+		if same(o, n) || !byBranch(k, o, n) {
+			continue
+		}
+		for _, m := range o.Members {
+			if n.Get(m.Key) == nil {
+				change(DefinitionRemoved, true, "%s %s no longer defines %s: a $ref to it no longer resolves", where, k, m.Key)
+			} else {
+				r.schema(tool, join(path, k+"."+m.Key), m.Value, n.Get(m.Key))
+			}
+		}
+		for _, m := range n.Members {
+			if o.Get(m.Key) == nil {
+				change(DefinitionAdded, false, "%s %s now defines %s", where, k, m.Key)
+			}
+		}
+	}
+}
+
+// unmatched are the indexes of a's items with no equal item in b, each
+// item of b matching once.
+func unmatched(a, b []*jsonv.Value) []int {
+	used := make([]bool, len(b))
+	var out []int
+	for i, x := range a {
+		j := slices.IndexFunc(b, func(y *jsonv.Value) bool { return same(x, y) })
+		for j >= 0 && used[j] {
+			k := slices.IndexFunc(b[j+1:], func(y *jsonv.Value) bool { return same(x, y) })
+			if k < 0 {
+				j = -1
+				break
+			}
+			j += 1 + k
+		}
+		if j < 0 {
+			out = append(out, i)
+			continue
+		}
+		used[j] = true
+	}
+	return out
+}
+
 // brief is a value's JSON, cut to a line's worth.
 func brief(v *jsonv.Value) string {
 	s := describe(v)
@@ -636,9 +850,12 @@ func (r *Report) types(tool, path, where string, old, new *jsonv.Value, change f
 			widened = true
 		}
 	}
-	if narrowed {
+	switch {
+	case narrowed && widened:
+		change(TypeChanged, true, "%s type changed from %s to %s", where, typeText(ot), typeText(nt))
+	case narrowed:
 		change(TypeNarrowed, true, "%s type narrowed from %s to %s", where, typeText(ot), typeText(nt))
-	} else if widened {
+	case widened:
 		change(TypeWidened, false, "%s type widened from %s to %s", where, typeText(ot), typeText(nt))
 	}
 }
@@ -692,22 +909,84 @@ func (r *Report) enums(where string, old, new *jsonv.Value, change func(Kind, bo
 		change(EnumRemoved, false, "%s no longer limits its values to an enum", where)
 		return
 	}
-	var gone, added []*jsonv.Value
-	for _, v := range oe.Items {
-		if !slices.ContainsFunc(ne.Items, func(w *jsonv.Value) bool { return same(v, w) }) {
-			gone = append(gone, v)
-		}
-	}
-	for _, v := range ne.Items {
-		if !slices.ContainsFunc(oe.Items, func(w *jsonv.Value) bool { return same(v, w) }) {
-			added = append(added, v)
-		}
-	}
+	// Sets keyed by sameKey: a 200,000-value enum compares in linear time.
+	gone, added := missing(oe.Items, ne.Items), missing(ne.Items, oe.Items)
 	if len(gone) > 0 {
 		change(EnumValueRemoved, true, "%s no longer takes %s", where, listText(gone))
 	}
 	if len(added) > 0 {
 		change(EnumValueAdded, false, "%s also takes %s", where, listText(added))
+	}
+}
+
+// missing is the values of a that b lacks (compared as same does), in a's
+// order.
+func missing(a, b []*jsonv.Value) []*jsonv.Value {
+	in := make(map[string]bool, len(b))
+	for _, v := range b {
+		in[sameKey(v)] = true
+	}
+	var out []*jsonv.Value
+	for _, v := range a {
+		if !in[sameKey(v)] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sameKey is a text that two values share exactly when same says they are
+// the same: numbers by value, objects as sets of members, arrays in
+// order.
+func sameKey(v *jsonv.Value) string {
+	var b strings.Builder
+	writeSameKey(&b, v)
+	return b.String()
+}
+
+func writeSameKey(b *strings.Builder, v *jsonv.Value) {
+	if v == nil {
+		b.WriteByte('u')
+		return
+	}
+	switch v.Kind {
+	case jsonv.Null:
+		b.WriteByte('n')
+	case jsonv.Bool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case jsonv.Number:
+		f, _ := v.Float()
+		if f == 0 {
+			f = 0 // -0 is 0
+		}
+		b.WriteString("d" + strconv.FormatFloat(f, 'g', -1, 64))
+	case jsonv.String:
+		b.WriteString("s" + strconv.Quote(v.Text))
+	case jsonv.Array:
+		b.WriteByte('[')
+		for _, it := range v.Items {
+			writeSameKey(b, it)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	default:
+		// The first member of each name counts, as Get finds it.
+		keys := make([]string, 0, len(v.Members))
+		seen := make(map[string]bool, len(v.Members))
+		for _, m := range v.Members {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				keys = append(keys, m.Key)
+			}
+		}
+		slices.Sort(keys)
+		b.WriteByte('{')
+		for _, k := range keys {
+			b.WriteString(strconv.Quote(k) + ":")
+			writeSameKey(b, v.Get(k))
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
 	}
 }
 
@@ -731,34 +1010,64 @@ func requiredSet(v *jsonv.Value) []string {
 	return out
 }
 
+// members maps an object's member names to their values, the first of
+// each name winning as Get does; nil for no object.
+func members(v *jsonv.Value) map[string]*jsonv.Value {
+	if v == nil || v.Kind != jsonv.Object {
+		return nil
+	}
+	out := make(map[string]*jsonv.Value, len(v.Members))
+	for _, m := range v.Members {
+		if _, ok := out[m.Key]; !ok {
+			out[m.Key] = m.Value
+		}
+	}
+	return out
+}
+
+func setOf(list []string) map[string]bool {
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		out[s] = true
+	}
+	return out
+}
+
 func (r *Report) properties(tool, path string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
 	op, np := old.Get("properties"), new.Get("properties")
 	oreq, nreq := requiredSet(old), requiredSet(new)
 	if op == nil && np == nil && slices.Equal(oreq, nreq) {
 		return
 	}
+	// Sets and maps, not list scans: thousands of properties or required
+	// names compare in linear time.
+	oprops, nprops := members(op), members(np)
+	oreqSet, nreqSet := setOf(oreq), setOf(nreq)
 	var names []string
+	seen := map[string]bool{}
+	addName := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
 	if op != nil {
 		for _, m := range op.Members {
-			names = append(names, m.Key)
+			addName(m.Key)
 		}
 	}
 	if np != nil {
 		for _, m := range np.Members {
-			if op.Get(m.Key) == nil {
-				names = append(names, m.Key)
-			}
+			addName(m.Key)
 		}
 	}
-	for _, n := range slices.Compact(slices.Sorted(slices.Values(append(append([]string(nil), oreq...), nreq...)))) {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
+	for _, n := range slices.Sorted(slices.Values(append(append([]string(nil), oreq...), nreq...))) {
+		addName(n)
 	}
 	for _, name := range names {
 		p := join(path, name)
-		ov, nv := op.Get(name), np.Get(name)
-		wasReq, isReq := slices.Contains(oreq, name), slices.Contains(nreq, name)
+		ov, nv := oprops[name], nprops[name]
+		wasReq, isReq := oreqSet[name], nreqSet[name]
 		sub := func(k Kind, breaking bool, format string, args ...any) {
 			r.add(Change{Kind: k, Tool: tool, Param: p, Breaking: breaking, Message: fmt.Sprintf(format, args...)})
 		}
@@ -767,6 +1076,8 @@ func (r *Report) properties(tool, path string, old, new *jsonv.Value, change fun
 			sub(ParamRequired, true, "new required parameter %s: a call without it now fails", p)
 		case ov == nil && nv != nil:
 			sub(ParamAdded, false, "optional parameter %s added", p)
+		case ov != nil && nv == nil && !wasReq:
+			sub(OptionalParamRemoved, false, "optional parameter %s removed: a call that sends it is refused or its value ignored", p)
 		case ov != nil && nv == nil:
 			sub(ParamRemoved, true, "parameter %s removed: a call that sends it is refused or its value ignored", p)
 		default:
@@ -777,6 +1088,33 @@ func (r *Report) properties(tool, path string, old, new *jsonv.Value, change fun
 			}
 			if ov != nil && nv != nil {
 				r.schema(tool, p, ov, nv)
+			}
+		}
+	}
+}
+
+// guardRules are lint's tool-poisoning guard, run on both sides of a tool.
+var guardRules = []lint.Rule{lint.InvisibleCharactersRule(), lint.ToolPoisoningRule(lint.DefaultPoisonPatterns)}
+
+// guard reports what the tool-poisoning guard finds in the new tool and
+// not in the old: hidden characters or orders to the model that arrived
+// with this change (a description rewritten after it was approved).
+func (r *Report) guard(old, new *catalog.Tool) {
+	ctx := &lint.Context{}
+	seen := map[string]bool{}
+	for _, rule := range guardRules {
+		for _, f := range rule.Check(old, ctx) {
+			seen[rule.ID+"\x00"+f.Param+"\x00"+f.Message] = true
+		}
+	}
+	for _, rule := range guardRules {
+		kind := HiddenTextAdded
+		if rule.ID == lint.RuleToolPoisoning {
+			kind = InstructionsAdded
+		}
+		for _, f := range rule.Check(new, ctx) {
+			if !seen[rule.ID+"\x00"+f.Param+"\x00"+f.Message] {
+				r.add(Change{Kind: kind, Tool: new.Name, Param: f.Param, Message: f.Message})
 			}
 		}
 	}

@@ -41,8 +41,19 @@ type Report struct {
 	// Baseline, when the run was compared with one, counts the results by
 	// baseline state; the gate then fails only on new failing results.
 	Baseline *BaselineSummary `json:"baseline,omitempty"`
+	// FailedOn lists what else failed the gate, set by the caller with
+	// Fail: an empty catalog under --strict, stale config or baseline
+	// entries, warnings over --max-warnings.
+	FailedOn []string `json:"failedOn,omitempty"`
 	// FailOn is the least severity that failed the gate.
 	FailOn Severity `json:"-"`
+}
+
+// Fail fails the gate for a reason beyond the results, said in the
+// RESULT line.
+func (r *Report) Fail(reason string) {
+	r.OK = false
+	r.FailedOn = append(r.FailedOn, reason)
 }
 
 // Suppressed is what a project config (toolscope.yaml) accepted, each
@@ -74,7 +85,9 @@ type Finding struct {
 	// nested one ("filter.name", "tags[]").
 	Param      string `json:"param,omitempty"`
 	Suggestion string `json:"suggestion,omitempty"`
-	// Line and Column locate the tool's entry in the source (1-based).
+	// Line and Column locate the finding in the source (1-based): the
+	// string or enum member it is about, else its parameter's key, else
+	// the tool's entry.
 	Line   int `json:"line,omitempty"`
 	Column int `json:"column,omitempty"`
 	// ToolIndex is the tool's catalog index.

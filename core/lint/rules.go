@@ -12,6 +12,7 @@ import (
 	"toolscope/core/jsonv"
 	"toolscope/core/similarity"
 	"toolscope/core/textutil"
+	"toolscope/core/validate"
 )
 
 // Rule is one structural check. Rules are values: build them with their
@@ -49,10 +50,14 @@ type Context struct {
 	distinct []int
 	// Distinct is how many distinct names the catalog has.
 	Distinct int
+	// patterns bounds the compiling of the catalog's patterns, all rules
+	// and tools together.
+	patterns *validate.PatternBudget
 }
 
 func newContext(cat *catalog.Catalog) *Context {
-	c := &Context{Catalog: cat, first: make(map[string]int, len(cat.Tools)), distinct: make([]int, len(cat.Tools))}
+	c := &Context{Catalog: cat, first: make(map[string]int, len(cat.Tools)), distinct: make([]int, len(cat.Tools)),
+		patterns: validate.NewPatternBudget(validate.LintPatternChars, validate.LintPatternTime)}
 	for i, t := range cat.Tools {
 		if _, dup := c.first[t.Name]; dup {
 			c.distinct[i] = -1
@@ -90,7 +95,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			}
 			for _, f := range r.Check(t, c) {
 				f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
-				f.Line, f.Column = t.Pos.Line, t.Pos.Col
+				locate(&f, t)
 				out = append(out, f)
 			}
 		}
@@ -124,6 +129,7 @@ const (
 	RuleDuplicateJSONKey   = "duplicate-json-key"
 	RulePatternNotECMA     = "pattern-not-ecma"
 	RuleDeclarationRefused = "declaration-refused"
+	RuleTypeNotAName       = "type-not-a-name"
 )
 
 // DefaultRules is the default pack, in the order findings are listed.
@@ -142,6 +148,9 @@ func DefaultRules() []Rule {
 		EnumTypeMismatchRule(),
 		TooManyToolsRule(DefaultMaxTools),
 		DuplicateJSONKeyRule(),
+		TypeNotANameRule(),
+		InvisibleCharactersRule(),
+		ToolPoisoningRule(DefaultPoisonPatterns),
 	}
 }
 

@@ -202,10 +202,47 @@ func EnumTypeMismatchRule() Rule {
 				}
 				for _, m := range enum.Items {
 					if !typeAccepts(types, m) {
-						out = append(out, Finding{Severity: SeverityError, Param: path,
+						out = append(out, Finding{Severity: SeverityError, Param: path, Line: m.Pos.Line, Column: m.Pos.Col,
 							Message: fmt.Sprintf("enum member %s is %s, but the type is %s: a model that picks it fails validation",
 								cut(m.JSON(), 40), m.ArticleType(), strings.Join(types, " or "))})
 					}
+				}
+			})
+			return out
+		},
+	}
+}
+
+// TypeNotANameRule flags a type keyword, or an entry of a type union, that
+// is not a string: validators ignore it, so the schema means less than it
+// seems to ("type": [1, "string"] takes strings only; "type": 3 anything).
+func TypeNotANameRule() Rule {
+	return Rule{
+		ID:       RuleTypeNotAName,
+		Severity: SeverityWarn,
+		Summary:  "a type keyword holds something that is not a type name",
+		Teaching: Teaching{
+			Why:    "A type is a name (\"string\") or a list of names. An entry that is not a string names no type: validators ignore it, so a union like [1, \"string\"] takes strings only, and a type that is a number or an object constrains nothing.",
+			Fix:    "Write each type as one of object, array, string, number, integer, boolean or null, in quotes.",
+			Before: `"limit": {"type": [1, "integer"]}`,
+			After:  `"limit": {"type": "integer"}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			var out []Finding
+			walkSchemas(t.Schema, "", func(node *jsonv.Value, path string) {
+				typ := node.Get("type")
+				switch {
+				case typ == nil || typ.Is(jsonv.String):
+				case typ.Is(jsonv.Array):
+					for _, it := range typ.Items {
+						if !it.Is(jsonv.String) {
+							out = append(out, Finding{Severity: SeverityWarn, Param: path,
+								Message: fmt.Sprintf("type %s holds %s, which is no type name: validation ignores it", cut(typ.JSON(), 60), cut(it.JSON(), 20))})
+						}
+					}
+				default:
+					out = append(out, Finding{Severity: SeverityWarn, Param: path,
+						Message: fmt.Sprintf("type %s is %s, not a type name: validation ignores it and takes any value", cut(typ.JSON(), 60), typ.ArticleType())})
 				}
 			})
 			return out
@@ -322,21 +359,28 @@ func PatternRule() Rule {
 			Before: `"volume_id": {"type": "string", "pattern": "^(?P<prefix>vol)-[0-9a-f]{8}$"}`,
 			After:  `"volume_id": {"type": "string", "pattern": "^vol-[0-9a-f]{8}$"}`,
 		},
-		Check: func(t *catalog.Tool, _ *Context) []Finding {
+		Check: func(t *catalog.Tool, c *Context) []Finding {
+			compile := validate.CompilePattern
+			if c != nil && c.patterns != nil {
+				compile = c.patterns.Compile
+			}
 			var out []Finding
 			walkSchemas(t.Schema, "", func(node *jsonv.Value, path string) {
 				p, ok := node.Get("pattern").Str()
 				if !ok {
 					return
 				}
-				if _, err := validate.CompilePattern(p); err != nil {
-					reason := err.Error()
+				if _, err := compile(p); err != nil {
+					reason, what := err.Error(), "does not compile as ECMA-262"
 					var pe *validate.PatternError
 					if errors.As(err, &pe) {
 						reason = pe.Reason
+						if pe.NotCompiled() {
+							what = "is not compiled"
+						}
 					}
 					out = append(out, Finding{Severity: SeverityWarn, Param: path,
-						Message: fmt.Sprintf("pattern %s does not compile as ECMA-262 (%s): validation ignores it", excerpt(p, 60), reason)})
+						Message: fmt.Sprintf("pattern %s %s (%s): validation ignores it", excerpt(p, 60), what, reason)})
 				}
 			})
 			return out

@@ -175,8 +175,8 @@ func TestStructuralOrderPositionsAndDisable(t *testing.T) {
 	}
 	want := []string{
 		"a description-missing-or-short  2:3 #0",
-		"a optional-param-undocumented p 2:3 #0",
-		"a optional-param-undocumented q 2:3 #0",
+		"a optional-param-undocumented p 2:66 #0",
+		"a optional-param-undocumented q 2:75 #0",
 		"a duplicate-name  3:3 #1",
 		"b description-missing-or-short  4:3 #2",
 		"b says-what-not-when  4:3 #2",

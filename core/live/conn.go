@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 )
 
 // closeGrace is how long a stdio server gets to leave after its stdin
@@ -122,7 +124,9 @@ func dial(ctx context.Context, spec Spec, opts Options, changed func(), ended fu
 	} else {
 		p, err := startProcess(append([]string{spec.Command}, spec.Args...), childEnv(spec.Env), orDefault(opts.grace, closeGrace))
 		if err != nil {
-			return nil, &Error{Server: spec.String(), Step: "start", Msg: c.scrub(err.Error())}
+			// The server as the config wrote it: the expanded command may
+			// hold values from the environment.
+			return nil, &Error{Server: c.spec.String(), Step: "start", Msg: c.scrub(err.Error())}
 		}
 		c.proc = p
 		lines := &jsonLines{r: pipeReader{p}, skip: c.skipped.add, over: func() { c.overLimit(errOverLimit) }}
@@ -177,7 +181,7 @@ func orLost(err error) error {
 func (c *conn) resolve(spec Spec, opts Options) (Spec, error) {
 	getenv := opts.getenv()
 	if spec.Config != "" {
-		e := expander{getenv: getenv, workspace: workspaceOf(spec.Config)}
+		e := expander{getenv: getenv, workspace: workspaceOf(spec.Config), fromEnv: &c.secrets}
 		fail := func(field string, err error) (Spec, error) {
 			return spec, &Error{Server: spec.String(), Step: "config", Msg: field + ": " + err.Error()}
 		}
@@ -226,6 +230,16 @@ func (c *conn) resolve(spec Spec, opts Options) (Spec, error) {
 		c.secrets = append(c.secrets, u.RawQuery, pw)
 	}
 	c.secrets = slices.DeleteFunc(c.secrets, func(v string) bool { return len(v) < minSecret })
+	// A message may quote a value escaped: as JSON (a multi-line value's
+	// newlines as \n; encoding/json's HTML escapes too) or as Go's %q.
+	for _, v := range c.secrets {
+		html, _ := json.Marshal(v)
+		for _, q := range []string{jsonv.Quote(v), string(html), strconv.Quote(v)} {
+			if q = q[1 : len(q)-1]; q != v && !slices.Contains(c.secrets, q) {
+				c.secrets = append(c.secrets, q)
+			}
+		}
+	}
 	// Longest first: a value that holds another must go whole, not leave
 	// what surrounds the shorter one.
 	slices.SortFunc(c.secrets, func(a, b string) int { return cmp.Compare(len(b), len(a)) })

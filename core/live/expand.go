@@ -19,6 +19,9 @@ type expander struct {
 	getenv Getenv
 	// workspace is what ${workspaceFolder} means, "" when unknown.
 	workspace string
+	// fromEnv, when set, collects every value taken from the environment:
+	// they are scrubbed from every message, wherever they were expanded.
+	fromEnv *[]string
 }
 
 // workspaceOf is the folder a config file serves: its own folder, or the
@@ -103,6 +106,9 @@ func (e expander) variable(name, def string, hasDef bool) (string, error) {
 		return "", fmt.Errorf("${%s} is not a variable reference this tool knows", name)
 	}
 	if v, ok := e.getenv(name); ok && (v != "" || !hasDef) {
+		if e.fromEnv != nil {
+			*e.fromEnv = append(*e.fromEnv, v)
+		}
 		return v, nil
 	}
 	if hasDef {

@@ -20,7 +20,10 @@ func diffHeadline(r *diff.Report) string {
 	s := r.Summary
 	parts := []string{"toolscope diff", r.Old + " → " + r.New, fmt.Sprintf("%d → %d tools", r.OldTools, r.NewTools),
 		fmt.Sprintf("%d added", s.Added), fmt.Sprintf("%d removed", s.Removed), fmt.Sprintf("%d renamed", s.Renamed),
-		plural(s.Descriptions, "description change"), fmt.Sprintf("%d breaking", s.Breaking)}
+		plural(s.Descriptions, "description change"), fmt.Sprintf("%d breaking", s.Breaking), plural(s.Warnings, "warning")}
+	if s.Security > 0 {
+		parts = append(parts, plural(s.Security, "security change"))
+	}
 	if r.PairsCompared {
 		parts = append(parts, plural(s.NewPairs, "new confusable pair"))
 	}
@@ -28,20 +31,7 @@ func diffHeadline(r *diff.Report) string {
 }
 
 // diffFailReasons says what failed the gate.
-func diffFailReasons(r *diff.Report, f diff.Fail) string {
-	var why []string
-	s := r.Summary
-	if f.Breaking && s.Breaking > 0 {
-		why = append(why, plural(s.Breaking, "breaking change"))
-	}
-	if f.Descriptions && s.Descriptions > 0 {
-		why = append(why, plural(s.Descriptions, "description change"))
-	}
-	if f.Pairs && s.NewPairs > 0 {
-		why = append(why, plural(s.NewPairs, "new confusable pair"))
-	}
-	return strings.Join(why, ", ")
-}
+func diffFailReasons(r *diff.Report, f diff.Fail) string { return r.FailReasons(f) }
 
 // whitespaceNote marks a text change that only moved white space, which
 // reads the same side by side.
@@ -82,8 +72,11 @@ func WriteDiffText(w io.Writer, r *diff.Report, f diff.Fail) error {
 			show(c)
 		}
 	}
-	section("Breaking for callers", func(c diff.Change) bool { return c.Breaking }, func(c diff.Change) {
-		fmt.Fprintf(b, "  ✗ %s  %s\n", line(diffWhere(c)), line(c.Message))
+	section("Breaking for callers (error)", func(c diff.Change) bool { return c.Breaking }, func(c diff.Change) {
+		fmt.Fprintf(b, "  ✗ %s  %s%s\n", line(diffWhere(c)), line(c.Message), classNote(c))
+	})
+	section("May break callers (warn)", func(c diff.Change) bool { return c.Level == diff.LevelWarn }, func(c diff.Change) {
+		fmt.Fprintf(b, "  ~ %s  %s%s\n", line(diffWhere(c)), line(c.Message), classNote(c))
 	})
 	section("Tools added", func(c diff.Change) bool { return c.Kind == diff.ToolAdded }, func(c diff.Change) {
 		fmt.Fprintf(b, "  + %s\n", line(c.Tool))
@@ -94,7 +87,7 @@ func WriteDiffText(w io.Writer, r *diff.Report, f diff.Fail) error {
 		fmt.Fprintf(b, "  ~ %s%s\n      - %s\n      + %s\n", line(diffWhere(c)), whitespaceNote(c), line(c.Old), line(c.New))
 	})
 	section("Other schema changes", func(c diff.Change) bool {
-		return !c.Breaking && c.Kind != diff.ToolAdded && c.Kind != diff.DescriptionChanged && c.Kind != diff.ParamDescriptionChanged
+		return c.Level == diff.LevelInfo && c.Kind != diff.ToolAdded && c.Kind != diff.DescriptionChanged && c.Kind != diff.ParamDescriptionChanged
 	}, func(c diff.Change) {
 		fmt.Fprintf(b, "  · %s  %s\n", line(diffWhere(c)), line(c.Message))
 	})
@@ -114,6 +107,14 @@ func WriteDiffText(w io.Writer, r *diff.Report, f diff.Fail) error {
 		fmt.Fprintln(b, "RESULT: FAIL ("+diffFailReasons(r, f)+")")
 	}
 	return b.Flush()
+}
+
+// classNote marks a security change.
+func classNote(c diff.Change) string {
+	if c.Class == diff.ClassSecurity {
+		return " [security]"
+	}
+	return ""
 }
 
 // WriteDiffMarkdown writes the diff report as a pull-request comment.
@@ -155,7 +156,8 @@ func WriteDiffMarkdown(w io.Writer, r *diff.Report, f diff.Fail) error {
 			fmt.Fprintln(b, "\n</details>")
 		}
 	}
-	table("Breaking for callers", func(c diff.Change) bool { return c.Breaking }, false)
+	table("Breaking for callers (error)", func(c diff.Change) bool { return c.Breaking }, false)
+	table("May break callers (warn)", func(c diff.Change) bool { return c.Level == diff.LevelWarn }, false)
 	table("Tools added", func(c diff.Change) bool { return c.Kind == diff.ToolAdded }, false)
 	var texts []diff.Change
 	for _, c := range r.Changes {
@@ -170,7 +172,7 @@ func WriteDiffMarkdown(w io.Writer, r *diff.Report, f diff.Fail) error {
 		}
 	}
 	table("Other schema changes", func(c diff.Change) bool {
-		return !c.Breaking && c.Kind != diff.ToolAdded && c.Kind != diff.DescriptionChanged && c.Kind != diff.ParamDescriptionChanged
+		return c.Level == diff.LevelInfo && c.Kind != diff.ToolAdded && c.Kind != diff.DescriptionChanged && c.Kind != diff.ParamDescriptionChanged
 	}, true)
 	if len(r.NewPairs) > 0 {
 		fmt.Fprintf(b, "\n#### New confusable pairs (%d)\n\n| tools | hint |\n|---|---|\n", len(r.NewPairs))
@@ -219,7 +221,7 @@ func WriteDiffGitHub(w io.Writer, r *diff.Report, cat *catalog.Catalog, f diff.F
 		if text {
 			msg += "\nbefore: " + c.Old + "\nafter: " + c.New
 		}
-		annotate(level((c.Breaking && f.Breaking) || (text && f.Descriptions), c.Breaking || text), string(c.Kind), c.Tool, msg)
+		annotate(level(f.Fails(c), c.Level != diff.LevelInfo || text), string(c.Kind), c.Tool, msg)
 	}
 	// A new pair is annotated at a tool the change touched, when one did.
 	changed := map[string]bool{}

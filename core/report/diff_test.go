@@ -51,9 +51,9 @@ func TestRenderers(t *testing.T) {
 	old := parseAs(t, "old.json", `[{"name": "t", "description": "safe", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}}]`)
 	new := parseAs(t, "new.json", `[{"name": "t", "description": "now \u001b[31mred\u001b[0m | piped", "inputSchema": {"type": "object", "properties": {"a": {"enum": ["x"]}}}}]`)
 	r := diff.Compare(old, new)
-	r.Gate(diff.Fail{Breaking: true})
+	r.Gate(diff.Fail{Level: diff.LevelError})
 	var text, md, js bytes.Buffer
-	if err := WriteDiffText(&text, r, diff.Fail{Breaking: true}); err != nil {
+	if err := WriteDiffText(&text, r, diff.Fail{Level: diff.LevelError}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(text.String(), "\x1b") {
@@ -64,7 +64,7 @@ func TestRenderers(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}
 	}
-	WriteDiffMarkdown(&md, r, diff.Fail{Breaking: true})
+	WriteDiffMarkdown(&md, r, diff.Fail{Level: diff.LevelError})
 	if !strings.HasPrefix(md.String(), "### toolscope diff: ❌ FAIL (1 breaking change)") || !strings.Contains(md.String(), `piped`) || strings.Contains(md.String(), " | piped") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
@@ -90,7 +90,7 @@ func TestGitHub(t *testing.T) {
 		source string
 		want   []string
 	}{
-		{diff.Fail{Breaking: true}, "tools.json", []string{
+		{diff.Fail{Level: diff.LevelError}, "tools.json", []string{
 			"::warning file=tools.json,line=2,col=3,title=toolscope diff description-changed::t: description changed: what a model reads of the tool is different%0Abefore: one%0Aafter: two",
 			"::error file=tools.json,line=2,col=3,title=toolscope diff enum-value-removed::t.a: parameter a no longer takes \"y\"",
 			"::notice file=tools.json,line=2,col=3,title=toolscope diff param-added::t.b: optional parameter b added",
@@ -101,7 +101,7 @@ func TestGitHub(t *testing.T) {
 			"::warning file=tools.json,line=2,col=3,title=toolscope diff enum-value-removed::",
 			"::warning title=toolscope diff tool-removed::",
 			"RESULT: FAIL (1 description change)"}},
-		{diff.Fail{Breaking: true}, "-", []string{"::error title=toolscope diff enum-value-removed::"}},
+		{diff.Fail{Level: diff.LevelError}, "-", []string{"::error title=toolscope diff enum-value-removed::"}},
 	}
 	for _, c := range cases {
 		new.Source = c.source
@@ -146,8 +146,8 @@ func FuzzDiffRenderings(f *testing.F) {
 		// Every rendering writes, and none lets a control character through
 		// or breaks a GitHub annotation over lines.
 		var text, md, gh, js bytes.Buffer
-		if WriteDiffText(&text, r, diff.Fail{Breaking: true}) != nil || WriteDiffMarkdown(&md, r, diff.Fail{}) != nil ||
-			WriteDiffGitHub(&gh, r, cb, diff.Fail{Breaking: true}) != nil || WriteDiffJSON(&js, r) != nil {
+		if WriteDiffText(&text, r, diff.Fail{Level: diff.LevelError}) != nil || WriteDiffMarkdown(&md, r, diff.Fail{}) != nil ||
+			WriteDiffGitHub(&gh, r, cb, diff.Fail{Level: diff.LevelError}) != nil || WriteDiffJSON(&js, r) != nil {
 			t.Fatal("a rendering failed")
 		}
 		if strings.ContainsAny(text.String()+gh.String(), "\x1b\r") {

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"os"
 	"strings"
 	"testing"
@@ -45,11 +46,20 @@ func FuzzLint(f *testing.F) {
 				WriteJSON(&buf, r),
 				WriteText(&buf, r, DefaultTextOptions(cat.Source)),
 				WriteMarkdown(&buf, r, MarkdownOptions{Source: cat.Source, MaxRows: 5, Top: 5}),
-				WriteSARIF(&buf, r, cat, SARIFOptions{Rules: lint.DefaultRules()}),
+				WriteSARIF(&buf, r, cat, SARIFOptions{Rules: lint.DefaultRules(), SrcRoot: "/repo"}),
 			} {
 				if err != nil {
 					t.Fatal(err)
 				}
+			}
+			// The JUnit document parses back whatever the catalog says.
+			var junit bytes.Buffer
+			if err := WriteJUnit(&junit, []JUnitRun{{Report: r, Catalog: cat}}); err != nil {
+				t.Fatal(err)
+			}
+			var doc junitSuites
+			if err := xml.Unmarshal(junit.Bytes(), &doc); err != nil || len(doc.Suites) != 1 {
+				t.Fatalf("JUnit does not parse back: %v\n%s", err, junit.Bytes())
 			}
 		}
 	})

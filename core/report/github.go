@@ -23,10 +23,15 @@ import (
 func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 	b := bufio.NewWriter(w)
 	_, file := artifactURI(cat.Source)
-	annotate := func(level, title string, toolIndex int, msg string) {
+	// annotate writes one annotation at line:col, or at the tool's own
+	// position when line is 0.
+	annotate := func(level, title string, toolIndex, line, col int, msg string) {
 		a := GitHubAnnotation{Level: level, Title: title, Message: msg}
 		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
 			a.File, a.Line, a.Col = cat.Source, cat.Tools[toolIndex].Pos.Line, cat.Tools[toolIndex].Pos.Col
+			if line > 0 {
+				a.Line, a.Col = line, col
+			}
 		}
 		a.Write(b)
 	}
@@ -45,7 +50,7 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 		if f.Suggestion != "" {
 			msg += " Suggestion: " + f.Suggestion
 		}
-		annotate(level, "toolscope "+f.Rule, f.ToolIndex, msg)
+		annotate(level, "toolscope "+f.Rule, f.ToolIndex, f.Line, f.Column, msg)
 	}
 	sim := r.Similarity
 	for _, list := range [][]similarity.PairFinding{sim.Confusable, sim.Watch} {
@@ -61,7 +66,7 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 			if len(p.Reasons) > 0 {
 				why = " Why: " + ReasonsText(p.Reasons) + "."
 			}
-			annotate(level, title, p.I, fmt.Sprintf("%s and %s are %s (%s).%s Hint: %s",
+			annotate(level, title, p.I, 0, 0, fmt.Sprintf("%s and %s are %s (%s).%s Hint: %s",
 				p.A, p.B, p.Kind, scoredAs(sim.Scoring, p.Pair), why, p.Hint))
 		}
 	}

@@ -270,10 +270,13 @@ func stateText(s similarity.BaselineState) string {
 
 // failReasons says what failed the gate.
 func failReasons(r *lint.Report) string {
-	if b := r.Baseline; b != nil {
-		return plural(b.NewFailing, "new failing result") + " against the baseline"
-	}
 	var why []string
+	if b := r.Baseline; b != nil {
+		if b.NewFailing > 0 || len(r.FailedOn) == 0 {
+			why = append(why, plural(b.NewFailing, "new failing result")+" against the baseline")
+		}
+		return strings.Join(append(why, r.FailedOn...), ", ")
+	}
 	if r.Summary.Confusable > 0 {
 		why = append(why, plural(r.Summary.Confusable, "confusable pair"))
 	}
@@ -283,7 +286,7 @@ func failReasons(r *lint.Report) string {
 	if r.FailOn == lint.SeverityWarn && r.Summary.Warnings > 0 {
 		why = append(why, plural(r.Summary.Warnings, "warning")+" (strict)")
 	}
-	return strings.Join(why, ", ")
+	return strings.Join(append(why, r.FailedOn...), ", ")
 }
 
 // MarkdownOptions shape the Markdown report.

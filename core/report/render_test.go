@@ -147,7 +147,7 @@ func TestTextReport(t *testing.T) {
 		"toolscope lint · catalogs/ops demo.json · 4 tools · mock cosine",
 		"✗ confusable", "~ watch", "hint: names differ only by 'get' vs 'hist'",
 		"[duplicate-name] get_volume_status  (line 6)",
-		"[enum-in-prose] get_volume_status.pool  (line 2)", `suggest: "enum": ["gold","silver"]`,
+		"[enum-in-prose] get_volume_status.pool  (line 3)", `suggest: "enum": ["gold","silver"]`,
 		"note: the mock embedder", "RESULT: FAIL (1 confusable pair, 1 error)",
 	} {
 		if !strings.Contains(text, want) {
@@ -247,6 +247,48 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 		}
 		if err := schema.Validate(inst); err != nil {
 			t.Errorf("source %q: SARIF does not validate: %v", source, err)
+		}
+	}
+	// Several runs, with %SRCROOT%, automation ids and help links.
+	other := *cat
+	other.Source = "services/b/tools.json"
+	var buf bytes.Buffer
+	o := SARIFOptions{Version: "v1.2.3", InformationURI: "https://example.com/toolscope", SrcRoot: "/work/repo",
+		HelpURI: func(id string) string { return "https://example.com/toolscope/docs/rules.md#" + id }}
+	if err := WriteSARIFRuns(&buf, []SARIFRun{{Report: r, Catalog: cat, Rules: lint.DefaultRules()}, {Report: r, Catalog: &other, Rules: lint.DefaultRules()[:3]}}, o); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		t.Errorf("several runs: SARIF does not validate: %v", err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil || len(log.Runs) != 2 {
+		t.Fatalf("%v: %d runs", err, len(log.Runs))
+	}
+	for i, want := range []string{"toolscope/catalogs/ops%20demo.json/", "toolscope/services/b/tools.json/"} {
+		run := log.Runs[i]
+		if run.AutomationDetails == nil || run.AutomationDetails.ID != want {
+			t.Errorf("run %d: automation %+v, want %s", i, run.AutomationDetails, want)
+		}
+		if run.OriginalURIBaseIDs[srcRoot].URI != "file:///work/repo/" || run.Artifacts[0].Location.URIBaseID != srcRoot {
+			t.Errorf("run %d: base ids %+v, artifact %+v", i, run.OriginalURIBaseIDs, run.Artifacts[0].Location)
+		}
+		d := run.Tool.Driver
+		if d.InformationURI == "" || d.Rules[0].HelpURI != "https://example.com/toolscope/docs/rules.md#"+d.Rules[0].ID {
+			t.Errorf("run %d: driver %s, rule help %q", i, d.InformationURI, d.Rules[0].HelpURI)
+		}
+	}
+	// The rule list is each run's own pack, and watch-pair declares note.
+	if d := log.Runs[1].Tool.Driver.Rules; len(d) < 5 || d[2].ID != lint.DefaultRules()[2].ID || d[3].ID != sarifConfusableRule || d[4].ID != sarifWatchRule {
+		t.Errorf("run 1 lists %+v, want its 3 rules, then the 2 verdicts", d)
+	}
+	for _, rule := range log.Runs[0].Tool.Driver.Rules {
+		if rule.ID == sarifWatchRule && rule.DefaultConfiguration.Level != "note" {
+			t.Errorf("watch-pair declares %s", rule.DefaultConfiguration.Level)
 		}
 	}
 }

@@ -27,9 +27,18 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool      sarifTool       `json:"tool"`
-	Artifacts []sarifArtifact `json:"artifacts,omitempty"`
-	Results   []sarifResult   `json:"results"`
+	Tool               sarifTool                        `json:"tool"`
+	AutomationDetails  *sarifAutomation                 `json:"automationDetails,omitempty"`
+	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds,omitempty"`
+	Artifacts          []sarifArtifact                  `json:"artifacts,omitempty"`
+	Results            []sarifResult                    `json:"results"`
+}
+
+// sarifAutomation is a run's runAutomationDetails: its id's part before
+// the last "/" is the category GitHub code scanning files the run's
+// alerts under, one per catalog.
+type sarifAutomation struct {
+	ID string `json:"id"`
 }
 
 type sarifTool struct {
@@ -54,6 +63,7 @@ type sarifRule struct {
 	ShortDescription     sarifText   `json:"shortDescription"`
 	FullDescription      sarifText   `json:"fullDescription"`
 	Help                 sarifText   `json:"help"`
+	HelpURI              string      `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
 }
 
@@ -66,8 +76,9 @@ type sarifArtifact struct {
 }
 
 type sarifArtifactLocation struct {
-	URI   string `json:"uri"`
-	Index *int   `json:"index,omitempty"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+	Index     *int   `json:"index,omitempty"`
 }
 
 type sarifResult struct {
@@ -129,30 +140,94 @@ const (
 
 // SARIFOptions shape the SARIF log.
 type SARIFOptions struct {
-	// Rules is the pack that ran, for the driver's rule list.
+	// Rules is the pack that ran, for the driver's rule list, each with
+	// the severity it ran at (a config may raise one).
 	Rules []lint.Rule
 	// Version is toolscope's version, "" when unknown.
 	Version string
+	// InformationURI is toolscope's home page, HelpURI a rule's page
+	// (given its id); "" and nil leave them out.
+	InformationURI string
+	HelpURI        func(ruleID string) string
+	// SrcRoot is the absolute directory relative catalog paths start from
+	// (the repository's root): the runs declare it as %SRCROOT%, and
+	// artifact locations refer to it. "" leaves paths as they are.
+	SrcRoot string
 }
 
-// WriteSARIF writes the report as a SARIF 2.1.0 log about cat's file.
+// SARIFRun is one catalog's report, for a log of several runs.
+type SARIFRun struct {
+	Report  *lint.Report
+	Catalog *catalog.Catalog
+	// Rules is the pack that ran on this catalog (its config's).
+	Rules []lint.Rule
+}
+
+// MaxSARIFResults is the most results WriteSARIF writes: GitHub code
+// scanning refuses a run with more, and a log that size already takes
+// hundreds of megabytes (a 40 MB baseline's absent findings made 323 MB).
+const MaxSARIFResults = 25_000
+
+// WriteSARIF writes the report as a SARIF 2.1.0 log about cat's file; a
+// report with more than MaxSARIFResults results is refused whole, before
+// anything is written or built.
 func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOptions) error {
-	driver := sarifDriver{Name: "toolscope", Version: o.Version}
+	return WriteSARIFRuns(w, []SARIFRun{{Report: r, Catalog: cat, Rules: o.Rules}}, o)
+}
+
+// WriteSARIFRuns writes one SARIF 2.1.0 log with a run per catalog, each
+// with its own runAutomationDetails.id ("toolscope/PATH/"): GitHub code
+// scanning no longer merges several runs of one category in an upload. A
+// run with more than MaxSARIFResults results is refused, before anything
+// is written.
+func WriteSARIFRuns(w io.Writer, runs []SARIFRun, o SARIFOptions) error {
+	for _, r := range runs {
+		if n := sarifResultCount(r.Report); n > MaxSARIFResults {
+			return fmt.Errorf("%s: the SARIF log would hold %d results, over the %d a run may hold (GitHub code scanning refuses more): fix or ignore findings, use a baseline that matches the catalog, or choose another format", r.Catalog.Source, n, MaxSARIFResults)
+		}
+	}
+	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{}}
+	for _, r := range runs {
+		log.Runs = append(log.Runs, sarifRunOf(r.Report, r.Catalog, r.Rules, o))
+	}
+	enc := json.NewEncoder(termsafe.JSON(w))
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+// srcRoot is the base id relative artifact locations refer to.
+const srcRoot = "%SRCROOT%"
+
+func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIFOptions) sarifRun {
+	driver := sarifDriver{Name: "toolscope", Version: o.Version, InformationURI: o.InformationURI}
 	index := map[string]int{}
-	for _, rule := range o.Rules {
+	for _, rule := range rules {
 		index[rule.ID] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, sarifRuleOf(rule))
+		driver.Rules = append(driver.Rules, sarifRuleOf(rule, o))
 	}
 	for _, rule := range pairRules() {
 		index[rule.ID] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, sarifRuleOf(rule))
+		driver.Rules = append(driver.Rules, sarifRuleOf(rule, o))
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}
 	uri, file := artifactURI(cat.Source)
+	base := ""
 	if file {
-		run.Artifacts = []sarifArtifact{{Location: sarifArtifactLocation{URI: uri}}}
+		if o.SrcRoot != "" && !strings.Contains(uri, ":") && !strings.HasPrefix(uri, "/") {
+			base = srcRoot
+			rootURI := (&url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(o.SrcRoot), "/") + "/"})
+			if !strings.HasPrefix(rootURI.Path, "/") {
+				rootURI.Path = "/" + rootURI.Path
+			}
+			run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: rootURI.String()}}
+		}
+		run.Artifacts = []sarifArtifact{{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}}}
+		run.AutomationDetails = &sarifAutomation{ID: "toolscope/" + uri + "/"}
 	}
-	locate := func(toolIndex int, tool, param string) sarifLocation {
+	// locate is a result's location: at line:col, or at the tool's own
+	// position when line is 0.
+	locate := func(toolIndex int, tool, param string, line, col int) sarifLocation {
 		fq := tool
 		if param != "" {
 			fq += "." + param
@@ -161,9 +236,12 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
 			t := cat.Tools[toolIndex]
 			zero := 0
-			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri, Index: &zero}}
-			if t.Pos.Line > 0 {
-				loc.PhysicalLocation.Region = &sarifRegion{StartLine: t.Pos.Line, StartColumn: t.Pos.Col}
+			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &zero}}
+			if line == 0 {
+				line, col = t.Pos.Line, t.Pos.Col
+			}
+			if line > 0 {
+				loc.PhysicalLocation.Region = &sarifRegion{StartLine: line, StartColumn: col}
 			}
 		}
 		return loc
@@ -184,7 +262,7 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 			// minimally so the log stays consistent.
 			ri = len(run.Tool.Driver.Rules)
 			index[f.Rule] = ri
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: f.Rule}))
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: f.Rule}, o))
 		}
 		msg := f.Message
 		if f.Suggestion != "" {
@@ -193,7 +271,7 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
 			Message:             sarifText{Text: msg},
-			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param)},
+			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param, f.Line, f.Column)},
 			PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
 			BaselineState:       f.BaselineState,
 			Suppressions:        suppressions(f.Suppression),
@@ -210,7 +288,7 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 		if p.Kind == similarity.Watch {
 			id, level = sarifWatchRule, "note"
 		}
-		related := locate(p.J, p.B, "")
+		related := locate(p.J, p.B, "", 0, 0)
 		one := 1
 		related.ID = &one
 		related.Message = &sarifText{Text: p.B}
@@ -222,7 +300,7 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 			RuleID: id, RuleIndex: index[id], Level: level,
 			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s).%s Hint: %s",
 				sarifPlain(p.A), sarifPlain(p.B), p.Kind, scoredAs(sim.Scoring, p.Pair), why, p.Hint)},
-			Locations:           []sarifLocation{locate(p.I, p.A, "")},
+			Locations:           []sarifLocation{locate(p.I, p.A, "", 0, 0)},
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(lint.PairKey(p.A, p.B)),
 			BaselineState:       p.BaselineState,
@@ -234,10 +312,19 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 		}
 		run.Results = append(run.Results, res)
 	}
-	enc := json.NewEncoder(termsafe.JSON(w))
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+	return run
+}
+
+// sarifResultCount is how many results WriteSARIF would write for r.
+func sarifResultCount(r *lint.Report) int {
+	n := len(r.Structural) + len(r.Similarity.Confusable) + len(r.Similarity.Watch)
+	if r.Baseline != nil {
+		n += len(r.Baseline.AbsentFindings) + len(r.Baseline.AbsentPairs)
+	}
+	if r.Suppressed != nil {
+		n += len(r.Suppressed.Findings) + len(r.Suppressed.Pairs)
+	}
+	return n
 }
 
 // pairRules describe the verdicts as rules, for code-scanning UIs.
@@ -262,7 +349,7 @@ influx_get_fcns_database: "FC name server registrations as recorded in InfluxDB.
 	}
 }
 
-func sarifRuleOf(r lint.Rule) sarifRule {
+func sarifRuleOf(r lint.Rule, o SARIFOptions) sarifRule {
 	t := r.Teaching
 	text := strings.Join(nonEmpty(t.Why, t.Fix, labelled("Before:", t.Before), labelled("After:", t.After)), "\n\n")
 	md := strings.Join(nonEmpty(t.Why, t.Fix, fenced("Before", t.Before), fenced("After", t.After)), "\n\n")
@@ -273,12 +360,22 @@ func sarifRuleOf(r lint.Rule) sarifRule {
 	if full == "" {
 		full = r.Summary
 	}
+	helpURI := ""
+	if o.HelpURI != nil {
+		helpURI = o.HelpURI(r.ID)
+	}
+	level := sarifLevel(r.Severity)
+	if r.ID == sarifWatchRule {
+		// A watch verdict is advisory: its results are notes.
+		level = "note"
+	}
 	return sarifRule{
 		ID: r.ID, Name: pascal(r.ID),
 		ShortDescription:     sarifText{Text: r.Summary},
 		FullDescription:      sarifText{Text: full},
 		Help:                 sarifText{Text: text, Markdown: md},
-		DefaultConfiguration: sarifConfig{Level: sarifLevel(r.Severity)},
+		HelpURI:              helpURI,
+		DefaultConfiguration: sarifConfig{Level: level},
 	}
 }
 
@@ -324,13 +421,17 @@ func pascal(id string) string {
 	return b.String()
 }
 
+// MergedPrefix starts the source of catalogs linted as one (lint
+// --merge): it is no file, and its results carry logical locations only.
+const MergedPrefix = "merged:"
+
 // artifactURI turns a catalog source into a URI reference for SARIF; file
 // is false when the catalog did not come from a file (stdin, a live
 // server), and results then carry logical locations only.
 func artifactURI(source string) (uri string, file bool) {
 	switch {
 	case source == "" || source == "-" || source == "stdin",
-		strings.HasPrefix(source, "mcp:"), strings.Contains(source, "://"):
+		strings.HasPrefix(source, "mcp:"), strings.HasPrefix(source, MergedPrefix), strings.Contains(source, "://"):
 		return "", false
 	}
 	p := filepath.ToSlash(source)

@@ -7,7 +7,11 @@
 // description read differently from what the model sees. Every
 // human-facing output passes such text through Line or Block, which
 // spell each control character as a visible escape (`\x1b`, `\u202e`)
-// so the reader sees that it is there and nothing acts on it.
+// so the reader sees that it is there and nothing acts on it. Invisible
+// characters are escaped the same way: a Unicode tag (U+E0000–E007F), a
+// zero-width space or a run of variation selectors prints as nothing, yet
+// the model reads it, so a hidden order or two names that differ only by
+// one would otherwise print as the same text.
 //
 // Machine outputs (JSON, SARIF) are encoded by encoding/json, which
 // escapes C0 controls but writes DEL, C1 controls and bidi overrides as
@@ -16,10 +20,11 @@
 package termsafe
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -33,23 +38,26 @@ func Block(s string) string { return clean(s, true) }
 
 // Safe reports whether s prints as itself under Block.
 func Safe(s string) bool {
+	prev := rune(-1)
 	for _, r := range s {
-		if unsafe(r, true) {
+		if unsafe(r, prev, true) {
 			return false
 		}
+		prev = r
 	}
 	return utf8.ValidString(s)
 }
 
 func clean(s string, keepLines bool) string {
 	// Fast path: most text has nothing to escape.
-	i := 0
+	i, prev := 0, rune(-1)
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || unsafe(r, keepLines) {
+		if (r == utf8.RuneError && size == 1) || unsafe(r, prev, keepLines) {
 			break
 		}
 		i += size
+		prev = r
 	}
 	if i == len(s) {
 		return s
@@ -63,32 +71,77 @@ func clean(s string, keepLines bool) string {
 		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\x`)
 			b.WriteString(hex2(s[i]))
-		case unsafe(r, keepLines):
+		case unsafe(r, prev, keepLines):
 			b.WriteString(escape(r))
 		default:
 			b.WriteString(s[i : i+size])
 		}
 		i += size
+		prev = r
 	}
 	return b.String()
 }
 
-// unsafe reports whether r must not reach a terminal as itself: C0
-// and C1 controls, DEL, and the Unicode format characters that reorder
-// or hide text (bidi embeddings, overrides and isolates, and the line
-// and paragraph separators some terminals treat as newlines).
-func unsafe(r rune, keepLines bool) bool {
+// unsafe reports whether r, after prev (-1 at the start), must not reach
+// a terminal as itself: C0 and C1 controls, DEL, the line and paragraph
+// separators some terminals treat as newlines, and every Hidden
+// character (bidi controls among them).
+func unsafe(r, prev rune, keepLines bool) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return !keepLines
 	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
 		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	case r == 0x2028 || r == 0x2029 || r == 0x200e || r == 0x200f || r == 0x061c:
+	case r == 0x2028 || r == 0x2029:
 		return true
 	}
-	return false
+	return Hidden(r, prev)
+}
+
+// Invisible reports whether r prints as nothing, or as a blank a reader
+// cannot tell from none, while a model still reads it: the Unicode format
+// characters (zero-width spaces and joiners, the word joiner, bidi
+// embeddings, overrides, isolates and marks, the byte-order mark, the soft
+// hyphen, the tags U+E0000–E007F that spell hidden ASCII), the Hangul
+// fillers, and the supplementary variation selectors (U+E0100–E01EF),
+// whose runs can carry bytes after a single visible character.
+func Invisible(r rune) bool {
+	switch {
+	case r < 0xad:
+		return false
+	case r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0:
+		return true
+	case r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	case r >= 0x600 && r <= 0x605, r == 0x6dd, r == 0x70f, r == 0x890, r == 0x891, r == 0x8e2, r == 0x110bd, r == 0x110cd:
+		// Prepended concatenation marks (the Arabic number sign ...) are
+		// format characters that are drawn.
+		return false
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// Hidden reports whether r, following prev (-1 at the start of the text),
+// hides text: an Invisible character, or a variation selector
+// (U+FE00–FE0F) that does not directly follow a visible symbol. One
+// selector after an emoji or a symbol picks how it is drawn (the ⚠️ of a
+// warning); a selector anywhere else changes nothing on screen, and a run
+// of them is how bytes are smuggled after one character.
+func Hidden(r, prev rune) bool {
+	if r >= 0xfe00 && r <= 0xfe0f {
+		return prev < 0x2000 || prev >= 0xfe00 && prev <= 0xfe0f || Invisible(prev)
+	}
+	return Invisible(r)
+}
+
+// appendJSONEscape appends r as a JSON \u escape: a surrogate pair
+// beyond the Basic Multilingual Plane (a tag character), as JSON spells it.
+func appendJSONEscape(out []byte, r rune) []byte {
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return appendJSONEscape(appendJSONEscape(out, hi), lo)
+	}
+	return append(out, '\\', 'u', hex2(byte(r >> 8))[0], hex2(byte(r >> 8))[1], hex2(byte(r))[0], hex2(byte(r))[1])
 }
 
 func escape(r rune) string {
@@ -124,13 +177,14 @@ func JSON(w io.Writer) io.Writer { return jsonWriter{w} }
 type jsonWriter struct{ w io.Writer }
 
 func (j jsonWriter) Write(p []byte) (int, error) {
-	i := 0
+	i, prev := 0, rune(-1)
 	for i < len(p) {
 		r, size := utf8.DecodeRune(p[i:])
-		if r != utf8.RuneError && unsafe(r, true) {
+		if r != utf8.RuneError && unsafe(r, prev, true) {
 			break
 		}
 		i += size
+		prev = r
 	}
 	if i == len(p) {
 		return j.w.Write(p)
@@ -139,12 +193,13 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 	out = append(out, p[:i]...)
 	for i < len(p) {
 		r, size := utf8.DecodeRune(p[i:])
-		if r != utf8.RuneError && unsafe(r, true) && r != '\n' && r != '\t' {
-			out = append(out, fmt.Sprintf(`\u%04x`, r)...)
+		if r != utf8.RuneError && unsafe(r, prev, true) && r != '\n' && r != '\t' {
+			out = appendJSONEscape(out, r)
 		} else {
 			out = append(out, p[i:i+size]...)
 		}
 		i += size
+		prev = r
 	}
 	if _, err := j.w.Write(out); err != nil {
 		return 0, err

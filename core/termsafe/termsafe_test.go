@@ -24,6 +24,17 @@ func TestLineAndBlock(t *testing.T) {
 		{"isolate", "\u2066x\u2069", `\u2066x\u2069`, `\u2066x\u2069`},
 		{"line separator", "a\u2028b", `a\u2028b`, `a\u2028b`},
 		{"invalid utf-8", "a\xffb", `a\xffb`, `a\xffb`},
+		{"unicode tags", "add\U000E0049\U000E0047", `add\U000e0049\U000e0047`, `add\U000e0049\U000e0047`},
+		{"zero-width space", "read\u200bfile", `read\u200bfile`, `read\u200bfile`},
+		{"zero-width joiner", "a\u200db", `a\u200db`, `a\u200db`},
+		{"byte-order mark", "\ufeffname", `\ufeffname`, `\ufeffname`},
+		{"soft hyphen", "pre\u00adupload", `pre\xadupload`, `pre\xadupload`},
+		{"hangul filler", "a\u3164b", `a\u3164b`, `a\u3164b`},
+		{"supplementary selector", "x\U000E0100", `x\U000e0100`, `x\U000e0100`},
+		{"emoji selector kept", "\u26a0\ufe0f careful", "\u26a0\ufe0f careful", "\u26a0\ufe0f careful"},
+		{"arabic number sign kept", "\u0600\u0661\u0662", "\u0600\u0661\u0662", "\u0600\u0661\u0662"},
+		{"selector after a letter", "a\ufe0f", `a\ufe0f`, `a\ufe0f`},
+		{"selector run", "\u26a0\ufe0f\ufe01", "\u26a0\ufe0f\\ufe01", "\u26a0\ufe0f\\ufe01"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,13 +67,12 @@ func FuzzLine(f *testing.F) {
 			if !utf8.ValidString(out) {
 				t.Fatalf("output is not UTF-8: %q", out)
 			}
+			prev := rune(-1)
 			for _, r := range out {
-				if r == '\n' || r == '\t' {
-					continue
-				}
-				if unsafe(r, true) {
+				if r != '\n' && r != '\t' && unsafe(r, prev, true) {
 					t.Fatalf("control %U survived in %q", r, out)
 				}
+				prev = r
 			}
 		}
 		if strings.ContainsAny(Line(s), "\n\t") {
@@ -77,7 +87,7 @@ func FuzzLine(f *testing.F) {
 // TestJSON: the JSON writer escapes what encoding/json leaves raw, and the
 // text decodes to the same value.
 func TestJSON(t *testing.T) {
-	in := map[string]string{"name": "a\u202eb\u009b[2J\x7f\u2028c\x1b]52;c;eA==\x07 é 😀", "plain": "ok"}
+	in := map[string]string{"name": "a\u202eb\u009b[2J\x7f\u2028c\x1b]52;c;eA==\x07 é 😀 \U000E0041\u200b", "plain": "ok"}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(JSON(&buf))
 	enc.SetIndent("", "  ")
@@ -85,16 +95,19 @@ func TestJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
+	prev := rune(-1)
 	for _, r := range out {
-		if r != '\n' && unsafe(r, true) {
+		if r != '\n' && unsafe(r, prev, true) {
 			t.Errorf("%U reached the output: %s", r, out)
 		}
+		prev = r
 	}
 	var back map[string]string
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back["name"] != in["name"] || back["plain"] != "ok" {
 		t.Errorf("decoded %q (%v), want %q", back, err, in)
 	}
-	if !strings.Contains(out, `\u202e`) || !strings.Contains(out, `\u009b`) || !strings.Contains(out, "é 😀") {
+	if !strings.Contains(out, `\u202e`) || !strings.Contains(out, `\u009b`) || !strings.Contains(out, "é 😀") ||
+		!strings.Contains(out, `\udb40\udc41`) || !strings.Contains(out, `\u200b`) {
 		t.Errorf("escapes or plain text missing: %s", out)
 	}
 }

@@ -24,9 +24,15 @@ const MatchTimeout = 50 * time.Millisecond
 // result says which).
 const CallMatchBudget = 2 * MatchTimeout
 
-// maxCachedPatterns bounds the compiled patterns kept; past it the compiled
-// ones are dropped and recompiled on demand (the ledger of failures stays).
-const maxCachedPatterns = 4096
+// maxCachedPatterns and maxCachedPatternChars bound the compiled patterns
+// kept, by count and by their total length in code points (a compiled
+// pattern holds 20 to 80 bytes per character: 256 Ki characters keep it
+// near 20 MB); past either the compiled ones are dropped and recompiled on
+// demand (the ledger of failures stays).
+const (
+	maxCachedPatterns     = 4096
+	maxCachedPatternChars = 256 << 10
+)
 
 func init() {
 	// regexp2 checks deadlines against a clock ticking every 100ms by
@@ -64,6 +70,10 @@ type PatternError struct {
 	overLimit bool
 }
 
+// NotCompiled reports whether the pattern was left uncompiled (its size,
+// its nesting, a spent budget) rather than refused by the compiler.
+func (e *PatternError) NotCompiled() bool { return e.overLimit }
+
 func (e *PatternError) Error() string {
 	if e.overLimit {
 		return fmt.Sprintf("pattern %s is not compiled: %s", QuotePattern(e.Pattern), e.Reason)
@@ -98,6 +108,7 @@ var patterns = struct {
 	byText  map[string]compiled
 	pending []string // developer warnings not yet drained
 	good    int      // compiled entries in byText
+	chars   int      // their patterns' total length, in code points
 }{byText: map[string]compiled{}}
 
 // CompilePattern compiles a JSON Schema `pattern` as ECMA-262, unanchored,
@@ -122,15 +133,17 @@ func CompilePattern(p string) (*regexp2.Regexp, error) {
 	if c.err != nil {
 		patterns.pending = append(patterns.pending, c.err.Error()+"; validation ignores it")
 	} else {
-		if patterns.good >= maxCachedPatterns {
+		n := utf8.RuneCountInString(p)
+		if patterns.good >= maxCachedPatterns || patterns.chars+n > maxCachedPatternChars {
 			for k, v := range patterns.byText {
 				if v.err == nil {
 					delete(patterns.byText, k)
 				}
 			}
-			patterns.good = 0
+			patterns.good, patterns.chars = 0, 0
 		}
 		patterns.good++
+		patterns.chars += n
 	}
 	patterns.byText[p] = c
 	return c.re, c.err

@@ -230,15 +230,21 @@ func typeMatches(v, t *jsonv.Value) bool {
 	case jsonv.String:
 		return matchesName(v, t.Text)
 	case jsonv.Array:
-		if len(t.Items) == 0 {
-			return true
-		}
+		// Entries that are not strings are no type names: they are ignored,
+		// as the reference validator does, so ["string", 3] takes strings
+		// only (lint's type-invalid flags the schema). A union with no
+		// name left, like an empty one, takes anything.
+		named := false
 		for _, n := range t.Items {
-			if !n.Is(jsonv.String) || matchesName(v, n.Text) {
+			if !n.Is(jsonv.String) {
+				continue
+			}
+			if matchesName(v, n.Text) {
 				return true
 			}
+			named = true
 		}
-		return false
+		return !named
 	default:
 		return true
 	}
@@ -265,15 +271,18 @@ func matchesName(v *jsonv.Value, name string) bool {
 	}
 }
 
-// expectedType renders a `type` that did not match; only called when every
-// entry of a union is a known name.
+// expectedType renders a `type` that did not match: its names, the
+// entries of a union that are not strings left out; only called when every
+// name is a known one.
 func expectedType(t *jsonv.Value) string {
 	if t.Kind == jsonv.String {
 		return t.Text
 	}
-	names := make([]string, len(t.Items))
-	for i, n := range t.Items {
-		names[i] = n.Text
+	var names []string
+	for _, n := range t.Items {
+		if n.Is(jsonv.String) {
+			names = append(names, n.Text)
+		}
 	}
 	return strings.Join(names, " | ")
 }

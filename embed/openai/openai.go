@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
 
 	"toolscope/embed"
 )
@@ -33,10 +35,12 @@ const Prefix = "openai:"
 
 // The environment variables read, in order of preference.
 const (
-	EnvURL        = "TOOLSCOPE_EMBED_URL"
-	EnvURLOpenAI  = "OPENAI_BASE_URL"
-	EnvKey        = "TOOLSCOPE_EMBED_KEY"
-	EnvKeyOpenAI  = "OPENAI_API_KEY"
+	EnvURL       = "TOOLSCOPE_EMBED_URL"
+	EnvURLOpenAI = "OPENAI_BASE_URL"
+	EnvKey       = "TOOLSCOPE_EMBED_KEY"
+	EnvKeyOpenAI = "OPENAI_API_KEY"
+	// EnvTrusted lists the endpoints a config file may send the key to.
+	EnvTrusted    = "TOOLSCOPE_TRUSTED_URLS"
 	DefaultURL    = "https://api.openai.com/v1"
 	maxErrorChars = 200
 	// maxBodyBytes bounds a response: 256 inputs of 4,096 dims as JSON text
@@ -62,6 +66,12 @@ type Options struct {
 	// "" reads $TOOLSCOPE_EMBED_URL, then $OPENAI_BASE_URL, then DefaultURL.
 	// A URL already ending in /embeddings is used as it is.
 	BaseURL string
+	// BaseURLFrom says where BaseURL came from when a file chose it (a
+	// config's "path:line"), "" when the user did (the command line). A
+	// file-chosen URL gets no key from the environment unless it is listed
+	// in $TOOLSCOPE_TRUSTED_URLS: a cloned repository must not be able to
+	// send the user's key to a server of its choosing.
+	BaseURLFrom string
 	// Dimensions, when positive, is sent as the request's "dimensions" (the
 	// text-embedding-3 models shorten their vectors to it) and every vector
 	// must have that length.
@@ -90,6 +100,9 @@ type Embedder struct {
 	shown    string // endpoint without credentials or query, for messages
 	key      string
 	keyVar   string // which variable the key came from
+	// withheld names the config that chose the endpoint when a key was
+	// there but not sent to it (see Options.BaseURLFrom).
+	withheld string
 	// wait sleeps between tries; tests replace it to run without sleeping.
 	wait func(ctx context.Context, d time.Duration) error
 
@@ -149,7 +162,40 @@ func New(opts Options) (*Embedder, error) {
 			break
 		}
 	}
+	if e.key != "" && opts.BaseURL != "" && opts.BaseURLFrom != "" && !Trusted(u, getenv(EnvTrusted)) {
+		e.key, e.withheld = "", opts.BaseURLFrom
+	}
 	return e, nil
+}
+
+// Trusted reports whether list (the value of $TOOLSCOPE_TRUSTED_URLS: URLs
+// separated by spaces or commas) holds u: same scheme, host and port, and
+// u's path at or under the listed one. Userinfo, query and fragment of
+// either side do not count.
+func Trusted(u *url.URL, list string) bool {
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		t, err := url.Parse(f)
+		if err != nil || t.Host == "" {
+			continue
+		}
+		if !strings.EqualFold(t.Scheme, u.Scheme) || !strings.EqualFold(hostPort(t), hostPort(u)) {
+			continue
+		}
+		base := strings.TrimRight(t.Path, "/")
+		if u.Path == base || strings.HasPrefix(u.Path, base+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// hostPort is u's host and port, the scheme's default port spelled out.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // ID is "openai:MODEL".
@@ -358,6 +404,8 @@ func (e *Embedder) statusFailure(resp *http.Response, body []byte) *failure {
 	f := &failure{status: resp.StatusCode, step: "HTTP " + resp.Status}
 	msg := serverMessage(body)
 	switch code := resp.StatusCode; {
+	case (code == http.StatusUnauthorized || code == http.StatusForbidden) && e.withheld != "":
+		f.step += ": the endpoint wants an API key, and the key in $" + e.keyVar + " is not sent to a URL that " + e.withheld + " chose: pass it with --embed-url, or list it in $" + EnvTrusted
 	case code == http.StatusUnauthorized && e.key == "":
 		f.step += ": the endpoint wants an API key: set " + EnvKey + " (or " + EnvKeyOpenAI + ")"
 	case code == http.StatusUnauthorized:

@@ -656,3 +656,53 @@ func BenchmarkEmbed1000(b *testing.B) {
 		}
 	}
 }
+
+// A URL a config file chose gets the environment's key only when the user
+// trusts it ($TOOLSCOPE_TRUSTED_URLS); a URL from the command line always
+// does. A near miss (another port, a longer path, another scheme) is not
+// trusted.
+func TestConfigChosenURLGetsNoKeyUnlessTrusted(t *testing.T) {
+	s := newServer(t, nil)
+	host := strings.TrimPrefix(s.URL, "http://")
+	tests := []struct {
+		name    string
+		from    string
+		trusted string
+		sent    bool
+	}{
+		{"command line", "", "", true},
+		{"config, nothing trusted", "toolscope.yaml:4", "", false},
+		{"config, trusted origin", "toolscope.yaml:4", s.URL, true},
+		{"config, trusted base", "toolscope.yaml:4", "https://api.example.com, " + s.URL + "/v1/", true},
+		{"config, another path", "toolscope.yaml:4", s.URL + "/v10", false},
+		{"config, another scheme", "toolscope.yaml:4", "https://" + host, false},
+		{"config, another port", "toolscope.yaml:4", "http://" + strings.Split(host, ":")[0] + ":1", false},
+		{"config, user info aside", "toolscope.yaml:4", "http://user@" + host, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newEmbedder(t, s, env{EnvKeyOpenAI: sentinel, EnvTrusted: tt.trusted}, func(o *Options) { o.BaseURLFrom = tt.from })
+			n := s.count()
+			if _, err := e.Embed(context.Background(), []string{"a"}); err != nil {
+				t.Fatal(err)
+			}
+			s.mu.Lock()
+			auth := s.requests[n].Auth
+			s.mu.Unlock()
+			if got := auth == "Bearer "+sentinel; got != tt.sent {
+				t.Errorf("key sent %v, want %v (Authorization %q)", got, tt.sent, auth)
+			}
+		})
+	}
+}
+
+// When an endpoint a config chose wants a key, the error says why none was
+// sent and how to trust the URL.
+func TestWithheldKeyIsExplained(t *testing.T) {
+	s := newServer(t, func(_ int, _ request, w http.ResponseWriter) {
+		http.Error(w, `{"error": {"message": "no key"}}`, http.StatusUnauthorized)
+	})
+	e, _ := newEmbedder(t, s, env{EnvKeyOpenAI: sentinel}, func(o *Options) { o.BaseURLFrom = "repo/toolscope.yaml:4" })
+	_, err := e.Embed(context.Background(), []string{"a"})
+	checkErr(t, err, "the key in $OPENAI_API_KEY is not sent to a URL that repo/toolscope.yaml:4 chose: pass it with --embed-url, or list it in $TOOLSCOPE_TRUSTED_URLS")
+}

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"toolscope/core/live"
+)
+
+// What lint's CATALOG arguments expand to (docs/lint.md#many-catalogs): a
+// file, '-' or a live server is itself; a directory is every *.json file
+// under it that holds a catalog; a pattern with *, ?, [ or ** is every
+// file it matches, ** crossing any number of directories.
+
+// target is one catalog a run lints.
+type target struct {
+	// arg is what the loader takes: a path, "-", a live server, or "" for
+	// --mcp-config's servers.
+	arg string
+	// found is true when a directory's walk found the file: one that is
+	// not a catalog is then passed over, not an error.
+	found bool
+}
+
+// skippedDirs are never walked into: they hold dependencies or tooling,
+// not a project's catalogs.
+var skippedDirs = map[string]bool{"node_modules": true, "vendor": true}
+
+// notCatalogFiles are JSON files a directory often holds that are never
+// catalogs.
+var notCatalogFiles = map[string]bool{"package.json": true, "package-lock.json": true, "tsconfig.json": true, "composer.json": true, "deno.json": true}
+
+// expandCatalogs turns the arguments into targets, in argument order, each
+// file once.
+func expandCatalogs(args []string) ([]target, error) {
+	var out []target
+	seen := map[string]bool{}
+	add := func(t target) {
+		key := t.arg
+		if abs, err := filepath.Abs(t.arg); err == nil && isFileArg(t.arg) {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, t)
+		}
+	}
+	for _, a := range args {
+		switch {
+		case !isFileArg(a):
+			add(target{arg: a})
+		case hasGlobMeta(a):
+			files, err := globFiles(a)
+			if err != nil {
+				return nil, err
+			}
+			if len(files) == 0 {
+				return nil, fmt.Errorf("%s: no file matches", a)
+			}
+			for _, f := range files {
+				add(target{arg: f})
+			}
+		default:
+			st, err := os.Stat(a)
+			if err != nil || !st.IsDir() {
+				add(target{arg: a}) // the loader says what is wrong with it
+				continue
+			}
+			files, err := jsonFilesUnder(a)
+			if err != nil {
+				return nil, err
+			}
+			if len(files) == 0 {
+				return nil, fmt.Errorf("%s: a directory with no .json file", a)
+			}
+			for _, f := range files {
+				add(target{arg: f, found: true})
+			}
+		}
+	}
+	return out, nil
+}
+
+// isFileArg reports whether a is a path rather than stdin or a live server.
+func isFileArg(a string) bool { return a != "" && a != "-" && !live.IsLive(a) }
+
+func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// jsonFilesUnder lists the *.json files under dir in lexical order, past
+// hidden directories, dependencies and known non-catalog files.
+func jsonFilesUnder(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != dir && (strings.HasPrefix(name, ".") || skippedDirs[name]) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".json") && !notCatalogFiles[name] && d.Type().IsRegular() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, unwrapPathError(err))
+	}
+	return out, nil
+}
+
+// globFiles lists the regular files matching pattern, in lexical order. A
+// "**" segment matches any number of directories (none included); other
+// segments match as path.Match does, never a hidden name unless the
+// segment itself starts with a dot; "**" does not go into hidden
+// directories, node_modules or vendor.
+func globFiles(pattern string) ([]string, error) {
+	pattern = filepath.ToSlash(pattern)
+	segs := strings.Split(pattern, "/")
+	for _, s := range segs {
+		if s == "**" {
+			continue
+		}
+		if _, err := path.Match(s, ""); err != nil {
+			return nil, fmt.Errorf("%s: a malformed pattern", pattern)
+		}
+	}
+	// The walk starts at the longest prefix without a pattern.
+	i := 0
+	for i < len(segs)-1 && !hasGlobMeta(segs[i]) {
+		i++
+	}
+	root := strings.Join(segs[:i], "/")
+	switch {
+	case root == "" && strings.HasPrefix(pattern, "/"):
+		root = "/"
+	case root == "":
+		root = "."
+	}
+	rest := segs[i:]
+	var out []string
+	err := filepath.WalkDir(filepath.FromSlash(root), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == filepath.FromSlash(root) {
+				return err
+			}
+			return nil // an unreadable subdirectory matches nothing
+		}
+		rel, _ := filepath.Rel(filepath.FromSlash(root), p)
+		if rel == "." {
+			return nil
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if d.IsDir() {
+			if !canMatchBelow(rest, parts) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && matchSegments(rest, parts) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", pattern, unwrapPathError(err))
+	}
+	return out, nil
+}
+
+// matchSegments reports whether the path's parts match the pattern's
+// segments.
+func matchSegments(pat, parts []string) bool {
+	if len(pat) == 0 {
+		return len(parts) == 0
+	}
+	if pat[0] == "**" {
+		for k := 0; k <= len(parts); k++ {
+			if k > 0 && !crossable(parts[k-1]) {
+				return false
+			}
+			if matchSegments(pat[1:], parts[k:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(parts) == 0 || !matchOne(pat[0], parts[0]) {
+		return false
+	}
+	return matchSegments(pat[1:], parts[1:])
+}
+
+// canMatchBelow reports whether some path under the directory dir (its
+// parts) can still match the pattern.
+func canMatchBelow(pat, dir []string) bool {
+	if len(dir) == 0 {
+		return len(pat) > 0
+	}
+	if len(pat) == 0 {
+		return false
+	}
+	if pat[0] == "**" {
+		return crossable(dir[0]) && canMatchBelow(pat, dir[1:]) || canMatchBelow(pat[1:], dir)
+	}
+	return matchOne(pat[0], dir[0]) && canMatchBelow(pat[1:], dir[1:])
+}
+
+// crossable reports whether "**" crosses a directory: not a hidden one,
+// nor one of dependencies (skippedDirs).
+func crossable(dir string) bool { return !strings.HasPrefix(dir, ".") && !skippedDirs[dir] }
+
+func matchOne(pat, name string) bool {
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pat, ".") {
+		return false
+	}
+	ok, _ := path.Match(pat, name)
+	return ok
+}
+
+// unwrapPathError drops the *PathError's own path, which the caller names.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// repoRoot is the directory report paths are relative to: $GITHUB_WORKSPACE
+// when set, else the top of the git work tree holding the working
+// directory, else "" (paths stay as given).
+func repoRoot() string {
+	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" {
+		if abs, err := filepath.Abs(ws); err == nil {
+			return abs
+		}
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// repoPath is a catalog file's path relative to root, with forward
+// slashes, as code-scanning UIs and annotations want it; the path as given
+// when root is "" or the file lies outside it, and arg itself for stdin
+// and live servers.
+func repoPath(root, arg string) string {
+	if !isFileArg(arg) || root == "" {
+		return arg
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return filepath.ToSlash(arg)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(arg)
+	}
+	return filepath.ToSlash(rel)
+}

@@ -1,0 +1,122 @@
+package config
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// layoutWindow is how far ahead of the last line matched keepLayout looks
+// for the next: edits add or remove a few entries, so the lines that stay
+// come in order and near each other.
+const layoutWindow = 2000
+
+// keepLayout gives out, the YAML library's rendering of an edited config,
+// the layout of orig, the file as it was read: every line that is in both
+// keeps orig's spelling (its indentation, its spacing before a comment),
+// the blank lines before it come back, and a line only out has (a new
+// entry) is indented as the kept line above it at its level was moved. A
+// file of comments alone keeps them, above the first entry. The result is
+// used only when it reads back as the very same document as out;
+// otherwise out is returned as it is.
+func keepLayout(orig, out []byte) []byte {
+	if len(bytes.TrimSpace(orig)) == 0 {
+		return out
+	}
+	if commentsOnly(orig) {
+		head := bytes.TrimRight(orig, "\n")
+		candidate := append(append(head, '\n', '\n'), out...)
+		// The library drops such comments, so only the values compare.
+		var a, b any
+		if yaml.Unmarshal(candidate, &a) != nil || yaml.Unmarshal(out, &b) != nil || !reflect.DeepEqual(a, b) {
+			return out
+		}
+		return candidate
+	}
+	olines := strings.Split(strings.TrimSuffix(string(orig), "\n"), "\n")
+	nlines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	var b strings.Builder
+	next := 0 // the first line of orig not yet passed
+	// shifts[i] is the indentation change of the last kept line whose
+	// rendered indentation is i, for the new lines under it.
+	shifts := map[int]int{}
+	for _, line := range nlines {
+		key := layoutKey(line)
+		match := -1
+		for j := next; j < len(olines) && j < next+layoutWindow && key != ""; j++ {
+			if layoutKey(olines[j]) == key {
+				match = j
+				break
+			}
+		}
+		ind := indent(line)
+		if match < 0 {
+			shift := 0
+			for i := ind; i >= 0; i-- {
+				if s, ok := shifts[i]; ok {
+					shift = s
+					break
+				}
+			}
+			if shift > 0 {
+				line = strings.Repeat(" ", shift) + line
+			} else if shift < 0 {
+				line = line[min(-shift, ind):]
+			}
+			b.WriteString(line + "\n")
+			continue
+		}
+		// The blank lines right before the matched line come back.
+		start := match
+		for start > next && strings.TrimSpace(olines[start-1]) == "" {
+			start--
+		}
+		for range match - start {
+			b.WriteString("\n")
+		}
+		b.WriteString(strings.TrimRight(olines[match], "\r") + "\n")
+		for i := range shifts {
+			if i > ind {
+				delete(shifts, i)
+			}
+		}
+		shifts[ind] = indent(olines[match]) - ind
+		next = match + 1
+	}
+	return sameOr([]byte(b.String()), out)
+}
+
+// sameOr is candidate when it reads back as the same document as out
+// (rendered alike, comments included), else out.
+func sameOr(candidate, out []byte) []byte {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(candidate, &doc); err != nil {
+		return out
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if enc.Encode(&doc) != nil || enc.Close() != nil || !bytes.Equal(b.Bytes(), out) {
+		return out
+	}
+	return candidate
+}
+
+// commentsOnly reports whether data holds comments and blank lines only.
+func commentsOnly(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
+			return false
+		}
+	}
+	return true
+}
+
+// layoutKey is a line with its spacing ignored: the library writes one
+// space before a comment where the file may have had three. A false match
+// is caught by sameOr.
+func layoutKey(line string) string { return strings.Join(strings.Fields(line), " ") }
+
+func indent(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
