@@ -576,6 +576,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		key.Matches(msg, k.Ignore) && m.focus == paneTool && m.compare == nil,
 		key.Matches(msg, k.Undo) && (m.focus == panePairs || m.focus == paneTool || m.compare != nil):
 		return m.triageKey(msg)
+	case !k.Accept.Enabled() && pressed(msg, k.Accept) && (m.focus == panePairs || m.compare != nil):
+		// A key that cannot act says why rather than nothing.
+		m.notice = m.acceptOff()
 	case key.Matches(msg, k.WhatIf):
 		return m.openWhatIf()
 	case key.Matches(msg, k.Scope) && m.focus != panePairs:
@@ -608,6 +611,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// pressed reports whether msg is one of b's keys, enabled or not.
+func pressed(msg tea.KeyMsg, b key.Binding) bool { return slices.Contains(b.Keys(), msg.String()) }
 
 // searcher is a view with a search of its own, whose n and N move between
 // matches.

@@ -514,3 +514,16 @@ func TestTeachingExamplesWrapWhole(t *testing.T) {
 		}
 	}
 }
+
+// A tool with no line in a file (a live server's) shows none, not "line 0".
+func TestNoLineForALiveTool(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tl := range cat.Tools {
+		tl.Pos.Line = 0
+	}
+	m := New(Options{Catalog: cat})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	if text := ansi.Strip(m.View()); strings.Contains(text, "line 0") || !strings.Contains(text, "tools[0] · ") {
+		t.Errorf("the tool's place:\n%s", text)
+	}
+}

@@ -160,7 +160,12 @@ func (p *toolPane) rebuild() {
 	} else {
 		p.lines = append(p.lines, wrap(desc, p.w)...)
 	}
-	p.lines = append(p.lines, p.styles.Muted.Render(shown(t.Entry)+" · line "+strconv.Itoa(t.Pos.Line)+" · "+string(t.Format)), "")
+	where := shown(t.Entry)
+	if t.Pos.Line > 0 {
+		// A live server's tool has no line in any file.
+		where += " · line " + strconv.Itoa(t.Pos.Line)
+	}
+	p.lines = append(p.lines, p.styles.Muted.Render(where+" · "+string(t.Format)), "")
 	if !p.columns() {
 		for s := range sectionCount {
 			p.starts[s] = len(p.lines)
