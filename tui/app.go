@@ -159,6 +159,9 @@ type Model struct {
 	// whatIfIDs numbers the runs of every what-if opened.
 	whatIf    *whatIfView
 	whatIfIDs int
+	// whatIfDrafts are the edited descriptions left in the what-if, by
+	// tool name: d reopens each where it was left.
+	whatIfDrafts map[string]string
 	// exporting is true while the footer asks for an export format, then
 	// (exportFormat set) for the file name.
 	exporting    bool
@@ -476,11 +479,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.whatIf != nil {
-		if key.Matches(msg, k.Back) {
-			m.whatIf = nil
-			return nil
-		}
-		return m.whatIf.Update(msg)
+		return m.whatIfKey(msg)
 	}
 	if m.helpOpen {
 		return m.helpKey(msg)
@@ -644,8 +643,18 @@ type question struct {
 
 // quit quits, after asking when argument drafts would be lost.
 func (m *Model) quit() {
+	if m.whatIf != nil {
+		m.leaveWhatIf()
+	}
+	var drafts []string
 	if n := m.drawer.draftCount(); n > 0 {
-		m.ask("quit and lose the argument drafts of "+plural(n, "tool")+"?", func() tea.Cmd {
+		drafts = append(drafts, "the argument drafts of "+plural(n, "tool"))
+	}
+	if n := len(m.whatIfDrafts); n > 0 {
+		drafts = append(drafts, "the edited descriptions of "+plural(n, "tool"))
+	}
+	if len(drafts) > 0 {
+		m.ask("quit and lose "+strings.Join(drafts, " and ")+"?", func() tea.Cmd {
 			m.quitting = true
 			return nil
 		})

@@ -38,6 +38,11 @@ type KeyMap struct {
 	HideTriaged key.Binding
 	// WhatIf opens the what-if field on the selected tool's description.
 	WhatIf key.Binding
+	// In the what-if, whose field takes every printable key: edit the
+	// catalog file, copy the edited description, start again from the file.
+	WhatIfEdit  key.Binding
+	WhatIfCopy  key.Binding
+	WhatIfReset key.Binding
 
 	// Jumps: n and N move between the matches of a search in the Tool
 	// pane or the comparison, else between the tools with findings or
@@ -124,6 +129,10 @@ func DefaultKeyMap() KeyMap {
 		Zoom:      b("z", "zoom the pane", "z"),
 		EditFile:  b("E", "edit the catalog at the tool", "E"),
 		WhatIf:    b("d", "what-if: edit the description, see its risk live (nothing written)", "d"),
+
+		WhatIfEdit:  b("ctrl+o", "edit the catalog file at the tool (the draft is kept)", "ctrl+o"),
+		WhatIfCopy:  b("ctrl+y", "copy the edited description", "ctrl+y"),
+		WhatIfReset: b("ctrl+r", "start again from the file's description (asks first)", "ctrl+r"),
 
 		HideTriaged: b("H", "hide/show accepted and ignored", "H"),
 
