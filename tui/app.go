@@ -40,7 +40,8 @@ const (
 	paneCount
 )
 
-var paneNames = [...]string{"Tools", "Tool", "Pairs", "Arguments"}
+// The selected tool's pane is "Detail", so no two tabs differ by one letter.
+var paneNames = [...]string{"Tools", "Detail", "Pairs", "Arguments"}
 
 // pane is what the root needs of each pane.
 type pane interface {

@@ -317,7 +317,7 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 	m.quitting = false
 	// The pairs' help says what the score in use means, in one sentence.
 	press(m, "3", "?")
-	flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(m.View()), "│", " ")), " ")
 	if !strings.Contains(flat, "The risk is the chance, from 0 to 1") {
 		t.Errorf("the pairs' help does not explain the risk:\n%s", m.View())
 	}

@@ -291,7 +291,7 @@ func TestCompareOpensThePairAndCloses(t *testing.T) {
 		t.Fatal("enter did not open the comparison")
 	}
 	view := ansi.Strip(m.View())
-	for _, want := range []string{pr.A + " ⇄ " + pr.B, "shared terms: ", "only here: ", "embedded as: ", "storage"} {
+	for _, want := range []string{pr.A + " ↔ " + pr.B, "shared terms: ", "only here: ", "embedded as: ", "storage"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("comparison lacks %q:\n%s", want, view)
 		}

@@ -161,7 +161,7 @@ func TestFilterStartsFreshClearsAnywhereAndNarrowsTheRanking(t *testing.T) {
 	}
 	for _, pr := range m.pairs.rows {
 		if !strings.Contains(pr.A+pr.B, "hist") {
-			t.Errorf("the filtered ranking lists %s ⇄ %s", pr.A, pr.B)
+			t.Errorf("the filtered ranking lists %s ↔ %s", pr.A, pr.B)
 		}
 	}
 	if !strings.Contains(m.pairs.title(), "filtered") {

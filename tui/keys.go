@@ -110,7 +110,7 @@ func DefaultKeyMap() KeyMap {
 		NextPane:  b("tab", "pane", "tab"),
 		PrevPane:  b("shift+tab", "previous pane", "shift+tab"),
 		GoTools:   b("1", "tools", "1"),
-		GoTool:    b("2", "tool", "2"),
+		GoTool:    b("2", "detail (the selected tool)", "2"),
 		GoPairs:   b("3", "pairs", "3"),
 		GoArgs:    b("4", "arguments", "4"),
 		Back:      b("esc", "back", "esc"),

@@ -283,11 +283,11 @@ func (p *pairsPane) row(i int) []string {
 	mark := "  "
 	switch {
 	case v != nil && v.Suppression != "":
-		mark = st.Muted.Render("− ")
+		mark = st.Muted.Render("○ ")
 	case v != nil && v.Kind == similarity.Confusable:
-		mark = st.Confusable.Render("✗ ")
+		mark = st.Confusable.Render("⇄ ")
 	case v != nil:
-		mark = st.Watch.Render("~ ")
+		mark = st.Watch.Render("≈ ")
 	}
 	score := p.score(pr.Similarity)
 	room := max(p.w-4-ansi.StringWidth(score)-2, 1)
@@ -389,7 +389,7 @@ func (p *pairsPane) detail() []string {
 		return nil
 	}
 	st := p.styles
-	names := shown(pr.A) + " ⇄ " + shown(pr.B)
+	names := shown(pr.A) + " ↔ " + shown(pr.B)
 	facts := p.score(pr.Similarity)
 	if pr.Risk != nil {
 		facts = fmt.Sprintf("risk %.2f", *pr.Risk)

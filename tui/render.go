@@ -61,12 +61,12 @@ func clipMiddle(s string, w int) string {
 	return s[:head] + "…" + s[tail:]
 }
 
-// pairNames shows "a ⇄ b" in at most w cells. A name too long for its
+// pairNames shows "a ↔ b" in at most w cells. A name too long for its
 // half is cut where it does not differ from the other: two names sharing
 // a long prefix and suffix (workplace_v1_data_search and
 // workplace_v2_data_search) keep the part that tells them apart.
 func pairNames(a, b string, w int) string {
-	const sep = " ⇄ "
+	const sep = " ↔ "
 	if ansi.StringWidth(a)+ansi.StringWidth(sep)+ansi.StringWidth(b) <= w {
 		return a + sep + b
 	}

@@ -386,26 +386,26 @@ func TestNumberKeysAndSlashFromEveryView(t *testing.T) {
 }
 
 // pairNames keeps the part of two names that tells them apart, within
-// its width, and the ⇄ between them.
+// its width, and the ↔ between them.
 func TestPairNamesShowWhereTheNamesDiffer(t *testing.T) {
 	for _, tc := range []struct {
 		a, b   string
 		w      int
 		wantIn []string
 	}{
-		{"workplace_v1_data_search", "workplace_v2_data_search", 30, []string{"v1", "v2", " ⇄ "}},
+		{"workplace_v1_data_search", "workplace_v2_data_search", 30, []string{"v1", "v2", " ↔ "}},
 		{"workplace_calendar_event_search", "workplace_calendar_room_search", 36, []string{"event", "room"}},
-		{"mcp__github__create_pull_request", "mcp__github__create_pull_request_review", 40, []string{"request ⇄", "review"}},
-		{"get_volume_status", "hist_volume_status", 60, []string{"get_volume_status ⇄ hist_volume_status"}},
+		{"mcp__github__create_pull_request", "mcp__github__create_pull_request_review", 40, []string{"request ↔", "review"}},
+		{"get_volume_status", "hist_volume_status", 60, []string{"get_volume_status ↔ hist_volume_status"}},
 		{"a_very_long_common_prefix_then_x_and_a_very_long_common_suffix", "a_very_long_common_prefix_then_y_and_a_very_long_common_suffix", 24, []string{"x", "y"}},
 	} {
 		got := pairNames(tc.a, tc.b, tc.w)
 		if w := ansi.StringWidth(got); w > tc.w {
-			t.Errorf("%s ⇄ %s in %d: %q is %d wide", tc.a, tc.b, tc.w, got, w)
+			t.Errorf("%s ↔ %s in %d: %q is %d wide", tc.a, tc.b, tc.w, got, w)
 		}
 		for _, want := range tc.wantIn {
 			if !strings.Contains(got, want) {
-				t.Errorf("%s ⇄ %s in %d: %q lacks %q", tc.a, tc.b, tc.w, got, want)
+				t.Errorf("%s ↔ %s in %d: %q lacks %q", tc.a, tc.b, tc.w, got, want)
 			}
 		}
 	}
@@ -431,5 +431,46 @@ func TestTheWorstPairsAreOneKeyAway(t *testing.T) {
 	press(m, "g")
 	if text := ansi.Strip(m.View()); !strings.Contains(text, "the top 3 of 15 pairs") {
 		t.Errorf("the cut ranking does not say so:\n%s", text)
+	}
+}
+
+// One symbol, one meaning: a pair's verdict marks are not the findings'
+// (✗ error, ~ warning), and help lists every symbol.
+func TestSymbolsMeanOneThing(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3", "g")
+	pairs := ansi.Strip(m.pairs.View())
+	if !strings.Contains(pairs, "⇄ 0.") || !strings.Contains(pairs, "≈ 0.") || strings.Contains(pairs, "✗ 0.") || strings.Contains(pairs, "~ 0.") {
+		t.Errorf("the ranking's marks:\n%s", pairs)
+	}
+	if strings.Contains(pairs, " ⇄ hist") || !strings.Contains(pairs, " ↔ ") {
+		t.Errorf("the pairs' names are not joined by ↔:\n%s", pairs)
+	}
+	press(m, "?")
+	help := ansi.Strip(strings.Join(m.helpLines(), "\n"))
+	for _, sym := range []string{"✗  an error", "~  a warning", "⇄  a confusable pair", "≈  a pair to watch", "○  accepted", "✓  valid", "↔  between", "⏱", "!  a caveat"} {
+		if !strings.Contains(help, sym) {
+			t.Errorf("help does not list %q", sym)
+		}
+	}
+}
+
+// The header's form follows the width alone: short under 140 columns
+// whatever it says, long from there when it fits.
+func TestHeaderFormFollowsTheWidth(t *testing.T) {
+	for _, tc := range []struct {
+		w    int
+		long bool
+	}{{80, false}, {120, false}, {139, false}, {140, true}, {200, true}} {
+		m := scoredModel(t, mockOptions(t), tc.w, 40)
+		for _, state := range []string{"scored", "scoring"} {
+			if state == "scoring" {
+				m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s")})
+			}
+			h := ansi.Strip(m.header())
+			if long := strings.Contains(h, "confusable"); long != tc.long {
+				t.Errorf("%d columns, %s: %q", tc.w, state, h)
+			}
+		}
 	}
 }

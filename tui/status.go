@@ -53,7 +53,10 @@ func (m *Model) header() string {
 	}
 	long = append(long, verdict)
 	line := " " + strings.Join(long, " · ")
-	if ansi.StringWidth(line) > m.layout.Width {
+	// The form follows the width, not the content: under the wide layout
+	// the short form always, so the header does not switch as a progress
+	// label or a count grows.
+	if m.layout.Width < WideMinWidth || ansi.StringWidth(line) > m.layout.Width {
 		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)
 		line = " " + strings.Join([]string{verdict, short, source, sim}, " · ")
 	}

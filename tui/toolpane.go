@@ -122,7 +122,7 @@ func (p *toolPane) current() section {
 func (p *toolPane) title() string {
 	name := p.name()
 	if name == "" {
-		return "Tool"
+		return "Detail"
 	}
 	name = shown(name)
 	if p.columns() {
@@ -239,7 +239,7 @@ func (p *toolPane) findingLines(w int) []string {
 	for _, f := range fs {
 		if f.Suppression != "" {
 			// Ignored by the config: listed, muted, with the reason.
-			out = append(out, number(f)+st.Muted.Render("− "+shown(findingHead(f))))
+			out = append(out, number(f)+st.Muted.Render("○ "+shown(findingHead(f))))
 			for _, l := range wrapIndented(shown(oneLine("ignored: "+f.Suppression)), "  ", w-2) {
 				out = append(out, st.Muted.Render(l))
 			}

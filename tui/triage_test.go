@@ -272,7 +272,7 @@ func TestTriagePromptsSayWhatIsTrue(t *testing.T) {
 
 	selectPair(t, m, "list_volumes", "delete_volume")
 	if pr, _ := m.pairs.selected(); m.snap.verdict(pr) != nil {
-		t.Fatalf("%s ⇄ %s is flagged", pr.A, pr.B)
+		t.Fatalf("%s ↔ %s is flagged", pr.A, pr.B)
 	}
 	press(m, "A")
 	if f := footerLine(m); !strings.Contains(f, "is not flagged") {

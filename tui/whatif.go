@@ -214,9 +214,9 @@ func (v *whatIfView) band(risk float64) (mark, name string) {
 	case th.ReportOnly():
 		return "  ", ""
 	case risk >= th.Confusability:
-		return v.styles.Confusable.Render("✗ "), "confusable"
+		return v.styles.Confusable.Render("⇄ "), "confusable"
 	case risk >= th.Confusability-th.WatchBand:
-		return v.styles.Watch.Render("~ "), "watch"
+		return v.styles.Watch.Render("≈ "), "watch"
 	}
 	return "  ", "clear"
 }
