@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -124,5 +125,28 @@ func TestLiveCallOfADestructiveToolNeedsTheNameTyped(t *testing.T) {
 				t.Errorf("calls %q", calls)
 			}
 		})
+	}
+}
+
+// ctrl+c or esc at the undo question leaves the config as it was.
+func TestUndoQuestionCtrlCKeepsTheConfig(t *testing.T) {
+	for _, no := range []string{"ctrl+c", "esc"} {
+		opts, _ := triageFixture(t, false)
+		m := scoredModel(t, opts, 160, 45)
+		selectPair(t, m, "get_volume_status", "hist_volume_status")
+		press(m, "A")
+		triage(m, "only the audit agent")
+		before, err := os.ReadFile(opts.ConfigPath)
+		if err != nil || !strings.Contains(string(before), "only the audit agent") {
+			t.Fatalf("the accept was not written: %v\n%s", err, before)
+		}
+		press(m, "U")
+		if m.asking == nil {
+			t.Fatalf("U did not ask: %q", footerLine(m))
+		}
+		drain(m, press(m, no))
+		if after, _ := os.ReadFile(opts.ConfigPath); string(after) != string(before) || m.quitting {
+			t.Errorf("%s at the undo question: quitting %v, config\n%s", no, m.quitting, after)
+		}
 	}
 }

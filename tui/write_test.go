@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/core/report"
 )
@@ -130,5 +131,28 @@ func TestTextFieldsShowBidiEscapedAndKeepESC(t *testing.T) {
 	drain(m, press(m, "enter"))
 	if _, err := os.Stat(want + "\u202e"); err != nil {
 		t.Errorf("the export did not go to the name shown: %v", err)
+	}
+}
+
+// A reason read from the config starts the triage prompt with its control
+// characters escaped, not dropped.
+func TestTriageReasonPrefillKeepsESC(t *testing.T) {
+	opts, _ := triageFixture(t, false)
+	if err := os.WriteFile(opts.ConfigPath, []byte("accepted-pairs:\n  - tools: [get_volume_status, hist_volume_status]\n    reason: \"audit \\e[2J only \\u202e\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(opts.ConfigPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Config = c
+	m := scoredModel(t, opts, 160, 45)
+	selectPair(t, m, "get_volume_status", "hist_volume_status")
+	press(m, "A")
+	if m.triage == nil {
+		t.Fatal("A opened no prompt")
+	}
+	if got := m.triage.reason.Value(); got != `audit \x1b[2J only \u202e` {
+		t.Errorf("the prefilled reason is %q", got)
 	}
 }

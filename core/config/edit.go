@@ -132,7 +132,12 @@ func (c *Config) list(key string) *yaml.Node {
 			*v = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", HeadComment: v.HeadComment, LineComment: v.LineComment}
 		}
 		if v.Style == yaml.FlowStyle {
+			// Entries are added in block style; the flow list's line
+			// comment moves to its key's line, which a block list keeps.
 			v.Style = 0
+			if k := root.Content[keyAt(root, key)]; k.LineComment == "" {
+				k.LineComment, v.LineComment = v.LineComment, ""
+			}
 		}
 		return v
 	}
@@ -156,15 +161,23 @@ func (c *Config) remove(key string, match func(*yaml.Node) bool) (bool, error) {
 }
 
 func getKey(m *yaml.Node, key string) *yaml.Node {
+	if i := keyAt(m, key); i >= 0 {
+		return m.Content[i+1]
+	}
+	return nil
+}
+
+// keyAt is the index of key's key node in mapping m, -1 when absent.
+func keyAt(m *yaml.Node, key string) int {
 	if m.Kind != yaml.MappingNode {
-		return nil
+		return -1
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return m.Content[i+1]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 func setKey(m *yaml.Node, key string, v *yaml.Node) {

@@ -37,6 +37,10 @@ func keepLayout(orig, out []byte) []byte {
 	}
 	olines := strings.Split(strings.TrimSuffix(string(orig), "\n"), "\n")
 	nlines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	okeys := make([]string, len(olines))
+	for i, l := range olines {
+		okeys[i] = layoutKey(l)
+	}
 	var b strings.Builder
 	next := 0 // the first line of orig not yet passed
 	// shifts[i] is the indentation change of the last kept line whose
@@ -46,7 +50,7 @@ func keepLayout(orig, out []byte) []byte {
 		key := layoutKey(line)
 		match := -1
 		for j := next; j < len(olines) && j < next+layoutWindow && key != ""; j++ {
-			if layoutKey(olines[j]) == key {
+			if okeys[j] == key {
 				match = j
 				break
 			}
@@ -70,7 +74,7 @@ func keepLayout(orig, out []byte) []byte {
 		}
 		// The blank lines right before the matched line come back.
 		start := match
-		for start > next && strings.TrimSpace(olines[start-1]) == "" {
+		for start > next && okeys[start-1] == "" {
 			start--
 		}
 		for range match - start {

@@ -96,3 +96,44 @@ func FuzzEditKeepsMeaning(f *testing.F) {
 		}
 	})
 }
+
+// A flow list that an edit turns into a block list keeps its line
+// comment, on its key's line.
+func TestFlowListCommentKept(t *testing.T) {
+	c, err := Parse("c.yaml", []byte("accepted-pairs: [{tools: [a, b], reason: x}] # reviewed in March\nstrict: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AcceptPair("c", "d", "y"); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := c.Marshal()
+	if !strings.Contains(string(out), "accepted-pairs: # reviewed in March\n") {
+		t.Errorf("the comment is lost:\n%s", out)
+	}
+	back, err := Parse("c.yaml", out)
+	if err != nil || len(back.AcceptedPairs) != 2 || !back.Strict {
+		t.Errorf("read back: %v %+v", err, back)
+	}
+}
+
+// BenchmarkSaveLargeConfig edits a config of 5,000 ignore entries.
+func BenchmarkSaveLargeConfig(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("version: 1\n\nignore:\n")
+	for i := range 5000 {
+		sb.WriteString("    # entry\n    - tool: tool_" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + "\n      reason: r\n\n")
+	}
+	c, err := Parse("c.yaml", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.IgnoreFinding(Ignore{Tool: "new", Reason: "why"}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := c.Marshal(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -25,7 +25,14 @@ func Lock(path string) (unlock func(), err error) {
 			break
 		}
 	}
-	if err != nil {
+	switch err {
+	case nil:
+	case unix.ENOLCK, unix.EOPNOTSUPP, unix.ENOSYS:
+		// A file system without locks (some network mounts): the write
+		// stays atomic, only concurrent writers are not held off.
+		d.Close()
+		return func() {}, nil
+	default:
 		d.Close()
 		return nil, &Error{path, err}
 	}
