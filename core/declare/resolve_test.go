@@ -230,7 +230,7 @@ func TestResolve(t *testing.T) {
 			args:   `{"day": "2026-03-02"}`,
 			want: []string{
 				`day: model's own "2026-03-02"`,
-				`period: day day`,
+				`period: day (argument day)`,
 				`day "2026-03-02" (day): ok`,
 				`covers 2026-03-01T23:00:00Z .. 2026-03-02T23:00:00Z (1d)`,
 				`in Europe/Paris: 2026-03-02T00:00:00+01:00 .. 2026-03-03T00:00:00+01:00`,
