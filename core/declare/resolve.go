@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"toolscope/core/jsonv"
@@ -235,6 +236,16 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 	for _, i := range refused {
 		rd := &pr.Values[i]
 		rd.Suggestion = suggestFor(f, f.roleOf(rd.Argument), rules.Rule(rd.Argument), rd.Value, now, zone)
+		if s := rd.Suggestion; s != nil {
+			// A lookback proposed for its spelling may still break the
+			// source's facts: say so rather than offer it as the fix.
+			if pv, err := Parse(Lookback, strings.TrimPrefix(s.Value, "-")); err == nil {
+				w := Window{From: now.Add(-pv.Length), To: now}
+				if adv := Advise(w, p.Facts, now, shown, true); len(adv) > 0 {
+					s.Why += "; but the source would still refuse it: it " + strings.Join(adv, "; it ")
+				}
+			}
+		}
 	}
 	if pr.Taken >= 0 {
 		for _, a := range pr.Untaken {
