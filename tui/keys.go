@@ -43,6 +43,7 @@ type KeyMap struct {
 	WhatIfEdit  key.Binding
 	WhatIfCopy  key.Binding
 	WhatIfReset key.Binding
+	WhatIfOther key.Binding
 
 	// Jumps: n and N move between the matches of a search in the Tool
 	// pane or the comparison, else between the tools with findings or
@@ -133,6 +134,7 @@ func DefaultKeyMap() KeyMap {
 		WhatIfEdit:  b("ctrl+o", "edit the catalog file at the tool (the draft is kept)", "ctrl+o"),
 		WhatIfCopy:  b("ctrl+y", "copy the edited description", "ctrl+y"),
 		WhatIfReset: b("ctrl+r", "start again from the file's description (asks first)", "ctrl+r"),
+		WhatIfOther: b("ctrl+g", "edit the other tool of the riskiest pair (each keeps its draft)", "ctrl+g"),
 
 		HideTriaged: b("H", "hide/show accepted and ignored", "H"),
 

@@ -235,6 +235,7 @@ func (v *whatIfView) render() {
 	}
 	k := v.keys
 	add(st.Muted, "Nothing is written: esc leaves and keeps the draft (d reopens it); "+
+		k.WhatIfOther.Help().Key+" edits the other tool of the riskiest pair; "+
 		k.WhatIfEdit.Help().Key+" edits the real file; "+k.WhatIfCopy.Help().Key+" copies the text; "+
 		k.WhatIfReset.Help().Key+" starts again from the file.")
 	switch {
@@ -272,7 +273,7 @@ func (v *whatIfView) View() string {
 
 func (v *whatIfView) Keys() []key.Binding {
 	k := v.keys
-	return []key.Binding{k.Back, k.WhatIfEdit, k.WhatIfCopy, k.WhatIfReset}
+	return []key.Binding{k.Back, k.WhatIfOther, k.WhatIfEdit, k.WhatIfCopy, k.WhatIfReset}
 }
 
 // canWhatIf reports whether the what-if field can open: a tool selected
@@ -316,6 +317,19 @@ func (m *Model) whatIfKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.leaveWhatIf()
 		return m.editCatalog()
+	case key.Matches(msg, k.WhatIfOther):
+		// The hint proposes a sentence for each side: the other side is
+		// one key away, each tool keeping its own draft.
+		if len(v.rows) == 0 {
+			m.notice = "no pair scored yet"
+			return nil
+		}
+		other := v.rows[0].j
+		m.leaveWhatIf()
+		m.tools.clearFilter()
+		m.tools.selectWhere(func(t int) bool { return m.snap.cat.Tools[t].Index == other })
+		m.selectionChanged()
+		return m.openWhatIf()
 	case key.Matches(msg, k.WhatIfCopy):
 		m.copyOut(v.field.Value(), "the edited description")
 	case key.Matches(msg, k.WhatIfReset):

@@ -192,3 +192,21 @@ func TestWhatIfKeepsADraftPerTool(t *testing.T) {
 		t.Error("q without drafts did not quit")
 	}
 }
+
+// ctrl+g goes to the other side of the riskiest pair, each tool keeping
+// its own draft.
+func TestWhatIfEditsBothSides(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	drain(m, press(m, "d"))
+	other := m.whatIf.rows[0].other
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" For now."), Paste: true}))
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlG}))
+	if m.whatIf == nil || m.whatIf.name != other || selectedName(m) != other {
+		t.Fatalf("ctrl+g: what-if on %v, selected %s; want %s", m.whatIf, selectedName(m), other)
+	}
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" For the past."), Paste: true}))
+	press(m, "esc")
+	if len(m.whatIfDrafts) != 2 || !strings.HasSuffix(m.whatIfDrafts["get_volume_status"], " For now.") || !strings.HasSuffix(m.whatIfDrafts[other], " For the past.") {
+		t.Errorf("drafts after both sides: %q", m.whatIfDrafts)
+	}
+}
