@@ -258,3 +258,38 @@ func TestTriageWriteErrorKeepsEverything(t *testing.T) {
 		t.Errorf("the reason typed was lost: %+v", m.triage)
 	}
 }
+
+// The reason's prompt calls the config file new only when it is not
+// there; A on a pair without a verdict, or where triage is off, says why.
+func TestTriagePromptsSayWhatIsTrue(t *testing.T) {
+	opts, cfgPath := triageFixture(t, false)
+	m := scoredModel(t, opts, 160, 45)
+	selectPair(t, m, "get_volume_status", "hist_volume_status")
+	press(m, "A")
+	if f := footerLine(m); !strings.Contains(f, "(new)") {
+		t.Errorf("no config yet: the prompt %q does not say new", f)
+	}
+	press(m, "esc")
+	if err := os.WriteFile(cfgPath, []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(m, "A")
+	if f := footerLine(m); strings.Contains(f, "(new)") {
+		t.Errorf("a config made since the start: the prompt %q says new", f)
+	}
+	press(m, "esc")
+
+	selectPair(t, m, "list_volumes", "delete_volume")
+	if pr, _ := m.pairs.selected(); m.snap.verdict(pr) != nil {
+		t.Fatalf("%s ↔ %s is flagged", pr.A, pr.B)
+	}
+	press(m, "A")
+	if f := footerLine(m); !strings.Contains(f, "is not flagged") {
+		t.Errorf("A on a pair without a verdict: footer %q", f)
+	}
+	m = scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3", "A")
+	if f := footerLine(m); !strings.Contains(f, "triage is off here") {
+		t.Errorf("A without a config path: footer %q", f)
+	}
+}
