@@ -181,7 +181,7 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 	// Best first, as the scoring lists them.
 	slices.SortStableFunc(sim.Confusable, func(a, b similarity.PairFinding) int { return cmp.Compare(b.Similarity, a.Similarity) })
 	slices.SortStableFunc(sec.Pairs, func(a, b lint.JudgedPair) int { return b.Label - a.Label })
-	out := lint.NewReport(cat, r.Structural, sim, r.FailOn)
+	out := lint.NewReport(cat, r.Structural, sim, r.Gate)
 	out.Suppressed, out.Baseline, out.Tokens, out.Judged = r.Suppressed, r.Baseline, r.Tokens, sec
 	return out
 }

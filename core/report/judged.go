@@ -48,7 +48,7 @@ func (t textWriter) judged(j *lint.Judged, max int) {
 		shown++
 		was := ""
 		if p.Offline != "" {
-			was = ", offline " + p.Offline
+			was = ", offline " + shownVerdict(p.Offline)
 		}
 		fmt.Fprintf(t, "  %s %s <> %s (label %d by %s%s)\n", t.style(ansiGreen, "✓ cleared"), safe(p.A), safe(p.B), p.Label, safe(p.By), was)
 		fmt.Fprintln(t, t.style(ansiDim, "      reason: "+safe(p.Reason)))
@@ -60,7 +60,7 @@ func (t textWriter) judged(j *lint.Judged, max int) {
 		}
 		stands := "no offline verdict"
 		if u.Offline != "" {
-			stands = "offline " + u.Offline + " stands"
+			stands = "offline " + shownVerdict(u.Offline) + " stands"
 		}
 		fmt.Fprintf(t, "  %s %s <> %s: %s (%s)\n", t.style(ansiYellow, "? unjudged"), safe(u.A), safe(u.B), safe(u.Why), stands)
 	}
@@ -92,4 +92,13 @@ func mdJudged(b *bufio.Writer, j *lint.Judged, max int) {
 		fmt.Fprintf(b, "| unjudged | `%s` ↔ `%s` | | | %s |\n", mdCode(u.A), mdCode(u.B), mdCell(u.Why))
 	}
 	fmt.Fprintln(b, "\n</details>")
+}
+
+// shownVerdict is a verdict as people read it: the watch list is the
+// review list.
+func shownVerdict(v string) string {
+	if v == "watch" {
+		return "review"
+	}
+	return v
 }
