@@ -116,7 +116,7 @@ func TestOracleJudgeOnTheDevelopmentCatalogs(t *testing.T) {
 	precision, recall := float64(tp)/float64(tp+fp), float64(tp)/float64(tp+fn)
 	f1 := 2 * precision * recall / (precision + recall)
 	t.Logf("tp %d fp %d fn %d: precision %.3f recall %.3f F1 %.3f, %d requests for %d tools", tp, fp, fn, precision, recall, f1, requests, tools)
-	// Measured: 57 of 69, F1 0.905; the floor leaves room for small
+	// Measured: 58 of 69, F1 0.913; the floor leaves room for small
 	// changes in the offline ranking.
 	if fp != 0 || f1 < 0.88 {
 		t.Errorf("F1 %.3f with %d false positives; want 0.88 or more and none", f1, fp)
