@@ -483,8 +483,13 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 		off = te.Offset
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if errors.Is(err, io.EOF) {
+	switch {
+	case errors.Is(err, io.EOF):
 		msg = "empty: want a JSON object"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// The decoder gives no offset: the file ends inside the value.
+		off = int64(len(bytes.TrimRight(data, " \t\r\n")))
+		msg = "unexpected end of input: the JSON value is not closed"
 	}
 	return fmt.Errorf("%s: %s", lineCol(data, off), msg)
 }
