@@ -112,9 +112,20 @@ func jsonFilesUnder(dir string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, unwrapPathError(err))
+		return nil, walkError(dir, err)
 	}
 	return out, nil
+}
+
+// walkError names what a directory's walk could not read: the
+// subdirectory itself ("tools/private: permission denied"), not the
+// directory given.
+func walkError(dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path != "" {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", dir, err)
 }
 
 // globFiles lists the regular files matching pattern, in lexical order. A
