@@ -22,9 +22,6 @@ type target struct {
 	// arg is what the loader takes: a path, "-", a live server, or "" for
 	// --mcp-config's servers.
 	arg string
-	// found is true when a directory's walk found the file: one that is
-	// not a catalog is then passed over, not an error.
-	found bool
 }
 
 // skippedDirs are never walked into: they hold dependencies or tooling,
@@ -79,7 +76,7 @@ func expandCatalogs(args []string) ([]target, error) {
 				return nil, fmt.Errorf("%s: a directory with no .json file", a)
 			}
 			for _, f := range files {
-				add(target{arg: f, found: true})
+				add(target{arg: f})
 			}
 		}
 	}
