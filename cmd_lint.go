@@ -99,12 +99,25 @@ func runLint(args []string, io stdio) int {
 		targets = []target{{arg: ""}}
 	case len(positional) == 0:
 		return usageError(io, "lint", "want a CATALOG (or several), or --mcp-config FILE")
+	case slices.Contains(positional, ""):
+		return usageError(io, "lint", errEmptyCatalog)
 	default:
 		var err error
 		if targets, err = expandCatalogs(positional); err != nil {
 			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 			return 2
 		}
+	}
+	writes := formatWrites(f.outputs)
+	if lr.writeBaseline != "" {
+		writes = append(writes, [2]string{"--write-baseline " + lr.writeBaseline, lr.writeBaseline})
+	}
+	var inputs []string
+	for _, t := range targets {
+		inputs = append(inputs, t.arg)
+	}
+	if err := checkWrites(writes, inputs); err != nil {
+		return usageError(io, "lint", err.Error())
 	}
 	if slices.Contains(positional, "-") && len(targets) > 1 {
 		return usageError(io, "lint", "stdin ('-') can only be linted alone")
