@@ -127,7 +127,27 @@ func DefaultOptions() Options {
 // Analyze runs the whole lint: rules, similarity, verdicts and the gate.
 // It fails only when embedding fails or ctx ends.
 func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, error) {
-	findings := Structural(cat, opts)
+	// With an embedder, the rules run beside the similarity, which leaves
+	// a core idle while it embeds and prepares its features; their
+	// progress is then said once, as the first stage, not from beside the
+	// scoring's.
+	var findings []Finding
+	rules := make(chan struct{})
+	quiet := opts
+	if opts.Embedder != nil {
+		if opts.Progress != nil {
+			opts.Progress(similarity.Progress{Stage: StageRules, Total: len(cat.Tools)})
+		}
+		quiet.Progress = nil
+	}
+	go func() {
+		defer close(rules)
+		findings = Structural(cat, quiet)
+	}()
+	if opts.Embedder == nil {
+		<-rules
+	}
+	defer func() { <-rules }()
 	// Without an embedder there are no verdicts: report-only thresholds.
 	sim := similarity.Result{Scoring: opts.Scoring, Thresholds: similarity.Thresholds{Confusability: math.Inf(1)}}
 	if opts.Embedder != nil {
@@ -140,6 +160,7 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 		}
 		sim = scores.Judge(scores.Thresholds())
 	}
+	<-rules
 	return NewReport(cat, findings, sim, opts.FailOn), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"toolscope/core/catalog"
 	"toolscope/core/textutil"
 )
 
@@ -28,6 +29,15 @@ func FuzzTexts(f *testing.F) {
 		for _, w := range descriptionTerms(s) {
 			if len(w) < 3 || stopWords[w] {
 				t.Fatalf("descriptionTerms(%q) has %q", s, w)
+			}
+		}
+		// The full text's cut keeps a prefix of the whole text that holds
+		// the first sentence's text.
+		tool := &catalog.Tool{Name: "get_x", Description: s}
+		for _, words := range []int{1, 3, 24} {
+			full := FullText(tool, words)
+			if !strings.HasPrefix(CosineText(tool), full) || !strings.HasPrefix(full, AdaptiveText(tool)) {
+				t.Fatalf("FullText(%q, %d) = %q: not between %q and %q", s, words, full, AdaptiveText(tool), CosineText(tool))
 			}
 		}
 		if s != "" && !textutil.HasWholeWord(s, s) && strings.ToLower(s) == s && textutil.IsLowerOrDigit(s[0]) && textutil.IsLowerOrDigit(s[len(s)-1]) {

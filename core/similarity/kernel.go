@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"toolscope/core/vecf32"
 )
 
 // The pairwise kernel. Every pair (i < j) of the distinct tools is scored
@@ -15,8 +17,9 @@ import (
 // show: the best pairs overall, the best verdict pairs of each kind (all of
 // them counted), and each tool's nearest neighbours.
 
-// tile is the side of the square blocks of pairs the kernel works through.
-const tile = 64
+// tile is the side of the square blocks of pairs the kernel works through:
+// a multiple of vecf32's 3 × 4 register tile.
+const tile = 60
 
 // scored is one kept pair: i < j index the distinct tools; s is the score,
 // a the affinity (the cosine itself under the cosine scoring).
@@ -50,8 +53,12 @@ func comparePairs(p, q scored) int {
 // geometry is what the kernel scores pairs from.
 type geometry struct {
 	n, dim int
-	vecs   []float64 // n rows of dim
+	vecs   []float32 // n rows of dim
 	norms  []float64 // each row's Euclidean norm
+	// exact sums each dot product in float64, in index order, which gives
+	// the reference's bits (the cosine scoring with the mock embedder,
+	// the parity path); otherwise products are float32 blocks (vecf32).
+	exact bool
 	// tokens holds each tool's distinct name-token ids, sorted, masks a
 	// 128-bit summary of them (a pair whose masks share no bit shares no
 	// token), and weight the Jaccard term's weight in the affinity (0
@@ -110,16 +117,21 @@ type sink struct {
 	// marks flags the current row's name tokens, by token id.
 	marks []uint8
 	// dense holds the current row's term weights by term id (risk only).
-	dense []float64
-	dots  [tile * tile]float64
+	dense  []float64
+	dots   [tile * tile]float64
+	dots32 [tile * tile]float32 // the float32 block, before dots
 	// bars, under the risk scoring: the log-odds under which a pair can
 	// enter no list of this sink (logitBar), for the ranking, the verdict
 	// floor and each tool's neighbours. A pair under all of them need not
 	// be scored to the end; each only rises as its list fills.
 	bars            bool
 	rankBar, floorZ float64
-	nbBar           []float64
-	x               Features // the pair's risk features, scratch
+	// shared is the highest rank bar of every sink of the pass: a pair
+	// under another worker's bar has that worker's whole ranking above
+	// it, so it cannot be ranked either.
+	shared *sharedBar
+	nbBar  []float64
+	x      Features // the pair's risk features, scratch
 }
 
 func newSink(g *geometry, w want) *sink {
@@ -169,6 +181,9 @@ func (s *sink) add(p scored) {
 		s.rank.offer(p)
 		if s.bars && len(s.rank.h) == s.rank.limit {
 			s.rankBar = logitBar(s.rank.h[0].s)
+			if s.shared != nil {
+				s.shared.raise(s.rankBar)
+			}
 		}
 	}
 	if p.s >= s.w.floor && p.a >= s.w.affinityFloor {
@@ -188,6 +203,27 @@ func (s *sink) add(p scored) {
 		}
 		if key >= s.nbWorst[p.j] {
 			s.neighbor(p.j, p)
+		}
+	}
+}
+
+// sharedBar is a log-odds bar the workers of a pass raise together.
+type sharedBar struct{ bits atomic.Uint64 }
+
+func newSharedBar() *sharedBar {
+	b := new(sharedBar)
+	b.bits.Store(math.Float64bits(math.Inf(-1)))
+	return b
+}
+
+func (b *sharedBar) load() float64 { return math.Float64frombits(b.bits.Load()) }
+
+// raise sets the bar to v if v is higher.
+func (b *sharedBar) raise(v float64) {
+	for {
+		old := b.bits.Load()
+		if math.Float64frombits(old) >= v || b.bits.CompareAndSwap(old, math.Float64bits(v)) {
+			return
 		}
 	}
 }
@@ -308,9 +344,11 @@ func (g *geometry) run(ctx context.Context, w want, progress func(done int)) (ke
 	workers := min(runtime.GOMAXPROCS(0), blocks)
 	var next, done atomic.Int64
 	sinks := make([]*sink, workers)
+	shared := newSharedBar()
 	var wg sync.WaitGroup
 	for k := range sinks {
 		sinks[k] = newSink(g, w)
+		sinks[k].shared = shared
 		wg.Add(1)
 		go func(s *sink) {
 			defer wg.Done()
@@ -354,7 +392,7 @@ func (g *geometry) blockRow(s *sink, bi int) int {
 	count := 0
 	for j0 := i0; j0 < g.n; j0 += tile {
 		j1 := min(j0+tile, g.n)
-		g.dotTile(&s.dots, i0, i1, j0, j1)
+		g.dotTile(s, i0, i1, j0, j1)
 		for i := i0; i < i1; i++ {
 			from := max(j0, i+1)
 			if from >= j1 {
@@ -370,6 +408,9 @@ func (g *geometry) blockRow(s *sink, bi int) int {
 // row scores row i against the columns from, from+1, ... whose dot
 // products are dots, and hands each pair to the sink.
 func (g *geometry) row(s *sink, i int, dots []float64, from int) {
+	if s.bars && s.shared != nil {
+		s.rankBar = max(s.rankBar, s.shared.load())
+	}
 	ni := g.norms[i]
 	var ui float64
 	if g.usual != nil {
@@ -434,12 +475,49 @@ func (g *geometry) jaccard(marks []uint8, i, j int) float64 {
 	return float64(inter) / float64(len(g.tokens[i])+len(g.tokens[j])-inter)
 }
 
+// jaccardOf is jaccard without marks: the two sorted sets merged, for a
+// pair scored alone.
+func (g *geometry) jaccardOf(i, j int) float64 {
+	mi, mj := g.masks[i], g.masks[j]
+	if mi[0]&mj[0] == 0 && mi[1]&mj[1] == 0 {
+		return 0
+	}
+	a, b := g.tokens[i], g.tokens[j]
+	inter := 0
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x] < b[y]:
+			x++
+		case a[x] > b[y]:
+			y++
+		default:
+			inter++
+			x++
+			y++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
 // dotTile fills dots[(i-i0)*tile + (j-j0)] with the dot product of rows i
-// and j, for j > i. Each product sums its terms in index order, as the
-// reference does, so results match it to the last bit; four columns at a
-// time share each load of row i.
-func (g *geometry) dotTile(dots *[tile * tile]float64, i0, i1, j0, j1 int) {
+// and j, for j > i. On the exact path each product sums its terms in index
+// order in float64, as the reference does, so results match it to the last
+// bit; four columns at a time share each load of row i. Otherwise the
+// block is one vecf32.DotBlock in float32 (its diagonal block computes
+// both halves, which costs less than splitting it).
+func (g *geometry) dotTile(s *sink, i0, i1, j0, j1 int) {
+	if !g.exact {
+		d := g.dim
+		vecf32.DotBlock(s.dots32[:], tile, g.vecs[i0*d:i1*d], i1-i0, g.vecs[j0*d:j1*d], j1-j0, d)
+		for i := range i1 - i0 {
+			for j, v := range s.dots32[i*tile : i*tile+j1-j0] {
+				s.dots[i*tile+j] = float64(v)
+			}
+		}
+		return
+	}
 	d := g.dim
+	dots := &s.dots
 	for i := i0; i < i1; i++ {
 		a := g.vecs[i*d : (i+1)*d]
 		out := dots[(i-i0)*tile:]
@@ -451,13 +529,16 @@ func (g *geometry) dotTile(dots *[tile * tile]float64, i0, i1, j0, j1 int) {
 			b3 := g.vecs[(j+3)*d : (j+4)*d]
 			b0, b1, b2, b3 = b0[:len(a)], b1[:len(a)], b2[:len(a)], b3[:len(a)]
 			var s0, s1, s2, s3 float64
-			for k, x := range a {
-				// The conversions forbid fusing into FMA, which would
-				// change the last bit on some platforms.
-				s0 += float64(x * b0[k])
-				s1 += float64(x * b1[k])
-				s2 += float64(x * b2[k])
-				s3 += float64(x * b3[k])
+			for k, x32 := range a {
+				// A product of two float32s is exact in float64, so the
+				// sums are the reference's; the conversions also forbid
+				// fusing into FMA, which would change the last bit on
+				// some platforms.
+				x := float64(x32)
+				s0 += float64(x * float64(b0[k]))
+				s1 += float64(x * float64(b1[k]))
+				s2 += float64(x * float64(b2[k]))
+				s3 += float64(x * float64(b3[k]))
 			}
 			out[j-j0], out[j+1-j0], out[j+2-j0], out[j+3-j0] = s0, s1, s2, s3
 		}
@@ -466,11 +547,33 @@ func (g *geometry) dotTile(dots *[tile * tile]float64, i0, i1, j0, j1 int) {
 			b = b[:len(a)]
 			var s float64
 			for k, x := range a {
-				s += float64(x * b[k])
+				s += float64(float64(x) * float64(b[k]))
 			}
 			out[j-j0] = s
 		}
 	}
+}
+
+// dot is the dot product of rows i and j, with the bits dotTile gives it.
+func (g *geometry) dot(i, j int) float64 {
+	return g.dotWith(g.vecs[i*g.dim:(i+1)*g.dim], j)
+}
+
+// dotWith is the dot product of v with row j, summed as dotTile sums
+// (both orders of a pair give the same bits).
+func (g *geometry) dotWith(v []float32, j int) float64 {
+	d := g.dim
+	b := g.vecs[j*d : (j+1)*d]
+	if !g.exact {
+		var out [1]float32
+		vecf32.DotBlock(out[:], 1, v, 1, b, 1, d)
+		return float64(out[0])
+	}
+	var s float64
+	for k, x := range v[:d] {
+		s += float64(float64(x) * float64(b[k]))
+	}
+	return s
 }
 
 // merge combines the workers' sinks into one sorted result.

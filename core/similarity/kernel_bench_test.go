@@ -11,15 +11,25 @@ import (
 )
 
 // BenchmarkKernel times the pairwise passes alone (vectors already made),
-// per pair, for tuning the kernel.
+// per pair, for tuning the kernel: report-only, and the risk as a gate too.
 func BenchmarkKernel(b *testing.B) {
-	for _, scoring := range []Scoring{ScoringCosine, ScoringAdaptive} {
-		b.Run(fmt.Sprintf("tools=5000/%s", scoring), func(b *testing.B) {
+	for _, c := range []struct {
+		scoring Scoring
+		gate    bool
+	}{{ScoringCosine, false}, {ScoringAdaptive, false}, {ScoringRisk, false}, {ScoringRisk, true}} {
+		mode := "report-only"
+		if c.gate {
+			mode = "gate"
+		}
+		b.Run(fmt.Sprintf("tools=5000/%s/%s", c.scoring, mode), func(b *testing.B) {
 			opts := DefaultOptions()
 			opts.Embedder = embed.Mock{}
-			opts.Scoring = scoring
-			inf := math.Inf(1)
-			opts.Threshold = &inf
+			opts.Scoring = c.scoring
+			opts.Neighbours = 0
+			if !c.gate {
+				inf := math.Inf(1)
+				opts.Threshold = &inf
+			}
 			s, err := Score(context.Background(), testcat.Synth(b, 5000), opts)
 			if err != nil {
 				b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/textutil"
+	"toolscope/core/vecf32"
 )
 
 // The risk scoring: a calibrated chance, in [0, 1], that a model takes one
@@ -205,7 +206,7 @@ func nestedText(c reasonContext) string {
 type riskGeo struct {
 	model  *RiskModel
 	dim    int
-	full   []float64 // n rows of dim, unit length (zero rows stay zero)
+	full   []float32 // n rows of dim, unit length (zero rows stay zero)
 	parts  []nameParts
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
@@ -415,29 +416,25 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-func unitDot(v []float64, dim, i, j int) float64 {
-	a, b := v[i*dim:(i+1)*dim], v[j*dim:(j+1)*dim]
-	var s float64
-	for k, x := range a {
-		s += x * b[k]
-	}
-	return s
+// unitDot is the dot product of rows i and j of v, in float32 (vecf32).
+func unitDot(v []float32, dim, i, j int) float64 {
+	return float64(vecf32.Dot(v[i*dim:(i+1)*dim], v[j*dim:(j+1)*dim]))
 }
 
-// unitRows lays vectors out as unit rows.
-func unitRows(vs [][]float32, dim int) []float64 {
-	out := make([]float64, len(vs)*dim)
+// unitRows lays vectors out as unit rows, scaled in float64 and stored as
+// float32.
+func unitRows(vs [][]float32, dim int) []float32 {
+	out := make([]float32, len(vs)*dim)
 	for k, v := range vs {
 		row := out[k*dim : (k+1)*dim]
 		var sq float64
-		for d, x := range v {
-			row[d] = float64(x)
+		for _, x := range v {
 			sq += float64(x) * float64(x)
 		}
 		if sq > 0 {
 			n := math.Sqrt(sq)
-			for d := range row {
-				row[d] /= n
+			for d, x := range v {
+				row[d] = float32(float64(x) / n)
 			}
 		}
 	}

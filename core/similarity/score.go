@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"toolscope/core/catalog"
@@ -22,6 +24,7 @@ const EmbedBatch = 256
 // again. Its methods are safe for concurrent use.
 type Scores struct {
 	mu         sync.Mutex
+	fullWords  int             // Options.FullWords, under the risk scoring
 	tools      []*catalog.Tool // the distinct tools, in catalog order
 	toolCount  int             // the whole catalog's
 	embedderID string
@@ -148,7 +151,8 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	case ScoringAdaptive:
 		textOf[0] = AdaptiveText
 	case ScoringRisk:
-		textOf = []func(*catalog.Tool) string{AdaptiveText, CosineText}
+		s.fullWords = opts.FullWords
+		textOf = []func(*catalog.Tool) string{AdaptiveText, func(t *catalog.Tool) string { return FullText(t, s.fullWords) }}
 	}
 	index := make(map[string]int, len(s.tools))
 	var texts []string
@@ -186,7 +190,8 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		opts.Progress(Progress{Stage: StageFeatures})
 	}
 	dim := len(vectors[0])
-	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float64, len(s.tools)*dim), norms: make([]float64, len(s.tools))}
+	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float32, len(s.tools)*dim), norms: make([]float64, len(s.tools)),
+		exact: s.scoring == ScoringCosine && s.embedderID == (embed.Mock{}).ID()}
 	for k, row := range rowOf[0] {
 		v := vectors[row]
 		if len(v) != dim {
@@ -199,7 +204,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, fmt.Errorf("embedding with %s: the vector for tool %q holds %v", s.embedderID, s.tools[k].Name, f)
 			}
-			dst[d] = f
+			dst[d] = x
 			sq += float64(f * f)
 		}
 		g.norms[k] = math.Sqrt(sq)
@@ -222,11 +227,17 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			}
 			return out
 		}
-		g.risk = &riskGeo{model: s.model, dim: dim, full: unitRows(pick(rowOf[1]), dim),
-			parts: parseNames(s.tools), guides: guidedMentions(s.tools)}
-		g.risk.headroom = max(0, s.model.Weights[FeatTerms])
-		g.risk.fullRoom = g.risk.headroom + math.Abs(s.model.Weights[FeatFull])
-		g.risk.terms, g.risk.vocab = tfidf(s.tools)
+		r := &riskGeo{model: s.model, dim: dim}
+		// The four are independent: each on its own goroutine.
+		var wg sync.WaitGroup
+		wg.Go(func() { r.full = unitRows(pick(rowOf[1]), dim) })
+		wg.Go(func() { r.parts = parseNames(s.tools) })
+		wg.Go(func() { r.guides = guidedMentions(s.tools) })
+		r.terms, r.vocab = tfidf(s.tools)
+		wg.Wait()
+		r.headroom = max(0, s.model.Weights[FeatTerms])
+		r.fullRoom = r.headroom + math.Abs(s.model.Weights[FeatFull])
+		g.risk = r
 	}
 	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight
@@ -361,6 +372,7 @@ func (s *Scores) Judge(th Thresholds) Result {
 		}
 	}
 	confusable, watch := 0, 0
+	var conf, wat []scored // the pairs that get a finding, in order
 	for _, p := range b.pairs {
 		if p.s < w.floor {
 			break
@@ -375,13 +387,14 @@ func (s *Scores) Judge(th Thresholds) Result {
 		} else {
 			watch++
 		}
-		if kind == Confusable && (s.limit == 0 || len(sim.Confusable) < s.limit) {
-			sim.Confusable = append(sim.Confusable, s.finding(kind, p))
+		if kind == Confusable && (s.limit == 0 || len(conf) < s.limit) {
+			conf = append(conf, p)
 		}
-		if kind == Watch && (s.limit == 0 || len(sim.Watch) < s.limit) {
-			sim.Watch = append(sim.Watch, s.finding(kind, p))
+		if kind == Watch && (s.limit == 0 || len(wat) < s.limit) {
+			wat = append(wat, p)
 		}
 	}
+	sim.Confusable, sim.Watch = s.findings(Confusable, conf), s.findings(Watch, wat)
 	if sameAsKept && !b.complete {
 		confusable, watch = b.confusable, b.watch
 	}
@@ -420,14 +433,54 @@ func (s *Scores) pairs(ps []scored) []Pair {
 	return out
 }
 
-// finding makes a verdict, with its hint, from a kept pair.
-func (s *Scores) finding(kind Verdict, p scored) PairFinding {
+// findings makes the verdicts of kind, with their hints, from kept pairs,
+// in their order, on every core.
+func (s *Scores) findings(kind Verdict, ps []scored) []PairFinding {
+	if len(ps) == 0 {
+		return nil
+	}
 	if s.words == nil {
 		s.words = make([]words, len(s.tools))
-		for k, t := range s.tools {
-			s.words[k] = wordsOf(t.OwnName(), t.Description)
+		parallel(len(s.tools), 64, func(lo, hi int) {
+			for k, t := range s.tools[lo:hi] {
+				s.words[lo+k] = wordsOf(t.OwnName(), t.Description)
+			}
+		})
+	}
+	out := make([]PairFinding, len(ps))
+	parallel(len(ps), 16, func(lo, hi int) {
+		for k, p := range ps[lo:hi] {
+			out[lo+k] = s.finding(kind, p)
+		}
+	})
+	return out
+}
+
+// parallel runs fn over [0, n) on every core, in chunks of size handed
+// out in turn; fn runs on the calling goroutine too.
+func parallel(n, size int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+size-1)/size)
+	var next atomic.Int64
+	run := func() {
+		for {
+			hi := int(next.Add(int64(size)))
+			lo := hi - size
+			if lo >= n {
+				return
+			}
+			fn(lo, min(hi, n))
 		}
 	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(run)
+	}
+	run()
+	wg.Wait()
+}
+
+// finding makes a verdict, with its hint, from a kept pair (s.words set).
+func (s *Scores) finding(kind Verdict, p scored) PairFinding {
 	pair := s.pairs([]scored{p})[0]
 	ax := axisOf(s.words[p.i], s.words[p.j])
 	f := PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
@@ -448,20 +501,11 @@ func (s *Scores) features(i, j int) Features {
 	g := s.geo
 	var c float64
 	if ni, nj := g.norms[i], g.norms[j]; ni != 0 && nj != 0 {
-		var dot float64
-		a, b := g.vecs[i*g.dim:(i+1)*g.dim], g.vecs[j*g.dim:(j+1)*g.dim]
-		for k, x := range a {
-			dot += float64(x * b[k])
-		}
-		c = dot / (ni * nj)
+		c = g.dot(i, j) / (ni * nj)
 	}
 	a := c
 	if g.weight != 0 {
-		marks := make([]uint8, g.vocab)
-		for _, id := range g.tokens[i] {
-			marks[id] = 1
-		}
-		a += g.weight * g.jaccard(marks, i, j)
+		a += g.weight * g.jaccardOf(i, j)
 	}
 	return g.risk.features(i, j, 2*a-g.usual[i]-g.usual[j], nil)
 }

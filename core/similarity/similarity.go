@@ -275,6 +275,11 @@ type Options struct {
 	Neighbours int
 	// VerdictLimit bounds each verdict list; 0 keeps them all.
 	VerdictLimit int
+	// FullWords, above 0, cuts the description in the risk scoring's
+	// full text to its first FullWords words (FullText): fewer tokens to
+	// embed. 0 keeps it whole (the built-in encoder still reads only its
+	// first 128 tokens). The risk model is fitted for one setting.
+	FullWords int
 	// Progress, when set, is called as embedding and scoring advance, from
 	// the goroutine running the analysis.
 	Progress func(Progress)

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"toolscope/core/catalog"
@@ -435,3 +437,176 @@ func TestThresholdResolution(t *testing.T) {
 type uncalibrated struct{ embed.Mock }
 
 func (uncalibrated) Calibration(string) (embed.Calibration, bool) { return embed.Calibration{}, false }
+
+func TestFullText(t *testing.T) {
+	tool := func(desc string) *catalog.Tool { return &catalog.Tool{Name: "get_page", Description: desc} }
+	for _, tt := range []struct {
+		desc  string
+		words int
+		want  string
+	}{
+		{"Gets a page by its id. Use it when the id is known.", 0, "get page: Gets a page by its id. Use it when the id is known."},
+		{"Gets a page by its id. Use it when the id is known.", 4, "get page: Gets a page by its id."},
+		{"Gets a page by its id. Use it when the id is known.", 8, "get page: Gets a page by its id. Use it"},
+		{"Gets a page by its id and a long tail of words", 4, "get page: Gets a page by its id and a long tail of words"},
+		{"Gets a page by its id. Use it when the id is known.", 11, "get page: Gets a page by its id. Use it when the id"},
+		{"Gets a page by its id.", 6, "get page: Gets a page by its id."},
+		{"Gets a page by its id.", 7, "get page: Gets a page by its id."},
+		{"Gets\ta b.\n\nNext  page  ", 4, "get page: Gets\ta b.\n\nNext"},
+		{"", 3, "get page"},
+		{"Un café. S'il vous plaît, merci", 3, "get page: Un café. S'il"},
+	} {
+		if got := FullText(tool(tt.desc), tt.words); got != tt.want {
+			t.Errorf("FullText(%q, %d) = %q, want %q", tt.desc, tt.words, got, tt.want)
+		}
+	}
+	// Without a cut it is the cosine scoring's text.
+	for _, d := range []string{"Gets a page.", "", " x "} {
+		if FullText(tool(d), 0) != CosineText(tool(d)) {
+			t.Errorf("FullText(%q, 0) is not CosineText", d)
+		}
+	}
+}
+
+// The risk scoring embeds the cut full texts, and what-if cuts as the
+// scoring did.
+func TestFullWordsCutsTheEmbeddedText(t *testing.T) {
+	cat := testcat.Parse(t, testcat.List(
+		testcat.Tool("get_page", "Gets one page. It returns every property and block in it.", `{}`),
+		testcat.Tool("list_pages", "Lists the pages. Newest first, twenty at a time.", `{}`)))
+	rec := &recorder{Embedder: embed.Mock{}}
+	opts := DefaultOptions()
+	opts.Embedder = rec
+	opts.FullWords = 4
+	s, err := Score(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"get page: Gets one page. It", "list pages: Lists the pages. Newest"} {
+		if !slices.Contains(rec.texts, want) {
+			t.Errorf("%q not embedded; got %q", want, rec.texts)
+		}
+	}
+	rec.texts = nil
+	if _, err := s.WhatIf(context.Background(), rec, 0, "Fetches a page. Then returns it whole."); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rec.texts, "get page: Fetches a page. Then") {
+		t.Errorf("what-if embedded %q", rec.texts)
+	}
+}
+
+// recorder is an embedder that notes every text it is given.
+type recorder struct {
+	embed.Embedder
+	texts []string
+}
+
+func (r *recorder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	r.texts = append(r.texts, texts...)
+	return r.Embedder.Embed(ctx, texts)
+}
+
+// scaled is the mock with every component scaled off the integers, under
+// the ID it is given: float32 sums of its products round.
+type scaled struct{ id string }
+
+func (e scaled) ID() string      { return e.id }
+func (e scaled) Dimensions() int { return embed.MockDimensions }
+func (e scaled) Calibration(string) (embed.Calibration, bool) {
+	return embed.Calibration{}, false
+}
+func (e scaled) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	vs, err := embed.Mock{}.Embed(ctx, texts)
+	for _, v := range vs {
+		for k := range v {
+			v[k] = v[k]*float32(1+float64(k)/7.3) + 0.1
+		}
+	}
+	return vs, err
+}
+
+// The cosine with the mock (the parity path) sums in float64 and gives
+// the exact cosines' bits; with any other embedder the kernel's float32
+// blocks stay within float32 rounding of them.
+func TestFloat32PathsAgainstExactCosines(t *testing.T) {
+	cat := testcat.Sample(t, 90)
+	n := len(cat.Tools)
+	vs, err := scaled{}.Embed(context.Background(), func() []string {
+		texts := make([]string, n)
+		for i, tl := range cat.Tools {
+			texts[i] = CosineText(tl)
+		}
+		return texts
+	}())
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := func(i, j int) float64 {
+		var dot, ma, mb float64
+		for k := range vs[i] {
+			x, y := float64(vs[i][k]), float64(vs[j][k])
+			dot += x * y
+			ma += x * x
+			mb += y * y
+		}
+		return dot / (math.Sqrt(ma) * math.Sqrt(mb))
+	}
+	for _, tt := range []struct {
+		id   string
+		tol  float64
+		bits bool
+	}{{"mock", 0, true}, {"other", 1e-6, false}} {
+		opts := DefaultOptions()
+		opts.Embedder = scaled{tt.id}
+		opts.Scoring = ScoringCosine
+		opts.RankLimit = 0
+		s, err := Score(context.Background(), cat, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.ranked) != n*(n-1)/2 {
+			t.Fatalf("%s: %d pairs ranked", tt.id, len(s.ranked))
+		}
+		exactBits := 0
+		for _, p := range s.ranked {
+			want := exact(int(p.i), int(p.j))
+			if math.Abs(p.s-want) > tt.tol {
+				t.Fatalf("%s: pair (%d, %d) scores %v, exact %v", tt.id, p.i, p.j, p.s, want)
+			}
+			if p.s == want {
+				exactBits++
+			}
+		}
+		if tt.bits && exactBits != len(s.ranked) {
+			t.Errorf("%s: %d of %d cosines exact", tt.id, exactBits, len(s.ranked))
+		}
+		if !tt.bits && exactBits == len(s.ranked) {
+			t.Errorf("%s: every cosine exact: the float32 path is not in use", tt.id)
+		}
+	}
+}
+
+// parallel hands out every index once, whatever the cores, the length and
+// the chunk size.
+func TestParallelCoversEachIndexOnce(t *testing.T) {
+	for _, procs := range []int{1, 2, 5} {
+		saved := runtime.GOMAXPROCS(procs)
+		for _, n := range []int{0, 1, 2, 15, 16, 17, 1000} {
+			for _, size := range []int{1, 16, 64} {
+				seen := make([]atomic.Int32, n)
+				parallel(n, size, func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						seen[i].Add(1)
+					}
+				})
+				for i := range seen {
+					if c := seen[i].Load(); c != 1 {
+						t.Fatalf("GOMAXPROCS %d, n %d, size %d: index %d run %d times", procs, n, size, i, c)
+					}
+				}
+			}
+		}
+		runtime.GOMAXPROCS(saved)
+	}
+}

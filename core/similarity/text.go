@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
@@ -41,6 +42,35 @@ func openName(name string) string {
 // then ": " and the trimmed description (just the name when there is none).
 func CosineText(t *catalog.Tool) string {
 	return joinNameText(openName(t.OwnName()), textutil.JSTrim(t.Description))
+}
+
+// FullText is the risk scoring's full text for a tool: CosineText with
+// the description cut after its first words words, or after its first
+// sentence when that is longer (words ≤ 0: whole). A description of one
+// sentence is never cut, so its full text stays the first sentence's text
+// and is embedded once. The cut keeps the description's own spacing up to
+// the last word kept.
+func FullText(t *catalog.Tool, words int) string {
+	d := textutil.JSTrim(t.Description)
+	if words > 0 {
+		d = firstWords(d, max(words, len(strings.Fields(FirstSentence(d)))))
+	}
+	return joinNameText(openName(t.OwnName()), d)
+}
+
+// firstWords is s up to the end of its n-th run of non-space characters.
+func firstWords(s string, n int) string {
+	in := false
+	for i, r := range s {
+		space := unicode.IsSpace(r)
+		if in && space {
+			if n--; n == 0 {
+				return s[:i]
+			}
+		}
+		in = !space
+	}
+	return s
 }
 
 // AdaptiveText is what the adaptive scoring embeds: the opened name, then

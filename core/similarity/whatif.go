@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"toolscope/core/catalog"
+	"toolscope/core/vecf32"
 	"toolscope/embed"
 )
 
@@ -50,7 +52,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	}
 	edited := *s.tools[k]
 	edited.Description, edited.HasDescription = description, true
-	vs, err := e.Embed(ctx, []string{AdaptiveText(&edited), CosineText(&edited)})
+	vs, err := e.Embed(ctx, []string{AdaptiveText(&edited), FullText(&edited, s.fullWords)})
 	if err != nil {
 		return nil, fmt.Errorf("embedding with %s: %w", e.ID(), err)
 	}
@@ -58,7 +60,15 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	if len(vs) != 2 || len(vs[0]) != g.dim || len(vs[1]) != g.dim {
 		return nil, fmt.Errorf("embedding with %s: vectors of the wrong shape", e.ID())
 	}
-	first, full := unitRows(vs[:1], g.dim), unitRows(vs[1:], g.dim)
+	// The first sentence's cosine is computed as the kernel computes it
+	// (the raw vectors' product over their norms), so an unchanged
+	// description gives the scored risks to the bit.
+	first, full := vs[0], unitRows(vs[1:], g.dim)
+	var sq float64
+	for _, x := range first {
+		sq += float64(float64(x) * float64(x))
+	}
+	norm := math.Sqrt(sq)
 	tools := slices.Clone(s.tools)
 	tools[k] = &edited
 	terms, vocab := tfidf(tools)
@@ -75,12 +85,8 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 			continue
 		}
 		var c float64
-		if g.norms[j] != 0 {
-			var dot float64
-			for d, x := range first {
-				dot += x * g.vecs[j*g.dim+d]
-			}
-			c = dot / g.norms[j]
+		if nj := g.norms[j]; norm != 0 && nj != 0 {
+			c = g.dotWith(first, j) / (norm * nj)
 		}
 		aff[j] = c + g.weight*g.jaccard(marks, k, j)
 	}
@@ -93,9 +99,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 		}
 		var x Features
 		x[FeatAdaptive] = 2*aff[j] - usual - g.usual[j]
-		for d, v := range full {
-			x[FeatFull] += v * r.full[j*g.dim+d]
-		}
+		x[FeatFull] = float64(vecf32.Dot(full, r.full[j*g.dim:(j+1)*g.dim]))
 		x[FeatTerms] = sparseDot(terms[k], terms[j])
 		i1, j1 := k, j
 		if j < k {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // The forward pass (models/use-lite.md §3), written for this one model.
@@ -42,43 +43,51 @@ func (m *model) forward(ws *workspace, seqs [][]int) [][]float32 {
 
 	// x0 = e + (e + timing): the graph adds the embedding twice.
 	x := buf(&ws.x0, rows*embedDim)
-	for i, ids := range seqs {
-		for p, id := range ids {
-			dst := x[(spans[i].start+p)*embedDim:][:embedDim]
-			e := m.embeddings[id*embedDim:][:embedDim]
-			for k, sig := range m.timing[p*embedDim:][:embedDim] {
-				dst[k] = e[k] + (e[k] + sig)
+	parallel(len(seqs), func(lo, hi int) {
+		for i, ids := range seqs[lo:hi] {
+			for p, id := range ids {
+				dst := x[(spans[lo+i].start+p)*embedDim:][:embedDim]
+				e := m.embeddings[id*embedDim:][:embedDim]
+				for k, sig := range m.timing[p*embedDim:][:embedDim] {
+					dst[k] = e[k] + (e[k] + sig)
+				}
 			}
 		}
-	}
+	})
 	for i := range m.layers {
 		x = m.layers[i].forward(ws, x, rows, spans)
 	}
 
 	pooled := buf(&ws.pooled, len(seqs)*hiddenDim)
-	clear(pooled)
-	for i, s := range spans {
-		u := pooled[i*hiddenDim:][:hiddenDim]
-		for p := range s.n {
-			addTo(u, x[(s.start+p)*hiddenDim:][:hiddenDim])
+	parallel(len(spans), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			s := spans[i]
+			u := pooled[i*hiddenDim:][:hiddenDim]
+			clear(u)
+			for p := range s.n {
+				addTo(u, x[(s.start+p)*hiddenDim:][:hiddenDim])
+			}
+			n := float32(s.n)
+			for k := range u {
+				u[k] /= n
+			}
 		}
-		n := float32(s.n)
-		for k := range u {
-			u[k] /= n
-		}
-	}
+	})
 
 	// The result is the caller's: it must not live in the workspace.
 	v := make([]float32, len(seqs)*hiddenDim)
-	m.headW.mul(v, pooled, len(seqs), m.headB)
+	m.headW.mulThen(v, pooled, len(seqs), m.headB, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			row := v[r*hiddenDim:][:hiddenDim]
+			for k, a := range row {
+				row[k] = float32(math.Tanh(float64(a)))
+			}
+			l2normalize(row)
+		}
+	})
 	out := make([][]float32, len(seqs))
 	for i := range out {
-		row := v[i*hiddenDim:][:hiddenDim:hiddenDim]
-		for k, a := range row {
-			row[k] = float32(math.Tanh(float64(a)))
-		}
-		l2normalize(row)
-		out[i] = row
+		out[i] = v[i*hiddenDim:][:hiddenDim:hiddenDim]
 	}
 	return out
 }
@@ -92,26 +101,33 @@ func (l *layer) forward(ws *workspace, x []float32, rows int, spans []span) []fl
 	ctx := buf(&ws.ctx, rows*l.in)
 	attention(ctx, qkv, l.in, spans)
 	y := buf(&ws.y, rows*hiddenDim)
-	l.outW.mul(y, ctx, rows, l.outB)
 	if l.resW != nil {
+		// y = ctx·outW + outB, then y += x·resW + resB, a tile at a time.
+		l.outW.mul(y, ctx, rows, l.outB)
 		r := buf(&ws.res, rows*hiddenDim)
-		l.resW.mul(r, x, rows, l.resB)
-		addTo(y, r)
+		l.resW.mulThen(r, x, rows, l.resB, func(lo, hi int) {
+			addTo(y[lo*hiddenDim:hi*hiddenDim], r[lo*hiddenDim:hi*hiddenDim])
+		})
 	} else {
-		addTo(y, x)
+		l.outW.mulThen(y, ctx, rows, l.outB, func(lo, hi int) {
+			addTo(y[lo*hiddenDim:hi*hiddenDim], x[lo*hiddenDim:hi*hiddenDim])
+		})
 	}
 
 	f := layerNorm(buf(&ws.f, rows*hiddenDim), y, hiddenDim, l.ffnScale, l.ffnBias)
 	inner := buf(&ws.inner, rows*ffnDim)
-	l.w1.mul(inner, f, rows, l.b1)
-	for i, v := range inner {
-		inner[i] = max(v, 0)
-	}
+	l.w1.mulThen(inner, f, rows, l.b1, func(lo, hi int) {
+		part := inner[lo*ffnDim : hi*ffnDim]
+		for i, v := range part {
+			part[i] = max(v, 0)
+		}
+	})
 	// Layer 1 reads its input from ws.z, so layer 0's output must not be
 	// overwritten before it has been used: z is written last, from y.
 	z := buf(&ws.z, rows*hiddenDim)
-	l.w2.mul(z, inner, rows, l.b2)
-	addTo(z, y)
+	l.w2.mulThen(z, inner, rows, l.b2, func(lo, hi int) {
+		addTo(z[lo*hiddenDim:hi*hiddenDim], y[lo*hiddenDim:hi*hiddenDim])
+	})
 	return z
 }
 
@@ -129,7 +145,6 @@ func attention(out, qkv []float32, width int, spans []span) {
 	stride := 3 * width
 	parallel(len(spans), func(lo, hi int) {
 		var sc struct{ q, keys, vals, logits, ctx, zero []float32 }
-		var exps []float64
 		for _, s := range spans[lo:hi] {
 			rows := roundUp(s.n, tileRows)
 			cols := roundUp(s.n, panelCols)
@@ -139,7 +154,6 @@ func attention(out, qkv []float32, width int, spans []span) {
 			logits := buf(&sc.logits, rows*cols)
 			ctx := buf(&sc.ctx, rows*hd)
 			zero := buf(&sc.zero, max(cols, hd))
-			exps = slicesGrow(exps, s.n)
 			clear(zero)
 			clear(q[s.n*hd:])
 			for head := range numHeads {
@@ -162,7 +176,7 @@ func attention(out, qkv []float32, width int, spans []span) {
 				}
 				keys.mulTiles(logits, q, zero[:cols])
 				for i := range s.n {
-					softmax(logits[i*cols:][:cols], s.n, exps)
+					softmax(logits[i*cols:][:cols], s.n)
 				}
 				vals.mulTiles(ctx, logits, zero[:hd])
 				for i := range s.n {
@@ -174,56 +188,71 @@ func attention(out, qkv []float32, width int, spans []span) {
 }
 
 // softmax turns the first n logits of row into probabilities, in place,
-// and zeroes the rest; exps is scratch of at least n. exp and the sum are
-// float64.
-func softmax(row []float32, n int, exps []float64) {
+// and zeroes the rest. exp and the sum are float32: the largest term is 1,
+// so the sum of at most MaxTokens terms loses nothing the tolerance sees.
+func softmax(row []float32, n int) {
 	peak := row[0]
 	for _, v := range row[1:n] {
 		peak = max(peak, v)
 	}
-	var sum float64
+	var sum float32
 	for j, v := range row[:n] {
-		exps[j] = math.Exp(float64(v - peak))
-		sum += exps[j]
+		e := exp32(v - peak)
+		row[j] = e
+		sum += e
 	}
+	inv := 1 / sum
 	for j := range row[:n] {
-		row[j] = float32(exps[j] / sum)
+		row[j] *= inv
 	}
 	clear(row[n:])
 }
 
-func roundUp(n, m int) int { return (n + m - 1) / m * m }
-
-// slicesGrow returns s resized to n, reusing its storage when it can.
-func slicesGrow(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
+// exp32 is e^x in float32 for x ≤ 0, within 2 ulp: x = k·ln2 + r with
+// |r| ≤ ln2/2, e^r by its Taylor series to r⁷ (the first term left out is
+// under 2e-9 of the result), and 2^k written into the exponent. Below
+// −87 the result would be subnormal; it is 0.
+func exp32(x float32) float32 {
+	if x < -87 {
+		return 0
 	}
-	return s[:n]
+	const (
+		log2e = 1.44269504088896341
+		ln2hi = 0.693145751953125 // ln 2 in its top 17 bits: k·ln2hi is exact
+		ln2lo = 1.42860682030941723212e-6
+	)
+	k := float32(int32(x*log2e - 0.5))
+	r := (x - k*ln2hi) - k*ln2lo
+	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040)))))))
+	return p * math.Float32frombits(uint32(int32(k)+127)<<23)
 }
+
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
 
 // layerNorm normalises each row of x (rows × width) into out, which it
 // returns: (γ·rsqrt(σ²+ε))·(x−μ)+β with a two-pass, biased variance.
 func layerNorm(out, x []float32, width int, gamma, beta []float32) []float32 {
 	n := float32(width)
-	for r := range len(out) / width {
-		row := x[r*width:][:width]
-		var sum float32
-		for _, v := range row {
-			sum += v
+	parallel(len(out)/width, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			row := x[r*width:][:width]
+			var sum float32
+			for _, v := range row {
+				sum += v
+			}
+			mean := sum / n
+			var sq float32
+			for _, v := range row {
+				d := v - mean
+				sq += d * d
+			}
+			rs := float32(1 / math.Sqrt(float64(sq/n+lnEpsilon)))
+			dst := out[r*width:][:width]
+			for k, v := range row {
+				dst[k] = (gamma[k]*rs)*(v-mean) + beta[k]
+			}
 		}
-		mean := sum / n
-		var sq float32
-		for _, v := range row {
-			d := v - mean
-			sq += d * d
-		}
-		rs := float32(1 / math.Sqrt(float64(sq/n+lnEpsilon)))
-		dst := out[r*width:][:width]
-		for k, v := range row {
-			dst[k] = (gamma[k]*rs)*(v-mean) + beta[k]
-		}
-	}
+	})
 	return out
 }
 
@@ -246,18 +275,35 @@ func l2normalize(v []float32) {
 	}
 }
 
-// parallel splits [0, n) into one contiguous chunk per available core and
-// runs fn on each.
+// parallel runs fn over [0, n) on every available core. The range is cut
+// into chunks handed out in turn, so a core slowed by other work (or a
+// chunk of longer texts) takes fewer of them instead of holding the rest
+// up; fn runs on the calling goroutine too.
 func parallel(n int, fn func(lo, hi int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		fn(0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() { fn(lo, hi) })
+	chunk := max(1, n/(workers*chunksPerWorker))
+	var next atomic.Int64
+	run := func() {
+		for {
+			hi := int(next.Add(int64(chunk)))
+			lo := hi - chunk
+			if lo >= n {
+				return
+			}
+			fn(lo, min(hi, n))
+		}
 	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(run)
+	}
+	run()
 	wg.Wait()
 }
+
+// chunksPerWorker is how many pieces parallel cuts each core's share into.
+const chunksPerWorker = 8

@@ -41,22 +41,33 @@ func newDense(w []float32, k, n int) (*dense, error) {
 // mul writes x·W + bias into out for a rows × k matrix x, splitting the
 // rows over the available cores.
 func (d *dense) mul(out, x []float32, rows int, bias []float32) {
+	d.mulThen(out, x, rows, bias, nil)
+}
+
+// mulThen is mul, then calls then(lo, hi) for each block of rows [lo, hi)
+// once they are written, on the core that wrote them while they are still
+// in its cache: the element-wise steps after a product (a residual add, a
+// ReLU, tanh) run in the parallel part too. then may be nil.
+func (d *dense) mulThen(out, x []float32, rows int, bias []float32, then func(lo, hi int)) {
 	tiles := (rows + tileRows - 1) / tileRows
 	parallel(tiles, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			r0 := t * tileRows
-			if r0+tileRows <= rows {
+			n := min(tileRows, rows-r0)
+			if n == tileRows {
 				d.tile(x[r0*d.k:][:tileRows*d.k], bias, out[r0*d.n:][:tileRows*d.n])
-				continue
+			} else {
+				// The last, short tile goes through a zero-padded copy, so
+				// the kernel always reads and writes whole tiles.
+				xs := make([]float32, tileRows*d.k)
+				copy(xs, x[r0*d.k:][:n*d.k])
+				part := make([]float32, tileRows*d.n)
+				d.tile(xs, bias, part)
+				copy(out[r0*d.n:], part[:n*d.n])
 			}
-			// The last, short tile goes through a zero-padded copy, so the
-			// kernel always reads and writes whole tiles.
-			n := rows - r0
-			xs := make([]float32, tileRows*d.k)
-			copy(xs, x[r0*d.k:][:n*d.k])
-			part := make([]float32, tileRows*d.n)
-			d.tile(xs, bias, part)
-			copy(out[r0*d.n:], part[:n*d.n])
+			if then != nil {
+				then(r0, r0+n)
+			}
 		}
 	})
 }
@@ -72,17 +83,28 @@ func (d *dense) mulTiles(out, x, bias []float32) {
 // tile computes one tileRows × n block: out = x·W + bias, with x and out
 // exactly tileRows rows.
 func (d *dense) tile(x, bias, out []float32) {
-	for j0 := 0; j0 < d.n; j0 += panelCols {
-		kernel(d.k, x, d.panels[j0*d.k:][:d.k*panelCols], bias[j0:][:panelCols], out[j0:], d.n)
+	for j0 := 0; j0 < d.n; {
+		if kernels.pair != nil && j0+2*panelCols <= d.n {
+			kernels.pair(d.k, x, d.panels[j0*d.k:][:2*d.k*panelCols], bias[j0:][:2*panelCols], out[j0:], d.n)
+			j0 += 2 * panelCols
+			continue
+		}
+		kernels.one(d.k, x, d.panels[j0*d.k:][:d.k*panelCols], bias[j0:][:panelCols], out[j0:], d.n)
+		j0 += panelCols
 	}
 }
 
 // kernelFunc computes one tile; see kernelGo.
 type kernelFunc func(k int, a, b, bias, c []float32, ldc int)
 
-// kernel is the fastest tile kernel this machine runs; gemm_amd64.go swaps
-// in the assembly one when the CPU has AVX2 and FMA.
-var kernel kernelFunc = kernelGo
+// kernelSet is the tile kernels in use: one computes a tile against one
+// panel, pair (nil when the machine has none) against two neighbouring
+// panels, b then holding both and bias and c 32 columns.
+type kernelSet struct{ one, pair kernelFunc }
+
+// kernels are the fastest this machine runs; gemm_amd64.go swaps in the
+// assembly ones when the CPU has AVX2 and FMA, or AVX-512.
+var kernels = kernelSet{one: kernelGo}
 
 // kernelGo computes c[r][j] = bias[j] + Σ_l a[r·k+l]·b[l·16+j] for the
 // tileRows rows r of a (each k long) and the 16 columns j of the panel b;

@@ -10,13 +10,13 @@ import (
 
 // testKernels lists every tile kernel this machine can run: the portable
 // one, and those gemm_*_test.go files add for their architecture.
-var testKernels = map[string]kernelFunc{"go": kernelGo}
+var testKernels = map[string]kernelSet{"go": {one: kernelGo}}
 
-// withKernel runs f with k as the tile kernel.
-func withKernel(k kernelFunc, f func()) {
-	saved := kernel
-	kernel = k
-	defer func() { kernel = saved }()
+// withKernel runs f with k as the tile kernels.
+func withKernel(k kernelSet, f func()) {
+	saved := kernels
+	kernels = k
+	defer func() { kernels = saved }()
 	f()
 }
 
@@ -84,6 +84,36 @@ func TestEveryKernelMatchesReference(t *testing.T) {
 			if d := maxAbsDiff(got[i], s.Vector); d > tolerance {
 				t.Errorf("%s kernel: %q is %.2e off", name, s.Text, d)
 			}
+		}
+	}
+}
+
+// BenchmarkGEMM multiplies 1,020 rows by matrices of the model's shapes
+// (qkv of layer 0, the FFN's two) with each kernel, and reports GFLOP per
+// CPU-second: run it with -cpu 1 for the per-core rate.
+func BenchmarkGEMM(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const rows = 1020
+	for _, shape := range [][2]int{{256, 768}, {512, 1536}, {1536, 512}} {
+		depth, cols := shape[0], shape[1]
+		x, w, bias := randomMatrix(r, rows*depth), randomMatrix(r, depth*cols), randomMatrix(r, cols)
+		d, err := newDense(w, depth, cols)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := make([]float32, rows*cols)
+		for name, k := range testKernels {
+			b.Run(fmt.Sprintf("%dx%d/%s", depth, cols, name), func(b *testing.B) {
+				cpu := cpuTime()
+				withKernel(k, func() {
+					for b.Loop() {
+						d.mul(out, x, rows, bias)
+					}
+				})
+				if spent := cpuTime() - cpu; spent > 0 {
+					b.ReportMetric(2*rows*float64(depth*cols)*float64(b.N)/spent.Seconds()/1e9, "GFLOP/cpu-s")
+				}
+			})
 		}
 	}
 }

@@ -134,13 +134,23 @@ func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error
 		}
 		return nil
 	}
-	for i, text := range texts {
-		ids := m.tok.encode(head(text, maxTextBytes))
+	// Tokenizing runs on every core first; the batches are then cut from
+	// the ids in order.
+	seqs := make([][]int, len(texts))
+	parallel(len(texts), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if ctx.Err() != nil {
+				return
+			}
+			ids := m.tok.encode(head(texts[i], maxTextBytes))
+			seqs[i] = ids[:min(len(ids), MaxTokens)]
+		}
+	})
+	for i, ids := range seqs {
 		if len(ids) == 0 {
 			out[i] = slices.Clone(m.empty)
 			continue
 		}
-		ids = ids[:min(len(ids), MaxTokens)]
 		batch = append(batch, ids)
 		which = append(which, i)
 		tokens += len(ids)

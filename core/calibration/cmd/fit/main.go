@@ -41,19 +41,21 @@ func main() {
 	noCache := flag.Bool("no-cache", false, "embed without the vector cache")
 	free := flag.Bool("free-guided", false, "fit the guided weight too, rather than fixing it by the rubric")
 	drop := flag.String("drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
+	fullWords := flag.Int("full-words", 0, "cut the full texts' descriptions to their first `N` words (0: whole)")
 	flag.Parse()
-	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free); err != nil {
+	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *fullWords); err != nil {
 		fmt.Fprintln(os.Stderr, "fit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool) error {
+func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, fullWords int) error {
 	ctx := context.Background()
 	var e embed.Embedder = use.New()
 	e = cache.Wrap(e, cache.Options{Disabled: noCache})
 	opts := lint.DefaultOptions()
 	opts.Embedder = e
+	opts.FullWords = fullWords
 	labels, err := calibration.ReadLabels(filepath.Join(data, "confusion", "labels.jsonl"))
 	if err != nil {
 		return err

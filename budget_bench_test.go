@@ -1,0 +1,235 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The budgets of the default lint (built-in encoder, risk scoring), run as
+// the command runs: a catalog file read, embedded, scored and reported as
+// text. Cold runs read and write no vector cache; warm runs read one
+// filled beforehand. The catalogs are real: the first 1,000 tools of
+// lark-mcp-all-tools, all 2,470 of stabletoolbench-rapidapi, and 5,000 and
+// 10,000 tools cycled through every catalog of ../shared/catalogs (later
+// copies of a name renamed). They are skipped when ../shared is absent.
+
+const sharedCatalogs = "../shared/catalogs"
+
+// rawTool is a tool in MCP form, as the benchmarks write catalogs.
+type rawTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+}
+
+// readRawTools reads a catalog file's tools in MCP form, from an MCP
+// tools/list result, an OpenAI list or an Anthropic list.
+func readRawTools(tb testing.TB, path string) []rawTool {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Skipf("the shared catalogs are not beside the repository: %v", err)
+	}
+	var list []json.RawMessage
+	var mcp struct{ Tools []json.RawMessage }
+	if json.Unmarshal(data, &mcp) == nil && mcp.Tools != nil {
+		list = mcp.Tools
+	} else if err := json.Unmarshal(data, &list); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	out := make([]rawTool, 0, len(list))
+	for _, raw := range list {
+		var e struct {
+			rawTool
+			InputSchemaAnthropic json.RawMessage `json:"input_schema"`
+			Function             *struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(raw, &e); err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		t := e.rawTool
+		if e.Function != nil {
+			t = rawTool{e.Function.Name, e.Function.Description, e.Function.Parameters}
+		}
+		if t.InputSchema == nil {
+			t.InputSchema = e.InputSchemaAnthropic
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// budgetCatalog writes n tools to a file in a temporary directory: the
+// first n of one catalog (name given), or, for name "", n cycled through
+// every shared catalog with later copies renamed.
+func budgetCatalog(tb testing.TB, name string, n int) string {
+	tb.Helper()
+	var src []rawTool
+	if name != "" {
+		src = readRawTools(tb, filepath.Join(sharedCatalogs, name))
+		if len(src) < n {
+			tb.Fatalf("%s has %d tools, want %d", name, len(src), n)
+		}
+	} else {
+		files, _ := filepath.Glob(filepath.Join(sharedCatalogs, "*", "*.json"))
+		if len(files) == 0 {
+			tb.Skipf("the shared catalogs are not beside the repository (%s)", sharedCatalogs)
+		}
+		for _, f := range files {
+			src = append(src, readRawTools(tb, f)...)
+		}
+	}
+	tools := make([]rawTool, n)
+	seen := map[string]bool{}
+	for i := range tools {
+		t := src[i%len(src)]
+		base := t.Name
+		for k := 2; seen[t.Name]; k++ {
+			t.Name = fmt.Sprintf("%s_v%d", base, k)
+		}
+		seen[t.Name] = true
+		tools[i] = t
+	}
+	data, err := json.Marshal(map[string]any{"tools": tools})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), fmt.Sprintf("tools-%d.json", n))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// lintOnce runs `toolscope lint ARGS... CATALOG` (the text report) in-process
+// and fails unless it exits 0 or 1 (a failed gate is a finished run).
+func lintOnce(tb testing.TB, catalog string, args ...string) {
+	tb.Helper()
+	var errOut syncBuffer
+	code := run(append(append([]string{"lint"}, args...), catalog), stdio{in: nil, out: io.Discard, err: &errOut})
+	if code > 1 {
+		tb.Fatalf("lint exited %d: %s", code, errOut.String())
+	}
+}
+
+// syncBuffer collects what a run writes to stderr.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+// processCPU is the CPU time this process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// heapPeak runs f and returns the highest the Go heap (objects, live or
+// not yet swept) rose above where it stood before, sampled every 2 ms.
+func heapPeak(f func()) uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	base := read()
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			peak = max(peak, read())
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	f()
+	close(done)
+	wg.Wait()
+	peak = max(peak, read())
+	return peak - min(peak, base)
+}
+
+// benchLint times lint runs of catalog and reports CPU seconds and the
+// heap's peak per run.
+func benchLint(b *testing.B, catalog string, args ...string) {
+	var peak uint64
+	cpu := processCPU()
+	for b.Loop() {
+		peak = max(peak, heapPeak(func() { lintOnce(b, catalog, args...) }))
+	}
+	b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+}
+
+// BenchmarkBudgetCold is the default lint with an empty cache: budgets
+// 4 s for 1,000 real tools and 10 s for 2,470.
+func BenchmarkBudgetCold(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		catalog string
+		n       int
+	}{
+		{"tools=1000", "mcp/lark-mcp-all-tools.json", 1000},
+		{"tools=2470", "corpus/stabletoolbench-rapidapi.clean.openai.json", 2470},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			benchLint(b, budgetCatalog(b, c.catalog, c.n), "--no-cache")
+		})
+	}
+}
+
+// BenchmarkBudgetWarm is the default lint with every vector in the cache:
+// budgets 0.3 s for 1,000 tools, 1.5 s for 5,000, 5 s and 400 MB for
+// 10,000. Filling the cache first embeds every text once (minutes for
+// 10,000 tools), outside the timing.
+func BenchmarkBudgetWarm(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		catalog string
+		n       int
+	}{
+		{"tools=1000", "mcp/lark-mcp-all-tools.json", 1000},
+		{"tools=5000", "", 5000},
+		{"tools=10000", "", 10000},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.Setenv("TOOLSCOPE_CACHE_DIR", b.TempDir())
+			catalog := budgetCatalog(b, c.catalog, c.n)
+			lintOnce(b, catalog) // fills the cache
+			benchLint(b, catalog)
+		})
+	}
+}

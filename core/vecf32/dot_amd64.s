@@ -1,0 +1,137 @@
+#include "textflag.h"
+
+// func dot3x4AVX2(a, b *float32, strideA, strideB, blocks int, sums *[12]float32)
+//
+// Y0..Y11 hold the twelve products' partial sums (Y(4r+c) for row r of a,
+// row c of b), eight lanes each; Y12..Y14 the rows of a, Y15 one row of b.
+TEXT ·dot3x4AVX2(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ strideA+16(FP), R8
+	MOVQ strideB+24(FP), R9
+	MOVQ blocks+32(FP), CX
+	MOVQ sums+40(FP), DX
+
+	LEAQ (SI)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	LEAQ (DI)(R9*1), R12
+	LEAQ (R12)(R9*1), R13
+	LEAQ (R13)(R9*1), R14
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	XORQ BX, BX
+
+loop:
+	VMOVUPS (SI)(BX*1), Y12
+	VMOVUPS (R10)(BX*1), Y13
+	VMOVUPS (R11)(BX*1), Y14
+	VMOVUPS (DI)(BX*1), Y15
+	VFMADD231PS Y15, Y12, Y0
+	VFMADD231PS Y15, Y13, Y4
+	VFMADD231PS Y15, Y14, Y8
+	VMOVUPS (R12)(BX*1), Y15
+	VFMADD231PS Y15, Y12, Y1
+	VFMADD231PS Y15, Y13, Y5
+	VFMADD231PS Y15, Y14, Y9
+	VMOVUPS (R13)(BX*1), Y15
+	VFMADD231PS Y15, Y12, Y2
+	VFMADD231PS Y15, Y13, Y6
+	VFMADD231PS Y15, Y14, Y10
+	VMOVUPS (R14)(BX*1), Y15
+	VFMADD231PS Y15, Y12, Y3
+	VFMADD231PS Y15, Y13, Y7
+	VFMADD231PS Y15, Y14, Y11
+	ADDQ $32, BX
+	DECQ CX
+	JNZ loop
+
+	// Each row's four sums: pairwise horizontal adds within each 128-bit
+	// half, then the halves added.
+	VHADDPS Y1, Y0, Y12
+	VHADDPS Y3, Y2, Y13
+	VHADDPS Y13, Y12, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VADDPS X13, X12, X12
+	VMOVUPS X12, (DX)
+
+	VHADDPS Y5, Y4, Y12
+	VHADDPS Y7, Y6, Y13
+	VHADDPS Y13, Y12, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VADDPS X13, X12, X12
+	VMOVUPS X12, 16(DX)
+
+	VHADDPS Y9, Y8, Y12
+	VHADDPS Y11, Y10, Y13
+	VHADDPS Y13, Y12, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VADDPS X13, X12, X12
+	VMOVUPS X12, 32(DX)
+
+	VZEROUPPER
+	RET
+
+// func dotAVX2(a, b *float32, n int) float32
+//
+// Σ a[k]·b[k] over the first n components, n a multiple of 8: four
+// accumulators over 32 components a step, then one over 8.
+TEXT ·dotAVX2(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	CMPQ CX, $32
+	JLT eights
+
+loop32:
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	CMPQ CX, $32
+	JGE loop32
+
+eights:
+	TESTQ CX, CX
+	JZ sum
+
+loop8:
+	VMOVUPS (SI), Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop8
+
+sum:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VMOVSS X0, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -1,0 +1,8 @@
+package vecf32
+
+func init() {
+	if HasAVX2 {
+		blockFuncs["avx2"] = dotBlockAVX2
+		dotFuncs["avx2"] = dotDispatchAVX2
+	}
+}
