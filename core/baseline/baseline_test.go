@@ -241,7 +241,7 @@ func TestApplyTruncatedPairsCountAsNew(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{``, "empty"},
-		{`{`, "1:1: unexpected EOF"},
+		{`{`, "1:2: unexpected end of input"},
 		{`[]`, "cannot unmarshal array"},
 		{`{"kind": "toolscope-baseline", "version": 1, "extra": 1}`, `unknown field "extra"`},
 		{`{"kind": "other", "version": 1}`, "not a toolscope baseline"},
@@ -267,8 +267,8 @@ func TestParseSkipsALeadingBOM(t *testing.T) {
 	if _, err := Parse([]byte("\ufeff" + `{"kind": "toolscope-baseline", "version": 1}`)); err != nil {
 		t.Errorf("a leading byte order mark: %v", err)
 	}
-	if _, err := Parse([]byte("\ufeff{")); err == nil || !strings.HasPrefix(err.Error(), "1:1:") {
-		t.Errorf("an error after the mark: %v, want it at 1:1", err)
+	if _, err := Parse([]byte("\ufeff{")); err == nil || !strings.HasPrefix(err.Error(), "1:2:") {
+		t.Errorf("an error after the mark: %v, want it at 1:2, after the brace (not counting the mark)", err)
 	}
 	if _, err := Parse([]byte(" \ufeff" + `{"kind": "toolscope-baseline", "version": 1}`)); err == nil {
 		t.Error("a mark after a space was read")
