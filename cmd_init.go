@@ -91,7 +91,7 @@ func initConfig() string {
 # Every setting below is at its default and commented out. Format: docs/config.md
 version: 1
 
-# Warnings fail the gate too (as --strict).
+# Warnings and review pairs fail the gate too (as --strict).
 # strict: false
 
 # Rule severities: off, warn or error (every finding of the rule then has

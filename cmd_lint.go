@@ -63,13 +63,13 @@ type linted struct {
 // lintRun is what a lint run's flags ask beyond the catalog flags.
 type lintRun struct {
 	baselinePath, writeBaseline string
-	// quiet leaves warnings and watch pairs out of the outputs.
+	// quiet leaves warnings and review pairs out of the outputs.
 	quiet bool
 	// maxWarnings fails the run on more warnings than it, over every
 	// catalog (-1: no limit).
 	maxWarnings int
-	// failOn holds "stale": config and baseline entries that matched
-	// nothing fail the run.
+	// failOn holds "review" (review pairs fail the gate) and "stale"
+	// (config and baseline entries that matched nothing fail the run).
 	failOn listFlag
 	// merge lints the catalogs as one, as a host that is given all of
 	// them sees them.
@@ -83,9 +83,9 @@ func runLint(args []string, io stdio) int {
 	var lr lintRun
 	fs.StringVar(&lr.baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
 	fs.StringVar(&lr.writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
-	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no watch pairs (the gate is unchanged)")
+	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no review pairs (the gate is unchanged)")
 	fs.IntVar(&lr.maxWarnings, "max-warnings", -1, "fail when the run has more than `N` warnings, over every catalog (-1: no limit)")
-	fs.Var(&lr.failOn, "fail-on", "`stale`: fail when a config ignore or accept entry, or a baseline entry, matched nothing")
+	fs.Var(&lr.failOn, "fail-on", "`LIST` of what else fails the gate: review (the review pairs), stale (a config ignore or accept entry, or a baseline entry, that matched nothing)")
 	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory)")
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
@@ -127,10 +127,11 @@ func runLint(args []string, io stdio) int {
 		return usageError(io, "lint", err.Error())
 	}
 	for _, w := range lr.failOn {
-		if w != "stale" {
-			return usageError(io, "lint", fmt.Sprintf("--fail-on %s: want stale", w))
+		if w != "stale" && w != "review" {
+			return usageError(io, "lint", fmt.Sprintf("--fail-on %s: want review or stale", w))
 		}
 	}
+	f.review = slices.Contains(lr.failOn, "review")
 	if lr.maxWarnings < -1 {
 		return usageError(io, "lint", fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
 	}

@@ -268,7 +268,8 @@ func runProgram(o tui.Options, opts []tea.ProgramOption, io stdio) int {
 	opts = append(opts, testProgramOptions...)
 	opts = append(opts, tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err := tea.NewProgram(m, opts...).Run()
-	m.Close() // ends a start still reaching a live source
+	// The deferred Close ends a start still reaching a live source
+	// before the caller waits for it.
 	if cause := context.Cause(ctx); errors.As(cause, new(signalError)) {
 		fmt.Fprintf(io.err, "toolscope: the explorer stopped: %s\n", cause)
 		return 2

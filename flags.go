@@ -47,6 +47,8 @@ type catalogFlags struct {
 	threshold    optionalFloat
 	watchBand    optionalFloat
 	strict       bool
+	// review makes review pairs fail the gate (lint's --fail-on review).
+	review       bool
 	noSimilarity bool
 	rankLimit    int
 	disable      listFlag
@@ -142,7 +144,7 @@ func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *c
 	fs.Var(&f.threshold, "threshold", "confusability threshold `N` (default: the embedder's calibration); off = report-only")
 	fs.Var(&f.watchBand, "watch-band", "watch band `N` below the threshold (default: the embedder's calibration)")
 	if structural {
-		fs.BoolVar(&f.strict, "strict", false, "warnings fail the gate too")
+		fs.BoolVar(&f.strict, "strict", false, "warnings and review pairs fail the gate too")
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
 		fs.IntVar(&f.rankLimit, "rank-limit", similarity.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
 		fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
@@ -244,6 +246,7 @@ func (f *catalogFlags) options() lint.Options {
 	if f.strict {
 		o.FailOn = lint.SeverityWarn
 	}
+	o.Review = f.strict || f.review
 	o.RankLimit = f.rankLimit
 	o.Disabled = append([]string(nil), f.disable...)
 	if f.config != nil {

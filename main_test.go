@@ -12,8 +12,16 @@ func TestMain(m *testing.M) {
 	// A test that starts os.Args[0] with the behaviour set gets the live
 	// test server (over stdio) instead of the tests.
 	livetest.MainIfAsked()
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, f := range afterTests {
+		f()
+	}
+	os.Exit(code)
 }
+
+// afterTests clean up what tests shared (the binary built for the
+// end-to-end tests).
+var afterTests []func()
 
 // stdioConfig writes an mcp-config whose one server, "ops", is the live
 // test server over stdio with behaviour b, and returns its path.

@@ -66,6 +66,11 @@ func (m *Model) copySelection() {
 		}
 		return
 	}
+	m.copyOut(text, what)
+}
+
+// copyOut puts text on the clipboard (OSC 52) and says what was copied.
+func (m *Model) copyOut(text, what string) {
 	w := m.opts.Clipboard
 	if w == nil {
 		w = os.Stderr

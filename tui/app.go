@@ -40,7 +40,8 @@ const (
 	paneCount
 )
 
-var paneNames = [...]string{"Tools", "Tool", "Pairs", "Arguments"}
+// The selected tool's pane is "Detail", so no two tabs differ by one letter.
+var paneNames = [...]string{"Tools", "Detail", "Pairs", "Arguments"}
 
 // pane is what the root needs of each pane.
 type pane interface {
@@ -151,12 +152,17 @@ type Model struct {
 	// zoomed gives the focused pane the whole body.
 	zoomed   bool
 	quitting bool
+	// closed is set by the first Close.
+	closed bool
 	// compare, when open, covers the panes with a pair side by side.
 	compare *compareView
 	// whatIf, when open, covers the panes with the what-if field;
 	// whatIfIDs numbers the runs of every what-if opened.
 	whatIf    *whatIfView
 	whatIfIDs int
+	// whatIfDrafts are the edited descriptions left in the what-if, by
+	// tool name: d reopens each where it was left.
+	whatIfDrafts map[string]string
 	// exporting is true while the footer asks for an export format, then
 	// (exportFormat set) for the file name.
 	exporting    bool
@@ -213,7 +219,7 @@ func New(opts Options) *Model {
 	opts = m.opts
 	// The rules run after the first frame (Init), so it never waits for
 	// them, whatever the catalog's size.
-	m.setSnapshot(bare(opts.Catalog, opts.Lint.FailOn, opts.Config))
+	m.setSnapshot(bare(opts.Catalog, opts.Lint.Gate, opts.Config))
 	m.render()
 	return m
 }
@@ -249,8 +255,13 @@ func (m *Model) work() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Close stops the background work and the file watch.
+// Close stops the background work and the file watch. It may be called
+// more than once: only the first call does anything.
 func (m *Model) Close() {
+	if m.closed {
+		return
+	}
+	m.closed = true
 	if m.start != nil && m.start.cancel != nil {
 		m.start.cancel()
 	}
@@ -262,7 +273,12 @@ func (m *Model) Close() {
 
 // Update routes a message and re-renders the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.route(msg)
+	var cmd tea.Cmd
+	if km, ok := msg.(tea.KeyMsg); ok && km.Type == tea.KeyRunes && len(km.Runes) > 1 && !km.Paste {
+		cmd = m.burst(km)
+	} else {
+		cmd = m.route(msg)
+	}
 	// The drawer judges its text in the background, after any update that
 	// changed it.
 	if c := m.drawer.command(); c != nil {
@@ -273,6 +289,48 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	return m, cmd
+}
+
+// burst routes runes that were read at once (a held key, a fast typist,
+// a slow link): Bubble Tea delivers "jjj" as one message, and each rune
+// is a key of its own. Once a text field takes the keys, the rest is
+// typed into it whole.
+func (m *Model) burst(km tea.KeyMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for rest := km.Runes; len(rest) > 0 && !m.quitting; {
+		one := km
+		if m.takesText() {
+			one.Runes, rest = rest, nil
+		} else {
+			one.Runes, rest = rest[:1], rest[1:]
+		}
+		cmds = append(cmds, m.route(one))
+		// The next key finds the keys this one enabled or disabled.
+		m.enableKeys()
+	}
+	return tea.Batch(cmds...)
+}
+
+// takesText reports whether a key now goes to a text field (the filter,
+// a search, the editor, a prompt's field), following key's order.
+func (m *Model) takesText() bool {
+	switch {
+	case m.asking != nil, m.start != nil:
+		return false
+	case m.whatIf != nil:
+		return m.whatIf.Typing()
+	case m.helpOpen:
+		return false
+	case m.exporting:
+		return m.exportFormat != ""
+	case m.triage != nil:
+		return m.triage.choices == nil
+	case m.panes[m.focus].Typing():
+		return true
+	case m.compare != nil:
+		return m.compare.Typing()
+	}
+	return false
 }
 
 // settle lays the screen out again when the banner came or went, and
@@ -422,11 +480,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.whatIf != nil {
-		if key.Matches(msg, k.Back) {
-			m.whatIf = nil
-			return nil
-		}
-		return m.whatIf.Update(msg)
+		return m.whatIfKey(msg)
 	}
 	if m.helpOpen {
 		return m.helpKey(msg)
@@ -488,6 +542,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.cancelCall()
 	case key.Matches(msg, k.Back) && m.focus == paneArgs && m.drawerOpen:
 		m.closeDrawer()
+	case key.Matches(msg, k.Back) && m.focus != paneTools && !m.searching() && m.tools.filter.Value() != "":
+		// esc clears the filter from any pane, as from the list.
+		m.tools.clearFilter()
+		m.selectionChanged()
 	case key.Matches(msg, k.CallTool) && m.focus == paneArgs:
 		return m.callTool()
 	case key.Matches(msg, k.Raise):
@@ -518,8 +576,17 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		key.Matches(msg, k.Ignore) && m.focus == paneTool && m.compare == nil,
 		key.Matches(msg, k.Undo) && (m.focus == panePairs || m.focus == paneTool || m.compare != nil):
 		return m.triageKey(msg)
+	case !k.Accept.Enabled() && pressed(msg, k.Accept) && (m.focus == panePairs || m.compare != nil):
+		// A key that cannot act says why rather than nothing.
+		m.notice = m.acceptOff()
 	case key.Matches(msg, k.WhatIf):
 		return m.openWhatIf()
+	case key.Matches(msg, k.Scope) && m.focus != panePairs:
+		// g from any pane goes to the global ranking.
+		m.setFocus(panePairs)
+		if !m.pairs.global {
+			return m.toPane(msg)
+		}
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
 			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
@@ -544,6 +611,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// pressed reports whether msg is one of b's keys, enabled or not.
+func pressed(msg tea.KeyMsg, b key.Binding) bool { return slices.Contains(b.Keys(), msg.String()) }
 
 // searcher is a view with a search of its own, whose n and N move between
 // matches.
@@ -574,8 +644,18 @@ type question struct {
 
 // quit quits, after asking when argument drafts would be lost.
 func (m *Model) quit() {
+	if m.whatIf != nil {
+		m.leaveWhatIf()
+	}
+	var drafts []string
 	if n := m.drawer.draftCount(); n > 0 {
-		m.ask("quit and lose the argument drafts of "+plural(n, "tool")+"?", func() tea.Cmd {
+		drafts = append(drafts, "the argument drafts of "+plural(n, "tool"))
+	}
+	if n := len(m.whatIfDrafts); n > 0 {
+		drafts = append(drafts, "the edited descriptions of "+plural(n, "tool"))
+	}
+	if len(drafts) > 0 {
+		m.ask("quit and lose "+strings.Join(drafts, " and ")+"?", func() tea.Cmd {
 			m.quitting = true
 			return nil
 		})
@@ -706,9 +786,10 @@ func (m *Model) focused() pane {
 // toPane hands a message to the focused pane and tells the others when the
 // selected tool changed under it.
 func (m *Model) toPane(msg tea.Msg) tea.Cmd {
-	before := m.tools.selectedTool()
+	before, query := m.tools.selectedTool(), m.tools.filter.Value()
 	cmd := m.panes[m.focus].Update(msg)
-	if m.tools.selectedTool() != before {
+	// The ranking follows the filter too.
+	if m.tools.selectedTool() != before || m.tools.filter.Value() != query {
 		m.selectionChanged()
 	}
 	return cmd
@@ -760,7 +841,7 @@ func (m *Model) closeDrawer() {
 func (m *Model) setSnapshot(s *snapshot) {
 	if s.cfg != m.eng.cfg {
 		// Analysed before a triage replaced the config.
-		s = s.withConfig(m.eng.cfg, m.eng.lint.FailOn)
+		s = s.withConfig(m.eng.cfg, m.eng.lint.Gate)
 	}
 	m.snap = s
 	m.tools.setSnapshot(s)
@@ -777,6 +858,7 @@ func (m *Model) selectionChanged() {
 
 // syncPairs tells the pairs pane the selection and the similarity's state.
 func (m *Model) syncPairs() {
+	m.pairs.only = m.tools.shownTools
 	m.pairs.show(m.snap, m.tools.selectedTool(), "similarity: "+m.similarityStatus(), m.thresholdStatus())
 }
 

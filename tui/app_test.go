@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func newTestModel(t testing.TB, w, h int) *Model {
 var namedKeys = map[string]tea.KeyType{
 	"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "esc": tea.KeyEsc, "enter": tea.KeyEnter,
 	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
-	"backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC, "pgdown": tea.KeyPgDown, "end": tea.KeyEnd,
+	"backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "end": tea.KeyEnd, "home": tea.KeyHome,
 }
 
 // keyMsg builds the message for a key name ("tab", "esc") or one rune.
@@ -304,9 +305,19 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 	if m.helpOpen {
 		t.Error("a key did not close help")
 	}
+	// q closes the help, as in k9s and lazygit; ctrl+c quits from it.
+	press(m, "?", "q")
+	if m.helpOpen || m.quitting {
+		t.Errorf("q in help: open %v, quitting %v", m.helpOpen, m.quitting)
+	}
+	press(m, "?", "ctrl+c")
+	if !m.quitting {
+		t.Error("ctrl+c in help did not quit")
+	}
+	m.quitting = false
 	// The pairs' help says what the score in use means, in one sentence.
 	press(m, "3", "?")
-	flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(m.View()), "│", " ")), " ")
 	if !strings.Contains(flat, "The risk is the chance, from 0 to 1") {
 		t.Errorf("the pairs' help does not explain the risk:\n%s", m.View())
 	}
@@ -360,5 +371,159 @@ func TestEveryScreenFitsEverySize(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCloseTwice pins that closing the explorer again does nothing: the
+// command line closes it when the program ends and again on its way out.
+func TestCloseTwice(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/ops.json"
+	data, err := os.ReadFile("testdata/ops.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"watched file", Options{Catalog: testCatalog(t), Watch: path}},
+		{"plain", Options{Catalog: testCatalog(t)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New(tc.opts)
+			m.Init()
+			if tc.opts.Watch != "" && m.watcher == nil {
+				t.Fatal("the file is not watched")
+			}
+			m.Close()
+			m.Close()
+		})
+	}
+	w, err := startWatch(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.close()
+	w.close()
+}
+
+// TestKeyBurstsCountEveryKey pins that runes read at once, which Bubble
+// Tea delivers as one message ("jjj"), act as the keys typed one by one:
+// in every pane, and as text once a text field takes them.
+func TestKeyBurstsCountEveryKey(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup []string
+		burst string
+	}{
+		{"tool list moves", nil, "jjj"},
+		{"sort twice", nil, "oo"},
+		{"ranking moves", []string{"3", "g"}, "jjj"},
+		{"neighbours move", []string{"3"}, "jj"},
+		{"tool pane sections", []string{"2"}, "ll"},
+		{"filter opens and takes the rest", nil, "/vol"},
+		{"help scrolls", []string{"?"}, "jjj"},
+		{"editor takes text, q included", []string{"a"}, "jjq"},
+		{"comparison scrolls", []string{"3", "enter"}, "jjj"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			one := scoredModel(t, mockOptions(t), 80, 16)
+			all := scoredModel(t, mockOptions(t), 80, 16)
+			press(one, tc.setup...)
+			press(all, tc.setup...)
+			before := all.View()
+			for _, r := range tc.burst {
+				press(one, string(r))
+			}
+			send(all, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tc.burst)})
+			if all.quitting {
+				t.Fatal("the burst quit")
+			}
+			if all.View() == before {
+				t.Fatalf("the burst %q changed nothing:\n%s", tc.burst, before)
+			}
+			if got, want := all.View(), one.View(); got != want {
+				t.Errorf("the burst %q differs from its keys one by one:\n%s\nwant:\n%s", tc.burst, got, want)
+			}
+		})
+	}
+}
+
+// TestRankingScrollKeepsTheCursorInView pins the ranking's scrolling:
+// after any move the cursor's row is on screen, whole when it fits, and
+// the list moved no more than it had to (the top row is the lowest one
+// from which the rows down to the cursor still fit).
+func TestRankingScrollKeepsTheCursorInView(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 100, 30)
+	press(m, "3", "g")
+	p := m.pairs
+	if len(p.rows) < 5 {
+		t.Fatalf("only %d ranked pairs", len(p.rows))
+	}
+	fits := func(from, to int) bool {
+		h := 0
+		for i := from; i <= to; i++ {
+			h += p.rowHeight(i)
+		}
+		return h <= p.listHeight()
+	}
+	for _, k := range []string{"end", "home", "down", "down", "down", "end", "up", "up", "pgup", "pgdown", "home", "end"} {
+		before := p.offset
+		press(m, k)
+		if p.cursor < p.offset || !fits(p.offset, p.cursor) && p.offset != p.cursor {
+			t.Fatalf("after %s: cursor %d, top %d: the cursor's row is off screen", k, p.cursor, p.offset)
+		}
+		if p.cursor >= before && p.offset > before && fits(p.offset-1, p.cursor) {
+			t.Errorf("after %s: top %d, but %d would still show the cursor %d", k, p.offset, p.offset-1, p.cursor)
+		}
+	}
+}
+
+// TestTeachingExamplesWrapWhole pins the teaching text's before and after:
+// at any width and zoomed, every word of the example is on screen.
+func TestTeachingExamplesWrapWhole(t *testing.T) {
+	for _, size := range [][2]int{{80, 40}, {120, 60}, {200, 60}} {
+		for _, zoom := range []bool{false, true} {
+			m := scoredModel(t, mockOptions(t), size[0], size[1])
+			press(m, "2", "w")
+			if zoom {
+				press(m, "z")
+			}
+			text := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.tool.lines, " "))), "")
+			text = strings.ReplaceAll(text, "│", "")
+			checked := 0
+			for _, f := range m.snap.report.Structural {
+				r, ok := m.tool.rules[f.Rule]
+				if f.Tool != m.tool.name() || !ok || r.Teaching.After == "" {
+					continue
+				}
+				checked++
+				for _, ex := range []string{r.Teaching.Before, r.Teaching.After} {
+					if want := strings.Join(strings.Fields(ex), ""); !strings.Contains(text, want) {
+						t.Errorf("%dx%d zoom %v, %s: the example is not whole on screen: %q", size[0], size[1], zoom, f.Rule, ex)
+					}
+				}
+			}
+			if checked == 0 {
+				t.Fatalf("%dx%d: no finding with a teaching example", size[0], size[1])
+			}
+		}
+	}
+}
+
+// A tool with no line in a file (a live server's) shows none, not "line 0".
+func TestNoLineForALiveTool(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tl := range cat.Tools {
+		tl.Pos.Line = 0
+	}
+	m := New(Options{Catalog: cat})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	if text := ansi.Strip(m.View()); strings.Contains(text, "line 0") || !strings.Contains(text, "tools[0] · ") {
+		t.Errorf("the tool's place:\n%s", text)
 	}
 }

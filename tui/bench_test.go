@@ -99,3 +99,66 @@ func BenchmarkStartup(b *testing.B) {
 		})
 	}
 }
+
+// rankingModel is the explorer at 200x60 on the global ranking of a
+// catalog with n ranked pairs (the mock embedder; every pair kept).
+func rankingModel(b testing.TB, pairs int) *Model {
+	n := 2
+	for n*(n-1)/2 < pairs {
+		n++
+	}
+	cat, err := catalog.Parse("big.json", bigCatalog(n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := mockOptions(b)
+	opts.Catalog = cat
+	opts.Lint.RankLimit = pairs
+	// Every pair flagged carries a hint under its row: the slow case.
+	low := -1.0
+	opts.Lint.Threshold = &low
+	m := scoredModel(b, opts, 200, 60)
+	press(m, "3", "g")
+	if !m.pairs.global || len(m.pairs.rows) != pairs {
+		b.Fatalf("the ranking has %d pairs, want %d", len(m.pairs.rows), pairs)
+	}
+	return m
+}
+
+// BenchmarkRankingJump is End then Home in the global ranking of 5,000
+// pairs, each with its frame (README: under 50 ms a jump).
+func BenchmarkRankingJump(b *testing.B) {
+	m := rankingModel(b, 5000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		send(m, keyMsg("end"))
+		_ = m.View()
+		send(m, keyMsg("home"))
+		_ = m.View()
+	}
+	b.StopTimer()
+	if m.pairs.cursor != 0 {
+		b.Fatalf("home left the cursor at %d", m.pairs.cursor)
+	}
+}
+
+// BenchmarkListKeystroke is j or k in the tool list of a 1,000-tool
+// catalog, scored, to a fresh frame at 200x60: the explorer's side of a
+// keystroke (README: keystroke to frame).
+func BenchmarkListKeystroke(b *testing.B) {
+	cat, err := catalog.Parse("big.json", bigCatalog(1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := mockOptions(b)
+	opts.Catalog = cat
+	m := scoredModel(b, opts, 200, 60)
+	keys := []tea.KeyMsg{keyMsg("j"), keyMsg("k")}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		send(m, keys[i%2])
+		_ = m.View()
+	}
+}

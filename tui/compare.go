@@ -47,7 +47,7 @@ func (c *compareView) setSize(w, h int) {
 }
 
 func (c *compareView) title() string {
-	t := shown(c.a.Name) + " ⇄ " + shown(c.b.Name) + " · " + scoreText(c.scoring, c.pair.Similarity)
+	t := shown(c.a.Name) + " ↔ " + shown(c.b.Name) + " · " + scoreText(c.scoring, c.pair.Similarity)
 	if c.pair.Affinity != nil {
 		t += fmt.Sprintf(" · affinity %.2f", *c.pair.Affinity)
 	}

@@ -70,6 +70,17 @@ func newEngine(opts Options) engine {
 		spec: opts.Embedder, scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, cfg: opts.Config}
 }
 
+// stageOrder is where a stage comes in a similarity run; "" (nothing
+// reported yet) comes first.
+func stageOrder(s similarity.Stage) int {
+	for i, st := range []similarity.Stage{"", lint.StageRules, similarity.StageEmbed, similarity.StageFeatures, similarity.StageScore, similarity.StageVerdicts} {
+		if s == st {
+			return i
+		}
+	}
+	return 0
+}
+
 // close cancels the similarity run in flight.
 func (e *engine) close() {
 	if e.job != nil {
@@ -145,13 +156,23 @@ func (e *engine) score(cat *catalog.Catalog) tea.Cmd {
 	return cmd
 }
 
+// verdictsPending reports whether pair verdicts are still to come, so
+// the gate's verdict is not known yet: a run is going, its verdicts are
+// being derived, or (judged false) they have not arrived since scoring.
+func (e *engine) verdictsPending(judged bool) bool {
+	return e.job != nil || e.judging || e.scores != nil && !judged
+}
+
 // progress takes a run's progress report and waits for the next; ok is
 // false for a stale one.
 func (e *engine) progress(msg progressMsg) (tea.Cmd, bool) {
 	if e.job == nil || msg.id != e.job.id {
 		return nil, false
 	}
-	e.job.last = msg.p
+	if stageOrder(msg.p.Stage) >= stageOrder(e.job.last.Stage) {
+		// A late report of an earlier stage would move the label back.
+		e.job.last = msg.p
+	}
 	return e.job.next(), true
 }
 
@@ -352,7 +373,7 @@ func (m *Model) analysed(msg analysedMsg) {
 	}
 	s := msg.snap
 	if m.snap.sim != nil {
-		s = s.withSimilarity(*m.snap.sim, m.eng.lint.FailOn)
+		s = s.withSimilarity(*m.snap.sim, m.eng.lint.Gate)
 	}
 	m.setSnapshot(s)
 }
@@ -383,7 +404,7 @@ func (m *Model) scored(msg scoredMsg) tea.Cmd {
 func (m *Model) judged(msg judgedMsg) tea.Cmd {
 	cmd, ok := m.eng.judged(msg)
 	if ok {
-		m.setSnapshot(m.snap.withSimilarity(msg.sim, m.eng.lint.FailOn))
+		m.setSnapshot(m.snap.withSimilarity(msg.sim, m.eng.lint.Gate))
 	}
 	return cmd
 }

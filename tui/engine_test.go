@@ -3,9 +3,11 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -92,17 +94,17 @@ func TestLiveThresholdMovesTheVerdicts(t *testing.T) {
 	base := m.eng.thresholds()
 	confusable := func() int { return m.snap.report.Summary.Confusable }
 	before := confusable()
-	for range 20 {
+	for range 40 {
 		drain(m, press(m, "-"))
 	}
-	if got := m.eng.thresholds().Confusability; got != round2(base.Confusability-0.2) {
-		t.Fatalf("threshold %v after 20 steps down from %v", got, base.Confusability)
+	if got := m.eng.thresholds().Confusability; got != round2(base.Confusability-0.4) {
+		t.Fatalf("threshold %v after 40 steps down from %v", got, base.Confusability)
 	}
 	lowered := confusable()
 	if lowered <= before {
 		t.Errorf("lowering the threshold kept %d confusable (was %d)", lowered, before)
 	}
-	for range 60 {
+	for range 70 {
 		drain(m, press(m, "+"))
 	}
 	if got := confusable(); got >= before && before > 0 {
@@ -130,8 +132,8 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	snap := m.snap
 	m.Update(judgedMsg{id: m.eng.judgeID - 1, sim: similarity.Result{}})
-	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
-	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.SeverityError, nil)})
+	m.Update(loadedMsg{id: m.eng.loadID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.Gate{FailOn: lint.SeverityError}, nil)})
+	m.Update(analysedMsg{id: m.eng.analyseID - 1, snap: bare(&catalog.Catalog{Source: "old"}, lint.Gate{FailOn: lint.SeverityError}, nil)})
 	m.Update(scoredMsg{id: m.eng.scoreID - 1, err: errors.New("old")})
 	m.Update(progressMsg{id: m.eng.scoreID - 1})
 	if m.snap != snap || len(m.problems) != 0 {
@@ -172,11 +174,11 @@ func TestThresholdSourceIsShown(t *testing.T) {
 	th, band := 0.5, 0.1
 	opts.Lint.Threshold, opts.Lint.WatchBand = &th, &band
 	m := scoredModel(t, opts, 160, 45)
-	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.50 · watch ≥ 0.40 (flags)") {
+	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.50 · review ≥ 0.40 (flags)") {
 		t.Errorf("flag thresholds not shown as flags':\n%s", v)
 	}
 	drain(m, press(m, "+"))
-	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.51 · watch ≥ 0.41 (yours)") {
+	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.51 · review ≥ 0.41 (yours)") {
 		t.Errorf("a moved threshold not shown as yours:\n%s", v)
 	}
 	drain(m, press(m, "s"))
@@ -289,7 +291,7 @@ func TestCompareOpensThePairAndCloses(t *testing.T) {
 		t.Fatal("enter did not open the comparison")
 	}
 	view := ansi.Strip(m.View())
-	for _, want := range []string{pr.A + " ⇄ " + pr.B, "shared terms: ", "only here: ", "embedded as: ", "storage"} {
+	for _, want := range []string{pr.A + " ↔ " + pr.B, "shared terms: ", "only here: ", "embedded as: ", "storage"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("comparison lacks %q:\n%s", want, view)
 		}
@@ -539,4 +541,86 @@ func TestLiveChangeFloodRelistsOnceMore(t *testing.T) {
 	if calls != 3 {
 		t.Errorf("a notification after the flood: %d re-lists in all, want 3", calls)
 	}
+}
+
+// TestNoPassBeforeTheVerdicts pins the header through start-up on a
+// catalog that passes: until the pairs' verdicts are in, it says the gate
+// is still scoring, never PASS; the progress label never goes back.
+func TestNoPassBeforeTheVerdicts(t *testing.T) {
+	cat, err := catalog.Parse("clean.json", []byte(`[
+ {"name": "get_weather", "description": "Current weather for one city; use for questions about right now.",
+  "inputSchema": {"type": "object", "properties": {"city": {"type": "string", "description": "City name."}}, "required": ["city"]}},
+ {"name": "convert_currency", "description": "Converts an amount between two currencies at today's rate, for prices.",
+  "inputSchema": {"type": "object", "properties": {"amount": {"type": "number", "description": "How much."}}, "required": ["amount"]}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := mockOptions(t)
+	opts.Catalog = cat
+	m := New(opts)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	header := func() string { return ansi.Strip(m.header()) }
+	var labels []string
+	check := func(when string) {
+		h := header()
+		if m.snap.sim == nil && strings.Contains(h, "PASS") {
+			t.Fatalf("%s: PASS before the verdicts: %q", when, h)
+		}
+		if m.eng.job != nil {
+			labels = append(labels, strings.Fields(m.similarityStatus())[0])
+		}
+	}
+	check("first frame")
+	queue := []tea.Cmd{m.Init()}
+	check("after Init")
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			_, next := m.Update(msg)
+			check(fmt.Sprintf("after %T", msg))
+			queue = append(queue, next)
+		}
+	}
+	if h := header(); m.snap.sim == nil || !strings.Contains(h, "PASS") {
+		t.Fatalf("the clean catalog does not pass once scored: %q", h)
+	}
+	if !slices.Contains(labels, "opening") || len(labels) < 2 {
+		t.Fatalf("progress labels: %v", labels)
+	}
+	for i := 1; i < len(labels); i++ {
+		if labels[i] == "opening" && labels[i-1] != "opening" {
+			t.Errorf("the progress label went back to opening: %v", labels)
+		}
+	}
+}
+
+func TestProgressLabelNeverGoesBack(t *testing.T) {
+	m := New(mockOptions(t))
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	m.Init()
+	id := m.eng.job.id
+	var got []string
+	for _, p := range []similarity.Progress{
+		{Stage: similarity.StageEmbed, Done: 3, Total: 6},
+		{Stage: similarity.StageEmbed, Done: 6, Total: 6},
+		{Stage: similarity.StageFeatures},
+		{Stage: similarity.StageEmbed, Done: 5, Total: 6}, // late
+		{Stage: similarity.StageScore, Done: 1, Total: 15},
+	} {
+		m.eng.progress(progressMsg{id: id, p: p})
+		got = append(got, strings.Fields(ansi.Strip(m.similarityStatus()))[0])
+	}
+	want := []string{"embed", "embed", "features…", "features…", "score"}
+	if !slices.Equal(got, want) {
+		t.Errorf("labels %v, want %v", got, want)
+	}
+	m.Close()
 }

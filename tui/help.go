@@ -11,11 +11,11 @@ import (
 var paneHelp = map[string]string{
 	"Tools": "Badges: ✗ errors, ~ warnings, ⇄ confusable pairs, ?N arguments with an ask or assume rule, ⏱ a declared period. " +
 		"/ filters by a fuzzy match on the name; o sorts by file order, name, findings or confusable pairs.",
-	"Tool": "Findings come from the structural rules; w shows each rule's teaching text (why, how to fix, before and after). " +
+	"Detail": "Findings come from the structural rules; w shows each rule's teaching text (why, how to fix, before and after). " +
 		"Declarations are judged against the schema at load: a refused one is shown in red with its sentence and counts as an error. " +
 		"The schema lists the parameters in file order.",
-	"Pairs": "✗ confusable, ~ watch. " +
-		"+/- move the threshold and ]/[ the watch band; the verdicts follow without embedding again. " +
+	"Pairs": "⇄ confusable (fails the gate), ≈ review (advisory: related, maybe confusable; read the two side by side), ○ accepted in toolscope.yaml; a ↔ b is a pair. " +
+		"+/- move the threshold and ]/[ the review band; the verdicts follow without embedding again. " +
 		"s switches the scoring (risk, cosine, adaptive), m the embedder. The mock embedder counts characters: trust its order, not its verdicts.",
 	"Arguments": "Type or paste the arguments a model would send, as JSON. Every keystroke judges them again: validation issues, " +
 		"the text the model would get back, each ruled argument (model's own, assumed, asked) and the period with its window and advice. " +
@@ -31,8 +31,8 @@ func (m *Model) openHelp() {
 }
 
 // helpKey scrolls the help with the movement keys; any other key closes
-// it, and the keys that go somewhere (1-4, /, a, tab) go there too, as q
-// quits from it as from everywhere.
+// it, and the keys that go somewhere (1-4, /, a, tab) go there too. q
+// closes the help only, as in k9s and lazygit; ctrl+c still quits.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	_, h := m.bodyInner()
@@ -42,7 +42,7 @@ func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.helpOpen = false
-	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane, k.Quit) {
+	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane) {
 		return m.key(msg)
 	}
 	return nil
@@ -88,8 +88,30 @@ func (m *Model) helpLines() []string {
 	writeKeys(&b, m.focused().Keys(), m.styles, w)
 	b.WriteString("\n" + m.styles.Bold.Render("Everywhere (while typing, only ctrl+c and esc)") + "\n")
 	writeKeys(&b, m.globalKeys(), m.styles, w)
-	b.WriteString("\n" + m.styles.Muted.Render("↑/↓ pgup/pgdn scroll · any other key closes this help"))
+	b.WriteString("\n" + m.styles.Bold.Render("Symbols (each means one thing, everywhere)") + "\n")
+	for _, l := range symbolLegend {
+		for _, wl := range wrap(l, max(w-2, 10)) {
+			b.WriteString(wl + "\n")
+		}
+	}
+	b.WriteString("\n" + m.styles.Muted.Render("↑/↓ pgup/pgdn scroll · q or any other key closes this help"))
 	return strings.Split(b.String(), "\n")
+}
+
+// symbolLegend lists every mark the explorer draws, one meaning each.
+var symbolLegend = []string{
+	"✗  an error (a finding that fails the gate by default)",
+	"~  a warning",
+	"⇄  a confusable pair (a tool's ⇄N: how many it is in)",
+	"≈  a pair to watch (just under the confusable threshold)",
+	"○  accepted or ignored in toolscope.yaml",
+	"✓  valid (the arguments drawer)",
+	"↔  between the two tools of a pair",
+	"?N arguments with an ask or assume rule",
+	"⏱  a declared period",
+	"!  a caveat about the similarity (an uncalibrated or mock embedder)",
+	"▸  the selected row · ↑ ↓ more above or below · … text cut to fit",
+	"+ − in a pair's why: what raises and what lowers its risk",
 }
 
 // helpKeyWidth is the key column of the help; a description too long for

@@ -38,6 +38,12 @@ type KeyMap struct {
 	HideTriaged key.Binding
 	// WhatIf opens the what-if field on the selected tool's description.
 	WhatIf key.Binding
+	// In the what-if, whose field takes every printable key: edit the
+	// catalog file, copy the edited description, start again from the file.
+	WhatIfEdit  key.Binding
+	WhatIfCopy  key.Binding
+	WhatIfReset key.Binding
+	WhatIfOther key.Binding
 
 	// Jumps: n and N move between the matches of a search in the Tool
 	// pane or the comparison, else between the tools with findings or
@@ -105,7 +111,7 @@ func DefaultKeyMap() KeyMap {
 		NextPane:  b("tab", "pane", "tab"),
 		PrevPane:  b("shift+tab", "previous pane", "shift+tab"),
 		GoTools:   b("1", "tools", "1"),
-		GoTool:    b("2", "tool", "2"),
+		GoTool:    b("2", "detail (the selected tool)", "2"),
 		GoPairs:   b("3", "pairs", "3"),
 		GoArgs:    b("4", "arguments", "4"),
 		Back:      b("esc", "back", "esc"),
@@ -114,8 +120,8 @@ func DefaultKeyMap() KeyMap {
 		Arguments: b("a", "arguments", "a"),
 		Raise:     b("+", "raise threshold", "+", "="),
 		Lower:     b("-", "lower threshold", "-", "_"),
-		Widen:     b("]", "widen watch band", "]"),
-		Narrow:    b("[", "narrow watch band", "["),
+		Widen:     b("]", "widen review band", "]"),
+		Narrow:    b("[", "narrow review band", "["),
 		Scoring:   b("s", "scoring", "s"),
 		Embedder:  b("m", "embedder", "m"),
 		Export:    b("e", "export", "e"),
@@ -124,6 +130,11 @@ func DefaultKeyMap() KeyMap {
 		Zoom:      b("z", "zoom the pane", "z"),
 		EditFile:  b("E", "edit the catalog at the tool", "E"),
 		WhatIf:    b("d", "what-if: edit the description, see its risk live (nothing written)", "d"),
+
+		WhatIfEdit:  b("ctrl+o", "edit the catalog file at the tool (the draft is kept)", "ctrl+o"),
+		WhatIfCopy:  b("ctrl+y", "copy the edited description", "ctrl+y"),
+		WhatIfReset: b("ctrl+r", "start again from the file's description (asks first)", "ctrl+r"),
+		WhatIfOther: b("ctrl+g", "edit the other tool of the riskiest pair (each keeps its draft)", "ctrl+g"),
 
 		HideTriaged: b("H", "hide/show accepted and ignored", "H"),
 

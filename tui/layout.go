@@ -24,7 +24,7 @@ const (
 	ToolsMinWidth = 28
 	ToolsMaxWidth = 44
 	PairsMinWidth = 38
-	PairsMaxWidth = 64
+	PairsMaxWidth = 100
 
 	// PanesMinHeight is the least the pane row keeps when the drawer opens
 	// beside it; DrawerMinHeight the least the drawer gets.
@@ -110,7 +110,9 @@ func ComputeLayout(width, height int, drawerOpen, banner bool) Layout {
 	if width >= WideMinWidth {
 		l.Mode = ModeWide
 		toolsW := clampInt(width*22/100, ToolsMinWidth, ToolsMaxWidth)
-		pairsW := clampInt(width*30/100, PairsMinWidth, PairsMaxWidth)
+		// The pairs get the larger share: names side by side need it,
+		// while the tool's text wraps.
+		pairsW := clampInt(width*40/100, PairsMinWidth, PairsMaxWidth)
 		l.Tools = Rect{0, top, toolsW, panesH}
 		l.Tool = Rect{toolsW, top, width - toolsW - pairsW, panesH}
 		l.Pairs = Rect{width - pairsW, top, pairsW, panesH}

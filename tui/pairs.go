@@ -27,6 +27,9 @@ type pairsPane struct {
 	global bool
 	// hideTriaged leaves out the pairs the project config accepts.
 	hideTriaged bool
+	// only, when set, keeps the ranking to the pairs with a tool it marks
+	// (by catalog index): the tool filter's.
+	only []bool
 	// pending says why there are no pairs yet (running, off, failed);
 	// thresholds says which are in force and where they come from.
 	pending    string
@@ -35,6 +38,11 @@ type pairsPane struct {
 	rows   []similarity.Pair
 	cursor int
 	offset int
+	// heights caches each row's height (1 + its wrapped hint) for the
+	// width heightsW; 0 is not measured yet. Rows, verdicts and the width
+	// change only through show and setSize, which drop it.
+	heights  []int
+	heightsW int
 }
 
 func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
@@ -47,6 +55,7 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 	keep, had := p.selected()
 	sameTool := nameAt(p.snap, p.tool) == nameAt(s, tool)
 	p.snap, p.tool, p.pending, p.thresholds = s, tool, pending, thresholds
+	p.heights = p.heights[:0]
 	p.rows = p.rows[:0]
 	if s.sim != nil {
 		switch {
@@ -56,10 +65,12 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 			p.rows = s.sim.Neighbours[tool]
 		}
 	}
-	if p.hideTriaged {
+	if p.hideTriaged || p.global && p.only != nil {
 		p.rows = slices.DeleteFunc(slices.Clone(p.rows), func(pr similarity.Pair) bool {
-			v := s.verdict(pr)
-			return v != nil && v.Suppression != ""
+			if v := s.verdict(pr); p.hideTriaged && v != nil && v.Suppression != "" {
+				return true
+			}
+			return p.global && p.only != nil && !p.keeps(pr.I) && !p.keeps(pr.J)
 		})
 	}
 	if !sameTool && !p.global {
@@ -76,6 +87,9 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 	p.scroll()
 }
 
+// keeps reports whether the tool filter keeps catalog tool i.
+func (p *pairsPane) keeps(i int) bool { return i >= 0 && i < len(p.only) && p.only[i] }
+
 // selected is the pair under the cursor.
 func (p *pairsPane) selected() (similarity.Pair, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.rows) {
@@ -90,6 +104,9 @@ func (p *pairsPane) setSize(w, h int) {
 }
 
 func (p *pairsPane) title() string {
+	if p.global && p.only != nil && p.snap != nil && p.snap.sim != nil {
+		return fmt.Sprintf("Ranking · filtered %d/%d", len(p.rows), len(p.snap.sim.Ranked))
+	}
 	if p.global {
 		return "Ranking"
 	}
@@ -132,6 +149,9 @@ func (p *pairsPane) notes() []string {
 		return nil
 	}
 	var out []string
+	if cut := p.rankCut(); cut != "" {
+		out = append(out, clip(cut, p.w))
+	}
 	for _, n := range p.snap.sim.Notes {
 		if p.h >= notesFullMin {
 			out = append(out, wrap(shown(oneLine("! "+n)), p.w)...)
@@ -140,6 +160,20 @@ func (p *pairsPane) notes() []string {
 		}
 	}
 	return out
+}
+
+// rankCut says, in the ranking, that it stops at the rank limit: how many
+// pairs were compared and, when verdicts fall beyond it, how many.
+func (p *pairsPane) rankCut() string {
+	sim := p.snap.sim
+	if !p.global || len(sim.Ranked) >= sim.PairCount {
+		return ""
+	}
+	text := fmt.Sprintf("the top %d of %d pairs", len(sim.Ranked), sim.PairCount)
+	if flagged := sim.ConfusableCount + sim.WatchCount; flagged > len(sim.Ranked) {
+		text += fmt.Sprintf("; %d are flagged: --rank-limit lists more", flagged)
+	}
+	return text
 }
 
 // detailHeight is the height kept under the list for the selected pair.
@@ -154,12 +188,24 @@ func (p *pairsPane) listHeight() int {
 	return max(p.h-len(p.notes())-p.detailHeight()-1, 1)
 }
 
-// rowHeight is one pair's lines: a flagged pair carries its hint.
+// rowHeight is one pair's lines: a flagged neighbour carries its hint;
+// in the ranking, one line a pair (the detail area has the selected
+// pair's hint whole), so a screen holds as many pairs as it has lines.
 func (p *pairsPane) rowHeight(i int) int {
-	return 1 + len(p.hintLines(p.snap.verdict(p.rows[i])))
+	if len(p.heights) != len(p.rows) || p.heightsW != p.w {
+		p.heights = slices.Grow(p.heights[:0], len(p.rows))[:len(p.rows)]
+		clear(p.heights)
+		p.heightsW = p.w
+	}
+	if p.heights[i] == 0 {
+		p.heights[i] = 1 + len(p.rowHint(i))
+	}
+	return p.heights[i]
 }
 
-// scroll keeps the cursor's row in view.
+// scroll keeps the cursor's row in view, moving the list no more than it
+// must: the top row is found from the cursor back, so a jump to the end
+// of a long ranking measures only the rows that end up on screen.
 func (p *pairsPane) scroll() {
 	if p.snap == nil || len(p.rows) == 0 {
 		p.offset = 0
@@ -167,17 +213,17 @@ func (p *pairsPane) scroll() {
 	}
 	if p.cursor < p.offset {
 		p.offset = p.cursor
+		return
 	}
-	for {
-		h := 0
-		for i := p.offset; i <= p.cursor; i++ {
-			h += p.rowHeight(i)
+	listH := p.listHeight()
+	top, h := p.cursor, 0
+	for i := p.cursor; i >= p.offset; i-- {
+		if h += p.rowHeight(i); h > listH {
+			break
 		}
-		if h <= p.listHeight() || p.offset == p.cursor {
-			return
-		}
-		p.offset++
+		top = i
 	}
+	p.offset = top
 }
 
 func (p *pairsPane) View() string {
@@ -237,18 +283,17 @@ func (p *pairsPane) row(i int) []string {
 	mark := "  "
 	switch {
 	case v != nil && v.Suppression != "":
-		mark = st.Muted.Render("− ")
+		mark = st.Muted.Render("○ ")
 	case v != nil && v.Kind == similarity.Confusable:
-		mark = st.Confusable.Render("✗ ")
+		mark = st.Confusable.Render("⇄ ")
 	case v != nil:
-		mark = st.Watch.Render("~ ")
+		mark = st.Watch.Render("≈ ")
 	}
 	score := p.score(pr.Similarity)
 	room := max(p.w-4-ansi.StringWidth(score)-2, 1)
 	var name string
 	if p.global {
-		half := max((room-3)/2, 1)
-		name = clipMiddle(shown(pr.A), half) + " ⇄ " + clipMiddle(shown(pr.B), half)
+		name = pairNames(shown(pr.A), shown(pr.B), room)
 	} else {
 		other := pr.B
 		if pr.B == nameAt(p.snap, p.tool) {
@@ -262,10 +307,19 @@ func (p *pairsPane) row(i int) []string {
 		name = st.Selected.Render(name)
 	}
 	out := []string{cur + mark + score + "  " + name}
-	for _, l := range p.hintLines(v) {
+	for _, l := range p.rowHint(i) {
 		out = append(out, "     "+st.Muted.Render(l))
 	}
 	return out
+}
+
+// rowHint is the hint under row i: a flagged neighbour's, or in the
+// ranking only when there is no detail area to show it.
+func (p *pairsPane) rowHint(i int) []string {
+	if p.global && p.detailHeight() > 0 {
+		return nil
+	}
+	return p.hintLines(p.snap.verdict(p.rows[i]))
 }
 
 // hintLines is a flagged pair's short hint under its row, wrapped whole.
@@ -297,9 +351,9 @@ func shortHint(v *similarity.PairFinding) string {
 // verdictText names a verdict, and says when the config accepted it.
 func verdictText(v *similarity.PairFinding) string {
 	if v.Suppression != "" {
-		return string(v.Kind) + ", accepted"
+		return v.Kind.Shown() + ", accepted"
 	}
-	return string(v.Kind)
+	return v.Kind.Shown()
 }
 
 func quoted(words []string, sep string) string {
@@ -335,7 +389,7 @@ func (p *pairsPane) detail() []string {
 		return nil
 	}
 	st := p.styles
-	names := shown(pr.A) + " ⇄ " + shown(pr.B)
+	names := shown(pr.A) + " ↔ " + shown(pr.B)
 	facts := p.score(pr.Similarity)
 	if pr.Risk != nil {
 		facts = fmt.Sprintf("risk %.2f", *pr.Risk)
@@ -352,7 +406,7 @@ func (p *pairsPane) detail() []string {
 	// end of a line too narrow for both; the hint has the rest of the room.
 	out := []string{st.Bold.Render(names + "  " + facts)}
 	if ansi.StringWidth(names+"  "+facts) > p.w {
-		out = []string{st.Bold.Render(clipMiddle(names, p.w)), st.Bold.Render(clip(facts, p.w))}
+		out = []string{st.Bold.Render(pairNames(shown(pr.A), shown(pr.B), p.w)), st.Bold.Render(clip(facts, p.w))}
 	}
 	if v != nil {
 		text := v.Hint

@@ -61,6 +61,69 @@ func clipMiddle(s string, w int) string {
 	return s[:head] + "…" + s[tail:]
 }
 
+// pairNames shows "a ↔ b" in at most w cells. A name too long for its
+// half is cut where it does not differ from the other: two names sharing
+// a long prefix and suffix (workplace_v1_data_search and
+// workplace_v2_data_search) keep the part that tells them apart.
+func pairNames(a, b string, w int) string {
+	const sep = " ↔ "
+	if ansi.StringWidth(a)+ansi.StringWidth(sep)+ansi.StringWidth(b) <= w {
+		return a + sep + b
+	}
+	half := max((w-ansi.StringWidth(sep))/2, 1)
+	p, sa, sb := commonEnds(a, b)
+	// Both halves the same width, so the two cut the same way.
+	return clipAround(a, p, len(a)-sa, half) + sep + clipAround(b, p, len(b)-sb, half)
+}
+
+// commonEnds is the byte length of a's and b's common prefix, and of the
+// common suffix of each, on rune boundaries and never overlapping the
+// prefix.
+func commonEnds(a, b string) (prefix, suffixA, suffixB int) {
+	for prefix < len(a) && prefix < len(b) {
+		ra, n := utf8.DecodeRuneInString(a[prefix:])
+		rb, _ := utf8.DecodeRuneInString(b[prefix:])
+		if ra != rb {
+			break
+		}
+		prefix += n
+	}
+	s := 0
+	for s < len(a)-prefix && s < len(b)-prefix {
+		ra, n := utf8.DecodeLastRuneInString(a[:len(a)-s])
+		rb, _ := utf8.DecodeLastRuneInString(b[:len(b)-s])
+		if ra != rb {
+			break
+		}
+		s += n
+	}
+	return prefix, s, s
+}
+
+// clipAround cuts s to w cells keeping s[from:to], the part that differs
+// from another name, in view: the middle cut when it spares that part,
+// else the end or the start of s, else the part itself between two ….
+func clipAround(s string, from, to, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	if to <= from {
+		// s is the other's prefix or suffix: what differs is at the cut.
+		to = min(from+1, len(s))
+	}
+	head, tail := middleCut(s, w)
+	if to <= head || from >= tail {
+		return s[:head] + "…" + s[tail:]
+	}
+	if ansi.StringWidth(s[from:]) <= w-1 {
+		return "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-(w-1), "")
+	}
+	if ansi.StringWidth(s[:to]) <= w-1 {
+		return ansi.Truncate(s, w-1, "") + "…"
+	}
+	return "…" + ansi.Truncate(s[from:], max(w-2, 0), "") + "…"
+}
+
 // middleCut is where clipMiddle cuts s: it keeps s[:head] and s[tail:];
 // head == tail when s fits.
 func middleCut(s string, w int) (head, tail int) {

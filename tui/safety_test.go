@@ -91,7 +91,7 @@ func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
 			}
 		}
 		// The footer offers what works in help, not the pane's keys.
-		if f := footerLine(m); !strings.Contains(f, "scroll") || !strings.Contains(f, "q quit") || strings.Contains(f, "o sort") {
+		if f := footerLine(m); !strings.Contains(f, "scroll") || !strings.Contains(f, "ctrl+c quit") || strings.Contains(f, "o sort") {
 			t.Errorf("after %v: footer in help %q", keys, f)
 		}
 		fits(t, m, 80, 24)
@@ -123,10 +123,14 @@ func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
 			t.Errorf("help on pairs lacks the caveat %q", n)
 		}
 	}
-	// q quits from help, as the footer says.
+	// q closes the help, as the footer says; from the panes it quits.
+	press(m, "q")
+	if m.helpOpen || m.quitting {
+		t.Errorf("q in help: open %v, quitting %v", m.helpOpen, m.quitting)
+	}
 	press(m, "q")
 	if !m.quitting {
-		t.Error("q in help did not quit")
+		t.Error("q after help did not quit")
 	}
 }
 
@@ -376,6 +380,96 @@ func TestNumberKeysAndSlashFromEveryView(t *testing.T) {
 				if m.zoomed {
 					press(m, "z")
 				}
+			}
+		}
+	}
+}
+
+// pairNames keeps the part of two names that tells them apart, within
+// its width, and the ↔ between them.
+func TestPairNamesShowWhereTheNamesDiffer(t *testing.T) {
+	for _, tc := range []struct {
+		a, b   string
+		w      int
+		wantIn []string
+	}{
+		{"workplace_v1_data_search", "workplace_v2_data_search", 30, []string{"v1", "v2", " ↔ "}},
+		{"workplace_calendar_event_search", "workplace_calendar_room_search", 36, []string{"event", "room"}},
+		{"mcp__github__create_pull_request", "mcp__github__create_pull_request_review", 40, []string{"request ↔", "review"}},
+		{"get_volume_status", "hist_volume_status", 60, []string{"get_volume_status ↔ hist_volume_status"}},
+		{"a_very_long_common_prefix_then_x_and_a_very_long_common_suffix", "a_very_long_common_prefix_then_y_and_a_very_long_common_suffix", 24, []string{"x", "y"}},
+	} {
+		got := pairNames(tc.a, tc.b, tc.w)
+		if w := ansi.StringWidth(got); w > tc.w {
+			t.Errorf("%s ↔ %s in %d: %q is %d wide", tc.a, tc.b, tc.w, got, w)
+		}
+		for _, want := range tc.wantIn {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s ↔ %s in %d: %q lacks %q", tc.a, tc.b, tc.w, got, want)
+			}
+		}
+	}
+}
+
+// The first screen's footer shows the way to the worst pairs (g) and the
+// zoom; g goes to the ranking from any pane; a ranking cut at the rank
+// limit says so.
+func TestTheWorstPairsAreOneKeyAway(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 80, 24)
+	if f := footerLine(m); !strings.Contains(f, "g worst pairs") || !strings.Contains(f, "z zoom") {
+		t.Errorf("first footer at 80x24: %q", f)
+	}
+	for _, from := range []string{"1", "2"} {
+		press(m, from, "g")
+		if m.focus != panePairs || !m.pairs.global {
+			t.Errorf("g from pane %s: focus %v, ranking %v", from, m.focus, m.pairs.global)
+		}
+	}
+	opts := mockOptions(t)
+	opts.Lint.RankLimit = 3
+	m = scoredModel(t, opts, 160, 45)
+	press(m, "g")
+	if text := ansi.Strip(m.View()); !strings.Contains(text, "the top 3 of 15 pairs") {
+		t.Errorf("the cut ranking does not say so:\n%s", text)
+	}
+}
+
+// One symbol, one meaning: a pair's verdict marks are not the findings'
+// (✗ error, ~ warning), and help lists every symbol.
+func TestSymbolsMeanOneThing(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3", "g")
+	pairs := ansi.Strip(m.pairs.View())
+	if !strings.Contains(pairs, "⇄ 0.") || !strings.Contains(pairs, "≈ 0.") || strings.Contains(pairs, "✗ 0.") || strings.Contains(pairs, "~ 0.") {
+		t.Errorf("the ranking's marks:\n%s", pairs)
+	}
+	if strings.Contains(pairs, " ⇄ hist") || !strings.Contains(pairs, " ↔ ") {
+		t.Errorf("the pairs' names are not joined by ↔:\n%s", pairs)
+	}
+	press(m, "?")
+	help := ansi.Strip(strings.Join(m.helpLines(), "\n"))
+	for _, sym := range []string{"✗  an error", "~  a warning", "⇄  a confusable pair", "≈  a pair to watch", "○  accepted", "✓  valid", "↔  between", "⏱", "!  a caveat"} {
+		if !strings.Contains(help, sym) {
+			t.Errorf("help does not list %q", sym)
+		}
+	}
+}
+
+// The header's form follows the width alone: short under 140 columns
+// whatever it says, long from there when it fits.
+func TestHeaderFormFollowsTheWidth(t *testing.T) {
+	for _, tc := range []struct {
+		w    int
+		long bool
+	}{{80, false}, {120, false}, {139, false}, {140, true}, {200, true}} {
+		m := scoredModel(t, mockOptions(t), tc.w, 40)
+		for _, state := range []string{"scored", "scoring"} {
+			if state == "scoring" {
+				m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("s")})
+			}
+			h := ansi.Strip(m.header())
+			if long := strings.Contains(h, "confusable"); long != tc.long {
+				t.Errorf("%d columns, %s: %q", tc.w, state, h)
 			}
 		}
 	}

@@ -144,6 +144,14 @@ func (m *Model) footer() string {
 		items = append(items, m.styles.Warn.Render(shown(m.notice)))
 	}
 	p := m.focused()
+	if !m.helpOpen && !p.Typing() && m.compare == nil {
+		// The way to the worst pairs and the zoom come first, from the
+		// first screen on.
+		if k.Scope.Enabled() && m.focus != panePairs {
+			items = append(items, "g worst pairs")
+		}
+		items = append(items, "z zoom")
+	}
 	n := 0
 	for _, b := range p.Keys() {
 		if b.Enabled() && n < footerPaneKeys && !m.helpOpen {
@@ -156,7 +164,7 @@ func (m *Model) footer() string {
 	case m.helpOpen:
 		// In help only the movement keys scroll; the pane's keys close it.
 		items = append(items, "↑/↓ pgup/pgdn scroll")
-		tail = []string{hintText(k.Quit), "any other key closes help"}
+		tail = []string{hintText(k.ForceQuit), "q or any other key closes help"}
 	case p.Typing():
 		tail = []string{hintText(k.ForceQuit)}
 	case m.compare != nil:

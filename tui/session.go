@@ -48,9 +48,9 @@ type toolInfo struct {
 }
 
 // bare is a catalog before any analysis: what the first frame shows.
-func bare(cat *catalog.Catalog, failOn lint.Severity, cfg *config.Config) *snapshot {
+func bare(cat *catalog.Catalog, gate lint.Gate, cfg *config.Config) *snapshot {
 	s := &snapshot{cat: cat, decls: make([]declaration, len(cat.Tools)), cfg: cfg}
-	s.derive(failOn)
+	s.derive(gate)
 	return s
 }
 
@@ -61,35 +61,35 @@ func analyse(cat *catalog.Catalog, opts lint.Options, cfg *config.Config) *snaps
 	for i, t := range cat.Tools {
 		s.decls[i].rules, s.decls[i].refusal = declare.Read(t)
 	}
-	s.derive(opts.FailOn)
+	s.derive(opts.Gate)
 	return s
 }
 
 // withSimilarity is the snapshot with new verdicts.
-func (s *snapshot) withSimilarity(sim similarity.Result, failOn lint.Severity) *snapshot {
+func (s *snapshot) withSimilarity(sim similarity.Result, gate lint.Gate) *snapshot {
 	n := *s
 	n.sim = &sim
-	n.derive(failOn)
+	n.derive(gate)
 	return &n
 }
 
 // withConfig is the snapshot judged by another project config.
-func (s *snapshot) withConfig(cfg *config.Config, failOn lint.Severity) *snapshot {
+func (s *snapshot) withConfig(cfg *config.Config, gate lint.Gate) *snapshot {
 	n := *s
 	n.cfg = cfg
-	n.derive(failOn)
+	n.derive(gate)
 	return &n
 }
 
 // derive fills the report (the config applied as lint applies it), each
 // tool's findings, the verdict index and the badges. What the config
 // accepted stays listed, marked by its Suppression, and counts nowhere.
-func (s *snapshot) derive(failOn lint.Severity) {
+func (s *snapshot) derive(gate lint.Gate) {
 	var sim similarity.Result
 	if s.sim != nil {
 		sim = *s.sim
 	}
-	s.report = lint.NewReport(s.cat, s.findings, sim, failOn)
+	s.report = lint.NewReport(s.cat, s.findings, sim, gate)
 	if s.cfg != nil {
 		s.report = s.cfg.Apply(s.report, s.cat)
 	}

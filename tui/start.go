@@ -139,7 +139,7 @@ func (m *Model) started(r *Started) tea.Cmd {
 		m.opts.Origin = r.Origin
 	}
 	m.eng.load = r.Reload
-	m.setSnapshot(bare(r.Catalog, m.eng.lint.FailOn, m.eng.cfg))
+	m.setSnapshot(bare(r.Catalog, m.eng.lint.Gate, m.eng.cfg))
 	return m.work()
 }
 

@@ -39,12 +39,13 @@ func (m *Model) header() string {
 		verdict = st.Muted.Render("checking the rules…")
 	case !r.OK:
 		verdict = st.Error.Render("FAIL")
-	case m.eng.job != nil:
-		verdict = st.Muted.Render("pending")
+	case m.eng.verdictsPending(m.snap.sim != nil):
+		// The pairs can still fail the gate: no PASS before they are in.
+		verdict = st.Muted.Render("scoring…")
 	}
 	long := []string{"toolscope", source, plural(len(s.cat.Tools), "tool"), sim,
 		count(fmt.Sprintf("%d confusable", r.Summary.Confusable), r.Summary.Confusable, st.Confusable.Render),
-		count(fmt.Sprintf("%d watch", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
+		count(fmt.Sprintf("%d review", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
 		count(plural(r.Summary.Errors, "error"), r.Summary.Errors, st.Error.Render),
 		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render)}
 	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
@@ -52,7 +53,10 @@ func (m *Model) header() string {
 	}
 	long = append(long, verdict)
 	line := " " + strings.Join(long, " · ")
-	if ansi.StringWidth(line) > m.layout.Width {
+	// The form follows the width, not the content: under the wide layout
+	// the short form always, so the header does not switch as a progress
+	// label or a count grows.
+	if m.layout.Width < WideMinWidth || ansi.StringWidth(line) > m.layout.Width {
 		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)
 		line = " " + strings.Join([]string{verdict, short, source, sim}, " · ")
 	}
@@ -77,13 +81,22 @@ func (m *Model) similarityStatus() string {
 		p := m.eng.job.last
 		label := "opening " + shown(m.eng.spec)
 		frac := 0.0
-		if p.Total > 0 {
+		switch {
+		case p.Total > 0:
 			frac = float64(p.Done) / float64(p.Total)
 			label = string(p.Stage) + " " + fmt.Sprintf("%d/%d", p.Done, p.Total)
+		case p.Stage != "":
+			// A stage without a count (the features, the verdicts) is
+			// named; the label never goes back to "opening".
+			frac = 1
+			label = string(p.Stage) + "…"
 		}
 		return label + " " + m.styles.bar(frac, progressWidth)
 	case m.eng.scores == nil:
 		return shown(m.eng.spec) + " " + string(m.eng.scoring) + " (no verdicts)"
+	case m.snap.sim == nil:
+		// Scored, the verdicts on their way.
+		return shown(m.eng.spec) + " " + string(m.eng.scoring) + " · verdicts…"
 	}
 	return shown(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
 }
@@ -97,7 +110,7 @@ func thresholdText(th similarity.Thresholds, s similarity.Scoring) string {
 	case th.ReportOnly():
 		return "report only"
 	case s == similarity.ScoringRisk:
-		return fmt.Sprintf("confusable ≥ %.2f · watch ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
+		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
 	}
 	at := fmt.Sprintf("%.2f", th.Confusability)
 	if s == similarity.ScoringAdaptive {

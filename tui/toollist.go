@@ -14,6 +14,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/lint"
 	"toolscope/core/similarity"
 )
 
@@ -41,6 +42,12 @@ type toolList struct {
 	sort   sortMode
 	filter textinput.Model
 	typing bool
+	// last is the query the latest / replaced: ↑ in an empty filter
+	// brings it back.
+	last string
+	// shownTools marks the tools the filter keeps (by catalog index), nil
+	// when there is no filter; the ranking follows it.
+	shownTools []bool
 	// rows are the tools shown, in order, with the filter's matched byte
 	// offsets in each name.
 	rows   []listRow
@@ -48,6 +55,8 @@ type toolList struct {
 	offset int
 	// nameWidth is the widest name, where descriptions start.
 	nameWidth int
+	// catalog are the catalog-wide findings' lines (catalogLines).
+	catalog []string
 }
 
 type listRow struct {
@@ -73,6 +82,7 @@ func (l *toolList) setSnapshot(s *snapshot) {
 		keep = l.snap.cat.Tools[t].Name
 	}
 	l.snap = s
+	l.findCatalogLines()
 	l.nameWidth = 0
 	for _, t := range s.cat.Tools {
 		l.nameWidth = max(l.nameWidth, ansi.StringWidth(shown(t.Name)))
@@ -109,25 +119,12 @@ func (l *toolList) refresh() {
 		return
 	}
 	order := l.sorted()
-	if q := l.filter.Value(); q != "" {
-		names := make([]string, len(order))
-		for i, t := range order {
-			names[i] = shown(l.snap.cat.Tools[t].Name)
-		}
-		// Best matches first; equal scores keep the chosen sort order.
-		// Then the tools whose description or parameters say it.
-		seen := map[int]bool{}
-		for _, m := range fuzzy.Find(q, names) {
-			l.rows = append(l.rows, listRow{tool: order[m.Index], matched: m.MatchedIndexes})
-			seen[order[m.Index]] = true
-		}
-		lq := strings.ToLower(q)
-		for _, t := range order {
-			if !seen[t] {
-				if via := textMatch(l.snap.cat.Tools[t], lq); via != "" {
-					l.rows = append(l.rows, listRow{tool: t, via: via})
-				}
-			}
+	l.shownTools = nil
+	if words := strings.Fields(l.filter.Value()); len(words) > 0 {
+		l.rows = filterRows(l.snap.cat.Tools, order, words, l.rows)
+		l.shownTools = make([]bool, len(l.snap.cat.Tools))
+		for _, r := range l.rows {
+			l.shownTools[r.tool] = true
 		}
 	} else {
 		for _, t := range order {
@@ -136,6 +133,70 @@ func (l *toolList) refresh() {
 	}
 	l.cursor = clampInt(l.cursor, 0, max(len(l.rows)-1, 0))
 	l.scroll()
+}
+
+// filterRows keeps the tools (in order) that every word of the query
+// matches, as fzf does: a word matches a name fuzzily, or a description or
+// parameter when it is in it. Tools whose name every word matches come
+// first, best first (equal scores keep order); then the others, each
+// saying where its first word not in the name was found.
+func filterRows(tools []*catalog.Tool, order []int, words []string, rows []listRow) []listRow {
+	names := make([]string, len(order))
+	for i, t := range order {
+		names[i] = shown(tools[t].Name)
+	}
+	type hit struct {
+		score   int
+		matched []int
+		inName  int
+	}
+	hits := make([]hit, len(order))
+	for _, w := range words {
+		for _, m := range fuzzy.Find(w, names) {
+			h := &hits[m.Index]
+			h.score += m.Score
+			h.inName++
+			h.matched = append(h.matched, m.MatchedIndexes...)
+		}
+	}
+	var byName, byText []listRow
+	var scores []int
+	for i, t := range order {
+		h := hits[i]
+		if h.inName == len(words) {
+			slices.Sort(h.matched)
+			byName = append(byName, listRow{tool: t, matched: slices.Compact(h.matched)})
+			scores = append(scores, h.score)
+			continue
+		}
+		via, ok := "", true
+		for _, w := range words {
+			if fuzzy.Find(w, names[i:i+1]) != nil {
+				continue
+			}
+			where := textMatch(tools[t], strings.ToLower(w))
+			if where == "" {
+				ok = false
+				break
+			}
+			if via == "" {
+				via = where
+			}
+		}
+		if ok {
+			byText = append(byText, listRow{tool: t, via: via})
+		}
+	}
+	idx := make([]int, len(byName))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return scores[b] - scores[a] })
+	rows = rows[:0]
+	for _, i := range idx {
+		rows = append(rows, byName[i])
+	}
+	return append(rows, byText...)
 }
 
 func (l *toolList) sorted() []int {
@@ -163,12 +224,46 @@ func (l *toolList) sorted() []int {
 
 func (l *toolList) setSize(w, h int) {
 	l.w, l.h = w, h
+	l.findCatalogLines()
 	l.filter.Width = max(w-4, 1)
 	l.scroll()
 }
 
 // listHeight is how many rows fit under the filter line.
-func (l *toolList) listHeight() int { return max(l.h-1, 1) }
+func (l *toolList) listHeight() int { return max(l.h-1-len(l.catalog), 1) }
+
+// catalogLines are the findings about the whole catalog (too many tools),
+// each on a line of its own above the tools: reported on whichever tool
+// crosses the limit, they are no one tool's news. None on a pane too short
+// to keep a row of tools besides. They are kept in l.catalog until the
+// snapshot or the size changes.
+func (l *toolList) catalogLines() []string { return l.catalog }
+
+func (l *toolList) findCatalogLines() {
+	l.catalog = nil
+	if l.snap == nil || l.h < 4 {
+		return
+	}
+	var out []string
+	for _, f := range l.snap.report.Structural {
+		if lint.FindingKey(f) != f.Rule {
+			continue
+		}
+		mark, style := "~ ", l.styles.Warn
+		if f.Severity == lint.SeverityError {
+			mark, style = "✗ ", l.styles.Error
+		}
+		// Wrapped, at most three lines: the count is the point.
+		lines := wrap(mark+"catalog, "+f.Rule+": "+shown(oneLine(f.Message)), max(l.w, 1))
+		if len(lines) > 3 {
+			lines = append(lines[:2], clip(lines[2]+"…", l.w))
+		}
+		for _, line := range lines {
+			out = append(out, style.Render(line))
+		}
+	}
+	l.catalog = out
+}
 
 func (l *toolList) scroll() {
 	n := l.listHeight()
@@ -203,7 +298,18 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 			l.filter.Blur()
 			l.clearFilter()
 			return nil
-		case tea.KeyEnter, tea.KeyUp, tea.KeyDown:
+		case tea.KeyUp:
+			if l.filter.Value() == "" && l.last != "" {
+				// The query the / replaced, one key away.
+				l.filter.SetValue(l.last)
+				l.filter.CursorEnd()
+				l.cursor = 0
+				l.refresh()
+				return nil
+			}
+			l.typing = false
+			l.filter.Blur()
+		case tea.KeyEnter, tea.KeyDown:
 			l.typing = false
 			l.filter.Blur()
 			if km.Type == tea.KeyEnter {
@@ -223,6 +329,15 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 	k := l.keys
 	switch {
 	case key.Matches(km, k.Filter):
+		// A new filter starts empty; the old query is ↑ away.
+		if q := l.filter.Value(); q != "" {
+			l.last = q
+			l.clearFilter()
+		}
+		l.filter.Placeholder = "filter"
+		if l.last != "" {
+			l.filter.Placeholder = "filter (↑ " + shown(l.last) + ")"
+		}
 		l.typing = true
 		return l.filter.Focus()
 	case key.Matches(km, k.Back) && l.filter.Value() != "":
@@ -281,6 +396,9 @@ func (l *toolList) View() string {
 	}
 	if l.snap == nil {
 		return b.String()
+	}
+	for _, c := range l.catalogLines() {
+		b.WriteString("\n" + c)
 	}
 	if len(l.rows) == 0 {
 		b.WriteString("\n" + l.styles.Muted.Render("no tool matches"))
@@ -427,8 +545,9 @@ func (l *toolList) jumpFlagged(d int) bool {
 // clickRow selects the tool shown on content row row (the filter line is
 // row 0); false when no tool is there.
 func (l *toolList) clickRow(row int) bool {
-	i := l.offset + row - 1
-	if row < 1 || row > l.listHeight() || i >= len(l.rows) {
+	top := 1 + len(l.catalogLines())
+	i := l.offset + row - top
+	if row < top || row-top >= l.listHeight() || i >= len(l.rows) {
 		return false
 	}
 	l.cursor = i

@@ -122,7 +122,7 @@ func (p *toolPane) current() section {
 func (p *toolPane) title() string {
 	name := p.name()
 	if name == "" {
-		return "Tool"
+		return "Detail"
 	}
 	name = shown(name)
 	if p.columns() {
@@ -160,7 +160,12 @@ func (p *toolPane) rebuild() {
 	} else {
 		p.lines = append(p.lines, wrap(desc, p.w)...)
 	}
-	p.lines = append(p.lines, p.styles.Muted.Render(shown(t.Entry)+" · line "+strconv.Itoa(t.Pos.Line)+" · "+string(t.Format)), "")
+	where := shown(t.Entry)
+	if t.Pos.Line > 0 {
+		// A live server's tool has no line in any file.
+		where += " · line " + strconv.Itoa(t.Pos.Line)
+	}
+	p.lines = append(p.lines, p.styles.Muted.Render(where+" · "+string(t.Format)), "")
 	if !p.columns() {
 		for s := range sectionCount {
 			p.starts[s] = len(p.lines)
@@ -234,7 +239,7 @@ func (p *toolPane) findingLines(w int) []string {
 	for _, f := range fs {
 		if f.Suppression != "" {
 			// Ignored by the config: listed, muted, with the reason.
-			out = append(out, number(f)+st.Muted.Render("− "+shown(findingHead(f))))
+			out = append(out, number(f)+st.Muted.Render("○ "+shown(findingHead(f))))
 			for _, l := range wrapIndented(shown(oneLine("ignored: "+f.Suppression)), "  ", w-2) {
 				out = append(out, st.Muted.Render(l))
 			}
@@ -266,8 +271,17 @@ func (p *toolPane) findingLines(w int) []string {
 				continue
 			}
 			out = append(out, st.Muted.Render("  │ "+part.label+":"))
+			// The example is wrapped, never cut: its end is often the
+			// point (the sentence the fix adds). A wrapped line's rest is
+			// indented under it.
 			for _, l := range strings.Split(part.text, "\n") {
-				out = append(out, st.Muted.Render("  │   ")+clip(l, max(w-6, 1)))
+				for i, piece := range wrap(l, max(w-8, 1)) {
+					indent := "  │   "
+					if i > 0 {
+						indent = "  │     "
+					}
+					out = append(out, st.Muted.Render(indent)+piece)
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -153,6 +154,19 @@ func (m *Model) enableTriageKeys() {
 	k.HideTriaged.SetEnabled(m.eng.cfg != nil)
 }
 
+// acceptOff says why A does nothing here: no file to write to, no pair,
+// or a pair without a verdict.
+func (m *Model) acceptOff() string {
+	pr, paired := m.triagePair()
+	switch {
+	case m.configPath() == "":
+		return "triage is off here: no toolscope.yaml to write to (the demo, or --no-config)"
+	case !paired:
+		return "no pair selected: A accepts the pair under the cursor"
+	}
+	return shown(pr.A) + " ↔ " + shown(pr.B) + " is not flagged: only a confusable or watch pair can be accepted"
+}
+
 // triageKey starts a triage from the accept, ignore or undo key.
 func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
@@ -297,7 +311,9 @@ func (m *Model) triageReasonParts() (before, after string) {
 		verb = "accept "
 	}
 	where := m.configShown()
-	if m.eng.cfg == nil {
+	if _, err := os.Stat(m.configPath()); m.eng.cfg == nil && errors.Is(err, fs.ErrNotExist) {
+		// Not there yet: the write creates it. A file made since the
+		// explorer started is edited, and not called new.
 		where += " (new)"
 	}
 	return verb + m.triage.edit.what() + " in " + where + ", because: ", " · enter write · esc cancel"

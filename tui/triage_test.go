@@ -30,6 +30,8 @@ func triageFixture(t *testing.T, withConfig bool) (Options, string) {
 		t.Fatal(err)
 	}
 	opts := mockOptions(t)
+	th, band := triageThresholds()
+	opts.Lint.Threshold, opts.Lint.WatchBand = &th, &band
 	cat, err := catalog.Load(catPath, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +40,7 @@ func triageFixture(t *testing.T, withConfig bool) (Options, string) {
 	cfgPath := filepath.Join(dir, config.FileName)
 	opts.ConfigPath = cfgPath
 	if withConfig {
-		text := "# the team's review of the ops tools\nversion: 1\n\naccepted-pairs:\n  # hist is only offered to the audit agent\n  - tools: [resize_volume, hist_volume_status]\n    reason: never offered together # checked in March\n"
+		text := "# the team's review of the ops tools\nversion: 1\n\naccepted-pairs:\n  # hist is only offered to the audit agent\n  - tools: [resize_volume, delete_volume]\n    reason: never offered together # checked in March\n"
 		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -50,6 +52,10 @@ func triageFixture(t *testing.T, withConfig bool) (Options, string) {
 	}
 	return opts, cfgPath
 }
+
+// triageThresholds pin the verdicts on ops.json under the mock: two
+// confusable pairs and one review pair, which the fixture's config accepts.
+func triageThresholds() (threshold, band float64) { return 0.094, 0.003 }
 
 // selectTool moves the tool list's selection to name.
 func selectTool(t *testing.T, m *Model, name string) {
@@ -101,6 +107,8 @@ func lintGate(t *testing.T, catPath, cfgPath string) *lint.Report {
 	}
 	opts := lint.DefaultOptions()
 	c.Tune(&opts)
+	th, band := triageThresholds()
+	opts.Threshold, opts.WatchBand = &th, &band
 	if opts.Embedder, err = embed.Open("mock", embed.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +211,7 @@ func TestTriageWritesTheConfigAndTheGateFollows(t *testing.T) {
 func TestTriageHideToggle(t *testing.T) {
 	opts, _ := triageFixture(t, true)
 	m := scoredModel(t, opts, 160, 45)
-	selectPair(t, m, "hist_volume_status", "resize_volume")
+	selectPair(t, m, "resize_volume", "delete_volume")
 	press(m, "?")
 	help := strings.Join(m.helpLines(), "\n")
 	for _, want := range []string{"accept the pair (toolscope.yaml)", "undo accept/ignore", "hide/show accepted and ignored"} {
@@ -219,7 +227,7 @@ func TestTriageHideToggle(t *testing.T) {
 		}
 	}
 	press(m, "H")
-	selectPair(t, m, "hist_volume_status", "resize_volume")
+	selectPair(t, m, "resize_volume", "delete_volume")
 	if !strings.Contains(ansi.Strip(m.pairs.View()), "accepted: never offered together") {
 		t.Errorf("the accepted pair is not marked:\n%s", ansi.Strip(m.pairs.View()))
 	}
@@ -231,6 +239,7 @@ func TestTriageWriteErrorKeepsEverything(t *testing.T) {
 	opts, _ := triageFixture(t, false)
 	opts.ConfigPath = filepath.Join(t.TempDir(), "no-such-dir", config.FileName)
 	m := scoredModel(t, opts, 160, 45)
+	was := m.snap.report.Summary.Confusable
 	selectPair(t, m, "get_volume_status", "hist_volume_status")
 	press(m, "A")
 	if f := footerLine(m); !strings.Contains(f, "(new)") {
@@ -241,11 +250,46 @@ func TestTriageWriteErrorKeepsEverything(t *testing.T) {
 	if !strings.Contains(p, "not written") || !strings.Contains(p, "no-such-dir") || strings.Contains(p, "\n") {
 		t.Errorf("the error: %q", p)
 	}
-	if m.eng.cfg != nil || m.snap.report.OK || m.snap.report.Summary.Confusable != 2 {
+	if m.eng.cfg != nil || m.snap.report.OK || was == 0 || m.snap.report.Summary.Confusable != was {
 		t.Errorf("state after a failed write: cfg %v, %+v", m.eng.cfg, m.snap.report.Summary)
 	}
 	press(m, "A")
 	if m.triage == nil || m.triage.reason.Value() != "only the audit agent" {
 		t.Errorf("the reason typed was lost: %+v", m.triage)
+	}
+}
+
+// The reason's prompt calls the config file new only when it is not
+// there; A on a pair without a verdict, or where triage is off, says why.
+func TestTriagePromptsSayWhatIsTrue(t *testing.T) {
+	opts, cfgPath := triageFixture(t, false)
+	m := scoredModel(t, opts, 160, 45)
+	selectPair(t, m, "get_volume_status", "hist_volume_status")
+	press(m, "A")
+	if f := footerLine(m); !strings.Contains(f, "(new)") {
+		t.Errorf("no config yet: the prompt %q does not say new", f)
+	}
+	press(m, "esc")
+	if err := os.WriteFile(cfgPath, []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(m, "A")
+	if f := footerLine(m); strings.Contains(f, "(new)") {
+		t.Errorf("a config made since the start: the prompt %q says new", f)
+	}
+	press(m, "esc")
+
+	selectPair(t, m, "list_volumes", "delete_volume")
+	if pr, _ := m.pairs.selected(); m.snap.verdict(pr) != nil {
+		t.Fatalf("%s ↔ %s is flagged", pr.A, pr.B)
+	}
+	press(m, "A")
+	if f := footerLine(m); !strings.Contains(f, "is not flagged") {
+		t.Errorf("A on a pair without a verdict: footer %q", f)
+	}
+	m = scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3", "A")
+	if f := footerLine(m); !strings.Contains(f, "triage is off here") {
+		t.Errorf("A without a config path: footer %q", f)
 	}
 }

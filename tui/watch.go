@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,6 +23,9 @@ type watcher struct {
 	changes chan struct{}
 	errs    chan error
 	done    chan struct{}
+	// once makes close safe to call again: the explorer is closed both
+	// when it quits and when its caller cleans up.
+	once sync.Once
 }
 
 // fileChangedMsg says the watched file was saved.
@@ -95,7 +99,10 @@ func (w *watcher) next() tea.Cmd {
 	}
 }
 
+// close stops the watch; calling it again does nothing.
 func (w *watcher) close() {
-	close(w.done)
-	w.fs.Close()
+	w.once.Do(func() {
+		close(w.done)
+		w.fs.Close()
+	})
 }

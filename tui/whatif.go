@@ -96,8 +96,18 @@ func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, descr
 	return &whatIfView{paneBase: paneBase{keys: keys, styles: styles}, ids: ids, firstID: *ids + 1, tool: tool, name: name, original: description, field: f, score: score, th: th}
 }
 
-// start asks for the description as it is, the before of every pair.
-func (v *whatIfView) start() tea.Cmd { return v.ask() }
+// start asks for the description as it is, the before of every pair;
+// a draft reopened in the field runs next.
+func (v *whatIfView) start() tea.Cmd {
+	*v.ids++
+	v.reqID = *v.ids
+	v.inFlight = true
+	v.again = v.edited()
+	return v.score(v.reqID, v.original)
+}
+
+// edited reports whether the field differs from the file's description.
+func (v *whatIfView) edited() bool { return v.field.Value() != v.original }
 
 // ask scores the field's text, or notes that it should be scored when
 // the run in flight ends.
@@ -204,9 +214,9 @@ func (v *whatIfView) band(risk float64) (mark, name string) {
 	case th.ReportOnly():
 		return "  ", ""
 	case risk >= th.Confusability:
-		return v.styles.Confusable.Render("✗ "), "confusable"
+		return v.styles.Confusable.Render("⇄ "), "confusable"
 	case risk >= th.Confusability-th.WatchBand:
-		return v.styles.Watch.Render("~ "), "watch"
+		return v.styles.Watch.Render("≈ "), "review"
 	}
 	return "  ", "clear"
 }
@@ -223,7 +233,11 @@ func (v *whatIfView) render() {
 			v.lines = append(v.lines, s.Render(l))
 		}
 	}
-	add(st.Muted, "Nothing is written: esc leaves and the catalog stays as it was; E edits the real file.")
+	k := v.keys
+	add(st.Muted, "Nothing is written: esc leaves and keeps the draft (d reopens it); "+
+		k.WhatIfOther.Help().Key+" edits the other tool of the riskiest pair; "+
+		k.WhatIfEdit.Help().Key+" edits the real file; "+k.WhatIfCopy.Help().Key+" copies the text; "+
+		k.WhatIfReset.Help().Key+" starts again from the file.")
 	switch {
 	case v.err != "":
 		add(st.Error, "the what-if could not be scored: "+shown(oneLine(v.err)))
@@ -257,7 +271,10 @@ func (v *whatIfView) View() string {
 	return field + "\n" + v.styles.Muted.Render(strings.Repeat("─", v.w)) + "\n" + res
 }
 
-func (v *whatIfView) Keys() []key.Binding { return []key.Binding{v.keys.Back} }
+func (v *whatIfView) Keys() []key.Binding {
+	k := v.keys
+	return []key.Binding{k.Back, k.WhatIfOther, k.WhatIfEdit, k.WhatIfCopy, k.WhatIfReset}
+}
 
 // canWhatIf reports whether the what-if field can open: a tool selected
 // and its risks scored, with the embedder that scored them at hand.
@@ -277,6 +294,71 @@ func (m *Model) openWhatIf() tea.Cmd {
 	t := m.snap.cat.Tools[i]
 	run := whatIfRunner(m.eng.scores, m.eng.embedders[m.eng.spec], t.Index)
 	m.whatIf = newWhatIfView(&m.keys, &m.styles, &m.whatIfIDs, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
+	if d, ok := m.whatIfDrafts[t.Name]; ok {
+		m.whatIf.field.SetValue(d)
+	}
 	m.whatIf.setSize(m.bodyInner())
 	return m.whatIf.start()
+}
+
+// whatIfKey takes a key in the what-if: esc leaves, keeping an edited
+// description as the tool's draft; the what-if's own keys; the rest is
+// the field's.
+func (m *Model) whatIfKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	v := m.whatIf
+	switch {
+	case key.Matches(msg, k.Back):
+		m.leaveWhatIf()
+	case key.Matches(msg, k.WhatIfEdit):
+		if m.opts.Watch == "" {
+			m.notice = "no catalog file to edit (stdin, the demo or a live server)"
+			return nil
+		}
+		m.leaveWhatIf()
+		return m.editCatalog()
+	case key.Matches(msg, k.WhatIfOther):
+		// The hint proposes a sentence for each side: the other side is
+		// one key away, each tool keeping its own draft.
+		if len(v.rows) == 0 {
+			m.notice = "no pair scored yet"
+			return nil
+		}
+		other := v.rows[0].j
+		m.leaveWhatIf()
+		m.tools.clearFilter()
+		m.tools.selectWhere(func(t int) bool { return m.snap.cat.Tools[t].Index == other })
+		m.selectionChanged()
+		return m.openWhatIf()
+	case key.Matches(msg, k.WhatIfCopy):
+		m.copyOut(v.field.Value(), "the edited description")
+	case key.Matches(msg, k.WhatIfReset):
+		if !v.edited() {
+			return nil
+		}
+		m.ask("drop the edited description of "+shown(v.name)+" and start again from the file?", func() tea.Cmd {
+			delete(m.whatIfDrafts, v.name)
+			v.field.SetValue(v.original)
+			return v.ask()
+		})
+	default:
+		return v.Update(msg)
+	}
+	return nil
+}
+
+// leaveWhatIf closes the what-if; an edited description stays as the
+// tool's draft, as the drawer keeps each tool's arguments.
+func (m *Model) leaveWhatIf() {
+	v := m.whatIf
+	m.whatIf = nil
+	if !v.edited() {
+		delete(m.whatIfDrafts, v.name)
+		return
+	}
+	if m.whatIfDrafts == nil {
+		m.whatIfDrafts = map[string]string{}
+	}
+	m.whatIfDrafts[v.name] = v.field.Value()
+	m.notice = "the edited description of " + shown(v.name) + " is kept: d reopens it"
 }

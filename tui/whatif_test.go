@@ -139,3 +139,74 @@ func TestWhatIfAnswersOfAnEarlierFieldAreDropped(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// An edited description is a draft: esc keeps it, d reopens it (scored
+// against the file's text as the before), ctrl+y copies it, ctrl+r asks
+// before dropping it, and quitting asks before losing it.
+func TestWhatIfKeepsADraftPerTool(t *testing.T) {
+	opts := mockOptions(t)
+	var clip strings.Builder
+	opts.Clipboard = &clip
+	m := scoredModel(t, opts, 160, 45)
+	original := m.snap.cat.Tools[0].Description
+	drain(m, press(m, "d"))
+	before := whatIfRisk(t, m.whatIf, "hist_volume_status").before
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" Use it for the present."), Paste: true}))
+	edited := m.whatIf.field.Value()
+	press(m, "esc")
+	if m.whatIf != nil || !strings.Contains(footerLine(m), "is kept") {
+		t.Fatalf("esc: open %v, footer %q", m.whatIf != nil, footerLine(m))
+	}
+	drain(m, press(m, "d"))
+	if v := m.whatIf; v == nil || v.field.Value() != edited {
+		t.Fatalf("d did not reopen the draft: %q", m.whatIf.field.Value())
+	}
+	if r := whatIfRisk(t, m.whatIf, "hist_volume_status"); r.before != before {
+		t.Errorf("the reopened draft's before is %v, want the file's %v", r.before, before)
+	}
+	send(m, tea.KeyMsg{Type: tea.KeyCtrlY})
+	if !strings.Contains(clip.String(), "\x1b]52;c;") || !strings.Contains(footerLine(m), "copied the edited description") {
+		t.Errorf("ctrl+y: clipboard %q, footer %q", clip.String(), footerLine(m))
+	}
+	send(m, tea.KeyMsg{Type: tea.KeyCtrlR})
+	if m.asking == nil {
+		t.Fatal("ctrl+r did not ask before dropping the draft")
+	}
+	drain(m, press(m, "n"))
+	if m.whatIf.field.Value() != edited {
+		t.Fatal("no to ctrl+r dropped the draft")
+	}
+	press(m, "esc", "q")
+	if m.quitting || m.asking == nil || !strings.Contains(m.asking.text, "edited descriptions of 1 tool") {
+		t.Fatalf("q with a draft: quitting %v, question %+v", m.quitting, m.asking)
+	}
+	press(m, "n")
+	drain(m, press(m, "d"))
+	send(m, tea.KeyMsg{Type: tea.KeyCtrlR})
+	drain(m, press(m, "y"))
+	if m.whatIf.field.Value() != original {
+		t.Errorf("yes to ctrl+r: %q, want the file's text", m.whatIf.field.Value())
+	}
+	press(m, "esc", "q")
+	if !m.quitting {
+		t.Error("q without drafts did not quit")
+	}
+}
+
+// ctrl+g goes to the other side of the riskiest pair, each tool keeping
+// its own draft.
+func TestWhatIfEditsBothSides(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	drain(m, press(m, "d"))
+	other := m.whatIf.rows[0].other
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" For now."), Paste: true}))
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlG}))
+	if m.whatIf == nil || m.whatIf.name != other || selectedName(m) != other {
+		t.Fatalf("ctrl+g: what-if on %v, selected %s; want %s", m.whatIf, selectedName(m), other)
+	}
+	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" For the past."), Paste: true}))
+	press(m, "esc")
+	if len(m.whatIfDrafts) != 2 || !strings.HasSuffix(m.whatIfDrafts["get_volume_status"], " For now.") || !strings.HasSuffix(m.whatIfDrafts[other], " For the past.") {
+		t.Errorf("drafts after both sides: %q", m.whatIfDrafts)
+	}
+}

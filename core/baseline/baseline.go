@@ -646,13 +646,16 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 			default:
 				sum.Updated++
 			}
-			if p.Kind == similarity.Confusable && p.BaselineState != similarity.BaselineUnchanged {
+			if (p.Kind == similarity.Confusable || r.Review && p.Kind == similarity.Watch) && p.BaselineState != similarity.BaselineUnchanged {
 				sum.NewFailing++
 			}
 		}
 	}
 	if sim.ConfusableCount > len(sim.Confusable) {
 		sum.NewFailing += sim.ConfusableCount - len(sim.Confusable)
+	}
+	if r.Review && sim.WatchCount > len(sim.Watch) {
+		sum.NewFailing += sim.WatchCount - len(sim.Watch)
 	}
 	for _, p := range f.Pairs {
 		if _, ok := pairs[lint.PairKey(p.A, p.B)]; !ok {

@@ -37,7 +37,7 @@ func report(findings []lint.Finding, pairs ...similarity.PairFinding) *lint.Repo
 		}
 	}
 	sim.ConfusableCount, sim.WatchCount = len(sim.Confusable), len(sim.Watch)
-	return lint.NewReport(cat("a", "b", "c"), findings, sim, lint.SeverityError)
+	return lint.NewReport(cat("a", "b", "c"), findings, sim, lint.Gate{FailOn: lint.SeverityError})
 }
 
 func write(t *testing.T, f *File) string {
@@ -352,7 +352,7 @@ func TestBaselineFollowsRenames(t *testing.T) {
 	before := tools([3]string{"search_logs", "Search the logs.", ""}, [3]string{"search_old_logs", "Search old logs.", ""}, [3]string{"fetch_user", "", schema})
 	mk := func(c *catalog.Catalog, a, b, user string) *lint.Report {
 		return lint.NewReport(c, []lint.Finding{finding("r", user, "q", lint.SeverityError, "m")},
-			similarity.Result{Confusable: []similarity.PairFinding{pair(similarity.Confusable, a, b)}, ConfusableCount: 1}, lint.SeverityError)
+			similarity.Result{Confusable: []similarity.PairFinding{pair(similarity.Confusable, a, b)}, ConfusableCount: 1}, lint.Gate{FailOn: lint.SeverityError})
 	}
 	base := FromReport(mk(before, "search_logs", "search_old_logs", "fetch_user"))
 	base.Remember(before)

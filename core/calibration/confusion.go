@@ -60,6 +60,39 @@ func ReadLabels(path string) ([]Label, error) {
 	return out, sc.Err()
 }
 
+// ReadReviewers reads one labels file per reviewer of the same pairs and
+// gives each pair the mean of their labels (a pair a reviewer left out
+// counts 0), rounded down: a pair is positive when the mean is at least
+// Positive. Pairs whose mean rounds to 0 are left out, as unlisted.
+func ReadReviewers(paths ...string) ([]Label, error) {
+	sums := map[[3]string]int{}
+	var order [][3]string
+	for _, path := range paths {
+		ls, err := ReadLabels(path)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range ls {
+			a, b := l.A, l.B
+			if b < a {
+				a, b = b, a
+			}
+			k := [3]string{l.Catalog, a, b}
+			if _, ok := sums[k]; !ok {
+				order = append(order, k)
+			}
+			sums[k] += l.Label
+		}
+	}
+	var out []Label
+	for _, k := range order {
+		if mean := sums[k] / len(paths); mean >= 1 {
+			out = append(out, Label{Catalog: k[0], A: k[1], B: k[2], Label: mean})
+		}
+	}
+	return out, nil
+}
+
 // Sample is one pair's features and whether it is a positive; Group is
 // the catalog (or twins set) it belongs to, the unit left out in turn.
 type Sample struct {

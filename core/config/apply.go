@@ -132,7 +132,7 @@ func (c *Config) Apply(r *lint.Report, cat *catalog.Catalog) *lint.Report {
 			}
 		}
 	}
-	out := lint.NewReport(cat, kept, sim, r.FailOn)
+	out := lint.NewReport(cat, kept, sim, r.Gate)
 	out.Suppressed = sup
 	return out
 }

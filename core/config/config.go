@@ -117,6 +117,11 @@ type Config struct {
 	// raw is the file's text as read or last saved, whose layout a save
 	// keeps (keepLayout).
 	raw []byte
+	// adds are the entries appended since raw; reworked is set by any
+	// other edit. While it is not, a save inserts the entries' lines into
+	// raw and keeps every other byte (spliceAppends).
+	adds     []appended
+	reworked bool
 }
 
 // Error is a config file problem: where, and what.

@@ -289,7 +289,7 @@ func TestApply(t *testing.T) {
 	}
 	sim := similarity.Result{Analyzed: true, Thresholds: similarity.Thresholds{Confusability: 0.5},
 		Confusable: []similarity.PairFinding{{Kind: similarity.Confusable, Pair: similarity.Pair{A: "search_archived_logs", B: "search_logs"}}}, ConfusableCount: 1}
-	r := lint.NewReport(cat, findings, sim, lint.SeverityError)
+	r := lint.NewReport(cat, findings, sim, lint.Gate{FailOn: lint.SeverityError})
 	if r.OK {
 		t.Fatal("the unfiltered report must fail")
 	}

@@ -24,12 +24,15 @@ func (c *Config) AcceptPair(a, b, reason string) error {
 	list := c.list("accepted-pairs")
 	for _, e := range list.Content {
 		if x, y := pairOf(e); (x == a && y == b) || (x == b && y == a) {
+			c.reworked = true
 			setKey(e, "reason", str(reason))
 			return c.decode()
 		}
 	}
 	tools := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{str(a), str(b)}}
-	list.Content = append(list.Content, mapping("tools", tools, "reason", str(reason)))
+	entry := mapping("tools", tools, "reason", str(reason))
+	list.Content = append(list.Content, entry)
+	c.adds = append(c.adds, appended{"accepted-pairs", entry})
 	return c.decode()
 }
 
@@ -55,6 +58,7 @@ func (c *Config) IgnoreFinding(g Ignore) error {
 	list := c.list("ignore")
 	for _, e := range list.Content {
 		if ignoreOf(e) == [3]string{g.Rule, g.Tool, g.Param} {
+			c.reworked = true
 			setKey(e, "reason", str(g.Reason))
 			return c.decode()
 		}
@@ -68,7 +72,9 @@ func (c *Config) IgnoreFinding(g Ignore) error {
 		kv = append(kv, "param", str(g.Param))
 	}
 	kv = append(kv, "reason", str(g.Reason))
-	list.Content = append(list.Content, mapping(kv...))
+	entry := mapping(kv...)
+	list.Content = append(list.Content, entry)
+	c.adds = append(c.adds, appended{"ignore", entry})
 	return c.decode()
 }
 
@@ -91,6 +97,13 @@ func (c *Config) Marshal() ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
+	if !c.reworked && len(c.adds) > 0 && len(bytes.TrimSpace(c.raw)) > 0 {
+		// Entries added, nothing else changed: insert their lines and
+		// keep every other byte of the file.
+		if spliced, ok := spliceAppends(c.raw, c.adds); ok && sameValues(spliced, b.Bytes()) {
+			return spliced, nil
+		}
+	}
 	return keepLayout(c.raw, b.Bytes()), nil
 }
 
@@ -107,7 +120,7 @@ func (c *Config) Save() error {
 		}
 		return &Error{Path: c.Path, Msg: "cannot write: " + err.Error()}
 	}
-	c.raw = data
+	c.raw, c.adds, c.reworked = data, nil, false
 	return nil
 }
 
@@ -153,6 +166,7 @@ func (c *Config) remove(key string, match func(*yaml.Node) bool) (bool, error) {
 	}
 	for i, e := range v.Content {
 		if match(e) {
+			c.reworked = true
 			v.Content = append(v.Content[:i], v.Content[i+1:]...)
 			return true, c.decode()
 		}

@@ -142,6 +142,11 @@ func (f *Form) String() string {
 		b.WriteString("} ")
 		writeBound(&b, Bound{As: f.To.As, Edge: f.To.Edge}, true)
 	case KindDay:
+		if f.Argument == string(KindDay) {
+			// An argument named day would read "day day".
+			b.WriteString("(argument day)")
+			break
+		}
 		b.WriteString(f.Argument)
 	case KindLookback:
 		b.WriteString(f.Argument)

@@ -152,7 +152,7 @@ func TestFormString(t *testing.T) {
 		"joined window (lookback or signed-lookback)",
 		"bounds start (epoch-ms) .. end (epoch-ms, exclusive)",
 		"object range {since .. until} (iso)",
-		"day day, zone in tz",
+		"day (argument day), zone in tz",
 		"lookback last (h)",
 		"lookback last x unit",
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"toolscope/core/jsonv"
@@ -235,6 +236,16 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 	for _, i := range refused {
 		rd := &pr.Values[i]
 		rd.Suggestion = suggestFor(f, f.roleOf(rd.Argument), rules.Rule(rd.Argument), rd.Value, now, zone)
+		if s := rd.Suggestion; s != nil {
+			// A lookback proposed for its spelling may still break the
+			// source's facts: say so rather than offer it as the fix.
+			if pv, err := Parse(Lookback, strings.TrimPrefix(s.Value, "-")); err == nil {
+				w := Window{From: now.Add(-pv.Length), To: now}
+				if adv := Advise(w, p.Facts, now, shown, true); len(adv) > 0 {
+					s.Why += "; but the source would still refuse it: it " + strings.Join(adv, "; it ")
+				}
+			}
+		}
 	}
 	if pr.Taken >= 0 {
 		for _, a := range pr.Untaken {
@@ -340,7 +351,11 @@ func Advise(w Window, facts Facts, now time.Time, zone *time.Location, relative 
 	}
 	if r := facts.Retention; r.Length > 0 {
 		if back := now.Sub(w.From); back > r.Length {
-			out = append(out, fmt.Sprintf("reaches back %s, beyond the retention %s: the oldest part holds no data", FormatLength(back), r.Text))
+			if gone := now.Sub(w.To); gone >= r.Length {
+				out = append(out, fmt.Sprintf("ended %s ago, wholly beyond the retention %s: the source holds no data for any of it", plainLength(gone), r.Text))
+			} else {
+				out = append(out, fmt.Sprintf("reaches back %s, beyond the retention %s: the oldest part holds no data", plainLength(back), r.Text))
+			}
 		}
 	}
 	switch facts.Direction {
@@ -388,6 +403,16 @@ func aligned(t time.Time, g time.Duration, zone *time.Location) bool {
 // minutes and seconds: `1d2h30m`, `45s`, `-2h`; a fraction of a second is
 // cut, and a length under a second that is not zero is `<1s`.
 func FormatLength(d time.Duration) string { return lengthText(d, false) }
+
+// plainLength is a length as a reader says it: whole days from two days
+// up (1066 days, not 1066d2h46m37s), else FormatLength.
+func plainLength(d time.Duration) string {
+	const day = 24 * time.Hour
+	if d >= 2*day {
+		return strconv.FormatInt(int64(d/day), 10) + " days"
+	}
+	return FormatLength(d)
+}
 
 // lengthText writes a length in days, hours, minutes and seconds; exact
 // keeps a fraction of a second (`1s500ms`), as JSON gives it.

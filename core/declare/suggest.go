@@ -241,6 +241,9 @@ func suggestRange(sp Spelling, text string, now time.Time, zone *time.Location) 
 // (from it up to now, or from now up to it) or a lookback (the same span
 // up to now).
 func suggestSingle(sp Spelling, t string, now time.Time, zone *time.Location) (Suggestion, bool) {
+	if from, day, ok := sinceDay(t, now, zone); ok {
+		return nowRange(sp, from, now, zone, "since "+day+": from its midnight up to now")
+	}
 	if p, err := Parse(Lookback, t); err == nil {
 		return nowRange(sp, now.Add(-p.Length), now, zone, "a lookback is no range: the same span up to now")
 	}
@@ -279,6 +282,40 @@ func suggestSingle(sp Spelling, t string, now time.Time, zone *time.Location) (S
 		return nowRange(sp, now, instant, zone, "one instant is no range: from now up to it")
 	}
 	return nowRange(sp, instant, now, zone, "one instant is no range: from it up to now")
+}
+
+// sinceDay reads `since Monday` (any weekday, its first three letters,
+// today or yesterday) as the midnight that starts that day, the latest
+// one not after now on the zone's clock (UTC when unknown).
+func sinceDay(t string, now time.Time, zone *time.Location) (time.Time, string, bool) {
+	rest, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(t)), "since ")
+	if !ok {
+		return time.Time{}, "", false
+	}
+	rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), "last "))
+	if zone == nil {
+		zone = time.UTC
+	}
+	local := now.In(zone)
+	back := -1
+	switch rest {
+	case "today":
+		back = 0
+	case "yesterday":
+		back = 1
+	default:
+		for wd := time.Sunday; wd <= time.Saturday; wd++ {
+			name := strings.ToLower(wd.String())
+			if rest == name || rest == name[:3] {
+				back = (int(local.Weekday()) - int(wd) + 7) % 7
+			}
+		}
+	}
+	if back < 0 {
+		return time.Time{}, "", false
+	}
+	y, m, d := local.Date()
+	return time.Date(y, m, d-back, 0, 0, 0, 0, zone), rest, true
 }
 
 // nowRange writes the range from .. to, one end of which is now, in sp:

@@ -44,6 +44,10 @@ func TestSuggest(t *testing.T) {
 		{"a single instant in the future", ISORange, "2026-03-03T09:00:00+01:00", nil, "2026-03-02T10:07:00Z..2026-03-03T08:00:00Z", "one instant is no range: from now up to it"},
 		{"a single date", WallRange, "2026-03-01", nil, "2026-03-01T00:00..2026-03-02T00:00", "one date is no range: that whole day"},
 		{"a single wall time on the zone's clock", WallRange, "2026-03-01T09:00", berlin, "2026-03-01T09:00:00..2026-03-02T11:07:00", "one instant is no range: from it up to now"},
+		{"since a weekday", ISORange, "since Monday", nil, "2026-03-02T00:00:00Z..2026-03-02T10:07:00Z", "since monday: from its midnight up to now"},
+		{"since an earlier weekday, on the zone's clock", WallRange, "since last Fri", berlin, "2026-02-27T00:00:00..2026-03-02T11:07:00", "since fri: from its midnight up to now"},
+		{"since yesterday", ISORange, "Since yesterday", berlin, "2026-03-01T00:00:00+01:00..2026-03-02T11:07:00+01:00", "since yesterday: from its midnight up to now"},
+		{"since a word that is no day", ISORange, "since launch", nil, "", ""},
 		{"a lookback under a range", ISORange, "24h", nil, "2026-03-01T10:07:00Z..2026-03-02T10:07:00Z", "a lookback is no range: the same span up to now"},
 
 		{"a value that passes needs nothing", Lookback, "7d", nil, "", ""},

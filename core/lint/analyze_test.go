@@ -101,3 +101,30 @@ func ExampleAnalyze() {
 	// get_volume_status hist_volume_status 0.9614 qualifier [get hist]
 	// ok: false
 }
+
+// The review list (watch) is advisory: it fails the gate only when the
+// gate is asked to count it; confusable pairs and errors always do.
+func TestReviewFailsOnlyWhenAsked(t *testing.T) {
+	cat := testcat.Parse(t, testcat.List(testcat.Tool("a", testcat.Long+" for x", ""), testcat.Tool("b", testcat.Long+" for y", "")))
+	watch := similarity.PairFinding{Kind: similarity.Watch, Pair: similarity.Pair{A: "a", B: "b", J: 1}}
+	confusable := watch
+	confusable.Kind = similarity.Confusable
+	cases := []struct {
+		name string
+		sim  similarity.Result
+		gate Gate
+		ok   bool
+	}{
+		{"review pairs, default gate", similarity.Result{Watch: []similarity.PairFinding{watch}}, Gate{FailOn: SeverityError}, true},
+		{"review pairs, --fail-on review", similarity.Result{Watch: []similarity.PairFinding{watch}}, Gate{FailOn: SeverityError, Review: true}, false},
+		{"review pairs, --strict", similarity.Result{Watch: []similarity.PairFinding{watch}}, Gate{FailOn: SeverityWarn, Review: true}, false},
+		{"review counted beyond the list", similarity.Result{WatchCount: 3}, Gate{FailOn: SeverityError, Review: true}, false},
+		{"no review pair, --fail-on review", similarity.Result{}, Gate{FailOn: SeverityError, Review: true}, true},
+		{"a confusable pair, default gate", similarity.Result{Confusable: []similarity.PairFinding{confusable}}, Gate{FailOn: SeverityError}, false},
+	}
+	for _, c := range cases {
+		if r := NewReport(cat, nil, c.sim, c.gate); r.OK != c.ok {
+			t.Errorf("%s: ok %v, want %v", c.name, r.OK, c.ok)
+		}
+	}
+}

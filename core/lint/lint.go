@@ -27,9 +27,18 @@ const (
 	SeverityWarn  Severity = "warn"
 )
 
+// Gate says what fails the gate beside confusable pairs, which always do:
+// structural findings at or above FailOn, and the review list (the watch
+// verdict) when Review is set (--fail-on review, --strict).
+type Gate struct {
+	FailOn Severity
+	Review bool
+}
+
 // Report is the whole lint result; its JSON field names are stable.
 type Report struct {
-	// OK is the gate: no confusable pair and no finding at or above FailOn.
+	// OK is the gate: no confusable pair, no finding at or above FailOn,
+	// and no review pair when the gate counts them.
 	OK         bool              `json:"ok"`
 	ToolCount  int               `json:"toolCount"`
 	Similarity similarity.Result `json:"similarity"`
@@ -45,8 +54,8 @@ type Report struct {
 	// Fail: an empty catalog under --strict, stale config or baseline
 	// entries, warnings over --max-warnings.
 	FailedOn []string `json:"failedOn,omitempty"`
-	// FailOn is the least severity that failed the gate.
-	FailOn Severity `json:"-"`
+	// Gate is what failed the gate.
+	Gate `json:"-"`
 }
 
 // Fail fails the gate for a reason beyond the results, said in the
@@ -108,8 +117,8 @@ type Options struct {
 	// Options configure the similarity scoring; its Progress also hears
 	// the rules' progress.
 	similarity.Options
-	// FailOn is the least severity that fails the gate.
-	FailOn Severity
+	// Gate says what fails the gate.
+	Gate
 	// Rules is the structural pack; Disabled lists rule ids to skip.
 	Rules    []Rule
 	Disabled []string
@@ -119,7 +128,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Options: similarity.DefaultOptions(),
-		FailOn:  SeverityError,
+		Gate:    Gate{FailOn: SeverityError},
 		Rules:   DefaultRules(),
 	}
 }
@@ -161,12 +170,12 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 		sim = scores.Judge(scores.Thresholds())
 	}
 	<-rules
-	return NewReport(cat, findings, sim, opts.FailOn), nil
+	return NewReport(cat, findings, sim, opts.Gate), nil
 }
 
 // NewReport assembles a report and its gate from the stages' results.
-func NewReport(cat *catalog.Catalog, findings []Finding, sim similarity.Result, failOn Severity) *Report {
-	r := &Report{ToolCount: len(cat.Tools), Similarity: sim, Structural: findings, FailOn: failOn}
+func NewReport(cat *catalog.Catalog, findings []Finding, sim similarity.Result, gate Gate) *Report {
+	r := &Report{ToolCount: len(cat.Tools), Similarity: sim, Structural: findings, Gate: gate}
 	if r.Structural == nil {
 		r.Structural = []Finding{}
 	}
@@ -186,12 +195,12 @@ func NewReport(cat *catalog.Catalog, findings []Finding, sim similarity.Result, 
 		} else {
 			r.Summary.Warnings++
 		}
-		if f.Severity == SeverityError || failOn == SeverityWarn {
+		if f.Severity == SeverityError || gate.FailOn == SeverityWarn {
 			failing++
 		}
 	}
 	r.Summary.Confusable = max(len(sim.Confusable), sim.ConfusableCount)
 	r.Summary.Watch = max(len(sim.Watch), sim.WatchCount)
-	r.OK = r.Summary.Confusable == 0 && failing == 0
+	r.OK = r.Summary.Confusable == 0 && failing == 0 && !(gate.Review && r.Summary.Watch > 0)
 	return r
 }

@@ -17,7 +17,7 @@ import (
 // WriteGitHub writes the report as GitHub Actions workflow commands
 // (`::error file=...,line=...,title=...::message`), which the runner turns
 // into annotations on the pull request's diff: an error per error finding
-// and confusable pair, a warning per warning finding, a notice per watch
+// and confusable pair, a warning per warning finding, a notice per review
 // pair. With a baseline only new and updated results are annotated: the
 // baseline accepted the rest. The last line is the gate's result, plain.
 func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
@@ -61,13 +61,16 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 			level, title := "error", "toolscope "+sarifConfusableRule
 			if p.Kind == similarity.Watch {
 				level, title = "notice", "toolscope "+sarifWatchRule
+				if r.Review {
+					level = "error"
+				}
 			}
 			why := ""
 			if len(p.Reasons) > 0 {
 				why = " Why: " + ReasonsText(p.Reasons) + "."
 			}
 			annotate(level, title, p.I, 0, 0, fmt.Sprintf("%s and %s are %s (%s).%s Hint: %s",
-				p.A, p.B, p.Kind, scoredAs(sim.Scoring, p.Pair), why, p.Hint))
+				p.A, p.B, verdictPhrase(p.Kind), scoredAs(sim.Scoring, p.Pair), why, p.Hint))
 		}
 	}
 	fmt.Fprintln(b, headline(r, cat.Source))

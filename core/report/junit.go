@@ -113,9 +113,13 @@ func junitSuiteOf(r *lint.Report, cat *catalog.Catalog) junitSuite {
 			if p.I < 0 || p.I >= len(cases) {
 				continue
 			}
-			text := fmt.Sprintf("%s and %s are %s. Hint: %s", p.A, p.B, p.Kind, p.Hint)
-			if p.Kind == similarity.Confusable && fails(p.BaselineState) {
-				cases[p.I].Failures = append(cases[p.I].Failures, junitFailure{Message: xmlText(fmt.Sprintf("%s and %s are confusable", p.A, p.B)), Type: sarifConfusableRule, Text: xmlText(text)})
+			text := fmt.Sprintf("%s and %s are %s. Hint: %s", p.A, p.B, verdictPhrase(p.Kind), p.Hint)
+			if (p.Kind == similarity.Confusable || r.Review) && fails(p.BaselineState) {
+				rule := sarifConfusableRule
+				if p.Kind == similarity.Watch {
+					rule = sarifWatchRule
+				}
+				cases[p.I].Failures = append(cases[p.I].Failures, junitFailure{Message: xmlText(fmt.Sprintf("%s and %s are %s", p.A, p.B, verdictPhrase(p.Kind))), Type: rule, Text: xmlText(text)})
 			} else {
 				out[p.I] = append(out[p.I], text)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"toolscope/core/lint"
@@ -140,7 +141,7 @@ func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring sim
 		shown = list[:max]
 	}
 	for _, p := range shown {
-		mark := t.style(ansiYellow, "~ watch     ")
+		mark := t.style(ansiYellow, "~ review    ")
 		if p.Kind == similarity.Confusable {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
@@ -151,7 +152,7 @@ func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring sim
 		fmt.Fprintln(t, t.style(ansiDim, "      hint: "+safe(p.Hint)))
 	}
 	if len(shown) < len(list) {
-		fmt.Fprintf(t, "  … and %d more %s pairs (--format json lists them all)\n", len(list)-len(shown), list[0].Kind)
+		fmt.Fprintf(t, "  … and %d more %s pairs (--format json lists them all)\n", len(list)-len(shown), list[0].Kind.Shown())
 	}
 }
 
@@ -180,7 +181,7 @@ func headline(r *lint.Report, source string) string {
 		parts = append(parts, safe(r.Similarity.Embedder)+" "+string(r.Similarity.Scoring))
 	}
 	s := r.Summary
-	parts = append(parts, fmt.Sprintf("%d confusable", s.Confusable), fmt.Sprintf("%d watch", s.Watch),
+	parts = append(parts, fmt.Sprintf("%d confusable", s.Confusable), fmt.Sprintf("%d review", s.Watch),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	return strings.Join(parts, " · ")
 }
@@ -199,16 +200,22 @@ func thresholdText(sim similarity.Result) string {
 		return "report-only, no threshold"
 	}
 	if sim.Scoring == similarity.ScoringRisk {
-		return fmt.Sprintf("confusable at risk %s and above, watch from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand))
+		return fmt.Sprintf("confusable at risk %s and above, review (advisory) from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand))
 	}
-	s := fmt.Sprintf("threshold %s, watch band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
+	s := fmt.Sprintf("threshold %s, review band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
 	if sim.Scoring == similarity.ScoringAdaptive {
 		s += ", affinity floor " + formatFloat(th.AffinityFloor)
 	}
 	return s
 }
 
+// formatFloat writes a threshold as JSON would, rounded to nine decimals
+// first, so a start computed as a difference (the review start, from the
+// threshold less its band) reads 0.06891, not 0.06890999999999997.
 func formatFloat(f float64) string {
+	if r := math.Round(f*1e9) / 1e9; !math.IsInf(f, 0) && !math.IsNaN(f) {
+		f = r
+	}
 	b, _ := json.Marshal(f)
 	return string(b)
 }
@@ -286,6 +293,9 @@ func failReasons(r *lint.Report) string {
 	if r.FailOn == lint.SeverityWarn && r.Summary.Warnings > 0 {
 		why = append(why, plural(r.Summary.Warnings, "warning")+" (strict)")
 	}
+	if r.Review && r.Summary.Watch > 0 {
+		why = append(why, plural(r.Summary.Watch, "review pair")+" (--fail-on review)")
+	}
 	return strings.Join(append(why, r.FailedOn...), ", ")
 }
 
@@ -319,7 +329,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	} else {
 		what = append(what, "similarity skipped")
 	}
-	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d watch", s.Watch),
+	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d review", s.Watch),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	fmt.Fprintln(b, strings.Join(what, " · "))
 	if r.Suppressed != nil {
@@ -332,7 +342,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 		fmt.Fprintf(b, "\n> %s\n", mdCell(n))
 	}
 	mdPairs(b, "Confusable pairs", sim.Confusable, o.MaxRows, sim.Scoring, false)
-	mdPairs(b, "Watch pairs", sim.Watch, o.MaxRows, sim.Scoring, true)
+	mdPairs(b, "Review pairs (advisory)", sim.Watch, o.MaxRows, sim.Scoring, !r.Review)
 	if len(r.Structural) > 0 {
 		fmt.Fprintf(b, "\n#### Structural findings\n\n| | rule | tool | line | finding |\n|---|---|---|---:|---|\n")
 		rows := r.Structural

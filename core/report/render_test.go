@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -49,7 +50,7 @@ func renderReport(t *testing.T, scoring similarity.Scoring) (*lint.Report, *cata
 	if scoring == similarity.ScoringAdaptive {
 		th.AffinityFloor = 0.5
 	}
-	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(th), opts.FailOn)
+	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(th), opts.Gate)
 	if len(r.Similarity.Confusable) == 0 || len(r.Similarity.Watch) == 0 {
 		t.Fatalf("the render catalog needs both verdicts: %+v", r.Summary)
 	}
@@ -145,7 +146,7 @@ func TestTextReport(t *testing.T) {
 	text := plain.String()
 	for _, want := range []string{
 		"toolscope lint · catalogs/ops demo.json · 4 tools · mock cosine",
-		"✗ confusable", "~ watch", "hint: names differ only by 'get' vs 'hist'",
+		"✗ confusable", "~ review", "hint: names differ only by 'get' vs 'hist'",
 		"[duplicate-name] get_volume_status  (line 6)",
 		"[enum-in-prose] get_volume_status.pool  (line 3)", `suggest: "enum": ["gold","silver"]`,
 		"note: the mock embedder", "RESULT: FAIL (1 confusable pair, 1 error)",
@@ -167,7 +168,7 @@ func TestMarkdownReport(t *testing.T) {
 	}
 	md := buf.String()
 	for _, want := range []string{
-		"### toolscope lint: ❌ FAIL", "`catalogs/ops demo.json`", "#### Confusable pairs (", "<summary>Watch pairs (",
+		"### toolscope lint: ❌ FAIL", "`catalogs/ops demo.json`", "#### Confusable pairs (", "<summary>Review pairs (advisory) (",
 		"| ❌ error | `duplicate-name` | `get_volume_status` | 6 |", "<summary>Most similar pairs (top 3 of 3)</summary>",
 	} {
 		if !strings.Contains(md, want) {
@@ -389,7 +390,7 @@ func TestColorTextKeepsOnlyItsOwnEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(similarity.Thresholds{Confusability: -1}), opts.FailOn)
+	r := lint.NewReport(cat, lint.Structural(cat, opts), s.Judge(similarity.Thresholds{Confusability: -1}), opts.Gate)
 	o := DefaultTextOptions(cat.Source)
 	o.Color = true
 	var b bytes.Buffer
@@ -415,4 +416,48 @@ func mockOptions(scoring similarity.Scoring) lint.Options {
 	o.Embedder = embed.Mock{}
 	o.Scoring = scoring
 	return o
+}
+
+// The review list is shown in every output as advisory, and as failing
+// when the gate counts it (--fail-on review, --strict).
+func TestReviewPairsInEveryOutput(t *testing.T) {
+	for _, counted := range []bool{false, true} {
+		r, cat := renderReport(t, similarity.ScoringCosine)
+		r.Review = counted
+		var text, md, sarif, gh bytes.Buffer
+		if err := WriteText(&text, r, DefaultTextOptions(cat.Source)); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteMarkdown(&md, r, MarkdownOptions{Source: cat.Source}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteSARIF(&sarif, r, cat, SARIFOptions{Rules: lint.DefaultRules()}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteGitHub(&gh, r, cat); err != nil {
+			t.Fatal(err)
+		}
+		level, ghLevel, folded, reason := `"level": "note"`, "::notice", "<summary>Review pairs (advisory) (", false
+		if counted {
+			level, ghLevel, folded, reason = `"level": "error"`, "::error", "#### Review pairs (advisory) (", true
+		}
+		checks := []struct {
+			what, out, want string
+		}{
+			{"text mark", text.String(), "~ review     "},
+			{"text headline", text.String(), fmt.Sprintf("%d review", r.Summary.Watch)},
+			{"markdown section", md.String(), folded},
+			{"sarif level", sarif.String(), level},
+			{"github level", gh.String(), ghLevel + " file="},
+			{"github message", gh.String(), "are on the review list"},
+		}
+		for _, c := range checks {
+			if !strings.Contains(c.out, c.want) {
+				t.Errorf("counted %v: %s lacks %q:\n%s", counted, c.what, c.want, c.out)
+			}
+		}
+		if got := strings.Contains(text.String(), "review pair"); got != reason {
+			t.Errorf("counted %v: the result line names the review pairs: %v\n%s", counted, got, text.String())
+		}
+	}
 }

@@ -287,6 +287,9 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 		id, level := sarifConfusableRule, "error"
 		if p.Kind == similarity.Watch {
 			id, level = sarifWatchRule, "note"
+			if r.Review {
+				level = "error"
+			}
 		}
 		related := locate(p.J, p.B, "", 0, 0)
 		one := 1
@@ -299,7 +302,7 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 		res := sarifResult{
 			RuleID: id, RuleIndex: index[id], Level: level,
 			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s).%s Hint: %s",
-				sarifPlain(p.A), sarifPlain(p.B), p.Kind, scoredAs(sim.Scoring, p.Pair), why, p.Hint)},
+				sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind), scoredAs(sim.Scoring, p.Pair), why, p.Hint)},
 			Locations:           []sarifLocation{locate(p.I, p.A, "", 0, 0)},
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(lint.PairKey(p.A, p.B)),
@@ -308,7 +311,7 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 		}
 		if p.BaselineState == similarity.BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
-			res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", sarifPlain(p.A), sarifPlain(p.B), p.Kind)
+			res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind))
 		}
 		run.Results = append(run.Results, res)
 	}
@@ -339,9 +342,9 @@ influx_get_fcns_database: "FC name server registrations."`,
 				After: `get_fcns_database: "FC name server registrations, live from the switch. Use for the fabric right now."
 influx_get_fcns_database: "FC name server registrations as recorded in InfluxDB. Use for history and trends."`,
 			}},
-		{ID: sarifWatchRule, Severity: lint.SeverityWarn, Summary: "two tools close to confusable",
+		{ID: sarifWatchRule, Severity: lint.SeverityWarn, Summary: "two related tools to review",
 			Teaching: lint.Teaching{
-				Why:    "The pair scores within the watch band below the threshold: not confusable yet, but one more similar sentence away. Advisory; it never fails the gate.",
+				Why:    "The pair is on the review list: related enough that a model may mix them up, though most such pairs are told apart. Text likeness cannot say which; a reader (or a judging model) can. Advisory: it fails the gate only under --fail-on review or --strict.",
 				Fix:    "Read the two descriptions side by side and make sure each says when it is the right call.",
 				Before: `list_volumes: "Lists volumes."`,
 				After:  `list_volumes: "Lists volumes in a pool. Use first, to find a volume id for get_volume."`,
@@ -455,4 +458,13 @@ var sarifPlainEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
 // version.
 func partialFingerprints(key string) map[string]string {
 	return map[string]string{lint.FingerprintVersion: lint.Fingerprint(key)}
+}
+
+// verdictPhrase says a pair's verdict after "are": confusable, or on the
+// review list.
+func verdictPhrase(v similarity.Verdict) string {
+	if v == similarity.Watch {
+		return "on the review list"
+	}
+	return string(v)
 }

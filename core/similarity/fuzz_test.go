@@ -31,6 +31,11 @@ func FuzzTexts(f *testing.F) {
 				t.Fatalf("descriptionTerms(%q) has %q", s, w)
 			}
 		}
+		for _, w := range bagWords(s, nil) {
+			if len(w) < 2 || w[0] < 'a' || w[0] > 'z' || bagStopWords[w] || strings.TrimFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }) != "" {
+				t.Fatalf("bagWords(%q) has %q", s, w)
+			}
+		}
 		// The full text's cut keeps a prefix of the whole text that holds
 		// the first sentence's text.
 		tool := &catalog.Tool{Name: "get_x", Description: s}

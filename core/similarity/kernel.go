@@ -116,7 +116,7 @@ type sink struct {
 	nbWorst []float64
 	// marks flags the current row's name tokens, by token id.
 	marks []uint8
-	// dense holds the current row's term weights by term id (risk only).
+	// dense holds the current row's term and bag weights by id (risk only).
 	dense  []float64
 	dots   [tile * tile]float64
 	dots32 [tile * tile]float32 // the float32 block, before dots
@@ -146,7 +146,7 @@ func newSink(g *geometry, w want) *sink {
 		}
 	}
 	if g.risk != nil && g.usual != nil {
-		s.dense = make([]float64, len(g.risk.vocab))
+		s.dense = make([]float64, g.risk.ids)
 		s.bars, s.rankBar, s.floorZ = true, math.Inf(1), math.Inf(1)
 		if w.rank >= 0 {
 			s.rankBar = math.Inf(-1)
@@ -422,9 +422,7 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 		}
 	}
 	if s.dense != nil {
-		for _, t := range g.risk.terms[i] {
-			s.dense[t.id] = t.w
-		}
+		g.risk.setRow(s.dense, i)
 	}
 	for k, dot := range dots {
 		j := from + k
@@ -455,9 +453,7 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 		}
 	}
 	if s.dense != nil {
-		for _, t := range g.risk.terms[i] {
-			s.dense[t.id] = 0
-		}
+		g.risk.clearRow(s.dense, i)
 	}
 }
 

@@ -24,10 +24,19 @@ type nameParts struct {
 	said   []string // the other words as the name has them, for reasons
 
 	// What relate reads of every pair, worked out once per name: the
-	// object holds "reverse", and a bit per object word (by its hash), so
-	// that most pairs are told not nested without comparing words.
+	// object holds a word that turns the action around ("reverse",
+	// "back"), its head (the last object word, singular: the thing the
+	// tool is about), and a bit per object word (by its hash), so that
+	// most pairs are told not nested without comparing words.
 	reverse bool
+	head    string
 	mask    uint64
+	// lead is the name's first word and rest a hash of the words after
+	// it, so that two names told apart by their first word alone are seen
+	// in two comparisons.
+	lead string
+	rest uint64
+	size int
 }
 
 // verbKind sorts actions by what they do.
@@ -64,7 +73,7 @@ func init() {
 		{kindRead, []string{"hover"}},
 		{kindRead, []string{"take", "capture", "snapshot", "screenshot"}},
 		{kindWrite, []string{"create", "add", "new", "make", "insert", "post", "generate", "register", "book"}},
-		{kindWrite, []string{"update", "edit", "modify", "patch", "change", "set", "put", "rename", "replace", "upsert", "write", "save", "append"}},
+		{kindWrite, []string{"update", "edit", "modify", "patch", "change", "set", "put", "rename", "replace", "upsert", "write", "save", "append", "upgrade"}},
 		{kindWrite, []string{"upload", "import", "push", "publish"}},
 		{kindWrite, []string{"install"}},
 		{kindWrite, []string{"start", "open", "launch", "begin"}},
@@ -170,6 +179,10 @@ func isAction(w string) bool {
 func parseName(ws []string) nameParts {
 	var p nameParts
 	var obj []string
+	if len(ws) > 0 {
+		p.lead, p.size = ws[0], len(ws)
+		p.rest = wordHash(strings.Join(ws[1:], " "))
+	}
 	// The action is the first word when it is one (get_job_test_results),
 	// else the last action word (fs_blob_import_create creates); a word
 	// that is as often a thing (monitor, snapshot, message) only when no
@@ -188,14 +201,21 @@ func parseName(ws []string) nameParts {
 		obj = append(obj, strings.TrimSuffix(singular(w), "_"))
 		p.said = append(p.said, w)
 	}
+	if len(obj) > 0 {
+		p.head = obj[len(obj)-1]
+	}
 	slices.Sort(obj)
 	p.object = slices.Compact(obj)
 	for _, w := range p.object {
-		p.reverse = p.reverse || w == "reverse"
+		p.reverse = p.reverse || turnsAround[w]
 		p.mask |= 1 << (wordHash(w) & 63)
 	}
 	return p
 }
+
+// turnsAround are object words that make the action its own reverse:
+// geocode/reverse_geocode, navigate/navigate_back.
+var turnsAround = map[string]bool{"reverse": true, "back": true, "undo": true}
 
 // wordHash is FNV-1a, for the object masks.
 func wordHash(w string) uint64 {
@@ -227,8 +247,10 @@ type nameRelation struct {
 
 func relate(a, b *nameParts) nameRelation {
 	var r nameRelation
-	if reversed(a, b) {
+	if reversed(a, b) || stops(a, b) || stops(b, a) {
 		r.opposite = true
+	} else if leadsApart(a, b) {
+		r.otherVerb = true
 	} else if a.verb != "" && b.verb != "" {
 		switch {
 		case a.action == b.action:
@@ -254,6 +276,12 @@ func relate(a, b *nameParts) nameRelation {
 	if small.mask&^large.mask != 0 {
 		return r // a word of the smaller object is missing from the larger
 	}
+	if small.head != large.head {
+		// The longer name names a thing of the shorter's object, not a
+		// narrower kind of it: get_application_events lists events,
+		// get_application reads the application.
+		return r
+	}
 	for _, w := range small.object {
 		if _, ok := slices.BinarySearch(large.object, w); !ok {
 			return r
@@ -261,6 +289,26 @@ func relate(a, b *nameParts) nameRelation {
 	}
 	r.nested = true
 	return r
+}
+
+// leadsApart reports whether two names differ in their first word alone
+// and that word is not a known action of both: the first word is then an
+// action, known or not (get_cost against confirm_cost, merge_branch against
+// rebase_branch), and the two are other actions on one object. An unknown
+// first word of four letters or fewer is more often a qualifier (hist,
+// live, raw, bulk) than an action, so it does not count.
+func leadsApart(a, b *nameParts) bool {
+	if a.size < 2 || a.size != b.size || a.lead == b.lead || a.rest != b.rest {
+		return false
+	}
+	unknown := func(p *nameParts) bool { return p.verb != p.lead && len(p.lead) > 4 }
+	return (unknown(a) || a.verb == a.lead) && (unknown(b) || b.verb == b.lead) && (a.verb != a.lead || b.verb != b.lead)
+}
+
+// stops reports whether a removes or stops what b, a name with no known
+// action, does: stop_port_forward against port_forward.
+func stops(a, b *nameParts) bool {
+	return a.kind == kindRemove && b.verb == "" && slices.Equal(a.object, b.object)
 }
 
 // reversed reports whether one name is the other's action (known or not)

@@ -45,10 +45,14 @@ const (
 	// after z"). One description naming the other is not enough: the
 	// labelled pairs guided from one side only are as often confused.
 	FeatGuided
+	// FeatBag is the cosine of the two tools' bags of words (bag.go): the
+	// name's, the description's and the top-level parameters' names,
+	// descriptions and enum values, weighted by rarity in the catalog.
+	FeatBag
 	numFeatures
 )
 
-var featureNames = [numFeatures]string{"adaptive", "full", "terms", "opposite", "otherAction", "nested", "guided"}
+var featureNames = [numFeatures]string{"adaptive", "full", "terms", "opposite", "otherAction", "nested", "guided", "bag"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -167,8 +171,20 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 			if c.a.reverse {
 				plain = c.b
 			}
+			turned := c.a
+			if !c.a.reverse {
+				turned = c.b
+			}
 			what := strings.TrimSpace(plain.verb + " " + strings.Join(plain.said, " "))
-			return fmt.Sprintf("one reverses the other ('%s' vs 'reverse %s'): the request says which way", what, what)
+			how := strings.TrimSpace(turned.verb + " " + strings.Join(turned.said, " "))
+			return fmt.Sprintf("one reverses the other ('%s' vs '%s'): the request says which way", what, how)
+		}
+		if stopper, other := c.a, c.b; stops(&stopper, &other) || stops(&other, &stopper) {
+			if !stops(&stopper, &other) {
+				stopper, other = other, stopper
+			}
+			what := strings.Join(other.said, " ")
+			return fmt.Sprintf("one undoes the other ('%s' vs '%s %s'): the request's verb says which", what, stopper.verb, what)
 		}
 		return fmt.Sprintf("opposite actions ('%s' vs '%s'): the request's verb says which", c.a.verb, c.b.verb)
 	case FeatOtherAction:
@@ -177,6 +193,11 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 		return nestedText(c)
 	case FeatGuided:
 		return "each description names the other tool and says when to choose it"
+	case FeatBag:
+		if up {
+			return fmt.Sprintf("their names, descriptions and parameters use the same rare words (%.0f%% weighted overlap)", 100*x[f])
+		}
+		return "their names, descriptions and parameters share few of the catalog's rarer words"
 	}
 	return ""
 }
@@ -211,11 +232,41 @@ type riskGeo struct {
 	guides []map[int]bool // tool -> the tools its description names with guidance
 	terms  [][]termWeight // each tool's tf-idf vector, unit length, by term id
 	vocab  []string       // the terms, by id
-	// headroom is the most the term overlap (at most 1) can add to the
-	// log-odds, fullRoom the most the full texts' cosine (in [-1, 1]) and
-	// it can (see eval). The bars eval is given sit a margin under the
+	bags   [][]termWeight // each tool's bag of words (bag.go), unit length, ids from len(vocab)
+	ids    int            // one past the last term or bag id: a dense row's length
+	// reach is each tool's bag length on the words another tool's bag
+	// holds too (bagReach): no pair's bag cosine exceeds the product of
+	// the two's.
+	reach []float64
+	// termsRoom is the most the term overlap (at most 1) can add to the
+	// log-odds, fullSpan the most the full texts' cosine (in [-1, 1]) can
+	// move it (see eval). The bars eval is given sit a margin under the
 	// exact ones (logitBar), which covers the rounding of its partial sums.
-	headroom, fullRoom float64
+	termsRoom, fullSpan float64
+}
+
+// bagReach gives, per tool, the length of its bag on the words another
+// tool's bag holds too: by Cauchy-Schwarz two tools' bag cosine is at most
+// the product of their reaches, and a bag of words no other tool uses
+// reaches nothing.
+func bagReach(rows [][]termWeight, ids int) []float64 {
+	df := make([]int32, ids)
+	for _, row := range rows {
+		for _, t := range row {
+			df[t.id]++
+		}
+	}
+	out := make([]float64, len(rows))
+	for k, row := range rows {
+		var sq float64
+		for _, t := range row {
+			if df[t.id] > 1 {
+				sq += t.w * t.w
+			}
+		}
+		out[k] = math.Sqrt(sq)
+	}
+	return out
 }
 
 type termWeight struct {
@@ -257,18 +308,23 @@ func tfidf(tools []*catalog.Tool) ([][]termWeight, []string) {
 				row = append(row, termWeight{id, w})
 			}
 		}
-		// Summed in id order, so the same texts give the same bits.
-		slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
-		var sq float64
-		for _, t := range row {
-			sq += t.w * t.w
-		}
-		for r := range row {
-			row[r].w /= math.Sqrt(sq)
-		}
-		out[k] = row
+		out[k] = unitRow(row)
 	}
 	return out, vocab
+}
+
+// unitRow sorts a row by id and scales it to unit length. Summed in id
+// order, the same texts give the same bits.
+func unitRow(row []termWeight) []termWeight {
+	slices.SortFunc(row, func(a, b termWeight) int { return int(a.id - b.id) })
+	var sq float64
+	for _, t := range row {
+		sq += t.w * t.w
+	}
+	for r := range row {
+		row[r].w /= math.Sqrt(sq)
+	}
+	return row
 }
 
 // sharedTerms lists up to n terms tools i and j share, those that weigh
@@ -343,8 +399,38 @@ func denseDot(a []float64, b []termWeight) float64 {
 	return s
 }
 
+// shiftBags moves the bag's word ids past the terms' (from first on).
+func (r *riskGeo) shiftBags(first int32) {
+	for _, row := range r.bags {
+		for k := range row {
+			row[k].id += first
+		}
+	}
+	r.ids += int(first)
+}
+
+// setRow lays tool i's term and bag weights out by id in dense (ids
+// runs of zeros otherwise), for denseDot; clearRow zeroes them again.
+func (r *riskGeo) setRow(dense []float64, i int) {
+	for _, t := range r.terms[i] {
+		dense[t.id] = t.w
+	}
+	for _, t := range r.bags[i] {
+		dense[t.id] = t.w
+	}
+}
+
+func (r *riskGeo) clearRow(dense []float64, i int) {
+	for _, t := range r.terms[i] {
+		dense[t.id] = 0
+	}
+	for _, t := range r.bags[i] {
+		dense[t.id] = 0
+	}
+}
+
 // features computes pair (i, j)'s features, given its adaptive score;
-// dense, when set, holds tool i's term weights by id (see denseDot).
+// dense, when set, holds tool i's term and bag weights by id (setRow).
 func (r *riskGeo) features(i, j int, adaptive float64, dense []float64) Features {
 	var x Features
 	r.eval(i, j, adaptive, dense, math.Inf(-1), &x)
@@ -380,11 +466,23 @@ func (r *riskGeo) eval(i, j int, adaptive float64, dense []float64, bar float64,
 		x[FeatGuided] = 1
 		known += m.Weights[FeatGuided]
 	}
-	if known+r.fullRoom < bar {
+	room := r.termsRoom + max(0, m.Weights[FeatBag])*r.reach[i]*r.reach[j]
+	if known+room+r.fullSpan < bar {
 		return 0, false
 	}
 	x[FeatFull] = unitDot(r.full, r.dim, i, j)
-	if known+m.Weights[FeatFull]*x[FeatFull]+r.headroom < bar {
+	known += m.Weights[FeatFull] * x[FeatFull]
+	if known+room < bar {
+		return 0, false
+	}
+	// The bag, then the terms: with the bag known only the terms' room is
+	// left to bound.
+	if dense != nil {
+		x[FeatBag] = denseDot(dense, r.bags[j])
+	} else {
+		x[FeatBag] = sparseDot(r.bags[i], r.bags[j])
+	}
+	if known+m.Weights[FeatBag]*x[FeatBag]+r.termsRoom < bar {
 		return 0, false
 	}
 	if dense != nil {

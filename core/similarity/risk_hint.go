@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 )
 
 // The risk scoring's hint: the axis a request must state for a model to
@@ -209,6 +210,16 @@ func (s axisSide) condition(p nameParts, o axisSide) string {
 		return fmt.Sprintf("the request is to %s %s %s", s.pole, article, strings.Join(obj, " "))
 	case "", "name":
 		switch {
+		case s.axis == "name" && len(s.words) > 0 && len(p.said) > len(s.words):
+			// The words only its name has, in the name's own phrase: "the
+			// loki label values" says more than "values".
+			var phrase []string
+			for _, w := range p.said {
+				if !stopWords[w] {
+					phrase = append(phrase, w)
+				}
+			}
+			return "the request is about the " + strings.Join(phrase, " ")
 		case len(s.words) > 0:
 			return "the request is about " + orList(s.words)
 		case o.axis == "name" && len(o.words) > 0:
@@ -286,12 +297,81 @@ func (c choiceAxis) title(a, b string) (string, string) {
 func riskFixes(a, b *catalog.Tool, pa, pb nameParts, c choiceAxis, aNamesB, bNamesA bool) []Fix {
 	var out []Fix
 	if !aNamesB {
-		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s.", b.OwnName(), c.b.condition(pb, c.a))})
+		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", b.OwnName(), c.b.condition(pb, c.a), takes(ownParams(b, a)))})
 	}
 	if !bNamesA {
-		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s.", a.OwnName(), c.a.condition(pa, c.b))})
+		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", a.OwnName(), c.a.condition(pa, c.b), takes(ownParams(a, b)))})
 	}
 	return out
+}
+
+// ownParams lists up to two top-level parameters x takes and y does not,
+// required ones first: what a request must carry for x, which tells a
+// reader (and a model) the two apart as plainly as any word.
+func ownParams(x, y *catalog.Tool) []string {
+	theirs := map[string]bool{}
+	for _, m := range paramMembers(y) {
+		theirs[strings.ToLower(m)] = true
+	}
+	required := map[string]bool{}
+	if req := x.Schema.Get("required"); req.Is(jsonv.Array) {
+		for _, r := range req.Items {
+			if s, ok := r.Str(); ok {
+				required[s] = true
+			}
+		}
+	}
+	var req, opt []string
+	for _, m := range paramMembers(x) {
+		switch {
+		case theirs[strings.ToLower(m)] || !plainParam(m):
+		case required[m]:
+			req = append(req, m)
+		default:
+			opt = append(opt, m)
+		}
+	}
+	return firstN(append(req, opt...), 2)
+}
+
+// paramMembers are a tool's top-level parameter names, in file order.
+func paramMembers(t *catalog.Tool) []string {
+	props := t.Schema.Get("properties")
+	if !props.Is(jsonv.Object) {
+		return nil
+	}
+	out := make([]string, 0, len(props.Members))
+	for _, m := range props.Members {
+		out = append(out, m.Key)
+	}
+	return out
+}
+
+// plainParam reports whether a parameter name can be quoted in a sentence
+// as it is: short, and made of letters, digits, `_` and `-`.
+func plainParam(name string) bool {
+	if name == "" || len(name) > 32 {
+		return false
+	}
+	for k := 0; k < len(name); k++ {
+		c := name[k]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// takes says, after a condition, the parameters only that tool takes.
+func takes(params []string) string {
+	if len(params) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(params))
+	for k, p := range params {
+		quoted[k] = "`" + p + "`"
+	}
+	return "; it takes " + strings.Join(quoted, " and ")
 }
 
 // riskHint says the axis and the fixes in a sentence.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"toolscope/core/catalog"
+	"toolscope/core/internal/testcat"
 )
 
 // A flagged pair's hint names the axis that tells the tools apart and
@@ -29,7 +30,7 @@ func TestRiskHintNamesTheAxis(t *testing.T) {
 			&catalog.Tool{Name: "run_pipeline", Description: "Triggers a pipeline."},
 			&catalog.Tool{Name: "run_rollback_pipeline", Description: "Triggers a rollback pipeline."},
 			"make what 'rollback' means explicit",
-			"instead when the request is about rollback.",
+			"instead when the request is about the rollback pipeline.",
 			"instead when the request is not about rollback.", false, 2},
 		{"different actions",
 			&catalog.Tool{Name: "schedule_downtime", Description: "Schedule a downtime."},
@@ -127,5 +128,31 @@ func TestParseNamesDropsEachServersPrefix(t *testing.T) {
 	parts := parseNames(tools)
 	if parts[0].verb != "search" || parts[4].verb != "search" || len(parts[0].object) != 0 || len(parts[4].object) != 0 {
 		t.Errorf("tavily_search %+v, firecrawl_search %+v", parts[0], parts[4])
+	}
+}
+
+// A fix says what only the other tool takes: the parameters a request must
+// carry for it (required first, two at most, none both take).
+func TestRiskFixNamesTheParametersOnlyOneTakes(t *testing.T) {
+	cat := testcat.Parse(t, testcat.List(
+		testcat.Tool("pods_get", "Get a pod by name.", `{"type":"object","properties":{"name":{},"namespace":{}},"required":["name"]}`),
+		testcat.Tool("pods_log", "Get the log of a pod.", `{"type":"object","properties":{"name":{},"namespace":{},"tailLines":{},"container":{}},"required":["name","container"]}`),
+		testcat.Tool("pods_list", "List pods.", ""),
+	))
+	pods, get, log, list := parseNames(cat.Tools), cat.Tools[0], cat.Tools[1], cat.Tools[2]
+	cases := []struct {
+		a, b       *catalog.Tool
+		pa, pb     nameParts
+		fixA, fixB string // each fix ends so
+	}{
+		{get, log, pods[0], pods[1], "when the request is about the pods log; it takes `container` and `tailLines`.", "when the request is to get the pods."},
+		{get, list, pods[0], pods[2], "when the request is to list the pods.", "when the request is to get the pods; it takes `name` and `namespace`."},
+	}
+	for _, c := range cases {
+		ax := chooseAxis(c.pa, c.pb, descriptionTerms(c.a.Description), descriptionTerms(c.b.Description))
+		fixes := riskFixes(c.a, c.b, c.pa, c.pb, ax, false, false)
+		if len(fixes) != 2 || !strings.HasSuffix(fixes[0].Sentence, c.fixA) || !strings.HasSuffix(fixes[1].Sentence, c.fixB) {
+			t.Errorf("%s / %s: fixes %q and %q, want them to end %q and %q", c.a.Name, c.b.Name, fixes[0].Sentence, fixes[1].Sentence, c.fixA, c.fixB)
+		}
 	}
 }

@@ -6,27 +6,29 @@ package similarity
 // core/calibration/testdata (docs/calibration.md).
 func DefaultRiskModel() *RiskModel {
 	return &RiskModel{
-		Bias: -4.3718,
+		Bias: -4.4359,
 		Weights: Features{
-			3.1853,  // adaptive
-			3.0156,  // full
-			1.8295,  // terms
-			-1.9353, // opposite
-			-0.4314, // otherAction
-			1.424,   // nested
-			-5,      // guided
+			3.454,   // adaptive
+			2.0965,  // full
+			-0.7044, // terms
+			-1.9304, // opposite
+			-0.3267, // otherAction
+			1.3228,  // nested
+			-4.6349, // guided
+			2.3146,  // bag
 		},
 		Means: Features{
-			-0.5883, // adaptive
-			0.5378,  // full
-			0.0321,  // terms
-			0.2678,  // opposite
-			0.4052,  // otherAction
-			0.0181,  // nested
-			0.0005,  // guided
+			-0.6651, // adaptive
+			0.5159,  // full
+			0.0413,  // terms
+			0.4061,  // opposite
+			0.274,   // otherAction
+			0.0044,  // nested
+			0.0006,  // guided
+			0.0895,  // bag
 		},
-		Threshold: 0.34,
-		Watch:     0.16,
+		Threshold: 0.44,
+		Watch:     0.06891,
 		Embedder:  "use-lite",
 	}
 }

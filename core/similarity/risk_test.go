@@ -25,7 +25,21 @@ func TestNameRelations(t *testing.T) {
 		{"read_sheet", "write_sheet", nameRelation{opposite: true}},
 		{"click", "hover", nameRelation{otherVerb: true}},
 		{"get_page", "fetch_page", nameRelation{sameAction: true}},
-		{"get_page", "get_page_property", nameRelation{sameAction: true, nested: true}},
+		// A longer name that only adds a thing of the object names another
+		// resource; one that narrows the same thing is nested.
+		{"get_page", "get_page_property", nameRelation{sameAction: true}},
+		{"get_application", "get_application_events", nameRelation{sameAction: true}},
+		{"delete-ai-config", "delete-ai-config-variation", nameRelation{sameAction: true}},
+		{"list_issues", "list_open_issues", nameRelation{sameAction: true, nested: true}},
+		// un-X, stop_X and X_back are other actions than X.
+		{"uninstall", "upgrade_helm_chart", nameRelation{opposite: true}},
+		{"port_forward", "stop_port_forward", nameRelation{opposite: true}},
+		{"navigate", "navigate_back", nameRelation{opposite: true}},
+		// A first word that is not a known action of both is still an
+		// action when the rest of the names is the same.
+		{"get_cost", "confirm_cost", nameRelation{otherVerb: true}},
+		{"list_automations", "manage_automations", nameRelation{otherVerb: true}},
+		{"get_volume_status", "hist_volume_status", nameRelation{nested: true}},
 		{"search", "search_events", nameRelation{sameAction: true, nested: true}},
 		{"list_projects", "list_branches", nameRelation{sameAction: true}},
 		{"list_pages", "get_page", nameRelation{otherVerb: true}},
@@ -99,6 +113,7 @@ func TestRiskModel(t *testing.T) {
 	var lo, hi Features
 	lo[FeatAdaptive], hi[FeatAdaptive] = -1, 0.3
 	lo[FeatFull], hi[FeatFull] = 0.2, 0.95
+	hi[FeatBag] = 0.8
 	if r := m.Risk(lo); r < 0 || r > m.Watch {
 		t.Errorf("far pair: risk %v", r)
 	}
@@ -233,14 +248,15 @@ func TestWhatIf(t *testing.T) {
 			}
 		}
 	}
-	fix := Fix{Tool: top.A, Other: top.B, Sentence: "Use `" + top.B + "` instead when the request is about something else."}
-	got, err := scores.WhatIf(context.Background(), opts.Embedder, top.I, cat.Tools[top.I].Description+" "+fix.Sentence)
+	// A description rewritten to be about something else takes the pair
+	// apart.
+	got, err := scores.WhatIf(context.Background(), opts.Embedder, top.I, "Converts a temperature between Celsius and Fahrenheit.")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range got {
 		if p.J == top.J && p.Similarity >= top.Similarity {
-			t.Errorf("naming the other with a condition left the risk at %v (was %v)", p.Similarity, top.Similarity)
+			t.Errorf("an unrelated description left the risk at %v (was %v)", p.Similarity, top.Similarity)
 		}
 	}
 	adaptive, _ := Score(context.Background(), cat, mockOptions(ScoringAdaptive))
@@ -415,4 +431,52 @@ func otherOf(p Pair, i int) int {
 		return p.J
 	}
 	return p.I
+}
+
+func TestBagWords(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"getVolumeStatus", []string{"get", "volume", "status"}},
+		{"List the pods_in a namespace.", []string{"list", "pod", "namespace"}},
+		{"policies addresses status bus glass", []string{"policy", "addresse", "status", "bus", "glass"}},
+		{"x 2fa v2 HTTPServer", []string{"v2", "httpserver"}},
+	}
+	for _, c := range cases {
+		if got := bagWords(c.text, nil); !slices.Equal(got, c.want) {
+			t.Errorf("bagWords(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// A tool's bag holds its parameters' names, descriptions and enum values,
+// and leaves out the name words half the catalog's names or more share.
+func TestBagsReadParametersAndDropTheCatalogsWords(t *testing.T) {
+	cat := testcat.Parse(t, testcat.List(
+		testcat.Tool("k8s_pods_log", "Logs.", `{"type":"object","properties":{"tailLines":{"description":"how many lines"},"stream":{"enum":["stdout","stderr"]}}}`),
+		testcat.Tool("k8s_pods_get", "A pod.", ""),
+		testcat.Tool("k8s_nodes_top", "Node usage.", ""),
+		testcat.Tool("k8s_events", "Events.", ""),
+	))
+	rows, end := bags(cat.Tools, 7)
+	// k8s is in every name and pods in half: the catalog's, not the tool's.
+	want := bagOf(cat.Tools[0], map[string]bool{"k8s": true, "pod": true})
+	slices.Sort(want)
+	want = slices.Compact(want)
+	if len(rows[0]) != len(want) || !slices.Equal(want, []string{"how", "line", "log", "many", "stderr", "stdout", "stream", "tail"}) {
+		t.Errorf("row 0 has %d words, want %q", len(rows[0]), want)
+	}
+	for _, r := range rows {
+		var sq float64
+		for _, w := range r {
+			if w.id < 7 || int(w.id) >= end {
+				t.Errorf("id %d outside [7, %d)", w.id, end)
+			}
+			sq += w.w * w.w
+		}
+		if math.Abs(sq-1) > 1e-9 {
+			t.Errorf("a bag of length %v, want unit", math.Sqrt(sq))
+		}
+	}
 }

@@ -114,7 +114,9 @@ func resolveThresholds(e embed.Embedder, scoring Scoring, opts Options) (Thresho
 		if m == nil {
 			m = DefaultRiskModel()
 		}
-		cal, calibrated = embed.Calibration{Threshold: m.Threshold, WatchBand: m.Threshold - m.Watch}, e.ID() == m.Embedder
+		// The band is a difference: rounded to nine decimals, it is written
+		// as the model's two starts are (0.37109, not 0.37109000000000003).
+		cal, calibrated = embed.Calibration{Threshold: m.Threshold, WatchBand: math.Round((m.Threshold-m.Watch)*1e9) / 1e9}, e.ID() == m.Embedder
 	}
 	switch {
 	case calibrated:
@@ -228,15 +230,19 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			return out
 		}
 		r := &riskGeo{model: s.model, dim: dim}
-		// The four are independent: each on its own goroutine.
+		// The five are independent: each on its own goroutine.
 		var wg sync.WaitGroup
 		wg.Go(func() { r.full = unitRows(pick(rowOf[1]), dim) })
 		wg.Go(func() { r.parts = parseNames(s.tools) })
 		wg.Go(func() { r.guides = guidedMentions(s.tools) })
+		wg.Go(func() { r.bags, r.ids = bags(s.tools, 0) })
 		r.terms, r.vocab = tfidf(s.tools)
 		wg.Wait()
-		r.headroom = max(0, s.model.Weights[FeatTerms])
-		r.fullRoom = r.headroom + math.Abs(s.model.Weights[FeatFull])
+		// The bag's ids follow the terms' in one dense row (setRow).
+		r.shiftBags(int32(len(r.vocab)))
+		r.reach = bagReach(r.bags, r.ids)
+		r.termsRoom = max(0, s.model.Weights[FeatTerms])
+		r.fullSpan = math.Abs(s.model.Weights[FeatFull])
 		g.risk = r
 	}
 	if s.scoring != ScoringCosine {

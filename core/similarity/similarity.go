@@ -40,10 +40,12 @@ func (s Scoring) Explain() string {
 		return "The risk is the chance, from 0 to 1, that a model takes one tool for the other: a small model fitted on labelled pairs " +
 			"weighs how alike the texts read (first sentences against each tool's usual neighbours, full descriptions, shared rare words), " +
 			"how the names relate (opposite or different actions, one object inside the other), " +
-			"and whether each description already names the other with when to choose it. " +
-			"At the threshold or above a pair is confusable; from the watch start below it, watch; under that, low. " +
+			"whether each description already names the other with when to choose it, " +
+			"and how much their words, parameters included, overlap against the rest of the catalog. " +
+			"At the threshold or above a pair is confusable (the confident part, which fails the gate); from the review start below it, " +
+			"on the review list (related, maybe confusable: advisory); under that, low. " +
 			"A pair's why lists the features that moved its risk most against the average pair (+ raises it, − lowers it); " +
-			"its hint names the axis to make explicit and a sentence for each description that, added, takes the pair under the watch start."
+			"its hint names the axis to make explicit and a sentence for each description that, added, takes the pair under the review start."
 	case ScoringAdaptive:
 		return "The adaptive score is how much closer two tools read to each other (name and first sentence, plus the words their names share) " +
 			"than each usually reads to its three nearest neighbours: at the threshold or above, with an affinity of at least 0.75, " +
@@ -58,11 +60,22 @@ func (s Scoring) Explain() string {
 // Verdict says how close a flagged pair is.
 type Verdict string
 
-// The two verdicts; only confusable fails the gate.
+// The two verdicts. Confusable is the confident band and fails the gate;
+// watch is the broad, advisory review list, which fails it only when the
+// gate is asked to (--fail-on review, --strict).
 const (
 	Confusable Verdict = "confusable"
 	Watch      Verdict = "watch"
 )
+
+// Shown is the verdict's word for people: the watch list is shown as
+// "review" (JSON keeps "watch", a stable field value).
+func (v Verdict) Shown() string {
+	if v == Watch {
+		return "review"
+	}
+	return string(v)
+}
 
 // BaselineState says how a result compares with a baseline, in SARIF's
 // words: new (not in the baseline), unchanged, updated (in the baseline,
@@ -278,7 +291,8 @@ type Options struct {
 	// FullWords, above 0, cuts the description in the risk scoring's
 	// full text to its first FullWords words (FullText): fewer tokens to
 	// embed. 0 keeps it whole (the built-in encoder still reads only its
-	// first 128 tokens). The risk model is fitted for one setting.
+	// first 128 tokens). The risk model is fitted for one setting,
+	// DefaultFullWords.
 	FullWords int
 	// Progress, when set, is called as embedding and scoring advance, from
 	// the goroutine running the analysis.
@@ -293,5 +307,10 @@ func DefaultOptions() Options {
 		RankLimit:    DefaultRankLimit,
 		Neighbours:   DefaultNeighbours,
 		VerdictLimit: DefaultVerdictLimit,
+		FullWords:    DefaultFullWords,
 	}
 }
+
+// DefaultFullWords is the full-text cut the risk model is fitted on: the
+// first 24 words of the description (docs/calibration.md, "Fewer tokens").
+const DefaultFullWords = 24

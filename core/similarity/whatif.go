@@ -72,6 +72,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	tools := slices.Clone(s.tools)
 	tools[k] = &edited
 	terms, vocab := tfidf(tools)
+	bagged, _ := bags(tools, 0)
 	mentions := guidedMentions(tools)
 
 	marks := make([]uint8, g.vocab)
@@ -101,6 +102,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 		x[FeatAdaptive] = 2*aff[j] - usual - g.usual[j]
 		x[FeatFull] = float64(vecf32.Dot(full, r.full[j*g.dim:(j+1)*g.dim]))
 		x[FeatTerms] = sparseDot(terms[k], terms[j])
+		x[FeatBag] = sparseDot(bagged[k], bagged[j])
 		i1, j1 := k, j
 		if j < k {
 			i1, j1 = j, k

@@ -5,4 +5,7 @@ func init() {
 		blockFuncs["avx2"] = dotBlockAVX2
 		dotFuncs["avx2"] = dotDispatchAVX2
 	}
+	if HasAVX512 {
+		blockFuncs["avx512"] = dotBlockAVX512
+	}
 }

@@ -1,9 +1,9 @@
 // Package vecf32 holds float32 vector kernels: dot products of every row
 // of one block of vectors with every row of another, in registers a few
-// rows at a time. On amd64 with AVX2 and FMA (checked at run time) the
-// inner tile is assembly; elsewhere, or without those, the same blocks run
-// in plain Go. The two differ only in rounding: each sums in float32, in
-// its own order.
+// rows at a time. On amd64 with AVX-512, or with AVX2 and FMA (checked at
+// run time), the inner tile is assembly; elsewhere the same blocks run in
+// plain Go. They differ only in rounding: each sums in float32, in its own
+// order.
 package vecf32
 
 // Dot returns a·b in float32, over the shorter of the two.

@@ -8,8 +8,10 @@ import "fmt"
 // kernel then streams one panel while it multiplies a tile of tileRows
 // rows of x into a tileRows × panelCols block of the result, all in
 // registers. On amd64 with AVX2 and FMA the kernel is Go assembly
-// (gemm_amd64.s), about eight times gonum's float32 GEMM on the same core;
-// elsewhere the same tile in plain Go.
+// (gemm_amd64.s), about ten times gonum's float32 GEMM on the same core,
+// and with AVX-512 a second one covers two panels at once in
+// sixteen-float registers, nearly twice that again; elsewhere the same
+// tile in plain Go.
 
 const (
 	tileRows  = 6

@@ -1,10 +1,13 @@
 // Command fit fits the risk scoring's model (core/similarity/risk_model.go) on
-// the labelled pairs in core/calibration/testdata and reports its
-// leave-one-catalog-out figures. Run it from the repository root:
+// the labelled pairs in core/calibration/testdata (two sets of single
+// catalogs and the cross-server twins), sets its Platt step and its bands,
+// and reports the leave-one-catalog-out figures per set and pooled, with a
+// reliability table. Run it from the repository root:
 //
 //	go run ./core/calibration/cmd/fit            # figures only
 //	go run ./core/calibration/cmd/fit -write     # and rewrite the model
-//	go run ./core/calibration/cmd/fit -catalogs ../shared/catalogs  # flags per tool
+//	go run ./core/calibration/cmd/fit -catalogs ../shared/catalogs/mcp  # flags per tool, catalogs failing
+//	go run ./core/calibration/cmd/fit -top 20    # the riskiest held-out pairs
 //
 // It embeds with the built-in encoder through the vector cache, so a second
 // run costs seconds. Newton's method on a fixed data set: every run gives
@@ -13,6 +16,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -40,27 +44,38 @@ func main() {
 	catalogs := flag.String("catalogs", "", "also report flagged pairs per tool on every catalog under `DIR`")
 	noCache := flag.Bool("no-cache", false, "embed without the vector cache")
 	free := flag.Bool("free-guided", false, "fit the guided weight too, rather than fixing it by the rubric")
+	top := flag.Int("top", 0, "list the `N` riskiest held-out pairs of the single catalogs with their labels")
 	drop := flag.String("drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
-	fullWords := flag.Int("full-words", 0, "cut the full texts' descriptions to their first `N` words (0: whole)")
+	fullWords := flag.Int("full-words", similarity.DefaultFullWords, "cut the full texts' descriptions to their first `N` words (0: whole)")
 	flag.Parse()
-	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *fullWords); err != nil {
+	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords); err != nil {
 		fmt.Fprintln(os.Stderr, "fit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, fullWords int) error {
+func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, top, fullWords int) error {
 	ctx := context.Background()
 	var e embed.Embedder = use.New()
 	e = cache.Wrap(e, cache.Options{Disabled: noCache})
 	opts := lint.DefaultOptions()
 	opts.Embedder = e
 	opts.FullWords = fullWords
-	labels, err := calibration.ReadLabels(filepath.Join(data, "confusion", "labels.jsonl"))
+	// The two labelled sets of single catalogs: one label per pair, and two
+	// reviewers' labels averaged.
+	labels1, err := calibration.ReadLabels(filepath.Join(data, "confusion", "labels.jsonl"))
 	if err != nil {
 		return err
 	}
-	dev, err := calibration.ConfusionSamples(ctx, filepath.Join(data, "confusion", "catalogs"), labels, opts)
+	labels2, err := calibration.ReadReviewers(filepath.Join(data, "confusion-dev2", "labels-A.jsonl"), filepath.Join(data, "confusion-dev2", "labels-B.jsonl"))
+	if err != nil {
+		return err
+	}
+	dev1, err := calibration.ConfusionSamples(ctx, filepath.Join(data, "confusion", "catalogs"), labels1, opts)
+	if err != nil {
+		return err
+	}
+	dev2, err := calibration.ConfusionSamples(ctx, filepath.Join(data, "confusion-dev2", "catalogs"), labels2, opts)
 	if err != nil {
 		return err
 	}
@@ -80,70 +95,109 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		if k < 0 {
 			return fmt.Errorf("-drop: no feature %q (have %s)", name, strings.Join(similarity.FeatureNames(), ", "))
 		}
-		for _, ss := range [][]calibration.Sample{dev, tw} {
+		for _, ss := range [][]calibration.Sample{dev1, dev2, tw} {
 			for i := range ss {
 				ss[i].X[k] = 0
 			}
 		}
 	}
+	setOf := map[string]string{}
+	for _, s := range dev1 {
+		setOf[s.Group] = "dev1"
+	}
+	for _, s := range dev2 {
+		setOf[s.Group] = "dev2"
+	}
+	dev := append(slices.Clip(dev1), dev2...)
 	all := append(slices.Clip(dev), tw...)
 	fixed := calibration.Fixed
 	if freeGuided {
 		fixed = nil
 	}
-	fmt.Printf("samples: %d single-catalog pairs (%d positive) in %d catalogs, %d cross-server pairs (%d twins) in %d sets\n",
-		len(dev), positives(dev), len(calibration.Groups(dev)), len(tw), positives(tw), len(calibration.Groups(tw)))
+	fmt.Printf("samples: dev1 %d pairs (%d positive) in %d catalogs, %d tools; dev2 %d pairs (%d positive) in %d catalogs, %d tools; twins %d cross-server pairs (%d positive) in %d sets\n",
+		len(dev1), positives(dev1), len(calibration.Groups(dev1)), calibration.Tools(dev1),
+		len(dev2), positives(dev2), len(calibration.Groups(dev2)), calibration.Tools(dev2),
+		len(tw), positives(tw), len(calibration.Groups(tw)))
 
-	held := calibration.LeaveOneGroupOut(all, lambda, fixed)
-	report := func(name string, twins bool) {
-		ss := held.Of(twins)
-		c := held.Tally(twins)
-		fmt.Printf("%-26s AUC %.3f  P %.2f  R %.2f  F1 %.2f  (TP %d FP %d FN %d)\n", name, calibration.RiskAUC(ss), c.Precision(), c.Recall(), c.F1(), c.TP, c.FP, c.FN)
+	fitted := calibration.FitRisk(all, lambda, fixed)
+	held := fitted.Held
+	rawDev := held.Of(false)
+	heldDev := fitted.Calibrated(false)
+	m := fitted.Model
+	m.Embedder = e.ID()
+	conf, review := m.Threshold, m.Watch
+	of := func(set string) []calibration.Scored {
+		var out []calibration.Scored
+		for _, s := range heldDev {
+			if set == "pooled" || setOf[s.Group] == set {
+				out = append(out, s)
+			}
+		}
+		return out
 	}
-	fmt.Println("\nleave-one-group-out (each catalog or set scored by the model fitted without it, at the threshold its training data picked):")
-	report("single catalogs", false)
-	report("cross-server twins", true)
+	fmt.Printf("\nPlatt step on the held-out log-odds: %.3f·z %+.3f\n", fitted.Scale, fitted.Shift)
+	fmt.Printf("bands from the held-out risks: confusable from %.3f (precision >= %.1f), review from %.3f (at most %.1f pairs per tool)\n",
+		conf, calibration.MinPrecision, review, calibration.MaxReviewRate)
+
+	fmt.Println("\nleave-one-catalog-out (each catalog or twins set scored by the model fitted without it):")
+	fmt.Println("  set     AUC    confusable P  R     review set recall  pairs/tool   nested: confusable P  R    review recall  pairs/tool")
+	for _, set := range []string{"dev1", "dev2", "pooled"} {
+		ss := of(set)
+		c := calibration.TallyAt(ss, conf)
+		r := calibration.TallyAt(ss, review)
+		nc, nr, flagged := nested(heldDev, ss)
+		tools := calibration.Tools(calibration.Samples(ss))
+		fmt.Printf("  %-6s  %.3f  %.2f          %.2f  %.2f               %.2f         %.2f                  %.2f %.2f           %.2f\n", set,
+			calibration.RiskAUC(ss), c.Precision(), c.Recall(), r.Recall(), float64(r.TP+r.FP)/float64(tools),
+			nc.Precision(), nc.Recall(), nr.Recall(), float64(flagged)/float64(tools))
+	}
+	heldTw := fitted.Calibrated(true)
+	ct, rt, ft := held.Tally(true), calibration.TallyAt(heldTw, conf), calibration.TallyAt(heldTw, review)
+	fmt.Printf("  twins   AUC %.3f  per-fold F1-best threshold: P %.2f R %.2f F1 %.2f; at confusable P %.2f R %.2f F1 %.2f; at review P %.2f R %.2f F1 %.2f\n",
+		calibration.RiskAUC(heldTw), ct.Precision(), ct.Recall(), ct.F1(), rt.Precision(), rt.Recall(), rt.F1(), ft.Precision(), ft.Recall(), ft.F1())
+
+	for _, t := range []struct {
+		name string
+		ss   []calibration.Scored
+	}{{"raw", rawDev}, {"after the Platt step", heldDev}} {
+		fmt.Printf("\nreliability of the held-out risk, %s (single catalogs pooled):\n", t.name)
+		fmt.Println("  risk        pairs   mean risk  positive")
+		for _, b := range calibration.Reliability(t.ss) {
+			fmt.Printf("  %.1f–%.1f  %6d   %.3f      %.3f\n", b.Low, b.High, b.N, b.MeanRisk, b.Positive)
+		}
+	}
+
+	if top > 0 {
+		byRisk := slices.Clone(heldDev)
+		slices.SortStableFunc(byRisk, func(p, q calibration.Scored) int { return cmp.Compare(q.Risk, p.Risk) })
+		fmt.Printf("\nthe %d riskiest held-out pairs:\n", top)
+		for _, s := range byRisk[:min(top, len(byRisk))] {
+			fmt.Printf("  %.3f  label %d  %-24s %s / %s  %.2f\n", s.Risk, s.Label, s.Group, s.A, s.B, s.X)
+		}
+	}
+
 	fmt.Println("\nper held-out catalog:")
+	calibrated := append(slices.Clip(heldDev), heldTw...)
 	for _, g := range calibration.Groups(all) {
 		var ss []calibration.Scored
-		for _, s := range held.Scored {
+		for _, s := range calibrated {
 			if s.Group == g {
 				ss = append(ss, s)
 			}
 		}
-		c := calibration.TallyAt(ss, held.Thresholds[g])
-		fmt.Printf("  %-32s AUC %.3f  threshold %.2f  TP %d FP %d FN %d\n", g, calibration.RiskAUC(ss), held.Thresholds[g], c.TP, c.FP, c.FN)
+		c, r := calibration.TallyAt(ss, conf), calibration.TallyAt(ss, review)
+		fmt.Printf("  %-32s AUC %.3f  confusable TP %d FP %d FN %d  review TP %d FP %d\n", g, calibration.RiskAUC(ss), c.TP, c.FP, c.FN, r.TP, r.FP)
 	}
 
-	m := calibration.Fit(all, lambda, fixed)
-	m.Embedder = e.ID()
-	devScored := calibration.Apply(m, dev)
-	// Watch starts at the F1-best risk on the single catalogs; confusable
-	// (what fails the gate) where at most flagRate pairs per tool of them
-	// are flagged, so the gate stays usable.
-	m.Watch = round2(calibration.BestRiskThreshold(devScored))
-	m.Threshold = max(m.Watch, round2(calibration.RateThreshold(devScored, devTools(dev), flagRate)))
 	fmt.Printf("\nmodel fitted on all (lambda %g):\n  bias %+.3f\n", lambda, m.Bias)
 	for k, n := range similarity.FeatureNames() {
 		fmt.Printf("  %-12s weight %+.3f  mean %.3f\n", n, m.Weights[k], m.Means[k])
 	}
-	fmt.Printf("  confusable from %.2f, watch from %.2f\n", m.Threshold, m.Watch)
+	devScored := calibration.Apply(m, dev)
 	for _, at := range []float64{m.Threshold, m.Watch} {
 		c := calibration.TallyAt(devScored, at)
-		ct := calibration.TallyAt(calibration.Apply(m, tw), at)
-		fmt.Printf("  in sample at %.2f: single catalogs AUC %.3f P %.2f R %.2f F1 %.2f (%d flagged for %d tools); twins AUC %.3f P %.2f R %.2f F1 %.2f\n", at,
-			calibration.RiskAUC(devScored), c.Precision(), c.Recall(), c.F1(), c.TP+c.FP, devTools(dev),
-			calibration.RiskAUC(calibration.Apply(m, tw)), ct.Precision(), ct.Recall(), ct.F1())
-	}
-	for _, twins := range []bool{false, true} {
-		for _, at := range []float64{m.Threshold, m.Watch} {
-			c := calibration.TallyAt(held.Of(twins), at)
-			kind := "single catalogs"
-			if twins {
-				kind = "cross-server twins"
-			}
-			fmt.Printf("  held out, %-18s flagged at %.2f: P %.2f R %.2f F1 %.2f (TP %d FP %d FN %d)\n", kind, at, c.Precision(), c.Recall(), c.F1(), c.TP, c.FP, c.FN)
-		}
+		fmt.Printf("  in sample at %.3f: single catalogs AUC %.3f P %.2f R %.2f (%d flagged for %d tools)\n", at,
+			calibration.RiskAUC(devScored), c.Precision(), c.Recall(), c.TP+c.FP, calibration.Tools(dev))
 	}
 	if catalogs != "" {
 		if err := perTool(ctx, catalogs, m, opts); err != nil {
@@ -156,18 +210,31 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 	return nil
 }
 
-// flagRate is how many confusable pairs per tool the labelled catalogs may
-// have at the confusable threshold.
-const flagRate = 0.15
-
-// devTools counts the distinct tools of the single catalogs.
-func devTools(ss []calibration.Sample) int {
-	seen := map[[2]string]bool{}
-	for _, s := range ss {
-		seen[[2]string{s.Group, s.A}] = true
-		seen[[2]string{s.Group, s.B}] = true
+// nested tallies each catalog of ss at the bands picked without it: the
+// thresholds come from the pooled held-out risks of every other catalog,
+// so no catalog's own labels place the bands it is measured at. It returns
+// the confusable and the review-set tallies and how many pairs the review
+// set flagged.
+func nested(pool, ss []calibration.Scored) (conf, review calibration.Counts, flagged int) {
+	for _, g := range calibration.Groups(calibration.Samples(ss)) {
+		var rest, own []calibration.Scored
+		for _, s := range pool {
+			if s.Group != g {
+				rest = append(rest, s)
+			}
+		}
+		for _, s := range ss {
+			if s.Group == g {
+				own = append(own, s)
+			}
+		}
+		c, r := calibration.Bands(rest)
+		conf = conf.Add(calibration.TallyAt(own, c))
+		t := calibration.TallyAt(own, r)
+		review = review.Add(t)
+		flagged += t.TP + t.FP
 	}
-	return len(seen)
+	return conf, review, flagged
 }
 
 func positives(ss []calibration.Sample) int {
@@ -179,8 +246,6 @@ func positives(ss []calibration.Sample) int {
 	}
 	return n
 }
-
-func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // perTool lints every catalog under dir with m and reports confusable
 // pairs per tool, and how many catalogs fail the gate on similarity.
@@ -198,8 +263,8 @@ func perTool(ctx context.Context, dir string, m *similarity.RiskModel, opts lint
 	opts.RiskModel = m
 	opts.Scoring = similarity.ScoringRisk
 	opts.VerdictLimit = 0
-	fmt.Printf("\nflagged pairs per tool (confusable at %.2f):\n", m.Threshold)
-	fails, flagged, tools := 0, 0, 0
+	fmt.Printf("\nflagged pairs per tool (confusable from %.3f, review from %.3f):\n", m.Threshold, m.Watch)
+	fails, flagged, reviewed, tools := 0, 0, 0, 0
 	for _, f := range files {
 		cat, err := catalog.Load(f, nil)
 		if err != nil {
@@ -216,16 +281,18 @@ func perTool(ctx context.Context, dir string, m *similarity.RiskModel, opts lint
 			fails++
 		}
 		flagged += sim.ConfusableCount
+		reviewed += sim.WatchCount
 		tools += n
-		fmt.Printf("  %-48s %5d tools  %5d confusable  %.3f per tool  %5d watch\n", filepath.Base(f), n, sim.ConfusableCount, float64(sim.ConfusableCount)/float64(max(1, n)), sim.WatchCount)
+		fmt.Printf("  %-48s %5d tools  %5d confusable  %.3f per tool  %5d review\n", filepath.Base(f), n, sim.ConfusableCount, float64(sim.ConfusableCount)/float64(max(1, n)), sim.WatchCount)
 	}
-	fmt.Printf("  %d catalogs, %d fail on similarity; %d confusable pairs for %d tools (%.3f per tool)\n", len(files), fails, flagged, tools, float64(flagged)/float64(max(1, tools)))
+	fmt.Printf("  %d catalogs, %d fail on similarity (%.0f%%); %d confusable pairs for %d tools (%.3f per tool), %d review (%.3f per tool)\n",
+		len(files), fails, 100*float64(fails)/float64(max(1, len(files))), flagged, tools, float64(flagged)/float64(max(1, tools)), reviewed, float64(reviewed)/float64(max(1, tools)))
 	return nil
 }
 
 func writeModel(path string, m *similarity.RiskModel) error {
 	var b bytes.Buffer
-	b.WriteString("// Code generated by go run ./core/calibration/cmd/fit -write; DO NOT EDIT.\n\npackage lint\n\n")
+	b.WriteString("// Code generated by go run ./core/calibration/cmd/fit -write; DO NOT EDIT.\n\npackage similarity\n\n")
 	b.WriteString("// DefaultRiskModel is the risk model fitted on the labelled pairs in\n// core/calibration/testdata (docs/calibration.md).\n")
 	b.WriteString("func DefaultRiskModel() *RiskModel {\n\treturn &RiskModel{\n")
 	fmt.Fprintf(&b, "\t\tBias: %v,\n\t\tWeights: Features{", round4(m.Bias))
