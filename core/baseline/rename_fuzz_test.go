@@ -41,7 +41,7 @@ func FuzzPathsAndRenames(f *testing.F) {
 			return lint.NewReport(c, []lint.Finding{
 				finding("r", first, "p", lint.SeverityError, msg),
 				finding("r", b, "", lint.SeverityWarn, msg),
-			}, similarity.Result{Confusable: []similarity.PairFinding{pair(similarity.Confusable, first, b)}, ConfusableCount: 1}, lint.SeverityError)
+			}, similarity.Result{Confusable: []similarity.PairFinding{pair(similarity.Confusable, first, b)}, ConfusableCount: 1}, lint.Gate{FailOn: lint.SeverityError})
 		}
 		base := NewMulti()
 		base.Add(path, rep(cat(a), a), cat(a))
