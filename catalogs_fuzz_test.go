@@ -1,7 +1,11 @@
 package main
 
 import (
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -66,6 +70,59 @@ func FuzzGlobSegments(f *testing.F) {
 					t.Fatalf("%q matches %q through %q", pattern, p, d)
 				}
 			}
+		}
+	})
+}
+
+// FuzzGlobFiles lists files by any pattern over a small tree holding
+// hidden and dependency directories: the walk (its starting directory,
+// its pruning) finds exactly the files whose paths match the pattern's
+// segments.
+func FuzzGlobFiles(f *testing.F) {
+	for _, s := range []string{"**/tools.json", "a/**/*.json", "*/*/t*.json", ".hidden/**", "**/node_modules/**/x.json", "a/b/c/*", "**/.*/*.json", "[ab]/**/c/?.json"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	files := []string{"tools.json", "a/tools.json", "a/b/tools.json", "a/b/c/x.json", "a/b/c/t.json", "b/c/d.json",
+		".hidden/tools.json", "a/.git/x.json", "node_modules/p/x.json", "a/vendor/tools.json", "a/b/.env.json", "c/node_modules/x.json"}
+	for _, name := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			f.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("[]"), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, pattern string) {
+		if strings.Contains(pattern, "\x00") {
+			return // no argument can hold a NUL
+		}
+		segs := strings.Split(pattern, "/")
+		for _, s := range segs {
+			// Literal segments are joined as a path before the walk:
+			// ".", ".." and escapes mean there what a path means.
+			if s == "" || s == "." || s == ".." || strings.Contains(s, `\`) {
+				return
+			}
+			if _, err := path.Match(s, ""); err != nil && s != "**" {
+				return
+			}
+		}
+		got, err := globFiles(filepath.ToSlash(dir) + "/" + pattern)
+		if err != nil {
+			t.Fatalf("%q: %v", pattern, err)
+		}
+		var want []string
+		for _, name := range files {
+			if matchSegments(segs, strings.Split(name, "/")) {
+				want = append(want, filepath.Join(dir, filepath.FromSlash(name)))
+			}
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: found %q, want %q", pattern, got, want)
 		}
 	})
 }
