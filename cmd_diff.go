@@ -96,7 +96,11 @@ func runDiff(args []string, io stdio) int {
 	if slices.Contains(positional, "") {
 		return usageError(io, "diff", errEmptyCatalog)
 	}
-	if err := checkWrites(formatWrites(f.outputs), positional); err != nil {
+	var inputs [][2]string
+	for _, a := range positional {
+		inputs = append(inputs, [2]string{"the catalog", a})
+	}
+	if err := checkWrites(formatWrites(f.outputs), inputs); err != nil {
 		return usageError(io, "diff", err.Error())
 	}
 	if want == 2 && positional[0] == "-" && positional[1] == "-" {

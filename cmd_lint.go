@@ -112,9 +112,15 @@ func runLint(args []string, io stdio) int {
 	if lr.writeBaseline != "" {
 		writes = append(writes, [2]string{"--write-baseline " + lr.writeBaseline, lr.writeBaseline})
 	}
-	var inputs []string
+	var inputs [][2]string
 	for _, t := range targets {
-		inputs = append(inputs, t.arg)
+		inputs = append(inputs, [2]string{"the catalog", t.arg})
+	}
+	if f.live.config != "" {
+		inputs = append(inputs, [2]string{"the server list", f.live.config})
+	}
+	if lr.baselinePath != "" {
+		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
 	if err := checkWrites(writes, inputs); err != nil {
 		return usageError(io, "lint", err.Error())

@@ -16,7 +16,7 @@ func TestRefusedWrites(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	catalog := fixtures.Demo()
-	for _, name := range []string{"tools.json", "new.json"} {
+	for _, name := range []string{"tools.json", "new.json", "base.json", "servers.json"} {
 		if err := os.WriteFile(name, catalog, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -34,6 +34,8 @@ func TestRefusedWrites(t *testing.T) {
 		{[]string{"lint", "--no-similarity", "--format", "sarif=link.json", "tools.json"}, "--format sarif=link.json would overwrite the catalog tools.json"},
 		{[]string{"lint", "--no-similarity", "--write-baseline", "new.json", "."}, "--write-baseline new.json would overwrite the catalog new.json"},
 		{[]string{"diff", "--no-similarity", "--format", "json=./new.json", "tools.json", "new.json"}, "--format json=./new.json would overwrite the catalog new.json"},
+		{[]string{"lint", "--no-similarity", "--baseline", "base.json", "--format", "json=base.json", "tools.json"}, "--format json=base.json would overwrite the baseline base.json"},
+		{[]string{"lint", "--no-similarity", "--mcp-config", "servers.json", "--format", "sarif=servers.json"}, "--format sarif=servers.json would overwrite the server list servers.json"},
 		{[]string{"lint", "--no-similarity", ""}, "an empty CATALOG argument"},
 		{[]string{"lint", "--no-similarity", "tools.json", ""}, "an empty CATALOG argument"},
 		{[]string{"diff", "--no-similarity", "", "new.json"}, "an empty CATALOG argument"},
@@ -44,7 +46,7 @@ func TestRefusedWrites(t *testing.T) {
 		if code != 2 || stdout != "" || !strings.Contains(stderr, c.err) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, stderr %q, stdout %d bytes; want 2 and %q", c.args, code, stderr, len(stdout), c.err)
 		}
-		for _, name := range []string{"tools.json", "new.json"} {
+		for _, name := range []string{"tools.json", "new.json", "base.json", "servers.json"} {
 			if data, _ := os.ReadFile(name); string(data) != string(catalog) {
 				t.Fatalf("%q: %s was overwritten", c.args, name)
 			}

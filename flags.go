@@ -366,9 +366,12 @@ func printHelp(w stdlibio.Writer, usage, summary string, fs *flag.FlagSet) {
 // (each named as its flag is, "--format json=r.json", "--write-baseline
 // b.json") on one file, where the last would silently replace the
 // others, or an output on a catalog the run reads, which it would
-// destroy. Paths are compared absolute and cleaned, and as the same file
-// when both exist (a link).
-func checkWrites(writes [][2]string, inputs []string) error {
+// destroy. inputs are the run's files, each with what it is ("the
+// catalog"); a baseline may be rewritten where it was read (--baseline
+// b.json --write-baseline b.json), so --write-baseline is not checked
+// against it. Paths are compared absolute and cleaned, and as the same
+// file when both exist (a link).
+func checkWrites(writes, inputs [][2]string) error {
 	same := func(a, b string) bool {
 		aa, err1 := filepath.Abs(a)
 		ab, err2 := filepath.Abs(b)
@@ -386,8 +389,11 @@ func checkWrites(writes [][2]string, inputs []string) error {
 			}
 		}
 		for _, in := range inputs {
-			if isFileArg(in) && same(w[1], in) {
-				return fmt.Errorf("%s would overwrite the catalog %s", w[0], in)
+			if in[0] == "the baseline" && strings.HasPrefix(w[0], "--write-baseline") {
+				continue
+			}
+			if isFileArg(in[1]) && same(w[1], in[1]) {
+				return fmt.Errorf("%s would overwrite %s %s", w[0], in[0], in[1])
 			}
 		}
 	}
