@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"toolscope/core/calibration"
+	"toolscope/core/catalog"
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
+)
+
+// bandRules are the rules -rules measures: the model's one threshold, then
+// conditions on each pair's place in its two tools' neighbourhoods.
+var bandRules = []calibration.Rule{
+	{Name: "one threshold (the model)"},
+	{Name: "confusable: mutual top-1", Mutual: 1},
+	{Name: "confusable: mutual top-2", Mutual: 2},
+	{Name: "confusable: mutual top-3", Mutual: 3},
+	{Name: "confusable: risk >= 1.25 x each tool's next-best", Margin: 1.25},
+	{Name: "confusable: risk >= 1.5 x each tool's next-best", Margin: 1.5},
+	{Name: "confusable: risk >= 2 x each tool's next-best", Margin: 2},
+	{Name: "review: each tool's top-1 above a floor", PerTool: 1},
+	{Name: "review: each tool's top-2 above a floor", PerTool: 2},
+	{Name: "review: each tool's top-3 above a floor", PerTool: 3},
+	{Name: "mutual top-1 + review top-2", Mutual: 1, PerTool: 2},
+	{Name: "mutual top-2 + review top-3", Mutual: 2, PerTool: 3},
+}
+
+// measureRules reports each band rule held out: on every single catalog at
+// starts fitted on the others' held-out risks, per set and pooled; on the
+// twins; and, with catalogs, how many real catalogs the rule's confusable
+// verdict (starts fitted on every single catalog) fails.
+func measureRules(ctx context.Context, heldDev, heldTw []calibration.Scored, setOf map[string]string, catalogs string, m *similarity.RiskModel, opts lint.Options) error {
+	dev, tw := calibration.Rank(heldDev), calibration.Rank(heldTw)
+	subset := func(set string) []calibration.Ranked {
+		var out []calibration.Ranked
+		for _, r := range dev {
+			if set == "pooled" || setOf[r.Group] == set {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	var cats []*catalog.Catalog
+	if catalogs != "" {
+		var err error
+		if cats, err = loadAll(catalogs); err != nil {
+			return err
+		}
+	}
+	var scored []*similarity.Scores
+	for _, cat := range cats {
+		o := opts.Options
+		o.RiskModel, o.Scoring, o.VerdictLimit = m, similarity.ScoringRisk, 0
+		s, err := similarity.Score(ctx, cat, o)
+		if err != nil {
+			return err
+		}
+		scored = append(scored, s)
+	}
+	fmt.Println("\nband rules, held out (each catalog judged at starts fitted on the other catalogs' held-out risks):")
+	fmt.Println("  rule | dev1 confusable P R, review recall, pairs/tool | dev2 ... | pooled ... | twins at dev starts P R F1; per-fold F1 | starts (all dev) | catalogs failing")
+	for _, u := range bandRules {
+		var cells []string
+		for _, set := range []string{"dev1", "dev2", "pooled"} {
+			held := subset(set)
+			c, w, n := u.Nested(dev, held)
+			tools := calibration.Tools(calibration.Samples(scoredOf(held)))
+			cells = append(cells, fmt.Sprintf("%.2f %.2f, %.2f, %.2f", c.Precision(), c.Recall(), w.Recall(), float64(n)/float64(tools)))
+		}
+		st := u.Fit(dev)
+		tc, _, _ := u.Judge(tw, st)
+		f1 := u.TwinsF1(tw)
+		cells = append(cells, fmt.Sprintf("%.2f %.2f %.2f; %.2f", tc.Precision(), tc.Recall(), tc.F1(), f1.F1()))
+		cells = append(cells, fmt.Sprintf("%.3f / %.3f", st.Confusable, st.Review))
+		failing := "-"
+		if len(scored) > 0 {
+			fails := 0
+			for _, s := range scored {
+				if gateFails(s, u, st) {
+					fails++
+				}
+			}
+			failing = fmt.Sprintf("%d of %d", fails, len(scored))
+		}
+		cells = append(cells, failing)
+		fmt.Printf("  %s | %s\n", u.Name, strings.Join(cells, " | "))
+	}
+	return nil
+}
+
+// gateFails reports whether the rule's confusable verdict flags a pair of
+// the scored catalog: the pairs at or above the start, placed in their
+// tools' neighbourhoods by the kept nearest neighbours.
+func gateFails(s *similarity.Scores, u calibration.Rule, st calibration.Starts) bool {
+	if math.IsInf(st.Confusable, 1) {
+		return false
+	}
+	th := s.Thresholds()
+	th.Confusability, th.WatchBand = st.Confusable, 0
+	sim := s.Judge(th)
+	place := func(i, j int) (rank int, next float64) {
+		row := sim.Neighbours[i]
+		rank = len(row) + 1
+		for k, p := range row {
+			other := p.J
+			if other == i {
+				other = p.I
+			}
+			if other == j && rank > len(row) {
+				rank = k + 1
+			} else if next == 0 {
+				next = p.Similarity
+			}
+		}
+		return rank, next
+	}
+	for _, f := range sim.Confusable {
+		ra, na := place(f.I, f.J)
+		rb, nb := place(f.J, f.I)
+		r := calibration.Ranked{RankA: ra, RankB: rb, NextA: na, NextB: nb}
+		r.Risk = f.Similarity
+		if u.Candidate(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func loadAll(dir string) ([]*catalog.Catalog, error) {
+	var out []*catalog.Catalog
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		cat, err := catalog.Load(p, nil)
+		if err != nil {
+			fmt.Printf("  %-48s %v\n", filepath.Base(p), err)
+			return nil
+		}
+		out = append(out, cat)
+		return nil
+	})
+	return out, err
+}
+
+func scoredOf(rs []calibration.Ranked) []calibration.Scored {
+	out := make([]calibration.Scored, len(rs))
+	for k, r := range rs {
+		out[k] = r.Scored
+	}
+	return out
+}
