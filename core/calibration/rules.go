@@ -104,8 +104,8 @@ func (u Rule) Judge(rs []Ranked, st Starts) (conf, review Counts, listed int) {
 	for _, r := range rs {
 		c := u.Candidate(r) && r.Risk >= st.Confusable
 		w := c || (u.reviewCandidate(r) && r.Risk >= st.Review)
-		conf = conf.Add(count(c, r.Positive))
-		review = review.Add(count(w, r.Positive))
+		conf = conf.Add(Count(c, r.Positive))
+		review = review.Add(Count(w, r.Positive))
 		if w {
 			listed++
 		}
@@ -113,7 +113,8 @@ func (u Rule) Judge(rs []Ranked, st Starts) (conf, review Counts, listed int) {
 	return conf, review, listed
 }
 
-func count(flagged, positive bool) Counts {
+// Count tallies one pair: flagged or not, positive or not.
+func Count(flagged, positive bool) Counts {
 	switch {
 	case flagged && positive:
 		return Counts{TP: 1}

@@ -91,7 +91,45 @@ func measureRules(ctx context.Context, heldDev, heldTw []calibration.Scored, set
 		cells = append(cells, failing)
 		fmt.Printf("  %s | %s\n", u.Name, strings.Join(cells, " | "))
 	}
+	neighbourhoods(dev)
 	return nil
+}
+
+// neighbourhoods reports what each tool's nearest partners hold, with no
+// floor: the pairs among either tool's top k (or both tools'), per tool,
+// and the share of the positives they hold; then the labels of the pairs
+// from 0.3 and how many of them each tool's riskiest partner is.
+func neighbourhoods(dev []calibration.Ranked) {
+	tools := calibration.Tools(calibration.Samples(scoredOf(dev)))
+	fmt.Println("\neach tool's nearest partners by risk, no floor (single catalogs pooled, held out):")
+	for k := 1; k <= 3; k++ {
+		for _, mutual := range []bool{false, true} {
+			var c calibration.Counts
+			for _, r := range dev {
+				in := min(r.RankA, r.RankB) <= k
+				if mutual {
+					in = max(r.RankA, r.RankB) <= k
+				}
+				c = c.Add(calibration.Count(in, r.Positive))
+			}
+			which := "either tool's"
+			if mutual {
+				which = "both tools'"
+			}
+			fmt.Printf("  among %s top-%d: %.2f pairs per tool, recall %.2f (%d of %d)\n", which, k, float64(c.TP+c.FP)/float64(tools), c.Recall(), c.TP, c.TP+c.FN)
+		}
+	}
+	labels, mutual := [4]int{}, 0
+	for _, r := range dev {
+		if r.Risk >= 0.3 {
+			labels[min(max(r.Label, 0), 3)]++
+			if max(r.RankA, r.RankB) == 1 {
+				mutual++
+			}
+		}
+	}
+	fmt.Printf("  from risk 0.3: %d pairs labelled 0/1/2/3: %d/%d/%d/%d; %d of them each tool's riskiest partner\n",
+		labels[0]+labels[1]+labels[2]+labels[3], labels[0], labels[1], labels[2], labels[3], mutual)
 }
 
 // gateFails reports whether the rule's confusable verdict flags a pair of
