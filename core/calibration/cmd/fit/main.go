@@ -210,6 +210,7 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		if err := measureRules(ctx, heldDev, heldTw, setOf, catalogs, m, opts); err != nil {
 			return err
 		}
+		related(all, lambda, fixed, setOf)
 	}
 	if write {
 		return writeModel(out, m)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"toolscope/core/calibration"
@@ -193,4 +194,47 @@ func scoredOf(rs []calibration.Ranked) []calibration.Scored {
 		out[k] = r.Scored
 	}
 	return out
+}
+
+// related measures one threshold per band on a risk fitted, on the same
+// features, for "related" (label 1 or more) rather than "confusable"
+// (label 2 or more), held out the same way: does a ranking of related
+// pairs make a better review list of the confusable ones? The twins keep
+// their labels. Figures are against the confusable labels.
+func related(all []calibration.Sample, lambda float64, fixed map[similarity.Feature]float64, setOf map[string]string) {
+	type key struct{ group, a, b string }
+	truth := map[key]bool{}
+	rel := slices.Clone(all)
+	for k, s := range rel {
+		truth[key{s.Group, s.A, s.B}] = s.Positive
+		if !calibration.IsTwins(s.Group) {
+			rel[k].Positive = s.Label >= 1
+		}
+	}
+	held := calibration.LeaveOneGroupOut(rel, lambda, fixed)
+	relabel := func(ss []calibration.Scored) []calibration.Scored {
+		for k, s := range ss {
+			ss[k].Positive = truth[key{s.Group, s.A, s.B}]
+		}
+		return ss
+	}
+	dev, tw := calibration.Rank(relabel(held.Of(false))), calibration.Rank(relabel(held.Of(true)))
+	fmt.Println("\none threshold per band on a risk fitted for label >= 1, held out (against the confusable labels):")
+	u := calibration.Rule{}
+	var cells []string
+	for _, set := range []string{"dev1", "dev2", "pooled"} {
+		var own []calibration.Ranked
+		for _, r := range dev {
+			if set == "pooled" || setOf[r.Group] == set {
+				own = append(own, r)
+			}
+		}
+		c, w, n := u.Nested(dev, own)
+		tools := calibration.Tools(calibration.Samples(scoredOf(own)))
+		cells = append(cells, fmt.Sprintf("%s: confusable P %.2f R %.2f, review recall %.2f at %.2f pairs/tool, AUC %.3f", set,
+			c.Precision(), c.Recall(), w.Recall(), float64(n)/float64(tools), calibration.RiskAUC(scoredOf(own))))
+	}
+	f1 := u.TwinsF1(tw)
+	cells = append(cells, fmt.Sprintf("twins: AUC %.3f, per-fold F1 %.2f", calibration.RiskAUC(scoredOf(tw)), f1.F1()))
+	fmt.Println("  " + strings.Join(cells, "\n  "))
 }
