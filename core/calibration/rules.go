@@ -56,12 +56,13 @@ func Rank(ss []Scored) []Ranked {
 // is among each tool's top Mutual by risk (0: any rank) and whose risk is
 // at least Margin times each tool's next-best (0: no margin). Review: the
 // confusable pairs, and each pair among either tool's top PerTool (0: any
-// rank) at or above the review floor.
+// rank) at or above the review floor; with BothTop, among both tools'.
 type Rule struct {
 	Name    string
 	Mutual  int
 	Margin  float64
 	PerTool int
+	BothTop bool
 }
 
 // Candidate reports whether r may be confusable under the rule.
@@ -74,6 +75,9 @@ func (u Rule) Candidate(r Ranked) bool {
 
 // reviewCandidate reports whether r may be on the review list.
 func (u Rule) reviewCandidate(r Ranked) bool {
+	if u.BothTop {
+		return u.PerTool == 0 || max(r.RankA, r.RankB) <= u.PerTool
+	}
 	return u.PerTool == 0 || min(r.RankA, r.RankB) <= u.PerTool
 }
 

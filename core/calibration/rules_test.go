@@ -45,6 +45,7 @@ func TestRuleCandidates(t *testing.T) {
 	}{
 		{Rule{}, []string{"ab", "ac", "bc", "ad", "bd", "cd"}, []string{"ab", "ac", "bc", "ad", "bd", "cd"}},
 		{Rule{Mutual: 1, PerTool: 1}, []string{"ab"}, []string{"ab", "ac", "cd"}},
+		{Rule{PerTool: 2, BothTop: true}, []string{"ab", "ac", "bc", "ad", "bd", "cd"}, []string{"ab", "ac", "bc"}},
 		{Rule{Mutual: 2}, []string{"ab", "ac", "bc"}, []string{"ab", "ac", "bc", "ad", "bd", "cd"}},
 		{Rule{Margin: 1.5, PerTool: 2}, []string{"ab"}, []string{"ab", "ac", "bc", "ad", "cd"}},
 		{Rule{Margin: 1.05}, []string{"ab"}, []string{"ab", "ac", "bc", "ad", "bd", "cd"}}, // c-d: 0.2 < 1.05 × c's 0.6

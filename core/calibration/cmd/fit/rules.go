@@ -28,6 +28,9 @@ var bandRules = []calibration.Rule{
 	{Name: "review: each tool's top-1 above a floor", PerTool: 1},
 	{Name: "review: each tool's top-2 above a floor", PerTool: 2},
 	{Name: "review: each tool's top-3 above a floor", PerTool: 3},
+	{Name: "review: both tools' top-2 above a floor", PerTool: 2, BothTop: true},
+	{Name: "review: both tools' top-3 above a floor", PerTool: 3, BothTop: true},
+	{Name: "review: both tools' top-5 above a floor", PerTool: 5, BothTop: true},
 	{Name: "mutual top-1 + review top-2", Mutual: 1, PerTool: 2},
 	{Name: "mutual top-2 + review top-3", Mutual: 2, PerTool: 3},
 }
