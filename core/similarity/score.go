@@ -244,6 +244,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		r.termsRoom = max(0, s.model.Weights[FeatTerms])
 		r.fullSpan = math.Abs(s.model.Weights[FeatFull])
 		g.risk = r
+		g.bound = newRiskBound(r)
 	}
 	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight
