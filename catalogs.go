@@ -22,9 +22,6 @@ type target struct {
 	// arg is what the loader takes: a path, "-", a live server, or "" for
 	// --mcp-config's servers.
 	arg string
-	// found is true when a directory's walk found the file: one that is
-	// not a catalog is then passed over, not an error.
-	found bool
 }
 
 // skippedDirs are never walked into: they hold dependencies or tooling,
@@ -79,7 +76,7 @@ func expandCatalogs(args []string) ([]target, error) {
 				return nil, fmt.Errorf("%s: a directory with no .json file", a)
 			}
 			for _, f := range files {
-				add(target{arg: f, found: true})
+				add(target{arg: f})
 			}
 		}
 	}
@@ -112,9 +109,20 @@ func jsonFilesUnder(dir string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, unwrapPathError(err))
+		return nil, walkError(dir, err)
 	}
 	return out, nil
+}
+
+// walkError names what a directory's walk could not read: the
+// subdirectory itself ("tools/private: permission denied"), not the
+// directory given.
+func walkError(dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path != "" {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", dir, err)
 }
 
 // globFiles lists the regular files matching pattern, in lexical order. A
@@ -179,39 +187,46 @@ func globFiles(pattern string) ([]string, error) {
 // matchSegments reports whether the path's parts match the pattern's
 // segments.
 func matchSegments(pat, parts []string) bool {
-	if len(pat) == 0 {
-		return len(parts) == 0
-	}
-	if pat[0] == "**" {
-		for k := 0; k <= len(parts); k++ {
-			if k > 0 && !crossable(parts[k-1]) {
+	return segmentsMatch(pat, parts, func(i int) bool {
+		for _, s := range pat[i:] {
+			if s != "**" {
 				return false
 			}
-			if matchSegments(pat[1:], parts[k:]) {
-				return true
-			}
 		}
-		return false
-	}
-	if len(parts) == 0 || !matchOne(pat[0], parts[0]) {
-		return false
-	}
-	return matchSegments(pat[1:], parts[1:])
+		return true
+	})
 }
 
 // canMatchBelow reports whether some path under the directory dir (its
 // parts) can still match the pattern.
 func canMatchBelow(pat, dir []string) bool {
-	if len(dir) == 0 {
-		return len(pat) > 0
+	return segmentsMatch(pat, dir, func(i int) bool { return i < len(pat) })
+}
+
+// segmentsMatch matches parts against pat, "**" taking any number of
+// crossable parts; atEnd(i) says whether pat[i:] is a match once the parts
+// are used up. A table of pattern by part keeps it to len(pat)*len(parts)
+// steps: trying every split of each "**" in turn grows exponentially with
+// their count ("**/**/**/…/z" over a deep tree).
+func segmentsMatch(pat, parts []string, atEnd func(i int) bool) bool {
+	// next[i] is whether pat[i:] matches parts[j+1:]; cur, parts[j:].
+	next := make([]bool, len(pat)+1)
+	cur := make([]bool, len(pat)+1)
+	for i := range cur {
+		cur[i] = atEnd(i)
 	}
-	if len(pat) == 0 {
-		return false
+	for j := len(parts) - 1; j >= 0; j-- {
+		next, cur = cur, next
+		cur[len(pat)] = false
+		for i := len(pat) - 1; i >= 0; i-- {
+			if pat[i] == "**" {
+				cur[i] = cur[i+1] || crossable(parts[j]) && next[i]
+			} else {
+				cur[i] = matchOne(pat[i], parts[j]) && next[i+1]
+			}
+		}
 	}
-	if pat[0] == "**" {
-		return crossable(dir[0]) && canMatchBelow(pat, dir[1:]) || canMatchBelow(pat[1:], dir)
-	}
-	return matchOne(pat[0], dir[0]) && canMatchBelow(pat[1:], dir[1:])
+	return cur[0]
 }
 
 // crossable reports whether "**" crosses a directory: not a hidden one,

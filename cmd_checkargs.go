@@ -118,6 +118,9 @@ func runCheckArgs(args []string, io stdio) int {
 	if lf.config != "" && (len(rest) < 1 || len(rest) > 2) {
 		return usageError(io, name, fmt.Sprintf("with --mcp-config, want TOOL [ARGS], got %d arguments", len(pos)))
 	}
+	if lf.config == "" && catArg == "" {
+		return usageError(io, name, errEmptyCatalog)
+	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(io.err, "toolscope %s: %s\n", name, termsafe.Line(fmt.Sprintf(format, a...)))
 		return 2

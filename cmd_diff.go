@@ -93,6 +93,16 @@ func runDiff(args []string, io stdio) int {
 	if len(positional) != want {
 		return usageError(io, "diff", fmt.Sprintf("want OLD and NEW (or OLD and --mcp-config FILE); got %d arguments", len(positional)))
 	}
+	if slices.Contains(positional, "") {
+		return usageError(io, "diff", errEmptyCatalog)
+	}
+	var inputs [][2]string
+	for _, a := range positional {
+		inputs = append(inputs, [2]string{"the catalog", a})
+	}
+	if err := checkWrites(formatWrites(f.outputs), inputs); err != nil {
+		return usageError(io, "diff", err.Error())
+	}
 	if want == 2 && positional[0] == "-" && positional[1] == "-" {
 		return usageError(io, "diff", "only one of OLD and NEW can be stdin")
 	}

@@ -99,12 +99,31 @@ func runLint(args []string, io stdio) int {
 		targets = []target{{arg: ""}}
 	case len(positional) == 0:
 		return usageError(io, "lint", "want a CATALOG (or several), or --mcp-config FILE")
+	case slices.Contains(positional, ""):
+		return usageError(io, "lint", errEmptyCatalog)
 	default:
 		var err error
 		if targets, err = expandCatalogs(positional); err != nil {
 			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 			return 2
 		}
+	}
+	writes := formatWrites(f.outputs)
+	if lr.writeBaseline != "" {
+		writes = append(writes, [2]string{"--write-baseline " + lr.writeBaseline, lr.writeBaseline})
+	}
+	var inputs [][2]string
+	for _, t := range targets {
+		inputs = append(inputs, [2]string{"the catalog", t.arg})
+	}
+	if f.live.config != "" {
+		inputs = append(inputs, [2]string{"the server list", f.live.config})
+	}
+	if lr.baselinePath != "" {
+		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
+	}
+	if err := checkWrites(writes, inputs); err != nil {
+		return usageError(io, "lint", err.Error())
 	}
 	if slices.Contains(positional, "-") && len(targets) > 1 {
 		return usageError(io, "lint", "stdin ('-') can only be linted alone")
@@ -254,21 +273,32 @@ func errorsOnly(r *lint.Report) *lint.Report {
 	return &q
 }
 
-// lintOne loads and lints one catalog with its own config (found from its
-// directory unless --config or --no-config says otherwise). A non-zero
-// code means the run ends, its line written.
-func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, root string, io stdio, p *progress) (linted, int) {
+// configured is the flags as the config for arg (found from its directory,
+// or the working directory's for "") sets what no flag gave, and the
+// config; a non-zero code means the run ends, its line written.
+func configured(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, io stdio) (catalogFlags, *config.Config, int) {
 	fc := *f
 	cfg, err := cfgFlags.load(arg)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
+		return fc, nil, 2
 	}
 	if cfg != nil {
 		fc.useConfig(cfg, fs)
 	}
 	if err := fc.check(); err != nil {
-		return linted{}, usageError(io, "lint", err.Error())
+		return fc, nil, usageError(io, "lint", err.Error())
+	}
+	return fc, cfg, 0
+}
+
+// lintOne loads and lints one catalog with its own config (found from its
+// directory unless --config or --no-config says otherwise). A non-zero
+// code means the run ends, its line written.
+func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, root string, io stdio, p *progress) (linted, int) {
+	fc, cfg, code := configured(arg, f, fs, cfgFlags, io)
+	if code != 0 {
+		return linted{}, code
 	}
 	p.step("loading the catalog")
 	cat, err := fc.live.load(arg, io)
@@ -298,17 +328,9 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 // single file: its results carry logical locations only. The config is the
 // one found from the working directory (or --config).
 func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, io stdio, p *progress) (linted, int) {
-	fc := *f
-	cfg, err := cfgFlags.load("")
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
-	if cfg != nil {
-		fc.useConfig(cfg, fs)
-	}
-	if err := fc.check(); err != nil {
-		return linted{}, usageError(io, "lint", err.Error())
+	fc, cfg, code := configured("", f, fs, cfgFlags, io)
+	if code != 0 {
+		return linted{}, code
 	}
 	p.step("loading the catalogs")
 	merged := &catalog.Catalog{Source: fmt.Sprintf("%s%d catalogs", report.MergedPrefix, len(targets))}

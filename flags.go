@@ -7,6 +7,7 @@ import (
 	"fmt"
 	stdlibio "io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -360,6 +361,58 @@ func printHelp(w stdlibio.Writer, usage, summary string, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: toolscope %s\n\n%s\n\nFlags:\n", usage, summary)
 	printFlags(w, fs)
 }
+
+// checkWrites refuses a run whose files to write collide: two outputs
+// (each named as its flag is, "--format json=r.json", "--write-baseline
+// b.json") on one file, where the last would silently replace the
+// others, or an output on a catalog the run reads, which it would
+// destroy. inputs are the run's files, each with what it is ("the
+// catalog"); a baseline may be rewritten where it was read (--baseline
+// b.json --write-baseline b.json), so --write-baseline is not checked
+// against it. Paths are compared absolute and cleaned, and as the same
+// file when both exist (a link).
+func checkWrites(writes, inputs [][2]string) error {
+	same := func(a, b string) bool {
+		aa, err1 := filepath.Abs(a)
+		ab, err2 := filepath.Abs(b)
+		if err1 == nil && err2 == nil && aa == ab {
+			return true
+		}
+		sa, err1 := os.Stat(a)
+		sb, err2 := os.Stat(b)
+		return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+	}
+	for i, w := range writes {
+		for _, v := range writes[:i] {
+			if same(w[1], v[1]) {
+				return fmt.Errorf("%s and %s write the same file", v[0], w[0])
+			}
+		}
+		for _, in := range inputs {
+			if in[0] == "the baseline" && strings.HasPrefix(w[0], "--write-baseline") {
+				continue
+			}
+			if isFileArg(in[1]) && same(w[1], in[1]) {
+				return fmt.Errorf("%s would overwrite %s %s", w[0], in[0], in[1])
+			}
+		}
+	}
+	return nil
+}
+
+// formatWrites names the files --format FORMAT=FILE writes, for checkWrites.
+func formatWrites(outputs []formatOutput) [][2]string {
+	var out [][2]string
+	for _, o := range outputs {
+		out = append(out, [2]string{"--format " + o.format + "=" + o.path, o.path})
+	}
+	return out
+}
+
+// errEmptyCatalog refuses a CATALOG given as an empty argument, which an
+// unset variable in a script makes ("$CATALOG"): left alone, the loader
+// would take it for no argument and read the bundled demo.
+const errEmptyCatalog = "an empty CATALOG argument (an unset variable?): name a catalog file"
 
 // usageError reports a usage mistake in one line and returns exit code 2.
 func usageError(io stdio, name, msg string) int {

@@ -154,6 +154,8 @@ type Model struct {
 	quitting bool
 	// closed is set by the first Close.
 	closed bool
+	// inReply is set while a terminal's late answer to a query is read.
+	inReply bool
 	// compare, when open, covers the panes with a pair side by side.
 	compare *compareView
 	// whatIf, when open, covers the panes with the what-if field;
@@ -274,6 +276,9 @@ func (m *Model) Close() {
 // Update routes a message and re-renders the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	if km, ok := msg.(tea.KeyMsg); ok && m.terminalReply(km) {
+		return m, nil
+	}
 	if km, ok := msg.(tea.KeyMsg); ok && km.Type == tea.KeyRunes && len(km.Runes) > 1 && !km.Paste {
 		cmd = m.burst(km)
 	} else {
@@ -289,6 +294,35 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	return m, cmd
+}
+
+// terminalReply reports whether km is part of a terminal's answer to a
+// query rather than a key. Bubble Tea v1 asks the terminal for its
+// background colour (OSC 11) as it loads and stops listening after the
+// first reply; an answer that comes later (a slow link, or a terminal that
+// answers the cursor query first) reaches the program as alt+], the
+// answer's text ("11;rgb:0000/0000/0000") and alt+\ or BEL. Typed as keys,
+// its "/" would open the filter and take the next q as text. alt+] means
+// nothing here, so it opens the reply and every rune up to its end is
+// dropped.
+func (m *Model) terminalReply(km tea.KeyMsg) bool {
+	oneAlt := func(r rune) bool {
+		return km.Alt && km.Type == tea.KeyRunes && len(km.Runes) == 1 && km.Runes[0] == r
+	}
+	switch {
+	case oneAlt(']'):
+		m.inReply = true
+		return true
+	case !m.inReply:
+		return false
+	case oneAlt('\\'), km.Type == tea.KeyCtrlG:
+		m.inReply = false
+		return true
+	case km.Type == tea.KeyRunes && !km.Alt && !km.Paste:
+		return true
+	}
+	m.inReply = false
+	return false
 }
 
 // burst routes runes that were read at once (a held key, a fast typist,

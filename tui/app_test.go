@@ -527,3 +527,46 @@ func TestNoLineForALiveTool(t *testing.T) {
 		t.Errorf("the tool's place:\n%s", text)
 	}
 }
+
+// TestLateTerminalReplyIsNoKey pins that a terminal's late answer to the
+// background-colour query (alt+], its text, alt+\ or BEL, as Bubble Tea
+// parses it) changes nothing on screen, and that the next key works: the
+// answer's "/" used to open the filter and take a following q as text.
+func TestLateTerminalReplyIsNoKey(t *testing.T) {
+	reply := func(end tea.KeyMsg) []tea.Msg {
+		return []tea.Msg{
+			tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{']'}, Alt: true},
+			tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("11;rgb:0000/0000/0000")},
+			end,
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		msgs []tea.Msg
+	}{
+		{"ended by ST", reply(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'\\'}, Alt: true})},
+		{"ended by BEL", reply(tea.KeyMsg{Type: tea.KeyCtrlG})},
+		{"split over two reads", append(reply(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("0000")})[:2],
+			tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/0000")},
+			tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'\\'}, Alt: true})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := scoredModel(t, mockOptions(t), 80, 16)
+			before := m.View()
+			for _, msg := range tc.msgs {
+				send(m, msg)
+			}
+			if got := m.View(); got != before {
+				t.Fatalf("the reply changed the screen:\n%s\nwant:\n%s", got, before)
+			}
+			press(m, "j")
+			if m.View() == before {
+				t.Fatal("j after the reply moved nothing")
+			}
+			press(m, "q")
+			if !m.quitting {
+				t.Fatal("q after the reply did not quit")
+			}
+		})
+	}
+}

@@ -369,16 +369,16 @@ func Parse(data []byte) (*File, error) {
 func checkEntries(prefix string, findings []Finding, pairs []Pair) error {
 	for i, x := range findings {
 		switch {
-		case x.Rule == "" || x.Tool == "":
-			return fmt.Errorf("%sfindings[%d]: want a rule and a tool", prefix, i)
+		// The tool may be "": a catalog's nameless tool is keyed by its
+		// empty name (lint flags the name itself).
+		case x.Rule == "":
+			return fmt.Errorf("%sfindings[%d]: want a rule", prefix, i)
 		case x.Severity != lint.SeverityError && x.Severity != lint.SeverityWarn:
 			return fmt.Errorf("%sfindings[%d]: severity %q: want error or warn", prefix, i, x.Severity)
 		}
 	}
 	for i, p := range pairs {
 		switch {
-		case p.A == "" || p.B == "":
-			return fmt.Errorf("%spairs[%d]: want two tool names, a and b", prefix, i)
 		case p.Kind != similarity.Confusable && p.Kind != similarity.Watch:
 			return fmt.Errorf("%spairs[%d]: kind %q: want confusable or watch", prefix, i, p.Kind)
 		}
@@ -483,8 +483,13 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 		off = te.Offset
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if errors.Is(err, io.EOF) {
+	switch {
+	case errors.Is(err, io.EOF):
 		msg = "empty: want a JSON object"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// The decoder gives no offset: the file ends inside the value.
+		off = int64(len(bytes.TrimRight(data, " \t\r\n")))
+		msg = "unexpected end of input: the JSON value is not closed"
 	}
 	return fmt.Errorf("%s: %s", lineCol(data, off), msg)
 }

@@ -241,14 +241,14 @@ func TestApplyTruncatedPairsCountAsNew(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{``, "empty"},
-		{`{`, "1:1: unexpected EOF"},
+		{`{`, "1:2: unexpected end of input"},
 		{`[]`, "cannot unmarshal array"},
 		{`{"kind": "toolscope-baseline", "version": 1, "extra": 1}`, `unknown field "extra"`},
 		{`{"kind": "other", "version": 1}`, "not a toolscope baseline"},
 		{`{"kind": "toolscope-baseline", "version": 2}`, "version 2"},
-		{`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r"}]}`, "findings[0]: want a rule and a tool"},
+		{`{"kind": "toolscope-baseline", "version": 1, "findings": [{"tool": "t", "severity": "warn"}]}`, "findings[0]: want a rule"},
 		{`{"kind": "toolscope-baseline", "version": 1, "findings": [{"rule": "r", "tool": "t", "severity": "info"}]}`, `findings[0]: severity "info"`},
-		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x"}]}`, "pairs[0]: want two tool names"},
+		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x"}]}`, `pairs[0]: kind ""`},
 		{`{"kind": "toolscope-baseline", "version": 1, "pairs": [{"a": "x", "b": "y", "kind": "close"}]}`, `pairs[0]: kind "close"`},
 		{"{\n \"kind\": \"toolscope-baseline\",\n \"version\": \"1\"}", "3:"},
 		{`{"kind": "toolscope-baseline", "version": 1} {}`, "text after the JSON value"},
@@ -267,8 +267,8 @@ func TestParseSkipsALeadingBOM(t *testing.T) {
 	if _, err := Parse([]byte("\ufeff" + `{"kind": "toolscope-baseline", "version": 1}`)); err != nil {
 		t.Errorf("a leading byte order mark: %v", err)
 	}
-	if _, err := Parse([]byte("\ufeff{")); err == nil || !strings.HasPrefix(err.Error(), "1:1:") {
-		t.Errorf("an error after the mark: %v, want it at 1:1", err)
+	if _, err := Parse([]byte("\ufeff{")); err == nil || !strings.HasPrefix(err.Error(), "1:2:") {
+		t.Errorf("an error after the mark: %v, want it at 1:2, after the brace (not counting the mark)", err)
 	}
 	if _, err := Parse([]byte(" \ufeff" + `{"kind": "toolscope-baseline", "version": 1}`)); err == nil {
 		t.Error("a mark after a space was read")

@@ -19,6 +19,8 @@ func TestParseRefusesDuplicateKeysAndASecondValue(t *testing.T) {
 		{"a finding's key twice", head + `"findings": [` + "\n" + `{"rule": "r", "tool": "t", "severity": "warn", "tool": "u", "message": "m"}], "pairs": []}`, `3:48: key "tool" appears twice in its object`},
 		{"the version twice", `{"kind": "toolscope-baseline", "version": 1, "version": 1, "findings": [], "pairs": []}`, `1:46: key "version" appears twice`},
 		{"a second value", head + `"findings": [], "pairs": []}` + "\n\n " + `{"kind": "x"}`, "4:2: text after the JSON value"},
+		{"cut short", head + `"findings": [` + "\n", "2:14: unexpected end of input"},
+		{"cut short after a key", `{"kind"`, "1:8: unexpected end of input"},
 		{"a stray brace", head + `"findings": [], "pairs": []}}"`, "2:29: text after the JSON value"},
 	}
 	for _, tt := range tests {

@@ -177,6 +177,11 @@ func Find(dir string) (string, error) {
 	for d := dir; ; d = filepath.Dir(d) {
 		p := filepath.Join(d, FileName)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				// A named pipe would block the read for ever, a device
+				// read without end.
+				return "", &Error{Path: p, Msg: "not a regular file: not read (pass --no-config, or --config FILE)"}
+			}
 			if err := checkOwner(p); err != nil {
 				return "", &Error{Path: p, Msg: err.Error() + ": not read (name it with --config to use it anyway, or pass --no-config)"}
 			}

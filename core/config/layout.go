@@ -46,8 +46,18 @@ func keepLayout(orig, out []byte) []byte {
 	// shifts[i] is the indentation change of the last kept line whose
 	// rendered indentation is i, for the new lines under it.
 	shifts := map[int]int{}
+	// blanks counts the rendering's blank lines not yet written: before a
+	// kept line they are the file's own blank lines there, or as many as
+	// the rendering has if that is more (the library writes one before a
+	// comment that the file had too: counted twice, a save added a blank
+	// line each time).
+	blanks := 0
 	for _, line := range nlines {
 		key := layoutKey(line)
+		if key == "" {
+			blanks++
+			continue
+		}
 		match := -1
 		for j := next; j < len(olines) && j < next+layoutWindow && key != ""; j++ {
 			if okeys[j] == key {
@@ -69,7 +79,8 @@ func keepLayout(orig, out []byte) []byte {
 			} else if shift < 0 {
 				line = line[min(-shift, ind):]
 			}
-			b.WriteString(line + "\n")
+			b.WriteString(strings.Repeat("\n", blanks) + line + "\n")
+			blanks = 0
 			continue
 		}
 		// The blank lines right before the matched line come back.
@@ -77,9 +88,8 @@ func keepLayout(orig, out []byte) []byte {
 		for start > next && okeys[start-1] == "" {
 			start--
 		}
-		for range match - start {
-			b.WriteString("\n")
-		}
+		b.WriteString(strings.Repeat("\n", max(blanks, match-start)))
+		blanks = 0
 		b.WriteString(strings.TrimRight(olines[match], "\r") + "\n")
 		for i := range shifts {
 			if i > ind {
@@ -89,6 +99,7 @@ func keepLayout(orig, out []byte) []byte {
 		shifts[ind] = indent(olines[match]) - ind
 		next = match + 1
 	}
+	b.WriteString(strings.Repeat("\n", blanks))
 	return sameOr([]byte(b.String()), out)
 }
 

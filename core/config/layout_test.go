@@ -137,3 +137,27 @@ func BenchmarkSaveLargeConfig(b *testing.B) {
 		}
 	}
 }
+
+// Saving again and again keeps the one blank line before a trailing
+// comment: the library writes it too, and it was once counted twice, so
+// each save added a line.
+func TestRepeatedSavesAddNoBlankLines(t *testing.T) {
+	in := "version: 1\nignore:\n  - tool: a\n    reason: r\n\n# trailing note\n"
+	for i := range 3 {
+		c, err := Parse("c.yaml", []byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.IgnoreFinding(Ignore{Tool: "x" + string(rune('a'+i)), Reason: "r"}); err != nil {
+			t.Fatal(err)
+		}
+		out, err := c.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = string(out)
+	}
+	if !strings.HasSuffix(in, "    reason: r\n\n# trailing note\n") || strings.Contains(in, "\n\n\n") {
+		t.Errorf("after three saves:\n%q", in)
+	}
+}

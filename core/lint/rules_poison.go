@@ -212,6 +212,7 @@ func scanHidden(s string) hiddenScan {
 	var visible strings.Builder
 	rs := []rune(s)
 	prev := rune(-1)
+	lastTag := false
 	for i, r := range rs {
 		hidden := termsafe.Hidden(r, prev)
 		if r == 0x200d && i > 0 && i+1 < len(rs) && pictographic(rs[i-1]) && pictographic(rs[i+1]) {
@@ -220,6 +221,7 @@ func scanHidden(s string) hiddenScan {
 		prev = r
 		if !hidden {
 			visible.WriteRune(r)
+			lastTag = false
 			continue
 		}
 		h.count++
@@ -232,8 +234,15 @@ func scanHidden(s string) hiddenScan {
 			h.first = append(h.first, r)
 		}
 		if r >= 0xe0020 && r <= 0xe007e {
+			// Runs of tags apart in the text stay apart in what
+			// they spell, so one cannot glue itself to the next
+			// and hide a word's start ("IGN" + "Do not tell").
+			if len(h.tags) > 0 && !lastTag {
+				h.tags = append(h.tags, ' ')
+			}
 			h.tags = append(h.tags, byte(r-0xe0000))
 		}
+		lastTag = r >= 0xe0000 && r <= 0xe007f
 	}
 	h.visible = visible.String()
 	return h
@@ -446,6 +455,7 @@ func indexNeeds(patterns []poisonPattern) *needIndex {
 
 // scan is the set of group bits whose words text holds.
 func (x *needIndex) scan(text string) uint64 {
+	text = foldToASCII(text)
 	var present uint64
 	for i := 0; i < len(text); i++ {
 		for _, w := range x.byFirst[lowerASCII(text[i])] {
@@ -482,6 +492,19 @@ func holdsNeeds(s string, needs [][]string) bool {
 	}
 	return true
 }
+
+// foldToASCII spells the two letters beyond ASCII that a case-insensitive
+// expression matches as ASCII ones, the long s (ſ) and the Kelvin sign
+// (K), as s and k, so that the word test drops no text the expression
+// would match ("pa\u017f\u017fwords").
+func foldToASCII(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return asciiFolds.Replace(s)
+}
+
+var asciiFolds = strings.NewReplacer("\u017f", "s", "\u212a", "k")
 
 func lowerASCII(c byte) byte {
 	if 'A' <= c && c <= 'Z' {

@@ -58,12 +58,7 @@ func WriteDiffText(w io.Writer, r *diff.Report, f diff.Fail) error {
 	line := termsafe.Line
 	fmt.Fprintln(b, line(diffHeadline(r)))
 	section := func(title string, keep func(diff.Change) bool, show func(diff.Change)) {
-		var list []diff.Change
-		for _, c := range r.Changes {
-			if keep(c) {
-				list = append(list, c)
-			}
-		}
+		list := changesWhere(r, keep)
 		if len(list) == 0 {
 			return
 		}
@@ -134,27 +129,16 @@ func WriteDiffMarkdown(w io.Writer, r *diff.Report, f diff.Fail) error {
 	}
 	fmt.Fprintln(b, strings.Join(what, " · "))
 	table := func(title string, keep func(diff.Change) bool, fold bool) {
-		var list []diff.Change
-		for _, c := range r.Changes {
-			if keep(c) {
-				list = append(list, c)
-			}
-		}
+		list := changesWhere(r, keep)
 		if len(list) == 0 {
 			return
 		}
-		if fold {
-			fmt.Fprintf(b, "\n<details><summary>%s (%d)</summary>\n\n", title, len(list))
-		} else {
-			fmt.Fprintf(b, "\n#### %s (%d)\n\n", title, len(list))
-		}
+		mdSectionStart(b, title, len(list), fold)
 		fmt.Fprintln(b, "| tool | change |\n|---|---|")
 		for _, c := range list {
 			fmt.Fprintf(b, "| `%s` | %s |\n", mdCode(diffWhere(c)), mdCell(c.Message))
 		}
-		if fold {
-			fmt.Fprintln(b, "\n</details>")
-		}
+		mdSectionEnd(b, fold)
 	}
 	table("Breaking for callers (error)", func(c diff.Change) bool { return c.Breaking }, false)
 	table("May break callers (warn)", func(c diff.Change) bool { return c.Level == diff.LevelWarn }, false)
@@ -242,4 +226,15 @@ func WriteDiffGitHub(w io.Writer, r *diff.Report, cat *catalog.Catalog, f diff.F
 		fmt.Fprintln(b, "RESULT: FAIL ("+diffFailReasons(r, f)+")")
 	}
 	return b.Flush()
+}
+
+// changesWhere lists r's changes that keep keeps, in order.
+func changesWhere(r *diff.Report, keep func(diff.Change) bool) []diff.Change {
+	var list []diff.Change
+	for _, c := range r.Changes {
+		if keep(c) {
+			list = append(list, c)
+		}
+	}
+	return list
 }

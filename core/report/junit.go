@@ -148,4 +148,10 @@ func junitSuiteOf(r *lint.Report, cat *catalog.Catalog) junitSuite {
 // xmlText makes catalog text fit XML 1.0, which has no way to write most
 // control characters, and safe to print: they are spelled out, as every
 // other output spells them.
-func xmlText(s string) string { return termsafe.Block(strings.ReplaceAll(s, "\r", "")) }
+// The noncharacters U+FFFE and U+FFFF, which XML 1.0 cannot hold either
+// and the encoder would turn into U+FFFD, are spelled out too.
+func xmlText(s string) string {
+	return xmlNonChars.Replace(termsafe.Block(strings.ReplaceAll(s, "\r", "")))
+}
+
+var xmlNonChars = strings.NewReplacer("\ufffe", `\ufffe`, "\uffff", `\uffff`)

@@ -419,11 +419,7 @@ func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max i
 	if len(list) == 0 {
 		return
 	}
-	if fold {
-		fmt.Fprintf(b, "\n<details><summary>%s (%d)</summary>\n\n", title, len(list))
-	} else {
-		fmt.Fprintf(b, "\n#### %s (%d)\n\n", title, len(list))
-	}
+	mdSectionStart(b, title, len(list), fold)
 	fmt.Fprintln(b, "| score | tools | hint |\n|---:|---|---|")
 	rows := list
 	if max > 0 && len(rows) > max {
@@ -439,6 +435,20 @@ func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max i
 	if len(rows) < len(list) {
 		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))
 	}
+	mdSectionEnd(b, fold)
+}
+
+// mdSectionStart opens a section of n rows: a heading, or when fold a
+// <details> block that GitHub shows closed; mdSectionEnd closes it.
+func mdSectionStart(b *bufio.Writer, title string, n int, fold bool) {
+	if fold {
+		fmt.Fprintf(b, "\n<details><summary>%s (%d)</summary>\n\n", title, n)
+	} else {
+		fmt.Fprintf(b, "\n#### %s (%d)\n\n", title, n)
+	}
+}
+
+func mdSectionEnd(b *bufio.Writer, fold bool) {
 	if fold {
 		fmt.Fprintln(b, "\n</details>")
 	}

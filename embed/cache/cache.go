@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"toolscope/core/safefile"
 	"toolscope/embed"
 )
 
@@ -249,6 +250,15 @@ func (c *Cache) load() {
 		c.stats.DiskErr = fmt.Errorf("vector cache %s: %w", c.path, err)
 		return
 	}
+	// Appends and rewrites hold the directory's lock, so this read never
+	// sees another process's append half done (which would read as damage
+	// and be rewritten away) and no append lands in a file being replaced.
+	unlock, err := safefile.Lock(c.path)
+	if err != nil {
+		c.stats.DiskErr = fmt.Errorf("vector cache: %w", err)
+		return
+	}
+	defer unlock()
 	if info.Size() > c.maxBytes {
 		if err := replaceFile(c.path, nil); err != nil {
 			c.stats.DiskErr = err
@@ -279,6 +289,11 @@ func appendFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("vector cache: %w", err)
 	}
+	unlock, err := safefile.Lock(path)
+	if err != nil {
+		return fmt.Errorf("vector cache: %w", err)
+	}
+	defer unlock()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("vector cache: %w", err)
@@ -295,8 +310,7 @@ func appendFile(path string, data []byte) error {
 
 // replaceFile swaps in new contents atomically (a temporary file renamed
 // over the old one), so a reader sees the old file or the new, never half.
-// A writer appending to the old file meanwhile loses its records, which
-// only costs a later miss.
+// Callers hold the directory's lock, so no append is lost to the swap.
 func replaceFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {

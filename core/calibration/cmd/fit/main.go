@@ -8,6 +8,7 @@
 //	go run ./core/calibration/cmd/fit -write     # and rewrite the model
 //	go run ./core/calibration/cmd/fit -catalogs ../shared/catalogs/mcp  # flags per tool, catalogs failing
 //	go run ./core/calibration/cmd/fit -top 20    # the riskiest held-out pairs
+//	go run ./core/calibration/cmd/fit -rules     # band rules by rank in each tool's neighbourhood
 //
 // It embeds with the built-in encoder through the vector cache, so a second
 // run costs seconds. Newton's method on a fixed data set: every run gives
@@ -47,14 +48,15 @@ func main() {
 	top := flag.Int("top", 0, "list the `N` riskiest held-out pairs of the single catalogs with their labels")
 	drop := flag.String("drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
 	fullWords := flag.Int("full-words", similarity.DefaultFullWords, "cut the full texts' descriptions to their first `N` words (0: whole)")
+	rules := flag.Bool("rules", false, "also measure band rules that judge each pair against its tools' neighbourhoods (mutual top-k, margin, review per tool), held out")
 	flag.Parse()
-	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords); err != nil {
+	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords, *rules); err != nil {
 		fmt.Fprintln(os.Stderr, "fit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, top, fullWords int) error {
+func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, top, fullWords int, rules bool) error {
 	ctx := context.Background()
 	var e embed.Embedder = use.New()
 	e = cache.Wrap(e, cache.Options{Disabled: noCache})
@@ -203,6 +205,12 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		if err := perTool(ctx, catalogs, m, opts); err != nil {
 			return err
 		}
+	}
+	if rules {
+		if err := measureRules(ctx, heldDev, heldTw, setOf, catalogs, m, opts); err != nil {
+			return err
+		}
+		related(all, lambda, fixed, setOf)
 	}
 	if write {
 		return writeModel(out, m)

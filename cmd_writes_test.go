@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"toolscope/fixtures"
+)
+
+// A run that would write two outputs to one file, or an output over a
+// catalog it reads, is a usage error before anything is written; an
+// empty CATALOG argument (an unset variable) is one too, not the demo.
+func TestRefusedWrites(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	catalog := fixtures.Demo()
+	for _, name := range []string{"tools.json", "new.json", "base.json", "servers.json"} {
+		if err := os.WriteFile(name, catalog, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("tools.json", "link.json"); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"lint", "--no-similarity", "--format", "json=r.out", "--format", "sarif=r.out", "tools.json"}, "--format json=r.out and --format sarif=r.out write the same file"},
+		{[]string{"lint", "--no-similarity", "--format", "json=b.json", "--write-baseline", "./b.json", "tools.json"}, "--format json=b.json and --write-baseline ./b.json write the same file"},
+		{[]string{"lint", "--no-similarity", "--format", "json=tools.json", "tools.json"}, "--format json=tools.json would overwrite the catalog tools.json"},
+		{[]string{"lint", "--no-similarity", "--format", "sarif=link.json", "tools.json"}, "--format sarif=link.json would overwrite the catalog tools.json"},
+		{[]string{"lint", "--no-similarity", "--write-baseline", "new.json", "."}, "--write-baseline new.json would overwrite the catalog new.json"},
+		{[]string{"diff", "--no-similarity", "--format", "json=./new.json", "tools.json", "new.json"}, "--format json=./new.json would overwrite the catalog new.json"},
+		{[]string{"lint", "--no-similarity", "--baseline", "base.json", "--format", "json=base.json", "tools.json"}, "--format json=base.json would overwrite the baseline base.json"},
+		{[]string{"lint", "--no-similarity", "--mcp-config", "servers.json", "--format", "sarif=servers.json"}, "--format sarif=servers.json would overwrite the server list servers.json"},
+		{[]string{"lint", "--no-similarity", ""}, "an empty CATALOG argument"},
+		{[]string{"lint", "--no-similarity", "tools.json", ""}, "an empty CATALOG argument"},
+		{[]string{"diff", "--no-similarity", "", "new.json"}, "an empty CATALOG argument"},
+		{[]string{"check-args", "", "search_logs"}, "an empty CATALOG argument"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCmd("", c.args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.err) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q, stdout %d bytes; want 2 and %q", c.args, code, stderr, len(stdout), c.err)
+		}
+		for _, name := range []string{"tools.json", "new.json", "base.json", "servers.json"} {
+			if data, _ := os.ReadFile(name); string(data) != string(catalog) {
+				t.Fatalf("%q: %s was overwritten", c.args, name)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "r.out")); err == nil {
+			t.Fatalf("%q: r.out was written", c.args)
+		}
+	}
+	// Two outputs to two files, and a baseline rewritten where it was read,
+	// are fine.
+	if code, _, stderr := runCmd("", "lint", "--no-similarity", "--format", "json=a.out", "--format", "sarif=b.out", "--write-baseline", "base.json", "tools.json"); code == 2 {
+		t.Errorf("two files: %s", stderr)
+	}
+	if code, _, stderr := runCmd("", "lint", "--no-similarity", "--baseline", "base.json", "--write-baseline", "base.json", "tools.json"); code == 2 {
+		t.Errorf("a baseline rewritten in place: %s", stderr)
+	}
+}
