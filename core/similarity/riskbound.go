@@ -17,7 +17,8 @@ import (
 //
 // riskBound is a cheaper and tighter bound, tried before eval: the
 // adaptive score, then the full texts' cosine, then a sketch of each
-// tool's bag, with every name trait and guidance at its most favourable.
+// tool's bag, with every name trait and guidance at its most favourable
+// (nesting only where the two names' objects could nest, mayNest).
 // The sketch splits a tool's reach into buckets by word id: two bags share
 // a word only inside one bucket, so by Cauchy-Schwarz bucket by bucket
 // their cosine is at most the sum over buckets of the two lengths'
@@ -44,6 +45,23 @@ type riskBound struct {
 	// log-odds (their positive weights), bagWeight the bag's weight when
 	// positive (0 otherwise: the bag can only lower the risk).
 	traits, bagWeight float64
+	// nested is the nesting's part of traits, left out for a pair whose
+	// names cannot nest (mayNest).
+	nested float64
+}
+
+// mayNest is false when relate cannot find names a and b nested: their
+// objects are as long, or a word of the shorter is missing from the
+// longer's mask.
+func mayNest(a, b *nameParts) bool {
+	if len(a.object) == len(b.object) {
+		return false
+	}
+	small, large := a, b
+	if len(small.object) > len(large.object) {
+		small, large = b, a
+	}
+	return len(small.object) == 0 || small.mask&^large.mask == 0
 }
 
 // newRiskBound builds the bound for r, once its bags and reaches are set.
@@ -53,6 +71,7 @@ func newRiskBound(r *riskGeo) *riskBound {
 	for _, f := range []Feature{FeatOpposite, FeatOtherAction, FeatNested, FeatGuided} {
 		b.traits += max(0, m.Weights[f])
 	}
+	b.nested = max(0, m.Weights[FeatNested])
 	df := make([]int32, r.ids)
 	for _, row := range r.bags {
 		for _, t := range row {
@@ -111,7 +130,11 @@ func (b *riskBound) below(r *riskGeo, i, j int, adaptive, bar float64, pre *[2]f
 	m := r.model
 	z := m.Bias + m.Weights[FeatAdaptive]*adaptive + r.termsRoom
 	reach := b.bagWeight * r.reach[i] * r.reach[j]
-	if z+b.traits+reach+r.fullSpan < bar {
+	traits := b.traits
+	if b.nested > 0 && !mayNest(&r.parts[i], &r.parts[j]) {
+		traits -= b.nested
+	}
+	if z+traits+reach+r.fullSpan < bar {
 		return true
 	}
 	var bag float64
@@ -120,13 +143,13 @@ func (b *riskBound) below(r *riskGeo, i, j int, adaptive, bar float64, pre *[2]f
 		bag = b.bagWeight * ceiling(pre[1])
 	} else {
 		z += m.Weights[FeatFull] * unitDot(r.full, r.dim, i, j)
-		if z+b.traits+reach < bar {
+		if z+traits+reach < bar {
 			return true
 		}
 		s := b.sketch
 		bag = b.bagWeight * ceiling(vecf32.Dot(s[i*sketchBuckets:(i+1)*sketchBuckets], s[j*sketchBuckets:(j+1)*sketchBuckets]))
 	}
-	if z+b.traits+bag < bar {
+	if z+traits+bag < bar {
 		return true
 	}
 	rel := relate(&r.parts[i], &r.parts[j])
