@@ -89,6 +89,8 @@ type runOpts struct {
 	args  []string
 	env   []string
 	stdin *os.File
+	// cursorFirst makes the terminal answer its queries out of order.
+	cursorFirst bool
 }
 
 func startTerm(t testing.TB, o runOpts) *ptyTerm {
@@ -115,6 +117,7 @@ func startTerm(t testing.TB, o runOpts) *ptyTerm {
 		t.Fatal(err)
 	}
 	tm := &ptyTerm{t: t, f: f, cmd: cmd, scr: newVScreen(o.w, o.h), wrote: make(chan struct{}, 1), readDone: make(chan struct{}), exited: make(chan struct{})}
+	tm.scr.cursorFirst = o.cursorFirst
 	go tm.read()
 	go func() {
 		tm.waitErr = cmd.Wait()
@@ -506,4 +509,18 @@ func TestExplorerColourFollowsTheTerminal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExplorerQuitsWhenTheTerminalAnswersOutOfOrder pins q on a terminal
+// that answers the cursor query before the colour query: the colour's
+// answer then reaches the explorer as input, and must not be taken for
+// keys (its "/" opened the filter, which then took the q as text).
+func TestExplorerQuitsWhenTheTerminalAnswersOutOfOrder(t *testing.T) {
+	tm := startTerm(t, runOpts{w: 120, h: 40, args: []string{"--embedder", "mock", "--no-config", copyDemo(t)}, cursorFirst: true})
+	tm.waitScored("mock risk")
+	if s := tm.screen(); strings.Contains(s, "rgb:") || strings.Contains(s, "0000/0000") {
+		t.Fatalf("the terminal's answer shows on the screen:\n%s", s)
+	}
+	tm.send("q")
+	tm.end()
 }

@@ -20,13 +20,18 @@ type vscreen struct {
 	cells [][]rune // h rows of w cells; wideTail marks a wide rune's second cell
 	r, c  int
 	// main is the normal screen while the alternate one is shown.
-	main     [][]rune
-	alt      bool
-	pending  []byte
-	reply    []byte
-	queries  int // cursor-position and colour queries seen
-	altEnter int // switches to the alternate screen
-	altLeave int // switches back
+	main    [][]rune
+	alt     bool
+	pending []byte
+	reply   []byte
+	queries int // cursor-position and colour queries seen
+	// cursorFirst answers the cursor query before an earlier colour query,
+	// as some terminals and multiplexers do: the colour's answer then
+	// arrives after Bubble Tea stopped waiting for it.
+	cursorFirst bool
+	late        []byte
+	altEnter    int // switches to the alternate screen
+	altLeave    int // switches back
 }
 
 const wideTail = -1
@@ -191,7 +196,12 @@ func (s *vscreen) escape(b []byte) int {
 func (s *vscreen) osc(kind byte, body string) {
 	if kind == ']' && (body == "11;?" || body == "10;?") {
 		s.queries++
-		s.reply = fmt.Appendf(s.reply, "\x1b]%s;rgb:0000/0000/0000\x1b\\", body[:2])
+		answer := fmt.Appendf(nil, "\x1b]%s;rgb:0000/0000/0000\x1b\\", body[:2])
+		if s.cursorFirst {
+			s.late = append(s.late, answer...)
+			return
+		}
+		s.reply = append(s.reply, answer...)
 	}
 }
 
@@ -254,6 +264,7 @@ func (s *vscreen) csi(params string, final byte) {
 		if arg(0, 0) == 6 {
 			s.queries++
 			s.reply = fmt.Appendf(s.reply, "\x1b[%d;%dR", s.r+1, s.c+1)
+			s.reply, s.late = append(s.reply, s.late...), nil
 		}
 	}
 	s.clamp()
