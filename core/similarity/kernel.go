@@ -73,6 +73,9 @@ type geometry struct {
 	// risk, when set with usual, turns each pair's adaptive score into
 	// its risk; the pair's affinity is then its first-sentence cosine.
 	risk *riskGeo
+	// bound, when set with risk, drops most pairs that can enter no list
+	// before risk looks at them (riskbound.go).
+	bound *riskBound
 }
 
 // want says what a pass keeps.
@@ -120,6 +123,9 @@ type sink struct {
 	dense  []float64
 	dots   [tile * tile]float64
 	dots32 [tile * tile]float32 // the float32 block, before dots
+	// full and sketch hold a tile's full texts' cosines and bag sketches'
+	// products, when the risk's bound works them out a tile at a time.
+	full, sketch [tile * tile]float32
 	// bars, under the risk scoring: the log-odds under which a pair can
 	// enter no list of this sink (logitBar), for the ranking, the verdict
 	// floor and each tool's neighbours. A pair under all of them need not
@@ -132,6 +138,9 @@ type sink struct {
 	shared *sharedBar
 	nbBar  []float64
 	x      Features // the pair's risk features, scratch
+	// blockAt is where the current row's pairs start in full and sketch,
+	// -1 when they are not worked out a tile at a time.
+	blockAt int
 }
 
 func newSink(g *geometry, w want) *sink {
@@ -393,12 +402,21 @@ func (g *geometry) blockRow(s *sink, bi int) int {
 	for j0 := i0; j0 < g.n; j0 += tile {
 		j1 := min(j0+tile, g.n)
 		g.dotTile(s, i0, i1, j0, j1)
+		blocked := g.usual != nil && g.bound != nil && g.bound.blocked(g.risk)
+		if blocked {
+			g.bound.tile(g.risk, s.full[:], s.sketch[:], i0, i1, j0, j1)
+		}
 		for i := i0; i < i1; i++ {
 			from := max(j0, i+1)
 			if from >= j1 {
 				continue
 			}
-			g.row(s, i, s.dots[(i-i0)*tile+from-j0:(i-i0)*tile+j1-j0], from)
+			at := (i-i0)*tile + from - j0
+			s.blockAt = -1
+			if blocked {
+				s.blockAt = at
+			}
+			g.row(s, i, s.dots[at:(i-i0)*tile+j1-j0], from)
 			count += j1 - from
 		}
 	}
@@ -438,7 +456,17 @@ func (g *geometry) row(s *sink, i int, dots []float64, from int) {
 		if g.usual != nil {
 			sc = 2*a - ui - g.usual[j]
 			if g.risk != nil {
-				z, ok := g.risk.eval(i, j, sc, s.dense, s.bar(i, j), &s.x)
+				bar := s.bar(i, j)
+				if g.bound != nil {
+					var pre *[2]float32
+					if s.blockAt >= 0 {
+						pre = &[2]float32{s.full[s.blockAt+k], s.sketch[s.blockAt+k]}
+					}
+					if g.bound.below(g.risk, i, j, sc, bar, pre) {
+						continue // it can enter no list
+					}
+				}
+				z, ok := g.risk.eval(i, j, sc, s.dense, bar, &s.x)
 				if !ok {
 					continue // it can enter no list
 				}

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"toolscope/core/catalog"
 	"toolscope/embed"
+	"toolscope/internal/par"
 )
 
 // EmbedBatch is how many texts go to the embedder per call: small enough
@@ -244,6 +243,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		r.termsRoom = max(0, s.model.Weights[FeatTerms])
 		r.fullSpan = math.Abs(s.model.Weights[FeatFull])
 		g.risk = r
+		g.bound = newRiskBound(r)
 	}
 	if s.scoring != ScoringCosine {
 		g.weight = opts.Adaptive.JaccardWeight
@@ -464,26 +464,7 @@ func (s *Scores) findings(kind Verdict, ps []scored) []PairFinding {
 
 // parallel runs fn over [0, n) on every core, in chunks of size handed
 // out in turn; fn runs on the calling goroutine too.
-func parallel(n, size int, fn func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), (n+size-1)/size)
-	var next atomic.Int64
-	run := func() {
-		for {
-			hi := int(next.Add(int64(size)))
-			lo := hi - size
-			if lo >= n {
-				return
-			}
-			fn(lo, min(hi, n))
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
-}
+func parallel(n, size int, fn func(lo, hi int)) { par.Chunks(n, size, fn) }
 
 // finding makes a verdict, with its hint, from a kept pair (s.words set).
 func (s *Scores) finding(kind Verdict, p scored) PairFinding {

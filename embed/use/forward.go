@@ -3,8 +3,8 @@ package use
 import (
 	"math"
 	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"toolscope/internal/par"
 )
 
 // The forward pass (models/use-lite.md §3), written for this one model.
@@ -287,24 +287,7 @@ func parallel(n int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	chunk := max(1, n/(workers*chunksPerWorker))
-	var next atomic.Int64
-	run := func() {
-		for {
-			hi := int(next.Add(int64(chunk)))
-			lo := hi - chunk
-			if lo >= n {
-				return
-			}
-			fn(lo, min(hi, n))
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
+	par.Chunks(n, max(1, n/(workers*chunksPerWorker)), fn)
 }
 
 // chunksPerWorker is how many pieces parallel cuts each core's share into.
