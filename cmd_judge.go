@@ -248,6 +248,30 @@ func (j *judgeFlags) recorded(cfg *config.Config, catalogArg string) tui.Recorde
 	}
 }
 
+// replayer applies, for the explorer, the recorded judgments (the
+// judgments file's, read once, now; then the cache's) to a report exactly
+// as lint replays them without a key; nil when neither holds any.
+func (j *judgeFlags) replayer(cfg *config.Config, catalogArg string) tui.ReplayFunc {
+	path := j.path(cfg, catalogArg)
+	file, err := judge.ReadFile(path)
+	if err != nil {
+		file = judge.NewRecords()
+	}
+	store := judge.OpenCache(j.cacheDir())
+	if file.Len() == 0 && store.Len() == 0 {
+		return nil
+	}
+	shownFile := ""
+	if file.Len() > 0 {
+		shownFile = path
+	}
+	return func(r *lint.Report, cat *catalog.Catalog) *lint.Report {
+		questions := judge.Questions(cat, r.Similarity, judge.DefaultPerTool, file)
+		plan := judge.NewPlan(nil, questions, file, store, 0)
+		return judge.Apply(r, cat, plan.Results, "", shownFile, 0, nil)
+	}
+}
+
 // addExplorerJudgeFlags declares the judge flags the explorer takes: the
 // model, its URL and price (J judges one pair at a time).
 func addExplorerJudgeFlags(fs *flag.FlagSet) *judgeFlags {

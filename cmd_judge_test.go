@@ -6,13 +6,20 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
 	"toolscope/core/catalog"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
+	"toolscope/tui"
 )
 
 const judgeCatalog = `[
@@ -274,5 +281,82 @@ func TestExplorerRecorded(t *testing.T) {
 	changed.Description += " Changed."
 	if _, ok := find(a, &changed); ok {
 		t.Error("a judgment of other texts was found")
+	}
+}
+
+// The explorer's gate is lint's: with a judgments file beside the
+// catalog, its header's confusable and review counts and its PASS/FAIL
+// equal what lint replays without a key, whether the file clears the
+// confusable pair, confirms it, flags another, or is stale.
+func TestExplorerGateFollowsRecordedJudgments(t *testing.T) {
+	tests := []struct {
+		name  string
+		label int
+		pair  [2]int // catalog indexes
+		stale bool
+		want  int // lint's confusable count
+	}{
+		{name: "cleared", label: 0, pair: [2]int{0, 1}, want: 0},
+		{name: "confirmed", label: 3, pair: [2]int{0, 1}, want: 1},
+		{name: "another flagged", label: 2, pair: [2]int{0, 2}, want: 2},
+		{name: "stale", label: 0, pair: [2]int{0, 1}, stale: true, want: 1},
+	}
+	header := regexp.MustCompile(`(\d+) confusable · (\d+) review.*(PASS|FAIL)`)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+			dir := t.TempDir()
+			catPath := filepath.Join(dir, "tools.json")
+			os.WriteFile(catPath, []byte(judgeCatalog), 0o644)
+			cat, err := catalog.Load(catPath, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pair := judge.NewPair(judge.FromCatalog(cat.Tools[tc.pair[0]]), judge.FromCatalog(cat.Tools[tc.pair[1]]), nil)
+			texts := pair.TextHash()
+			if tc.stale {
+				// Judged when the first tool read otherwise.
+				old := *cat.Tools[tc.pair[0]]
+				old.Description = "An older description."
+				texts = judge.NewPair(judge.FromCatalog(&old), pair.B, nil).TextHash()
+			}
+			recs := judge.NewRecords()
+			recs.Add(judge.Judgment{A: pair.A.Name, B: pair.B.Name, Label: tc.label, Reason: "told apart by the reviewer", By: judge.PersonBy, Texts: texts})
+			if err := recs.WriteFile(filepath.Join(dir, judge.FileName)); err != nil {
+				t.Fatal(err)
+			}
+			code, r, errb := lintJSON(t, catPath)
+			if len(r.Similarity.Confusable) != tc.want || (code == 0) != r.OK {
+				t.Fatalf("lint: exit %d, confusable %v (want %d) %s", code, confusableNames(r), tc.want, errb)
+			}
+			lintGate := "FAIL"
+			if r.OK {
+				lintGate = "PASS"
+			}
+
+			var out, errOut strings.Builder
+			io := stdio{in: strings.NewReader(""), out: &out, err: &errOut, outTTY: true}
+			x, code, ok := parseExplore([]string{"--embedder", "mock", "--disable", "catalog-tokens", catPath}, io)
+			if !ok {
+				t.Fatalf("parse: exit %d %s", code, errOut.String())
+			}
+			loaded, err := x.flags.live.load(catPath, io)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := x.options(loaded, io)
+			o.Watch = ""
+			m := tui.New(o)
+			defer m.Close()
+			m.Update(tea.WindowSizeMsg{Width: 200, Height: 45})
+			runCommands(m, m.Init())
+			got := header.FindStringSubmatch(ansi.Strip(m.View()))
+			if got == nil {
+				t.Fatalf("no counts in the header:\n%s", m.View())
+			}
+			if want := []string{strconv.Itoa(r.Summary.Confusable), strconv.Itoa(r.Summary.Watch), lintGate}; !slices.Equal(got[1:], want) {
+				t.Errorf("explorer's header %q, lint's confusable, review and gate %q", got[1:], want)
+			}
+		})
 	}
 }

@@ -142,6 +142,7 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	if x.judge != nil {
 		o.Judge, o.JudgeCost = x.judge.explorer()
 		o.Recorded = x.judge.recorded(x.flags.config, x.arg)
+		o.Replay = x.judge.replayer(x.flags.config, x.arg)
 	}
 	return o
 }

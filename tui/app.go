@@ -131,6 +131,11 @@ type Options struct {
 	// judgments file, the judgment cache), shown in the Pairs pane's
 	// detail; nil for none.
 	Recorded RecordedFunc
+	// Replay applies the recorded judgments to a report as lint does
+	// without a key: a pair judged 2 or 3 is confusable with the judge's
+	// reason, one judged 0 or 1 is cleared. The header's counts, the
+	// gate and the Pairs pane's marks follow it; nil for none.
+	Replay ReplayFunc
 }
 
 // ExportFunc writes a report about cat in a format.
@@ -897,6 +902,12 @@ func (m *Model) closeDrawer() {
 }
 
 func (m *Model) setSnapshot(s *snapshot) {
+	if s.replay == nil && m.opts.Replay != nil {
+		n := *s
+		n.replay = m.opts.Replay
+		n.derive(m.eng.lint.Gate)
+		s = &n
+	}
 	if s.cfg != m.eng.cfg {
 		// Analysed before a triage replaced the config.
 		s = s.withConfig(m.eng.cfg, m.eng.lint.Gate)

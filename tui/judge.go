@@ -8,6 +8,7 @@ import (
 
 	"toolscope/core/catalog"
 	chat "toolscope/core/judge"
+	"toolscope/core/lint"
 	"toolscope/core/similarity"
 )
 
@@ -21,6 +22,10 @@ type JudgeCostFunc func(a, b *catalog.Tool, siblings []string) string
 
 // RecordedFunc finds a recorded judgment of the two tools' current texts.
 type RecordedFunc func(a, b *catalog.Tool) (chat.Judgment, bool)
+
+// ReplayFunc applies the recorded judgments to a report of cat, as lint
+// replays them without a key.
+type ReplayFunc func(r *lint.Report, cat *catalog.Catalog) *lint.Report
 
 // judgeCall is a judgment in flight.
 type judgeCall struct {

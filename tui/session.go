@@ -34,6 +34,8 @@ type snapshot struct {
 	verdicts map[[2]int]*similarity.PairFinding
 	report   *lint.Report
 	tools    []toolInfo // parallel to cat.Tools
+	// replay applies the recorded judgments to the report, nil for none.
+	replay ReplayFunc
 	// analysed is false until the rules and the declarations have run.
 	analysed bool
 }
@@ -92,6 +94,11 @@ func (s *snapshot) derive(gate lint.Gate) {
 	s.report = lint.NewReport(s.cat, s.findings, sim, gate)
 	if s.cfg != nil {
 		s.report = s.cfg.Apply(s.report, s.cat)
+	}
+	if s.replay != nil && s.sim != nil {
+		// After the config, as lint applies them: an accepted pair stays
+		// accepted.
+		s.report = s.replay(s.report, s.cat)
 	}
 	r := s.report
 	findings := r.Structural
