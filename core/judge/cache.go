@@ -2,10 +2,14 @@ package judge
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"toolscope/core/safefile"
 )
 
 // CacheFile is the disk cache's name under the cache directory; the
@@ -14,8 +18,11 @@ const CacheFile = "judgments-v1.jsonl"
 
 // Cache keeps every judgment a model made on disk, keyed like the records
 // (the pair's texts, the model, the prompt version), so that a run asks
-// only what no run asked before. Lines are appended with one write each;
-// a damaged line is skipped on reading.
+// only what no run asked before. Lines are appended with one write each,
+// and appends and reads hold the directory's lock (core/safefile.Lock, as
+// the vector cache's do), so a reader never takes another process's
+// append half done for a damaged line; a damaged line (a torn append
+// after a crash) is skipped on reading.
 type Cache struct {
 	path string
 	*Records
@@ -23,6 +30,8 @@ type Cache struct {
 	mu sync.Mutex
 	// Err is the last disk problem; the cache keeps working in memory.
 	err error
+	// damaged counts the lines skipped as damaged when the file was read.
+	damaged int
 }
 
 // OpenCache reads the cache under dir ("" keeps it in memory only).
@@ -32,7 +41,17 @@ func OpenCache(dir string) *Cache {
 		return c
 	}
 	c.path = filepath.Join(dir, CacheFile)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		// Nothing cached yet: Store makes the directory.
+		return c
+	}
+	unlock, err := safefile.Lock(c.path)
+	if err != nil {
+		c.err = fmt.Errorf("judgment cache: %w", err)
+		return c
+	}
 	data, err := os.ReadFile(c.path)
+	unlock()
 	if err != nil && !os.IsNotExist(err) {
 		c.err = fmt.Errorf("judgment cache: %w", err)
 		return c
@@ -42,9 +61,12 @@ func OpenCache(dir string) *Cache {
 		return c
 	}
 	// Damaged lines (a torn append) are skipped, never fatal.
-	c.Records.parse(data, func(int, error) error { return nil })
+	c.Records.parse(data, func(int, error) error { c.damaged++; return nil })
 	return c
 }
+
+// Damaged is the number of lines skipped as damaged when the file was read.
+func (c *Cache) Damaged() int { return c.damaged }
 
 // Path is the cache file, "" in memory only.
 func (c *Cache) Path() string { return c.path }
@@ -70,6 +92,12 @@ func (c *Cache) Store(j Judgment) {
 		c.err = fmt.Errorf("judgment cache: %w", err)
 		return
 	}
+	unlock, err := safefile.Lock(c.path)
+	if err != nil {
+		c.err = fmt.Errorf("judgment cache: %w", err)
+		return
+	}
+	defer unlock()
 	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		c.err = fmt.Errorf("judgment cache: %w", err)
