@@ -148,7 +148,10 @@ type Model struct {
 	layout Layout
 	opts   Options
 
-	snap   *snapshot
+	snap *snapshot
+	// tokens are the catalog's token counts, nil until measured; they
+	// are about m.snap.cat when their tools match its.
+	tokens *tokenCounts
 	panes  [paneCount]pane
 	tools  *toolList
 	tool   *toolPane
@@ -259,7 +262,7 @@ func (m *Model) Init() tea.Cmd {
 // work starts the analysis, the similarity, the file watch and the live
 // source's news, once the catalog is there.
 func (m *Model) work() tea.Cmd {
-	cmds := []tea.Cmd{m.eng.analyse(m.snap.cat), m.startScoring()}
+	cmds := []tea.Cmd{m.eng.analyse(m.snap.cat), m.startScoring(), measureTokens(m.snap.cat, contextWindow(m.eng.cfg))}
 	if m.opts.Watch != "" {
 		w, err := startWatch(m.opts.Watch)
 		if err != nil {
@@ -461,6 +464,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.liveChanged(msg)
 	case analysedMsg:
 		m.analysed(msg)
+		return nil
+	case tokensMsg:
+		m.tokensTaken(msg)
 		return nil
 	case progressMsg:
 		cmd, ok := m.eng.progress(msg)

@@ -362,7 +362,7 @@ func (m *Model) take(msg loadedMsg) tea.Cmd {
 	m.notice = "reloaded " + plural(len(msg.snap.cat.Tools), "tool")
 	m.eng.analyseID++ // an analysis still running is about the old catalog
 	m.setSnapshot(msg.snap)
-	return m.startScoring()
+	return tea.Batch(m.startScoring(), measureTokens(msg.snap.cat, contextWindow(m.eng.cfg)))
 }
 
 // analysed takes the first analysis of the catalog, keeping verdicts that

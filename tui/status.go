@@ -53,6 +53,14 @@ func (m *Model) header() string {
 	}
 	long = append(long, verdict)
 	line := " " + strings.Join(long, " · ")
+	if tok := m.tokensStatus(); tok != "" {
+		// The catalog's tokens beside its tool count, where they fit: the
+		// long form is not given up for them.
+		long[2] += ", " + tok
+		if with := " " + strings.Join(long, " · "); ansi.StringWidth(with) <= m.layout.Width {
+			line = with
+		}
+	}
 	// The form follows the width, not the content: under the wide layout
 	// the short form always, so the header does not switch as a progress
 	// label or a count grows.

@@ -38,6 +38,8 @@ type toolPane struct {
 	rules map[string]lint.Rule
 	// why shows each rule's teaching text under its findings.
 	why bool
+	// tokens are the catalog's token counts, nil until measured.
+	tokens *tokenCounts
 	// hideTriaged leaves out the findings the project config ignores.
 	hideTriaged bool
 	// picking numbers the findings the triage prompt picks from: the
@@ -165,7 +167,11 @@ func (p *toolPane) rebuild() {
 		// A live server's tool has no line in any file.
 		where += " · line " + strconv.Itoa(t.Pos.Line)
 	}
-	p.lines = append(p.lines, p.styles.Muted.Render(where+" · "+string(t.Format)), "")
+	where += " · " + string(t.Format)
+	if n, ok := toolTokens(p.tokens, p.snap, p.tool); ok {
+		where += " · " + plural(n, "token") + " (o200k_base)"
+	}
+	p.lines = append(p.lines, p.styles.Muted.Render(where), "")
 	if !p.columns() {
 		for s := range sectionCount {
 			p.starts[s] = len(p.lines)
