@@ -36,6 +36,9 @@ type judgeFlags struct {
 	record      bool
 	concurrency int
 	noCache     *bool
+	// store is the judgment cache the explorer's judge, lookups and replay
+	// share, opened once (cache).
+	store *judge.Cache
 }
 
 func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
@@ -226,6 +229,14 @@ func (j *judgeFlags) priceFor(m *judge.Model) *judge.Price {
 	return nil
 }
 
+// cache is the judgment cache, opened on first use and shared after.
+func (j *judgeFlags) cache() *judge.Cache {
+	if j.store == nil {
+		j.store = judge.OpenCache(j.cacheDir())
+	}
+	return j.store
+}
+
 // recorded finds, for the explorer, the judgment that holds for two tools'
 // current texts: the judgments file's (read once, now), then the cache's;
 // nil when neither holds any.
@@ -234,8 +245,8 @@ func (j *judgeFlags) recorded(cfg *config.Config, catalogArg string) tui.Recorde
 	if err != nil {
 		file = judge.NewRecords()
 	}
-	store := judge.OpenCache(j.cacheDir())
-	if file.Len() == 0 && store.Len() == 0 {
+	store := j.cache()
+	if file.Len() == 0 && store.Len() == 0 && j.spec == "" {
 		return nil
 	}
 	return func(a, b *catalog.Tool) (judge.Judgment, bool) {
@@ -257,8 +268,9 @@ func (j *judgeFlags) replayer(cfg *config.Config, catalogArg string) tui.ReplayF
 	if err != nil {
 		file = judge.NewRecords()
 	}
-	store := judge.OpenCache(j.cacheDir())
-	if file.Len() == 0 && store.Len() == 0 {
+	store := j.cache()
+	if j.spec == "" && file.Len() == 0 && store.Len() == 0 {
+		// Nothing recorded and nothing to judge: nothing to replay.
 		return nil
 	}
 	shownFile := ""
@@ -307,7 +319,7 @@ func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc) {
 	if err != nil {
 		return nil, nil
 	}
-	store := judge.OpenCache(j.cacheDir())
+	store := j.cache()
 	price := j.priceFor(m)
 	pairOf := func(a, b *catalog.Tool, siblings []string) judge.Pair {
 		return judge.NewPair(judge.FromCatalog(a), judge.FromCatalog(b), siblings)

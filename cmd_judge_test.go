@@ -360,3 +360,43 @@ func TestExplorerGateFollowsRecordedJudgments(t *testing.T) {
 		})
 	}
 }
+
+// A pair judged with J during the session moves the explorer's counts and
+// gate at once, to what lint then replays from the judgment cache.
+func TestExplorerJudgmentMovesTheGate(t *testing.T) {
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	srv, _ := judgeServer(t, nil) // every pair: label 0
+	dir := t.TempDir()
+	catPath := filepath.Join(dir, "tools.json")
+	os.WriteFile(catPath, []byte(judgeCatalog), 0o644)
+	var out, errOut strings.Builder
+	io := stdio{in: strings.NewReader(""), out: &out, err: &errOut, outTTY: true}
+	x, code, ok := parseExplore([]string{"--embedder", "mock", "--disable", "catalog-tokens", "--judge", "openai:m", "--judge-url", srv.URL, "--judge-price", "0,0", catPath}, io)
+	if !ok {
+		t.Fatalf("parse: exit %d %s", code, errOut.String())
+	}
+	loaded, err := x.flags.live.load(catPath, io)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := x.options(loaded, io)
+	o.Watch = ""
+	m := tui.New(o)
+	defer m.Close()
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 45})
+	runCommands(m, m.Init())
+	header := regexp.MustCompile(`(\d+) confusable · (\d+) review.*(PASS|FAIL)`)
+	if got := header.FindStringSubmatch(ansi.Strip(m.View())); got == nil || got[1] != "1" || got[3] != "FAIL" {
+		t.Fatalf("before the judgment: %q", got)
+	}
+	explorerKeys(m, runes("3"), runes("g"), keyHome, runes("J"), runes("y"))
+	got := header.FindStringSubmatch(ansi.Strip(m.View()))
+	code, r, errb := lintJSON(t, catPath)
+	lintGate := "FAIL"
+	if r.OK {
+		lintGate = "PASS"
+	}
+	if want := []string{strconv.Itoa(r.Summary.Confusable), strconv.Itoa(r.Summary.Watch), lintGate}; got == nil || !slices.Equal(got[1:], want) || code != 0 {
+		t.Errorf("after J: explorer's header %q, lint's (exit %d) %q %s\n%s", got, code, want, errb, m.View())
+	}
+}

@@ -91,6 +91,13 @@ func (m *Model) pairJudged(msg pairJudgedMsg) {
 		return
 	}
 	m.judgments[msg.pair] = msg.j
+	if m.snap.replay != nil {
+		// The judgment is recorded (the cache): the verdicts, the counts
+		// and the gate follow it as lint's replay would.
+		s := *m.snap
+		s.derive(m.eng.lint.Gate)
+		m.setSnapshot(&s)
+	}
 	how := "judged"
 	if msg.replayed {
 		how = "recorded"
