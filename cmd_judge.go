@@ -310,14 +310,14 @@ func (j *judgeFlags) open() error {
 // explorer is the explorer's judge: a recorded judgment of the same texts
 // by the same model answers at once, anything else is asked and cached.
 // Both are nil without --judge (open has checked the endpoint).
-func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc) {
+func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc, tui.JudgeCostAllFunc) {
 	if j.spec == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	model, _ := judge.ParseSpec(j.spec)
 	m, err := judge.New(judge.Options{Model: model, BaseURL: j.url, Concurrency: 1})
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	store := j.cache()
 	price := j.priceFor(m)
@@ -343,5 +343,18 @@ func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc) {
 		}
 		return m.ID() + ": " + judge.EstimatePairs([]judge.Pair{p}, price).String("--judge-price")
 	}
-	return ask, cost
+	costAll := func(pairs [][2]*catalog.Tool, siblings [][]string) string {
+		var ask []judge.Pair
+		for i, t := range pairs {
+			p := pairOf(t[0], t[1], siblings[i])
+			if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion); !ok {
+				ask = append(ask, p)
+			}
+		}
+		if len(ask) == 0 {
+			return m.ID() + " judged them all before: no request"
+		}
+		return fmt.Sprintf("%s: %d not judged before, %s", m.ID(), len(ask), judge.EstimatePairs(ask, price).String("--judge-price"))
+	}
+	return ask, cost, costAll
 }

@@ -400,3 +400,32 @@ func TestExplorerJudgmentMovesTheGate(t *testing.T) {
 		t.Errorf("after J: explorer's header %q, lint's (exit %d) %q %s\n%s", got, code, want, errb, m.View())
 	}
 }
+
+// The cost of every review pair counts only the pairs the cache has not
+// answered for this model.
+func TestExplorerJudgeCostAll(t *testing.T) {
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	srv, n := judgeServer(t, nil)
+	cat, err := catalog.Parse("tools.json", []byte(judgeCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jf := &judgeFlags{spec: "openai:m", url: srv.URL, price: "1,1"}
+	ask, _, costAll := jf.explorer()
+	tt := cat.Tools
+	pairs := [][2]*catalog.Tool{{tt[0], tt[1]}, {tt[2], tt[3]}}
+	sibs := [][]string{{tt[2].Name, tt[3].Name}, {tt[0].Name, tt[1].Name}}
+	if got := costAll(pairs, sibs); !strings.Contains(got, "2 not judged before") {
+		t.Errorf("before any answer: %q", got)
+	}
+	if _, _, err := ask(t.Context(), tt[0], tt[1], sibs[0]); err != nil || n.Load() != 1 {
+		t.Fatalf("ask: %v, %d requests", err, n.Load())
+	}
+	if got := costAll(pairs, sibs); !strings.Contains(got, "1 not judged before") {
+		t.Errorf("after one answer: %q", got)
+	}
+	ask(t.Context(), tt[2], tt[3], sibs[1])
+	if got := costAll(pairs, sibs); !strings.Contains(got, "judged them all before: no request") {
+		t.Errorf("after both: %q", got)
+	}
+}

@@ -140,7 +140,7 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o := exploreOptions(x.arg, x.kind, cat, x.flags, io)
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
 	if x.judge != nil {
-		o.Judge, o.JudgeCost = x.judge.explorer()
+		o.Judge, o.JudgeCost, o.JudgeCostAll = x.judge.explorer()
 		o.Recorded = x.judge.recorded(x.flags.config, x.arg)
 		o.Replay = x.judge.replayer(x.flags.config, x.arg)
 	}

@@ -127,6 +127,9 @@ type Options struct {
 	// nil turns the key off.
 	Judge     JudgeFunc
 	JudgeCost JudgeCostFunc
+	// JudgeCostAll says, in one line, what judging every review pair
+	// will cost; nil leaves that offer out.
+	JudgeCostAll JudgeCostAllFunc
 	// Recorded finds a recorded judgment of a pair's current texts (the
 	// judgments file, the judgment cache), shown in the Pairs pane's
 	// detail; nil for none.
@@ -442,6 +445,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case calledMsg:
 		m.called(msg)
 		return nil
+	case reviewJudgedMsg:
+		m.reviewJudged(msg)
+		return nil
 	case pairJudgedMsg:
 		m.pairJudged(msg)
 		return nil
@@ -706,6 +712,14 @@ type question struct {
 	yes     func() tea.Cmd
 	confirm string
 	typed   string
+	// alt is a second yes, under its own key (J's "every review pair").
+	alt *altAnswer
+}
+
+// altAnswer is a question's second yes: its key, its hint, what it does.
+type altAnswer struct {
+	key, hint string
+	do        func() tea.Cmd
 }
 
 // quit quits, after asking when argument drafts would be lost.
@@ -772,6 +786,11 @@ func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Yes):
 		yes = true
+	case q.alt != nil && msg.Type == tea.KeyRunes && string(msg.Runes) == q.alt.key:
+		m.asking = nil
+		k.Yes.SetEnabled(false)
+		k.No.SetEnabled(false)
+		return q.alt.do()
 	case !key.Matches(msg, k.No):
 		return nil
 	}

@@ -20,6 +20,10 @@ type JudgeFunc func(ctx context.Context, a, b *catalog.Tool, siblings []string) 
 // JudgeCostFunc says, in one line, what judging the pair will cost.
 type JudgeCostFunc func(a, b *catalog.Tool, siblings []string) string
 
+// JudgeCostAllFunc says, in one line, what judging the pairs will cost
+// (pairs[i] the two tools, siblings[i] the others' names).
+type JudgeCostAllFunc func(pairs [][2]*catalog.Tool, siblings [][]string) string
+
 // RecordedFunc finds a recorded judgment of the two tools' current texts.
 type RecordedFunc func(a, b *catalog.Tool) (chat.Judgment, bool)
 
@@ -62,21 +66,115 @@ func (m *Model) judgePair() tea.Cmd {
 	}
 	judgeFn := m.opts.Judge
 	m.ask("judge "+shown(pr.A)+" ⇄ "+shown(pr.B)+" with the chat model?"+cost, func() tea.Cmd {
-		id := 1
-		if m.judging != nil {
-			id = m.judging.id + 1
-			m.judging.cancel()
-		}
-		ctx, cancel := context.WithCancel(context.Background())
+		id, ctx := m.newJudgeCall(pairKey(pr))
 		names := pairKey(pr)
-		m.judging = &judgeCall{id: id, pair: names, cancel: cancel}
 		m.notice = "judging " + shown(pr.A) + " ⇄ " + shown(pr.B) + "…"
 		return safeID("pair-judge", id, func() tea.Msg {
 			j, replayed, err := judgeFn(ctx, a, b, siblings)
 			return pairJudgedMsg{id: id, pair: names, j: j, replayed: replayed, err: err}
 		})
 	})
+	if all := m.reviewPairs(); len(all) > 0 && m.opts.JudgeCostAll != nil {
+		tools := make([][2]*catalog.Tool, len(all))
+		sibs := make([][]string, len(all))
+		for i, p := range all {
+			tools[i] = [2]*catalog.Tool{m.snap.cat.Tools[p.I], m.snap.cat.Tools[p.J]}
+			sibs[i] = siblingsOf(m.snap.cat, p.I, p.J)
+		}
+		m.asking.alt = &altAnswer{key: "a", hint: fmt.Sprintf("every review pair (%d: %s)", len(all), m.opts.JudgeCostAll(tools, sibs)), do: func() tea.Cmd {
+			id, ctx := m.newJudgeCall([2]string{})
+			m.notice = fmt.Sprintf("judging %d review pairs…", len(all))
+			return safeID("pair-judge", id, func() tea.Msg {
+				out := reviewJudgedMsg{id: id}
+				for i, p := range all {
+					if ctx.Err() != nil {
+						break
+					}
+					j, replayed, err := judgeFn(ctx, tools[i][0], tools[i][1], sibs[i])
+					out.results = append(out.results, pairJudgedMsg{id: id, pair: pairKey(p.Pair), j: j, replayed: replayed, err: err})
+				}
+				return out
+			})
+		}}
+	}
 	return nil
+}
+
+// newJudgeCall starts a judgment, ending the one in flight.
+func (m *Model) newJudgeCall(pair [2]string) (int, context.Context) {
+	id := 1
+	if m.judging != nil {
+		id = m.judging.id + 1
+		m.judging.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.judging = &judgeCall{id: id, pair: pair, cancel: cancel}
+	return id, ctx
+}
+
+// reviewPairs are the pairs under review (≈) now, accepted ones left out.
+func (m *Model) reviewPairs() []similarity.PairFinding {
+	var out []similarity.PairFinding
+	for _, p := range m.snap.report.Similarity.Watch {
+		if p.Suppression == "" && p.I >= 0 && p.J >= 0 && p.I < len(m.snap.cat.Tools) && p.J < len(m.snap.cat.Tools) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// siblingsOf is every name of cat but the i-th and j-th.
+func siblingsOf(cat *catalog.Catalog, i, j int) []string {
+	var out []string
+	for k, t := range cat.Tools {
+		if k != i && k != j {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// reviewJudgedMsg answers J's "every review pair": one answer per pair
+// asked, in order (fewer when cancelled).
+type reviewJudgedMsg struct {
+	id      int
+	results []pairJudgedMsg
+}
+
+// reviewJudged takes the review pairs' judgments: kept, the verdicts
+// derived again, a count in the footer.
+func (m *Model) reviewJudged(msg reviewJudgedMsg) {
+	if m.judging == nil || msg.id != m.judging.id {
+		return
+	}
+	m.judging.cancel()
+	m.judging = nil
+	confusable, cleared, failed := 0, 0, 0
+	var firstErr error
+	for _, r := range msg.results {
+		switch {
+		case r.err != nil:
+			failed++
+			if firstErr == nil {
+				firstErr = r.err
+			}
+		case r.j.Confusable():
+			confusable++
+			m.judgments[r.pair] = r.j
+		default:
+			cleared++
+			m.judgments[r.pair] = r.j
+		}
+	}
+	if m.snap.replay != nil {
+		s := *m.snap
+		s.derive(m.eng.lint.Gate)
+		m.setSnapshot(&s)
+	}
+	m.notice = fmt.Sprintf("judged %d review pairs: %d confusable, %d cleared", confusable+cleared, confusable, cleared)
+	if failed > 0 {
+		m.notice += fmt.Sprintf(", %d not judged (%s)", failed, oneLine(firstErr.Error()))
+	}
 }
 
 // judged takes a judgment: kept for the pair, told in the footer.

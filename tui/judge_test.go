@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -93,5 +94,52 @@ func TestRecordedJudgmentShowsInTheDetail(t *testing.T) {
 	}
 	if m.keys.Judge.Enabled() {
 		t.Error("J works without a judge")
+	}
+}
+
+// J also offers every review pair, with their cost first; a judges each
+// of them, in one background command, and keeps every answer.
+func TestJudgeEveryReviewPair(t *testing.T) {
+	var asked []string
+	opts := mockOptions(t)
+	opts.JudgeCost = func(a, b *catalog.Tool, siblings []string) string { return "one pair" }
+	var costed int
+	opts.JudgeCostAll = func(pairs [][2]*catalog.Tool, siblings [][]string) string {
+		costed = len(pairs)
+		return "about $0.03"
+	}
+	opts.Judge = func(ctx context.Context, a, b *catalog.Tool, siblings []string) (chat.Judgment, bool, error) {
+		asked = append(asked, a.Name+"|"+b.Name)
+		return chat.Judgment{A: a.Name, B: b.Name, Label: 1, Reason: "related, told apart", By: "openai:m"}, false, nil
+	}
+	m := scoredModel(t, opts, 160, 45)
+	var review []string
+	for _, p := range m.snap.report.Similarity.Watch {
+		review = append(review, m.snap.cat.Tools[p.I].Name+"|"+m.snap.cat.Tools[p.J].Name)
+	}
+	if len(review) < 2 {
+		t.Fatalf("the test catalog has %d review pairs", len(review))
+	}
+	press(m, "3", "J")
+	if f := footerLine(m); costed != len(review) || !strings.Contains(f, "every review pair") || !strings.Contains(f, "about $0.03") {
+		t.Fatalf("J did not offer the review pairs with their cost (%d costed): %q", costed, f)
+	}
+	cmd := press(m, "a")
+	if cmd == nil || len(asked) != 0 {
+		t.Fatalf("a sent before its command ran, or started nothing: %v", asked)
+	}
+	m.Update(cmd())
+	if strings.Join(asked, " ") != strings.Join(review, " ") {
+		t.Errorf("asked %v, want the review pairs %v", asked, review)
+	}
+	if want := "judged " + strconv.Itoa(len(review)) + " review pairs: 0 confusable, " + strconv.Itoa(len(review)) + " cleared"; m.notice != want || len(m.judgments) != len(review) {
+		t.Errorf("notice %q (want %q), %d judgments kept", m.notice, want, len(m.judgments))
+	}
+	// Without a cost for them, J offers the one pair only.
+	opts.JudgeCostAll = nil
+	m = scoredModel(t, opts, 160, 45)
+	press(m, "3", "J")
+	if strings.Contains(footerLine(m), "every review pair") {
+		t.Error("offered every review pair without their cost")
 	}
 }

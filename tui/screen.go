@@ -129,6 +129,9 @@ func (m *Model) footer() string {
 	case m.asking != nil:
 		// The answers always show; a long question is cut before them.
 		answers := " " + hintText(k.Yes) + " · " + hintText(k.No)
+		if a := m.asking.alt; a != nil {
+			answers = " " + hintText(k.Yes) + " · " + a.key + " " + a.hint + " · " + hintText(k.No)
+		}
 		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
 	case m.exporting:
 		return m.styles.Footer.Render(" " + m.exportPrompt(w-1))
