@@ -75,7 +75,7 @@ type whatIfMsg struct {
 func whatIfRunner(scores *similarity.Scores, e embed.Embedder, tool int) func(id int, text string) tea.Cmd {
 	return func(id int, text string) tea.Cmd {
 		return safeID("what-if", id, func() tea.Msg {
-			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text)
+			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text, nil)
 			return whatIfMsg{id: id, pairs: pairs, err: err}
 		})
 	}

@@ -23,7 +23,7 @@ func BenchmarkWhatIf(b *testing.B) {
 			description := cat.Tools[0].Description + " Use it only when the id is known."
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := scores.WhatIfExplained(context.Background(), embed.Mock{}, cat.Tools[0].Index, description); err != nil {
+				if _, err := scores.WhatIfExplained(context.Background(), embed.Mock{}, cat.Tools[0].Index, description, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
