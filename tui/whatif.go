@@ -21,7 +21,8 @@ import (
 // whatIfView is the what-if field: the selected tool's description in a
 // text field and, on every change, the tool's pairs scored again with the
 // edited description (similarity.Scores.WhatIfExplained, in the background): the
-// risk before and after, its band and main reasons. Nothing is written:
+// risk before and after, its band and main reasons. A pair with a tool
+// that has a draft of its own is scored with both drafts. Nothing is written:
 // esc leaves and the catalog stays as it was (E edits the real file).
 type whatIfView struct {
 	paneBase
@@ -32,8 +33,12 @@ type whatIfView struct {
 	field    textarea.Model
 	// score runs one what-if off the UI goroutine; th are the thresholds
 	// in force, for the bands.
-	score func(id int, text string) tea.Cmd
+	score func(id int, text string, others map[int]string) tea.Cmd
 	th    similarity.Thresholds
+	// others are the other tools' drafts, by catalog index, taken when
+	// the field opened: the after of a pair with one of them is scored
+	// with both drafts, the before with neither.
+	others map[int]string
 
 	// reqID numbers the texts asked for; one run is in flight at a time
 	// and again asks for the latest text when it ends, so a held key never
@@ -61,6 +66,8 @@ type whatIfRow struct {
 	before  float64
 	after   float64
 	reasons []similarity.Reason
+	// drafted: the other tool has a draft, and the after is scored with it.
+	drafted bool
 }
 
 // whatIfMsg answers a what-if run.
@@ -71,17 +78,18 @@ type whatIfMsg struct {
 }
 
 // whatIfRunner scores description for the catalog tool against the others
-// with scores and e, in the background; the reply carries id.
-func whatIfRunner(scores *similarity.Scores, e embed.Embedder, tool int) func(id int, text string) tea.Cmd {
-	return func(id int, text string) tea.Cmd {
+// (with their drafts, others) with scores and e, in the background; the
+// reply carries id.
+func whatIfRunner(scores *similarity.Scores, e embed.Embedder, tool int) func(id int, text string, others map[int]string) tea.Cmd {
+	return func(id int, text string, others map[int]string) tea.Cmd {
 		return safeID("what-if", id, func() tea.Msg {
-			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text, nil)
+			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text, others)
 			return whatIfMsg{id: id, pairs: pairs, err: err}
 		})
 	}
 }
 
-func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th similarity.Thresholds, score func(int, string) tea.Cmd) *whatIfView {
+func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th similarity.Thresholds, score func(int, string, map[int]string) tea.Cmd) *whatIfView {
 	f := textarea.New()
 	f.ShowLineNumbers = false
 	f.Prompt = ""
@@ -103,7 +111,7 @@ func (v *whatIfView) start() tea.Cmd {
 	v.reqID = *v.ids
 	v.inFlight = true
 	v.again = v.edited()
-	return v.score(v.reqID, v.original)
+	return v.score(v.reqID, v.original, nil)
 }
 
 // edited reports whether the field differs from the file's description.
@@ -119,7 +127,7 @@ func (v *whatIfView) ask() tea.Cmd {
 		return nil
 	}
 	v.inFlight = true
-	return v.score(v.reqID, v.field.Value())
+	return v.score(v.reqID, v.field.Value(), v.others)
 }
 
 // answered takes a run's answer. The first run is the description as it
@@ -144,7 +152,7 @@ func (v *whatIfView) answered(msg whatIfMsg) tea.Cmd {
 	var cmd tea.Cmd
 	if v.again {
 		v.inFlight, v.again = true, false
-		cmd = v.score(v.reqID, v.field.Value())
+		cmd = v.score(v.reqID, v.field.Value(), v.others)
 	}
 	v.render()
 	return cmd
@@ -161,7 +169,8 @@ func (v *whatIfView) take(pairs []similarity.WhatIfPair, first bool) {
 	}
 	v.rows = v.rows[:0]
 	for _, p := range pairs {
-		v.rows = append(v.rows, whatIfRow{other: p.B, j: p.J, before: v.before[p.J], after: p.Similarity, reasons: p.Reasons})
+		_, drafted := v.others[p.J]
+		v.rows = append(v.rows, whatIfRow{other: p.B, j: p.J, before: v.before[p.J], after: p.Similarity, reasons: p.Reasons, drafted: drafted})
 	}
 	// The pairs that were or are riskiest first, so a pair the edit
 	// clears stays in sight.
@@ -248,6 +257,9 @@ func (v *whatIfView) render() {
 		bm, bn := v.band(r.before)
 		am, an := v.band(r.after)
 		line := fmt.Sprintf("%s%.2f %-10s → %s%.2f %-10s  %s", bm, r.before, bn, am, r.after, an, shown(r.other))
+		if r.drafted {
+			line += " (with its draft)"
+		}
 		v.lines = append(v.lines, clip(line, v.w))
 		if len(r.reasons) > 0 {
 			for _, l := range wrap("why: "+shown(report.ReasonsText(r.reasons)), max(v.w-4, 1)) {
@@ -294,6 +306,14 @@ func (m *Model) openWhatIf() tea.Cmd {
 	t := m.snap.cat.Tools[i]
 	run := whatIfRunner(m.eng.scores, m.eng.embedders[m.eng.spec], t.Index)
 	m.whatIf = newWhatIfView(&m.keys, &m.styles, &m.whatIfIDs, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
+	for _, o := range m.snap.cat.Tools {
+		if d, ok := m.whatIfDrafts[o.Name]; ok && o.Name != t.Name {
+			if m.whatIf.others == nil {
+				m.whatIf.others = map[int]string{}
+			}
+			m.whatIf.others[o.Index] = d
+		}
+	}
 	if d, ok := m.whatIfDrafts[t.Name]; ok {
 		m.whatIf.field.SetValue(d)
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"toolscope/core/similarity"
@@ -84,7 +85,7 @@ func TestWhatIfField(t *testing.T) {
 func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 	var asked []string
 	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), new(int), 0, "a", "first", similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1},
-		func(id int, text string) tea.Cmd {
+		func(id int, text string, _ map[int]string) tea.Cmd {
 			asked = append(asked, text)
 			return nil
 		})
@@ -119,7 +120,7 @@ func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 func TestWhatIfAnswersOfAnEarlierFieldAreDropped(t *testing.T) {
 	ids := 0
 	var asked []string
-	run := func(id int, text string) tea.Cmd { asked = append(asked, text); return nil }
+	run := func(id int, text string, _ map[int]string) tea.Cmd { asked = append(asked, text); return nil }
 	th := similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1}
 	old := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 0, "a", "of a", th, run)
 	old.start()
@@ -208,5 +209,49 @@ func TestWhatIfEditsBothSides(t *testing.T) {
 	press(m, "esc")
 	if len(m.whatIfDrafts) != 2 || !strings.HasSuffix(m.whatIfDrafts["get_volume_status"], " For now.") || !strings.HasSuffix(m.whatIfDrafts[other], " For the past.") {
 		t.Errorf("drafts after both sides: %q", m.whatIfDrafts)
+	}
+	// Back on the first side, the pair's after is scored with both drafts,
+	// the before with neither.
+	first := m.snap.cat.Tools[0]
+	m.tools.selectWhere(func(t int) bool { return t == 0 })
+	m.selectionChanged()
+	drain(m, press(m, "d"))
+	if m.whatIf == nil || m.whatIf.name != first.Name {
+		t.Fatalf("d on %s opened %v", first.Name, m.whatIf)
+	}
+	row := whatIfRisk(t, m.whatIf, other)
+	var j int
+	for _, tl := range m.snap.cat.Tools {
+		if tl.Name == other {
+			j = tl.Index
+		}
+	}
+	e := m.eng.embedders[m.eng.spec]
+	riskWith := func(others map[int]string) float64 {
+		t.Helper()
+		pairs, err := m.eng.scores.WhatIfExplained(context.Background(), e, first.Index, m.whatIfDrafts[first.Name], others)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pairs {
+			if p.J == j {
+				return p.Similarity
+			}
+		}
+		t.Fatalf("no pair with %s", other)
+		return 0
+	}
+	both, alone := riskWith(map[int]string{j: m.whatIfDrafts[other]}), riskWith(nil)
+	if both == alone {
+		t.Fatalf("the second draft does not move the pair (%v): the test cannot tell", both)
+	}
+	if row.after != both || !row.drafted {
+		t.Errorf("the pair with both drafts: after %v (drafted %v), want %v (the edited side alone gives %v)", row.after, row.drafted, both, alone)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), other+" (with its draft)") {
+		t.Errorf("the row does not say the other tool's draft is in:\n%s", ansi.Strip(m.View()))
+	}
+	if o := whatIfRisk(t, m.whatIf, m.whatIf.rows[len(m.whatIf.rows)-1].other); o.other != other && o.drafted {
+		t.Errorf("%s is marked drafted", o.other)
 	}
 }
