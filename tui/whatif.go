@@ -246,7 +246,7 @@ func (v *whatIfView) render() {
 	add(st.Muted, "Nothing is written: esc leaves and keeps the draft (d reopens it); "+
 		k.WhatIfOther.Help().Key+" edits the other tool of the riskiest pair; "+
 		k.WhatIfEdit.Help().Key+" edits the real file; "+k.WhatIfCopy.Help().Key+" copies the text; "+
-		k.WhatIfReset.Help().Key+" starts again from the file.")
+		k.WhatIfReset.Help().Key+" starts again from the file; "+k.WhatIfFix.Help().Key+" adds the judge's proposed sentence.")
 	switch {
 	case v.err != "":
 		add(st.Error, "the what-if could not be scored: "+shown(oneLine(v.err)))
@@ -285,7 +285,7 @@ func (v *whatIfView) View() string {
 
 func (v *whatIfView) Keys() []key.Binding {
 	k := v.keys
-	return []key.Binding{k.Back, k.WhatIfOther, k.WhatIfEdit, k.WhatIfCopy, k.WhatIfReset}
+	return []key.Binding{k.Back, k.WhatIfOther, k.WhatIfFix, k.WhatIfEdit, k.WhatIfCopy, k.WhatIfReset}
 }
 
 // canWhatIf reports whether the what-if field can open: a tool selected
@@ -350,6 +350,23 @@ func (m *Model) whatIfKey(msg tea.KeyMsg) tea.Cmd {
 		m.tools.selectWhere(func(t int) bool { return m.snap.cat.Tools[t].Index == other })
 		m.selectionChanged()
 		return m.openWhatIf()
+	case key.Matches(msg, k.WhatIfFix):
+		sentence, why := m.judgedFix(v.name)
+		if sentence == "" {
+			m.notice = why
+			return nil
+		}
+		text := v.field.Value()
+		if strings.Contains(text, sentence) {
+			m.notice = "the judge's sentence is in the text already"
+			return nil
+		}
+		if text != "" && strings.TrimRight(text, " \t\n") == text {
+			text += " "
+		}
+		v.field.SetValue(text + sentence)
+		m.notice = "added the judge's proposed sentence for " + shown(v.name)
+		return v.ask()
 	case key.Matches(msg, k.WhatIfCopy):
 		m.copyOut(v.field.Value(), "the edited description")
 	case key.Matches(msg, k.WhatIfReset):
@@ -381,4 +398,38 @@ func (m *Model) leaveWhatIf() {
 	}
 	m.whatIfDrafts[v.name] = v.field.Value()
 	m.notice = "the edited description of " + shown(v.name) + " is kept: d reopens it"
+}
+
+// judgedFix is the sentence the judge proposed for the tool named name in
+// the judgment of the Pairs pane's selected pair (one made in this
+// session, else a recorded one), escaped as the field shows text; "" and
+// why when there is none.
+func (m *Model) judgedFix(name string) (sentence, why string) {
+	pr, ok := m.pairs.selected()
+	switch {
+	case !ok:
+		return "", "no pair selected in the Pairs pane, so no judgment to take a sentence from"
+	case pr.A != name && pr.B != name:
+		return "", "the selected pair (" + shown(pr.A+" ⇄ "+pr.B) + ") is not about " + shown(name)
+	}
+	j, ok := m.judgments[pairKey(pr)]
+	if !ok && m.opts.Recorded != nil && pr.I >= 0 && pr.J >= 0 && pr.I < len(m.snap.cat.Tools) && pr.J < len(m.snap.cat.Tools) {
+		j, ok = m.opts.Recorded(m.snap.cat.Tools[pr.I], m.snap.cat.Tools[pr.J])
+	}
+	if !ok {
+		return "", "the selected pair has no judgment (J in the Pairs pane judges it)"
+	}
+	if j.Fix != nil {
+		switch name {
+		case j.A:
+			sentence = j.Fix.A
+		case j.B:
+			sentence = j.Fix.B
+		}
+	}
+	sentence = strings.TrimSpace(termsafe.Block(sentence))
+	if sentence == "" {
+		return "", "the judgment of " + shown(j.A+" ⇄ "+j.B) + " proposes no sentence for " + shown(name)
+	}
+	return sentence, ""
 }

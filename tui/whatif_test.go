@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"toolscope/core/catalog"
+	chat "toolscope/core/judge"
 	"toolscope/core/similarity"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -254,4 +256,113 @@ func TestWhatIfEditsBothSides(t *testing.T) {
 	if o := whatIfRisk(t, m.whatIf, m.whatIf.rows[len(m.whatIf.rows)-1].other); o.other != other && o.drafted {
 		t.Errorf("%s is marked drafted", o.other)
 	}
+}
+
+// ctrl+x in the what-if adds the sentence the selected pair's judgment
+// proposes for the open tool (a judgment made with J, else a recorded
+// one), once, and scores it; without such a sentence the footer says why
+// and the text stays.
+func TestWhatIfTakesTheJudgesSentence(t *testing.T) {
+	fix := &chat.Fix{A: "Use for the present (live).", B: "Use for the past (history)."}
+	cases := []struct {
+		name     string
+		made     *chat.Judgment // in m.judgments
+		recorded *chat.Judgment // from opts.Recorded
+		want     string         // the sentence added, "" for none
+		notice   string
+	}{
+		{name: "a judgment made here", made: &chat.Judgment{Label: 3, Fix: fix}, want: "the open tool's"},
+		{name: "a recorded judgment", recorded: &chat.Judgment{Label: 2, Fix: fix}, want: "the open tool's"},
+		{name: "made beats recorded", made: &chat.Judgment{Label: 3, Fix: fix}, recorded: &chat.Judgment{Label: 2, Fix: &chat.Fix{A: "Recorded A.", B: "Recorded B."}}, want: "the open tool's"},
+		{name: "no judgment", notice: "has no judgment"},
+		{name: "a judgment without a fix", made: &chat.Judgment{Label: 0}, notice: "proposes no sentence for get_volume_status"},
+		{name: "a fix for the other side only", made: &chat.Judgment{Label: 3, Fix: &chat.Fix{}}, notice: "proposes no sentence"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opts := mockOptions(t)
+			var pairNames [2]string
+			if c.recorded != nil {
+				opts.Recorded = func(a, b *catalog.Tool) (chat.Judgment, bool) {
+					j := *c.recorded
+					j.A, j.B = pairNames[0], pairNames[1]
+					return j, true
+				}
+			}
+			m := scoredModel(t, opts, 160, 45)
+			press(m, "3")
+			pr, ok := m.pairs.selected()
+			if !ok || (pr.A != "get_volume_status" && pr.B != "get_volume_status") {
+				t.Fatalf("selected pair %+v, want one of get_volume_status's", pr)
+			}
+			pairNames = pairKey(pr)
+			if c.made != nil {
+				j := *c.made
+				j.A, j.B = pairNames[0], pairNames[1]
+				if j.Fix != nil && *j.Fix == (chat.Fix{}) {
+					// The sentence is for the other tool only.
+					j.Fix = &chat.Fix{A: "For the other.", B: "For the other."}
+					if j.A == "get_volume_status" {
+						j.Fix.A = ""
+					} else {
+						j.Fix.B = ""
+					}
+				}
+				m.judgments[pairNames] = j
+			}
+			want := ""
+			if c.want != "" {
+				want = fix.A
+				if pairNames[1] == "get_volume_status" {
+					want = fix.B
+				}
+			}
+			drain(m, press(m, "d"))
+			v := m.whatIf
+			if v == nil || v.name != "get_volume_status" {
+				t.Fatalf("d opened %+v", v)
+			}
+			original := v.field.Value()
+			before := whatIfRisk(t, v, other(pairNames, "get_volume_status")).after
+			drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlX}))
+			if m.whatIf != v {
+				t.Fatal("ctrl+x left the what-if")
+			}
+			got := v.field.Value()
+			if want == "" {
+				if got != original || !strings.Contains(footerLine(m), c.notice) {
+					t.Errorf("text %q (was %q), footer %q, want %q", got, original, footerLine(m), c.notice)
+				}
+				return
+			}
+			if got != original+" "+want {
+				t.Fatalf("ctrl+x: %q, want the file's text and %q", got, want)
+			}
+			if after := whatIfRisk(t, v, other(pairNames, "get_volume_status")).after; after == before {
+				t.Errorf("the pair's risk did not move with the sentence (%v)", after)
+			}
+			drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlX}))
+			if v.field.Value() != got || !strings.Contains(footerLine(m), "already") {
+				t.Errorf("a second ctrl+x: %q, footer %q", v.field.Value(), footerLine(m))
+			}
+		})
+	}
+	// A selected pair that is not the open tool's gives no sentence.
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3")
+	if s, why := m.judgedFix("no_such_tool"); s != "" || !strings.Contains(why, "is not about no_such_tool") {
+		t.Errorf("a pair not about the tool: %q, %q", s, why)
+	}
+	drain(m, press(m, "d"))
+	if view := strings.Join(strings.Fields(ansi.Strip(m.View())), " "); !strings.Contains(view, "ctrl+x adds the judge's proposed sentence") {
+		t.Errorf("the what-if does not name ctrl+x:\n%s", view)
+	}
+}
+
+// other is the name of the pair that is not name.
+func other(pair [2]string, name string) string {
+	if pair[0] == name {
+		return pair[1]
+	}
+	return pair[0]
 }
