@@ -17,9 +17,9 @@ import (
 // embeds the tool's two new texts and recomputes the pair features the
 // description touches (the tool's first-sentence and full-text vectors,
 // its usual neighbours, its word weights, the tools it names with
-// guidance). The other tools' usual neighbours and the catalog's word
-// rarities stay as scored, so a what-if risk can differ from a full
-// re-lint by a little when the edit moves the tool far. Pairs come back
+// guidance; the word rarities are counted again with the edit). The
+// other tools' usual neighbours stay as scored, so a what-if risk can
+// differ from a full re-lint by a little when the edit moves the tool far. Pairs come back
 // riskiest first, A the edited tool. e must be the embedder the catalog
 // was scored with.
 func (s *Scores) WhatIf(ctx context.Context, e embed.Embedder, catalogIndex int, description string) ([]Pair, error) {
