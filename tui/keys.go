@@ -44,6 +44,9 @@ type KeyMap struct {
 	WhatIfCopy  key.Binding
 	WhatIfReset key.Binding
 	WhatIfOther key.Binding
+	// WhatIfFix adds the sentence the judge proposed for the tool (the
+	// Pairs pane's selected pair's judgment) to the what-if's text.
+	WhatIfFix key.Binding
 
 	// Jumps: n and N move between the matches of a search in the Tool
 	// pane or the comparison, else between the tools with findings or
@@ -137,6 +140,7 @@ func DefaultKeyMap() KeyMap {
 		WhatIfCopy:  b("ctrl+y", "copy the edited description", "ctrl+y"),
 		WhatIfReset: b("ctrl+r", "start again from the file's description (asks first)", "ctrl+r"),
 		WhatIfOther: b("ctrl+g", "edit the other tool of the riskiest pair (each keeps its draft)", "ctrl+g"),
+		WhatIfFix:   b("ctrl+x", "add the judge's proposed sentence for this tool (the selected pair's judgment)", "ctrl+x"),
 
 		HideTriaged: b("H", "hide/show accepted and ignored", "H"),
 

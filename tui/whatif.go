@@ -21,7 +21,8 @@ import (
 // whatIfView is the what-if field: the selected tool's description in a
 // text field and, on every change, the tool's pairs scored again with the
 // edited description (similarity.Scores.WhatIfExplained, in the background): the
-// risk before and after, its band and main reasons. Nothing is written:
+// risk before and after, its band and main reasons. A pair with a tool
+// that has a draft of its own is scored with both drafts. Nothing is written:
 // esc leaves and the catalog stays as it was (E edits the real file).
 type whatIfView struct {
 	paneBase
@@ -32,8 +33,12 @@ type whatIfView struct {
 	field    textarea.Model
 	// score runs one what-if off the UI goroutine; th are the thresholds
 	// in force, for the bands.
-	score func(id int, text string) tea.Cmd
+	score func(id int, text string, others map[int]string) tea.Cmd
 	th    similarity.Thresholds
+	// others are the other tools' drafts, by catalog index, taken when
+	// the field opened: the after of a pair with one of them is scored
+	// with both drafts, the before with neither.
+	others map[int]string
 
 	// reqID numbers the texts asked for; one run is in flight at a time
 	// and again asks for the latest text when it ends, so a held key never
@@ -61,6 +66,8 @@ type whatIfRow struct {
 	before  float64
 	after   float64
 	reasons []similarity.Reason
+	// drafted: the other tool has a draft, and the after is scored with it.
+	drafted bool
 }
 
 // whatIfMsg answers a what-if run.
@@ -71,17 +78,18 @@ type whatIfMsg struct {
 }
 
 // whatIfRunner scores description for the catalog tool against the others
-// with scores and e, in the background; the reply carries id.
-func whatIfRunner(scores *similarity.Scores, e embed.Embedder, tool int) func(id int, text string) tea.Cmd {
-	return func(id int, text string) tea.Cmd {
+// (with their drafts, others) with scores and e, in the background; the
+// reply carries id.
+func whatIfRunner(scores *similarity.Scores, e embed.Embedder, tool int) func(id int, text string, others map[int]string) tea.Cmd {
+	return func(id int, text string, others map[int]string) tea.Cmd {
 		return safeID("what-if", id, func() tea.Msg {
-			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text)
+			pairs, err := scores.WhatIfExplained(context.Background(), e, tool, text, others)
 			return whatIfMsg{id: id, pairs: pairs, err: err}
 		})
 	}
 }
 
-func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th similarity.Thresholds, score func(int, string) tea.Cmd) *whatIfView {
+func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th similarity.Thresholds, score func(int, string, map[int]string) tea.Cmd) *whatIfView {
 	f := textarea.New()
 	f.ShowLineNumbers = false
 	f.Prompt = ""
@@ -103,7 +111,7 @@ func (v *whatIfView) start() tea.Cmd {
 	v.reqID = *v.ids
 	v.inFlight = true
 	v.again = v.edited()
-	return v.score(v.reqID, v.original)
+	return v.score(v.reqID, v.original, nil)
 }
 
 // edited reports whether the field differs from the file's description.
@@ -119,7 +127,7 @@ func (v *whatIfView) ask() tea.Cmd {
 		return nil
 	}
 	v.inFlight = true
-	return v.score(v.reqID, v.field.Value())
+	return v.score(v.reqID, v.field.Value(), v.others)
 }
 
 // answered takes a run's answer. The first run is the description as it
@@ -144,7 +152,7 @@ func (v *whatIfView) answered(msg whatIfMsg) tea.Cmd {
 	var cmd tea.Cmd
 	if v.again {
 		v.inFlight, v.again = true, false
-		cmd = v.score(v.reqID, v.field.Value())
+		cmd = v.score(v.reqID, v.field.Value(), v.others)
 	}
 	v.render()
 	return cmd
@@ -161,7 +169,8 @@ func (v *whatIfView) take(pairs []similarity.WhatIfPair, first bool) {
 	}
 	v.rows = v.rows[:0]
 	for _, p := range pairs {
-		v.rows = append(v.rows, whatIfRow{other: p.B, j: p.J, before: v.before[p.J], after: p.Similarity, reasons: p.Reasons})
+		_, drafted := v.others[p.J]
+		v.rows = append(v.rows, whatIfRow{other: p.B, j: p.J, before: v.before[p.J], after: p.Similarity, reasons: p.Reasons, drafted: drafted})
 	}
 	// The pairs that were or are riskiest first, so a pair the edit
 	// clears stays in sight.
@@ -237,7 +246,7 @@ func (v *whatIfView) render() {
 	add(st.Muted, "Nothing is written: esc leaves and keeps the draft (d reopens it); "+
 		k.WhatIfOther.Help().Key+" edits the other tool of the riskiest pair; "+
 		k.WhatIfEdit.Help().Key+" edits the real file; "+k.WhatIfCopy.Help().Key+" copies the text; "+
-		k.WhatIfReset.Help().Key+" starts again from the file.")
+		k.WhatIfReset.Help().Key+" starts again from the file; "+k.WhatIfFix.Help().Key+" adds the judge's proposed sentence.")
 	switch {
 	case v.err != "":
 		add(st.Error, "the what-if could not be scored: "+shown(oneLine(v.err)))
@@ -248,6 +257,9 @@ func (v *whatIfView) render() {
 		bm, bn := v.band(r.before)
 		am, an := v.band(r.after)
 		line := fmt.Sprintf("%s%.2f %-10s → %s%.2f %-10s  %s", bm, r.before, bn, am, r.after, an, shown(r.other))
+		if r.drafted {
+			line += " (with its draft)"
+		}
 		v.lines = append(v.lines, clip(line, v.w))
 		if len(r.reasons) > 0 {
 			for _, l := range wrap("why: "+shown(report.ReasonsText(r.reasons)), max(v.w-4, 1)) {
@@ -273,7 +285,7 @@ func (v *whatIfView) View() string {
 
 func (v *whatIfView) Keys() []key.Binding {
 	k := v.keys
-	return []key.Binding{k.Back, k.WhatIfOther, k.WhatIfEdit, k.WhatIfCopy, k.WhatIfReset}
+	return []key.Binding{k.Back, k.WhatIfOther, k.WhatIfFix, k.WhatIfEdit, k.WhatIfCopy, k.WhatIfReset}
 }
 
 // canWhatIf reports whether the what-if field can open: a tool selected
@@ -294,6 +306,14 @@ func (m *Model) openWhatIf() tea.Cmd {
 	t := m.snap.cat.Tools[i]
 	run := whatIfRunner(m.eng.scores, m.eng.embedders[m.eng.spec], t.Index)
 	m.whatIf = newWhatIfView(&m.keys, &m.styles, &m.whatIfIDs, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
+	for _, o := range m.snap.cat.Tools {
+		if d, ok := m.whatIfDrafts[o.Name]; ok && o.Name != t.Name {
+			if m.whatIf.others == nil {
+				m.whatIf.others = map[int]string{}
+			}
+			m.whatIf.others[o.Index] = d
+		}
+	}
 	if d, ok := m.whatIfDrafts[t.Name]; ok {
 		m.whatIf.field.SetValue(d)
 	}
@@ -330,6 +350,23 @@ func (m *Model) whatIfKey(msg tea.KeyMsg) tea.Cmd {
 		m.tools.selectWhere(func(t int) bool { return m.snap.cat.Tools[t].Index == other })
 		m.selectionChanged()
 		return m.openWhatIf()
+	case key.Matches(msg, k.WhatIfFix):
+		sentence, why := m.judgedFix(v.name)
+		if sentence == "" {
+			m.notice = why
+			return nil
+		}
+		text := v.field.Value()
+		if strings.Contains(text, sentence) {
+			m.notice = "the judge's sentence is in the text already"
+			return nil
+		}
+		if text != "" && strings.TrimRight(text, " \t\n") == text {
+			text += " "
+		}
+		v.field.SetValue(text + sentence)
+		m.notice = "added the judge's proposed sentence for " + shown(v.name)
+		return v.ask()
 	case key.Matches(msg, k.WhatIfCopy):
 		m.copyOut(v.field.Value(), "the edited description")
 	case key.Matches(msg, k.WhatIfReset):
@@ -361,4 +398,38 @@ func (m *Model) leaveWhatIf() {
 	}
 	m.whatIfDrafts[v.name] = v.field.Value()
 	m.notice = "the edited description of " + shown(v.name) + " is kept: d reopens it"
+}
+
+// judgedFix is the sentence the judge proposed for the tool named name in
+// the judgment of the Pairs pane's selected pair (one made in this
+// session, else a recorded one), escaped as the field shows text; "" and
+// why when there is none.
+func (m *Model) judgedFix(name string) (sentence, why string) {
+	pr, ok := m.pairs.selected()
+	switch {
+	case !ok:
+		return "", "no pair selected in the Pairs pane, so no judgment to take a sentence from"
+	case pr.A != name && pr.B != name:
+		return "", "the selected pair (" + shown(pr.A+" ⇄ "+pr.B) + ") is not about " + shown(name)
+	}
+	j, ok := m.judgments[pairKey(pr)]
+	if !ok && m.opts.Recorded != nil && pr.I >= 0 && pr.J >= 0 && pr.I < len(m.snap.cat.Tools) && pr.J < len(m.snap.cat.Tools) {
+		j, ok = m.opts.Recorded(m.snap.cat.Tools[pr.I], m.snap.cat.Tools[pr.J])
+	}
+	if !ok {
+		return "", "the selected pair has no judgment (J in the Pairs pane judges it)"
+	}
+	if j.Fix != nil {
+		switch name {
+		case j.A:
+			sentence = j.Fix.A
+		case j.B:
+			sentence = j.Fix.B
+		}
+	}
+	sentence = strings.TrimSpace(termsafe.Block(sentence))
+	if sentence == "" {
+		return "", "the judgment of " + shown(j.A+" ⇄ "+j.B) + " proposes no sentence for " + shown(name)
+	}
+	return sentence, ""
 }

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"toolscope/core/catalog"
+	chat "toolscope/core/judge"
 	"toolscope/core/similarity"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -84,7 +87,7 @@ func TestWhatIfField(t *testing.T) {
 func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 	var asked []string
 	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), new(int), 0, "a", "first", similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1},
-		func(id int, text string) tea.Cmd {
+		func(id int, text string, _ map[int]string) tea.Cmd {
 			asked = append(asked, text)
 			return nil
 		})
@@ -119,7 +122,7 @@ func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 func TestWhatIfAnswersOfAnEarlierFieldAreDropped(t *testing.T) {
 	ids := 0
 	var asked []string
-	run := func(id int, text string) tea.Cmd { asked = append(asked, text); return nil }
+	run := func(id int, text string, _ map[int]string) tea.Cmd { asked = append(asked, text); return nil }
 	th := similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1}
 	old := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 0, "a", "of a", th, run)
 	old.start()
@@ -209,4 +212,157 @@ func TestWhatIfEditsBothSides(t *testing.T) {
 	if len(m.whatIfDrafts) != 2 || !strings.HasSuffix(m.whatIfDrafts["get_volume_status"], " For now.") || !strings.HasSuffix(m.whatIfDrafts[other], " For the past.") {
 		t.Errorf("drafts after both sides: %q", m.whatIfDrafts)
 	}
+	// Back on the first side, the pair's after is scored with both drafts,
+	// the before with neither.
+	first := m.snap.cat.Tools[0]
+	m.tools.selectWhere(func(t int) bool { return t == 0 })
+	m.selectionChanged()
+	drain(m, press(m, "d"))
+	if m.whatIf == nil || m.whatIf.name != first.Name {
+		t.Fatalf("d on %s opened %v", first.Name, m.whatIf)
+	}
+	row := whatIfRisk(t, m.whatIf, other)
+	var j int
+	for _, tl := range m.snap.cat.Tools {
+		if tl.Name == other {
+			j = tl.Index
+		}
+	}
+	e := m.eng.embedders[m.eng.spec]
+	riskWith := func(others map[int]string) float64 {
+		t.Helper()
+		pairs, err := m.eng.scores.WhatIfExplained(context.Background(), e, first.Index, m.whatIfDrafts[first.Name], others)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pairs {
+			if p.J == j {
+				return p.Similarity
+			}
+		}
+		t.Fatalf("no pair with %s", other)
+		return 0
+	}
+	both, alone := riskWith(map[int]string{j: m.whatIfDrafts[other]}), riskWith(nil)
+	if both == alone {
+		t.Fatalf("the second draft does not move the pair (%v): the test cannot tell", both)
+	}
+	if row.after != both || !row.drafted {
+		t.Errorf("the pair with both drafts: after %v (drafted %v), want %v (the edited side alone gives %v)", row.after, row.drafted, both, alone)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), other+" (with its draft)") {
+		t.Errorf("the row does not say the other tool's draft is in:\n%s", ansi.Strip(m.View()))
+	}
+	if o := whatIfRisk(t, m.whatIf, m.whatIf.rows[len(m.whatIf.rows)-1].other); o.other != other && o.drafted {
+		t.Errorf("%s is marked drafted", o.other)
+	}
+}
+
+// ctrl+x in the what-if adds the sentence the selected pair's judgment
+// proposes for the open tool (a judgment made with J, else a recorded
+// one), once, and scores it; without such a sentence the footer says why
+// and the text stays.
+func TestWhatIfTakesTheJudgesSentence(t *testing.T) {
+	fix := &chat.Fix{A: "Use for the present (live).", B: "Use for the past (history)."}
+	cases := []struct {
+		name     string
+		made     *chat.Judgment // in m.judgments
+		recorded *chat.Judgment // from opts.Recorded
+		want     string         // the sentence added, "" for none
+		notice   string
+	}{
+		{name: "a judgment made here", made: &chat.Judgment{Label: 3, Fix: fix}, want: "the open tool's"},
+		{name: "a recorded judgment", recorded: &chat.Judgment{Label: 2, Fix: fix}, want: "the open tool's"},
+		{name: "made beats recorded", made: &chat.Judgment{Label: 3, Fix: fix}, recorded: &chat.Judgment{Label: 2, Fix: &chat.Fix{A: "Recorded A.", B: "Recorded B."}}, want: "the open tool's"},
+		{name: "no judgment", notice: "has no judgment"},
+		{name: "a judgment without a fix", made: &chat.Judgment{Label: 0}, notice: "proposes no sentence for get_volume_status"},
+		{name: "a fix for the other side only", made: &chat.Judgment{Label: 3, Fix: &chat.Fix{}}, notice: "proposes no sentence"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opts := mockOptions(t)
+			var pairNames [2]string
+			if c.recorded != nil {
+				opts.Recorded = func(a, b *catalog.Tool) (chat.Judgment, bool) {
+					j := *c.recorded
+					j.A, j.B = pairNames[0], pairNames[1]
+					return j, true
+				}
+			}
+			m := scoredModel(t, opts, 160, 45)
+			press(m, "3")
+			pr, ok := m.pairs.selected()
+			if !ok || (pr.A != "get_volume_status" && pr.B != "get_volume_status") {
+				t.Fatalf("selected pair %+v, want one of get_volume_status's", pr)
+			}
+			pairNames = pairKey(pr)
+			if c.made != nil {
+				j := *c.made
+				j.A, j.B = pairNames[0], pairNames[1]
+				if j.Fix != nil && *j.Fix == (chat.Fix{}) {
+					// The sentence is for the other tool only.
+					j.Fix = &chat.Fix{A: "For the other.", B: "For the other."}
+					if j.A == "get_volume_status" {
+						j.Fix.A = ""
+					} else {
+						j.Fix.B = ""
+					}
+				}
+				m.judgments[pairNames] = j
+			}
+			want := ""
+			if c.want != "" {
+				want = fix.A
+				if pairNames[1] == "get_volume_status" {
+					want = fix.B
+				}
+			}
+			drain(m, press(m, "d"))
+			v := m.whatIf
+			if v == nil || v.name != "get_volume_status" {
+				t.Fatalf("d opened %+v", v)
+			}
+			original := v.field.Value()
+			before := whatIfRisk(t, v, other(pairNames, "get_volume_status")).after
+			drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlX}))
+			if m.whatIf != v {
+				t.Fatal("ctrl+x left the what-if")
+			}
+			got := v.field.Value()
+			if want == "" {
+				if got != original || !strings.Contains(footerLine(m), c.notice) {
+					t.Errorf("text %q (was %q), footer %q, want %q", got, original, footerLine(m), c.notice)
+				}
+				return
+			}
+			if got != original+" "+want {
+				t.Fatalf("ctrl+x: %q, want the file's text and %q", got, want)
+			}
+			if after := whatIfRisk(t, v, other(pairNames, "get_volume_status")).after; after == before {
+				t.Errorf("the pair's risk did not move with the sentence (%v)", after)
+			}
+			drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlX}))
+			if v.field.Value() != got || !strings.Contains(footerLine(m), "already") {
+				t.Errorf("a second ctrl+x: %q, footer %q", v.field.Value(), footerLine(m))
+			}
+		})
+	}
+	// A selected pair that is not the open tool's gives no sentence.
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "3")
+	if s, why := m.judgedFix("no_such_tool"); s != "" || !strings.Contains(why, "is not about no_such_tool") {
+		t.Errorf("a pair not about the tool: %q, %q", s, why)
+	}
+	drain(m, press(m, "d"))
+	if view := strings.Join(strings.Fields(ansi.Strip(m.View())), " "); !strings.Contains(view, "ctrl+x adds the judge's proposed sentence") {
+		t.Errorf("the what-if does not name ctrl+x:\n%s", view)
+	}
+}
+
+// other is the name of the pair that is not name.
+func other(pair [2]string, name string) string {
+	if pair[0] == name {
+		return pair[1]
+	}
+	return pair[0]
 }

@@ -586,8 +586,13 @@ func (g *geometry) dot(i, j int) float64 {
 // dotWith is the dot product of v with row j, summed as dotTile sums
 // (both orders of a pair give the same bits).
 func (g *geometry) dotWith(v []float32, j int) float64 {
+	return g.dotVecs(v, g.vecs[j*g.dim:(j+1)*g.dim])
+}
+
+// dotVecs is the dot product of two vectors of the catalog's dimension,
+// summed as dotTile sums.
+func (g *geometry) dotVecs(v, b []float32) float64 {
 	d := g.dim
-	b := g.vecs[j*d : (j+1)*d]
 	if !g.exact {
 		var out [1]float32
 		vecf32.DotBlock(out[:], 1, v, 1, b, 1, d)
