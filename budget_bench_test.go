@@ -6,12 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
+
+	"toolscope/internal/measure"
 )
 
 // The budgets of the default lint (built-in encoder, risk scoring), run as
@@ -144,53 +142,15 @@ func (b *syncBuffer) String() string {
 	return string(b.buf)
 }
 
-// processCPU is the CPU time this process has used, user and system.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// heapPeak runs f and returns the highest the Go heap (objects, live or
-// not yet swept) rose above where it stood before, sampled every 2 ms.
-func heapPeak(f func()) uint64 {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	base := read()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			peak = max(peak, read())
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	f()
-	close(done)
-	wg.Wait()
-	peak = max(peak, read())
-	return peak - min(peak, base)
-}
-
 // benchLint times lint runs of catalog and reports CPU seconds and the
 // heap's peak per run.
 func benchLint(b *testing.B, catalog string, args ...string) {
 	var peak uint64
-	cpu := processCPU()
+	cpu := measure.CPUTime()
 	for b.Loop() {
-		peak = max(peak, heapPeak(func() { lintOnce(b, catalog, args...) }))
+		peak = max(peak, measure.PeakHeap(func() { lintOnce(b, catalog, args...) }))
 	}
-	b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((measure.CPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 }
 

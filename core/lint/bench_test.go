@@ -9,6 +9,7 @@ import (
 	"toolscope/core/internal/testcat"
 	"toolscope/core/similarity"
 	"toolscope/embed"
+	"toolscope/internal/measure"
 )
 
 // Benchmarks for SPEC §8's budgets: rules and similarity over 1,000, 5,000
@@ -37,16 +38,16 @@ func BenchmarkAnalyze(b *testing.B) {
 					b.ReportAllocs()
 					var peak uint64
 					var r *Report
-					cpu := testcat.CPUTime()
+					cpu := measure.CPUTime()
 					for b.Loop() {
-						peak = max(peak, testcat.PeakHeap(func() {
+						peak = max(peak, measure.PeakHeap(func() {
 							var err error
 							if r, err = Analyze(context.Background(), cat, opts); err != nil {
 								b.Fatal(err)
 							}
 						}))
 					}
-					b.ReportMetric((testcat.CPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+					b.ReportMetric((measure.CPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 					b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 					b.ReportMetric(float64(r.Summary.Confusable+r.Summary.Watch), "verdicts")
 				})

@@ -8,6 +8,7 @@ import (
 
 	"toolscope/core/internal/testcat"
 	"toolscope/embed"
+	"toolscope/internal/measure"
 )
 
 // BenchmarkKernel times the pairwise passes alone (vectors already made),
@@ -34,7 +35,7 @@ func BenchmarkKernel(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			cpu := testcat.CPUTime()
+			cpu := measure.CPUTime()
 			for b.Loop() {
 				// The first pass must find the usual affinities afresh:
 				// with the last run's still set, it would score risks.
@@ -43,7 +44,7 @@ func BenchmarkKernel(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((testcat.CPUTime()-cpu).Nanoseconds())/float64(b.N)/float64(s.pairCount), "cpu-ns/pair")
+			b.ReportMetric(float64((measure.CPUTime()-cpu).Nanoseconds())/float64(b.N)/float64(s.pairCount), "cpu-ns/pair")
 		})
 	}
 }

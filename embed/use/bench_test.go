@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"toolscope/core/catalog"
+	"toolscope/internal/measure"
 )
 
 // textOfTokens returns a text of exactly n tokens, made of distinct words.
@@ -39,13 +40,13 @@ func BenchmarkEmbed(b *testing.B) {
 			texts[i] = textOfTokens(b, tok, n)
 		}
 		b.Run(fmt.Sprintf("tokens=%d", n), func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := measure.CPUTime()
 			for b.Loop() {
 				if _, err := e.Embed(context.Background(), texts); err != nil {
 					b.Fatal(err)
 				}
 			}
-			reportRate(b, b.N*len(texts), cpuTime()-cpu, "texts")
+			reportRate(b, b.N*len(texts), measure.CPUTime()-cpu, "texts")
 		})
 	}
 }
@@ -81,25 +82,25 @@ func BenchmarkCatalogCold(b *testing.B) {
 	if err := e.Load(); err != nil {
 		b.Fatal(err)
 	}
-	cpu := cpuTime()
+	cpu := measure.CPUTime()
 	for b.Loop() {
 		if _, err := e.Embed(context.Background(), texts); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportRate(b, b.N*len(texts), cpuTime()-cpu, "texts")
+	reportRate(b, b.N*len(texts), measure.CPUTime()-cpu, "texts")
 }
 
 // BenchmarkLoad decodes the embedded model: the float16 weights widened to
 // float32 and packed for the kernel, the timing table and the tokenizer.
 func BenchmarkLoad(b *testing.B) {
-	cpu := cpuTime()
+	cpu := measure.CPUTime()
 	for b.Loop() {
 		if _, err := loadModel(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if spent := cpuTime() - cpu; spent > 0 {
+	if spent := measure.CPUTime() - cpu; spent > 0 {
 		b.ReportMetric(float64(spent.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
 }

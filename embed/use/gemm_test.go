@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"toolscope/internal/measure"
 )
 
 // testKernels lists every tile kernel this machine can run: the portable
@@ -104,13 +106,13 @@ func BenchmarkGEMM(b *testing.B) {
 		out := make([]float32, rows*cols)
 		for name, k := range testKernels {
 			b.Run(fmt.Sprintf("%dx%d/%s", depth, cols, name), func(b *testing.B) {
-				cpu := cpuTime()
+				cpu := measure.CPUTime()
 				withKernel(k, func() {
 					for b.Loop() {
 						d.mul(out, x, rows, bias)
 					}
 				})
-				if spent := cpuTime() - cpu; spent > 0 {
+				if spent := measure.CPUTime() - cpu; spent > 0 {
 					b.ReportMetric(2*rows*float64(depth*cols)*float64(b.N)/spent.Seconds()/1e9, "GFLOP/cpu-s")
 				}
 			})

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"toolscope/core/catalog"
 )
@@ -114,48 +111,4 @@ func Synth(tb testing.TB, n int) *catalog.Catalog {
 		cat.Tools = append(cat.Tools, &t)
 	}
 	return cat
-}
-
-// CPUTime is the CPU time this process has used, user and system: on a
-// shared machine it says what the work cost when wall time cannot.
-func CPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// PeakHeap samples the live heap while f runs and returns its peak above
-// the heap before f.
-func PeakHeap(f func()) uint64 {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	base := read()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(2 * time.Millisecond)
-		defer t.Stop()
-		for {
-			peak = max(peak, read())
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	peak = max(peak, read())
-	if peak < base {
-		return 0
-	}
-	return peak - base
 }
