@@ -13,13 +13,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/catalog"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
-	"toolscope/tui"
 )
 
 const judgeCatalog = `[
@@ -334,22 +332,7 @@ func TestExplorerGateFollowsRecordedJudgments(t *testing.T) {
 				lintGate = "PASS"
 			}
 
-			var out, errOut strings.Builder
-			io := stdio{in: strings.NewReader(""), out: &out, err: &errOut, outTTY: true}
-			x, code, ok := parseExplore([]string{"--embedder", "mock", "--disable", "catalog-tokens", catPath}, io)
-			if !ok {
-				t.Fatalf("parse: exit %d %s", code, errOut.String())
-			}
-			loaded, err := x.flags.live.load(catPath, io)
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := x.options(loaded, io)
-			o.Watch = ""
-			m := tui.New(o)
-			defer m.Close()
-			m.Update(tea.WindowSizeMsg{Width: 200, Height: 45})
-			runCommands(m, m.Init())
+			m := openExplorer(t, 200, 45, "--embedder", "mock", "--disable", "catalog-tokens", catPath)
 			got := header.FindStringSubmatch(ansi.Strip(m.View()))
 			if got == nil {
 				t.Fatalf("no counts in the header:\n%s", m.View())
@@ -369,22 +352,7 @@ func TestExplorerJudgmentMovesTheGate(t *testing.T) {
 	dir := t.TempDir()
 	catPath := filepath.Join(dir, "tools.json")
 	os.WriteFile(catPath, []byte(judgeCatalog), 0o644)
-	var out, errOut strings.Builder
-	io := stdio{in: strings.NewReader(""), out: &out, err: &errOut, outTTY: true}
-	x, code, ok := parseExplore([]string{"--embedder", "mock", "--disable", "catalog-tokens", "--judge", "openai:m", "--judge-url", srv.URL, "--judge-price", "0,0", catPath}, io)
-	if !ok {
-		t.Fatalf("parse: exit %d %s", code, errOut.String())
-	}
-	loaded, err := x.flags.live.load(catPath, io)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := x.options(loaded, io)
-	o.Watch = ""
-	m := tui.New(o)
-	defer m.Close()
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 45})
-	runCommands(m, m.Init())
+	m := openExplorer(t, 200, 45, "--embedder", "mock", "--disable", "catalog-tokens", "--judge", "openai:m", "--judge-url", srv.URL, "--judge-price", "0,0", catPath)
 	header := regexp.MustCompile(`(\d+) confusable · (\d+) review.*(PASS|FAIL)`)
 	if got := header.FindStringSubmatch(ansi.Strip(m.View())); got == nil || got[1] != "1" || got[3] != "FAIL" {
 		t.Fatalf("before the judgment: %q", got)

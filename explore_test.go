@@ -67,22 +67,7 @@ func TestExplorerTriageWritesWhatLintReads(t *testing.T) {
 		t.Fatalf("lint before triage: exit %d %s", code, errOut)
 	}
 
-	var out, errb strings.Builder
-	io := stdio{in: strings.NewReader(""), out: &out, err: &errb, outTTY: true}
-	x, code, ok := parseExplore([]string{"--embedder", "mock", cat}, io)
-	if !ok {
-		t.Fatalf("parse: exit %d %s", code, errb.String())
-	}
-	loaded, err := x.flags.live.load(cat, io)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := x.options(loaded, io)
-	o.Watch = "" // no file watch: the commands here run to their end
-	m := tui.New(o)
-	defer m.Close()
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
-	runCommands(m, m.Init())
+	m := openExplorer(t, 160, 45, "--embedder", "mock", cat)
 
 	// The global ranking's two confusable pairs, then delete_volume's error.
 	explorerKeys(m, runes("3"), runes("g"), keyHome, runes("A"))
@@ -122,4 +107,28 @@ func TestExplorerBadConfig(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, `bad.yaml:2:3: unknown key "embeder" in similarity`) || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("a bad config: exit %d %q", code, errOut)
 	}
+}
+
+// openExplorer builds the explorer as the command line would for args
+// (the catalog last), sized w x h, with every start-up command run to its
+// end; the file is not watched, so nothing keeps running.
+func openExplorer(t *testing.T, w, h int, args ...string) *tui.Model {
+	t.Helper()
+	var out, errb strings.Builder
+	io := stdio{in: strings.NewReader(""), out: &out, err: &errb, outTTY: true}
+	x, code, ok := parseExplore(args, io)
+	if !ok {
+		t.Fatalf("parse: exit %d %s", code, errb.String())
+	}
+	loaded, err := x.flags.live.load(args[len(args)-1], io)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := x.options(loaded, io)
+	o.Watch = ""
+	m := tui.New(o)
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	runCommands(m, m.Init())
+	return m
 }
