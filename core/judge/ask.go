@@ -57,11 +57,7 @@ func (m *Model) Ask(ctx context.Context, p Pair) (Judgment, Usage, error) {
 			used.PromptTokens += r.Usage.PromptTokens
 			used.CompletionTokens += r.Usage.CompletionTokens
 		}
-		content := ""
-		if c := r.Choices[0].Message.Content; c != nil {
-			content = *c
-		}
-		a, err := ParseAnswer(content)
+		a, err := ParseAnswer(r.text())
 		if err != nil {
 			why = err.Error()
 			continue

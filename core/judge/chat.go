@@ -135,6 +135,15 @@ type chatResponse struct {
 	Usage *Usage `json:"usage"`
 }
 
+// text is the first choice's content, "" when it has none (the caller
+// has checked that a choice came back).
+func (r *chatResponse) text() string {
+	if c := r.Choices[0].Message.Content; c != nil {
+		return *c
+	}
+	return ""
+}
+
 // Usage is what the endpoint says a request cost, when it says.
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`

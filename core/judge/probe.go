@@ -94,11 +94,7 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 		if err != nil {
 			return nil, err
 		}
-		content := ""
-		if c := r.Choices[0].Message.Content; c != nil {
-			content = *c
-		}
-		requests, err := parseRequests(content)
+		requests, err := parseRequests(r.text())
 		if err != nil {
 			why = err.Error()
 			continue
