@@ -20,7 +20,7 @@ import (
 
 // judgeNeighbours is how many nearest neighbours per tool the scoring
 // keeps when a judge picks its questions from them.
-const judgeNeighbours = 6
+const judgeNeighbours = judge.FuseDepth
 
 // DefaultJudgeMaxPairs is --judge-max-pairs' default: the most pairs one
 // run sends.

@@ -25,9 +25,9 @@ func Questions(cat *catalog.Catalog, sim similarity.Result, perTool float64, fil
 			index[t.Name] = i
 		}
 	}
-	nb := make([][]Neighbour, len(cat.Tools))
+	byRisk := make([][]int, len(cat.Tools))
 	for i, list := range sim.Neighbours {
-		if i >= len(nb) {
+		if i >= len(byRisk) {
 			break
 		}
 		for _, p := range list {
@@ -35,9 +35,10 @@ func Questions(cat *catalog.Catalog, sim similarity.Result, perTool float64, fil
 			if other == i {
 				other = p.I
 			}
-			nb[i] = append(nb[i], Neighbour{Index: other, Score: p.Similarity})
+			byRisk[i] = append(byRisk[i], other)
 		}
 	}
+	nb := Fuse(len(cat.Tools), byRisk, similarity.WordNeighbours(cat.Tools, FuseDepth))
 	seen := map[[2]int]bool{}
 	var out []Pair
 	add := func(i, j int) {

@@ -4,12 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"toolscope/core/catalog"
+	"toolscope/core/similarity"
 	"toolscope/embed/openai"
 )
 
@@ -339,6 +343,77 @@ func TestCandidates(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+func TestFuse(t *testing.T) {
+	// Tool 0's nearest by risk is 1, by words 2; tool 3 is nowhere near 0.
+	byRisk := [][]int{{1, 2}, {0, 2}, {1, 0}, {2}}
+	byWords := [][]int{{2, 1}, {2}, {0, 1}, {}}
+	got := Fuse(4, byRisk, byWords)
+	score := func(ranks ...int) float64 {
+		s := 0.0
+		for _, r := range ranks {
+			s += 1 / float64(FuseK+r)
+		}
+		return s
+	}
+	want := [][]Neighbour{
+		// 0–2 is first by words (both ways) and second by risk for 0,
+		// 0–1 first by risk and second by words for 0.
+		{{1, score(0, 1)}, {2, score(1, 0)}},
+		{{2, score(0, 0)}, {0, score(0, 1)}},
+		{{1, score(0, 0)}, {0, score(1, 0)}, {3, score(0)}},
+		{{2, score(0)}},
+	}
+	for i := range want {
+		if !slices.EqualFunc(got[i], want[i], func(a, b Neighbour) bool {
+			return a.Index == b.Index && math.Abs(a.Score-b.Score) < 1e-12
+		}) {
+			t.Errorf("tool %d: %v; want %v", i, got[i], want[i])
+		}
+	}
+	// Ties are by index; a pair's better rank of the two tools' counts;
+	// only the first FuseDepth of a view count.
+	deep := make([]int, FuseDepth+1)
+	for k := range deep {
+		deep[k] = k + 1
+	}
+	far := Fuse(FuseDepth+2, [][]int{deep})
+	if len(far[0]) != FuseDepth || far[0][FuseDepth-1].Index != FuseDepth {
+		t.Errorf("a view's depth: tool 0 keeps %d, last %v", len(far[0]), far[0][len(far[0])-1])
+	}
+	if len(far[FuseDepth+1]) != 0 {
+		t.Errorf("the pair past the depth is listed: %v", far[FuseDepth+1])
+	}
+}
+
+// The fused candidates reach a pair the risk ranks low when the two tools
+// share rare words.
+func TestQuestionsReachWordNeighbours(t *testing.T) {
+	cat, err := catalog.Parse("t.json", []byte(`[
+		{"name": "alpha", "description": "Send an invoice reminder email to a customer", "input_schema": {"type": "object", "properties": {"invoice_id": {"type": "string"}}}},
+		{"name": "beta", "description": "Send an invoice reminder email to a customer now", "input_schema": {"type": "object", "properties": {"invoice_id": {"type": "string"}}}},
+		{"name": "gamma", "description": "Nudge the payer about a zorblax", "input_schema": {"type": "object", "properties": {"zorblax_ref": {"type": "string"}}}},
+		{"name": "delta", "description": "Archive the zorblax ledger", "input_schema": {"type": "object", "properties": {"zorblax_ref": {"type": "string"}}}}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A risk view that ranks gamma and delta far apart (each other last).
+	sim := similarity.Result{Neighbours: [][]similarity.Pair{
+		{{I: 0, J: 1}, {I: 0, J: 2}, {I: 0, J: 3}},
+		{{I: 0, J: 1}, {I: 1, J: 2}, {I: 1, J: 3}},
+		{{I: 0, J: 2}, {I: 1, J: 2}, {I: 2, J: 3}},
+		{{I: 0, J: 3}, {I: 1, J: 3}, {I: 2, J: 3}},
+	}}
+	qs := Questions(cat, sim, 0.5, nil)
+	var got []string
+	for _, q := range qs {
+		got = append(got, q.A.Name+"/"+q.B.Name)
+	}
+	if !slices.Contains(got, "delta/gamma") || !slices.Contains(got, "alpha/beta") || len(got) != 2 {
+		t.Errorf("questions %v; want alpha/beta and delta/gamma", got)
 	}
 }
 

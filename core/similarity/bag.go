@@ -149,3 +149,62 @@ func bags(tools []*catalog.Tool, first int32) (rows [][]termWeight, end int) {
 	}
 	return out, int(first) + len(df)
 }
+
+// WordNeighbours gives each tool (by index in tools) its k nearest others
+// by the cosine of their bags of words, best first, ties by index; a tool
+// sharing no word with another has it nowhere in its list. It is the
+// second view of a catalog that the judge's candidates fuse with the risk
+// (core/judge): words the encoder reads past, such as a rare parameter
+// both tools take, find pairs the risk ranks low.
+func WordNeighbours(tools []*catalog.Tool, k int) [][]int {
+	out := make([][]int, len(tools))
+	if k <= 0 {
+		return out
+	}
+	rows, end := bags(tools, 0)
+	// postings[id] lists the tools whose bag holds the word, with its weight.
+	postings := make([][]termWeight, end)
+	for i, row := range rows {
+		for _, t := range row {
+			postings[t.id] = append(postings[t.id], termWeight{int32(i), t.w})
+		}
+	}
+	dots := make([]float64, len(tools))
+	var touched []int
+	for i, row := range rows {
+		touched = touched[:0]
+		for _, t := range row {
+			for _, p := range postings[t.id] {
+				j := int(p.id)
+				if j == i {
+					continue
+				}
+				if dots[j] == 0 {
+					touched = append(touched, j)
+				}
+				dots[j] += t.w * p.w
+			}
+		}
+		// The k best by insertion: k is small, touched may be the catalog.
+		better := func(a, b int) bool { return dots[a] > dots[b] || dots[a] == dots[b] && a < b }
+		top := make([]int, 0, min(k, len(touched)))
+		for _, j := range touched {
+			if len(top) == k && !better(j, top[k-1]) {
+				continue
+			}
+			if len(top) < k {
+				top = append(top, j)
+			} else {
+				top[k-1] = j
+			}
+			for r := len(top) - 1; r > 0 && better(top[r], top[r-1]); r-- {
+				top[r], top[r-1] = top[r-1], top[r]
+			}
+		}
+		out[i] = top
+		for _, j := range touched {
+			dots[j] = 0
+		}
+	}
+	return out
+}

@@ -48,3 +48,16 @@ func BenchmarkKernel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWordNeighbours times the judge's second view of a catalog: each
+// tool's nearest by bag of words, through an inverted index.
+func BenchmarkWordNeighbours(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			cat := testcat.Synth(b, n)
+			for b.Loop() {
+				WordNeighbours(cat.Tools, 20)
+			}
+		})
+	}
+}

@@ -480,3 +480,47 @@ func TestBagsReadParametersAndDropTheCatalogsWords(t *testing.T) {
 		}
 	}
 }
+
+// Each tool's word neighbours are the others by bag cosine, best first,
+// at most k, ties by index; a tool sharing no word has none. The order is
+// the cosine the risk feature reads (the pair's FeatBag).
+func TestWordNeighbours(t *testing.T) {
+	cat := testcat.Parse(t, testcat.List(
+		testcat.Tool("refund_invoice", "Refund a paid invoice to the customer.", ""),
+		testcat.Tool("void_invoice", "Void an unpaid invoice.", ""),
+		testcat.Tool("credit_invoice", "Credit a paid invoice.", ""),
+		testcat.Tool("ping", "Health check.", ""),
+		testcat.Tool("send_invoice", "Email an invoice.", ""),
+	))
+	got := WordNeighbours(cat.Tools, 3)
+	rows, _ := bags(cat.Tools, 0)
+	cos := func(i, j int) float64 {
+		var s float64
+		for _, a := range rows[i] {
+			for _, b := range rows[j] {
+				if a.id == b.id {
+					s += a.w * b.w
+				}
+			}
+		}
+		return s
+	}
+	if len(got[3]) != 0 {
+		t.Errorf("ping shares no word, has neighbours %v", got[3])
+	}
+	for i, list := range got {
+		if i != 3 && len(list) != 3 {
+			t.Errorf("tool %d: %d neighbours, want k=3", i, len(list))
+		}
+		for r := 1; r < len(list); r++ {
+			a, b := cos(i, list[r-1]), cos(i, list[r])
+			if a < b || a == b && list[r-1] > list[r] {
+				t.Errorf("tool %d: %v out of order (%.3f, %.3f)", i, list, a, b)
+			}
+		}
+	}
+	// "paid" is rarer than "invoice": refund's nearest is credit.
+	if got[0][0] != 2 {
+		t.Errorf("refund_invoice's nearest is %d, want credit_invoice (2)", got[0][0])
+	}
+}

@@ -9,6 +9,7 @@
 //	go run ./core/calibration/cmd/fit -catalogs ../shared/catalogs/mcp  # flags per tool, catalogs failing
 //	go run ./core/calibration/cmd/fit -top 20    # the riskiest held-out pairs
 //	go run ./core/calibration/cmd/fit -rules     # band rules by rank in each tool's neighbourhood
+//	go run ./core/calibration/cmd/fit -candidates  # the judge's candidate set, held out
 //
 // It embeds with the built-in encoder through the vector cache, so a second
 // run costs seconds. Newton's method on a fixed data set: every run gives
@@ -19,6 +20,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
@@ -49,7 +51,10 @@ func main() {
 	drop := flag.String("drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
 	fullWords := flag.Int("full-words", similarity.DefaultFullWords, "cut the full texts' descriptions to their first `N` words (0: whole)")
 	rules := flag.Bool("rules", false, "also measure band rules that judge each pair against its tools' neighbourhoods (mutual top-k, margin, review per tool), held out")
+	candidates := flag.Bool("candidates", false, "also measure, held out, how many confusable pairs the judge's candidates hold")
+	dump := flag.String("dump", "", "write every held-out pair of the single catalogs (set, catalog, names, label, features, risk) as JSON lines to `FILE`, for offline study")
 	flag.Parse()
+	dumpPath, measureCands = *dump, *candidates
 	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords, *rules); err != nil {
 		fmt.Fprintln(os.Stderr, "fit:", err)
 		os.Exit(1)
@@ -169,6 +174,16 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		}
 	}
 
+	if measureCands {
+		if err := measureCandidates(data, heldDev, setOf); err != nil {
+			return err
+		}
+	}
+	if dumpPath != "" {
+		if err := dumpPairs(dumpPath, heldDev, setOf); err != nil {
+			return err
+		}
+	}
 	if top > 0 {
 		byRisk := slices.Clone(heldDev)
 		slices.SortStableFunc(byRisk, func(p, q calibration.Scored) int { return cmp.Compare(q.Risk, p.Risk) })
@@ -326,4 +341,25 @@ func sign(x float64) float64 {
 		return -1
 	}
 	return 1
+}
+
+// dumpPath is -dump's file; measureCands is -candidates.
+var (
+	dumpPath     string
+	measureCands bool
+)
+
+// dumpPairs writes the held-out pairs as JSON lines.
+func dumpPairs(path string, ss []calibration.Scored, setOf map[string]string) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, s := range ss {
+		if err := enc.Encode(map[string]any{
+			"set": setOf[s.Group], "catalog": s.Group, "a": s.A, "b": s.B,
+			"label": s.Label, "positive": s.Positive, "x": s.X, "risk": s.Risk,
+		}); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
