@@ -116,7 +116,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	if len(r.Structural) == 0 {
 		fmt.Fprintln(t, "Structural findings: none")
 	} else {
-		fmt.Fprintf(t, "Structural findings (%d errors, %d warnings)\n", r.Summary.Errors, r.Summary.Warnings)
+		fmt.Fprintf(t, "Structural findings (%s, %s)\n", plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))
 	}
 	for _, f := range r.Structural {
 		mark := t.style(ansiYellow, "~ warn ")
