@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -241,10 +242,11 @@ func (j *judgeFlags) cache() *judge.Cache {
 // current texts: the judgments file's (read once, now), then the cache's;
 // nil when neither holds any.
 func (j *judgeFlags) recorded(cfg *config.Config, catalogArg string) tui.RecordedFunc {
-	file, err := judge.ReadFile(j.path(cfg, catalogArg))
-	if err != nil {
-		file = judge.NewRecords()
-	}
+	return j.recordedIn(j.records(cfg, catalogArg))
+}
+
+// recordedIn is recorded over the judgments file's records as read.
+func (j *judgeFlags) recordedIn(file *judge.Records) tui.RecordedFunc {
 	store := j.cache()
 	if file.Len() == 0 && store.Len() == 0 && j.spec == "" {
 		return nil
@@ -263,11 +265,11 @@ func (j *judgeFlags) recorded(cfg *config.Config, catalogArg string) tui.Recorde
 // judgments file's, read once, now; then the cache's) to a report exactly
 // as lint replays them without a key; nil when neither holds any.
 func (j *judgeFlags) replayer(cfg *config.Config, catalogArg string) tui.ReplayFunc {
-	path := j.path(cfg, catalogArg)
-	file, err := judge.ReadFile(path)
-	if err != nil {
-		file = judge.NewRecords()
-	}
+	return j.replayerOf(j.path(cfg, catalogArg), j.records(cfg, catalogArg))
+}
+
+// replayerOf is replayer over the judgments file at path, as read.
+func (j *judgeFlags) replayerOf(path string, file *judge.Records) tui.ReplayFunc {
 	store := j.cache()
 	if j.spec == "" && file.Len() == 0 && store.Len() == 0 {
 		// Nothing recorded and nothing to judge: nothing to replay.
@@ -281,6 +283,52 @@ func (j *judgeFlags) replayer(cfg *config.Config, catalogArg string) tui.ReplayF
 		questions := judge.Questions(cat, r.Similarity, judge.DefaultPerTool, file)
 		plan := judge.NewPlan(nil, questions, file, store, 0)
 		return judge.Apply(r, cat, plan.Results, "", shownFile, 0, nil)
+	}
+}
+
+// records is the judgments file's records for the explorer (an unreadable
+// file holds none: lint names the error).
+func (j *judgeFlags) records(cfg *config.Config, catalogArg string) *judge.Records {
+	file, err := judge.ReadFile(j.path(cfg, catalogArg))
+	if err != nil {
+		return judge.NewRecords()
+	}
+	return file
+}
+
+// accepter records the explorer's accepts as a person's judgments in the
+// judgments file beside the config the accept wrote (or --judgments), and
+// in file, the records its replay and lookups read: label 1 with the
+// reason, for the pair's texts now. An undo removes the person's judgment
+// of the pair.
+func (j *judgeFlags) accepter(file *judge.Records) tui.AcceptRecordFunc {
+	return func(configPath string, a, b *catalog.Tool, reason string, undo bool) (string, error) {
+		path := j.file
+		if path == "" {
+			path = filepath.Join(filepath.Dir(configPath), judge.FileName)
+		}
+		accept := judge.PersonAccept(judge.FromCatalog(a), judge.FromCatalog(b), reason)
+		if undo {
+			if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+				return "", nil
+			}
+		}
+		_, err := judge.Update(path, func(r *judge.Records) {
+			if undo {
+				r.Remove(accept.A, accept.B, judge.PersonBy)
+			} else {
+				r.Replace(accept)
+			}
+		})
+		if err != nil {
+			return "", err
+		}
+		if undo {
+			file.Remove(accept.A, accept.B, judge.PersonBy)
+		} else {
+			file.Replace(accept)
+		}
+		return path, nil
 	}
 }
 

@@ -45,7 +45,7 @@ func runExplore(args []string, io stdio) int {
 			return 2
 		}
 		if !io.outTTY {
-			return printReport(cat, f, io)
+			return printReport(cat, f, x.replayOnly(), arg, io)
 		}
 		return runExplorer(x.options(cat, io), kind == sourceStdin, io)
 	}
@@ -141,10 +141,33 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
 	if x.judge != nil {
 		o.Judge, o.JudgeCost, o.JudgeCostAll = x.judge.explorer()
-		o.Recorded = x.judge.recorded(x.flags.config, x.arg)
-		o.Replay = x.judge.replayer(x.flags.config, x.arg)
+		// One read of the judgments file, shared: an accept's judgment is
+		// then in what the lookups and the replay read.
+		file := x.judge.records(x.flags.config, x.arg)
+		o.Recorded = x.judge.recordedIn(file)
+		o.Replay = x.judge.replayerOf(x.judge.path(x.flags.config, x.arg), file)
+		if o.ConfigPath != "" {
+			o.RecordAccept = x.judge.accepter(file)
+		}
+		if o.Replay != nil {
+			// The replay asks lint's questions: each tool's nearest
+			// candidates from as deep a neighbour list as lint keeps.
+			o.Lint.Neighbours = max(o.Lint.Neighbours, judgeNeighbours)
+		}
 	}
 	return o
+}
+
+// replayOnly is the explorer's judge flags for its report off a terminal:
+// the recorded judgments replay, and no model is asked (J asks, on a
+// terminal); nil when the explorer has no judge flags.
+func (x *exploreCommand) replayOnly() *judgeFlags {
+	if x.judge == nil {
+		return nil
+	}
+	j := *x.judge
+	j.spec, j.url = "", ""
+	return &j
 }
 
 // liveStart reaches a live source for the explorer's start screen and
@@ -302,8 +325,13 @@ func exploreUsageError(io stdio, msg string) int {
 }
 
 // printReport is the explorer's stand-in when stdout is not a terminal:
-// the lint text report, with lint's exit codes.
-func printReport(cat *catalog.Catalog, f *catalogFlags, io stdio) int {
+// the lint text report, with lint's exit codes, the recorded judgments
+// replayed as lint replays them (jf asks no model; nil replays nothing).
+func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg string, io stdio) int {
+	judging := jf != nil && jf.active(f.config, arg)
+	if judging {
+		f.neighbours = judgeNeighbours
+	}
 	p := startProgress(io, "toolscope")
 	report, err := analyzeCatalog(context.Background(), cat, f, p)
 	p.end()
@@ -313,6 +341,12 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, io stdio) int {
 	}
 	if f.config != nil {
 		report = f.config.Apply(report, cat)
+	}
+	if judging {
+		if report, err = judgeReport(jf, report, cat, f.config, arg, io, nil); err != nil {
+			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+			return 2
+		}
 	}
 	if err := writeReport(io.out, report, cat, f, false); err != nil {
 		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/config"
+	"toolscope/core/judge"
 	"toolscope/tui"
 )
 
@@ -96,6 +97,32 @@ func TestExplorerTriageWritesWhatLintReads(t *testing.T) {
 	code2, exploreOut, _ := runCmd("", "--embedder", "mock", cat)
 	if code2 != code || exploreOut != lintOut {
 		t.Errorf("the explorer's report (exit %d) differs from lint's (exit %d):\n%s\n---\n%s", code2, code, exploreOut, lintOut)
+	}
+
+	// Each accept is a person's judgment too, beside the config, for the
+	// pair's texts as they were: a description changed since leaves the
+	// accept in force and lists the pair to be reviewed again.
+	recs, err := judge.ReadFile(filepath.Join(sub, judge.FileName))
+	if err != nil || recs.Len() != 2 {
+		t.Fatalf("the judgments file: %v, %d judgments; want the 2 accepts", err, recs.Len())
+	}
+	for _, j := range recs.All() {
+		if j.By != judge.PersonBy || j.Label != 1 || j.Reason == "" {
+			t.Errorf("an accept recorded as %+v; want a person's label 1 with the reason", j)
+		}
+	}
+	edited := strings.Replace(string(data), "Get the live status of one storage volume.", "Get the live status of one storage volume, now.", 1)
+	if edited == string(data) {
+		t.Fatal("the test catalog changed: no description to edit")
+	}
+	os.WriteFile(cat, []byte(edited), 0o644)
+	code, lintOut, errOut = runCmd("", "lint", "--embedder", "mock", cat)
+	want := "? unjudged get_volume_status <> hist_volume_status: its texts changed since it was judged (the config's accept stands: review it again)"
+	if code != 0 || !strings.Contains(lintOut, want) || strings.Contains(lintOut, "hist_volume_status <> list_volumes: its texts") {
+		t.Errorf("lint after an edit: exit %d %s; want exit 0 and only the edited pair listed:\n%s", code, errOut, lintOut)
+	}
+	if code2, exploreOut, _ := runCmd("", "--embedder", "mock", cat); code2 != code || exploreOut != lintOut {
+		t.Errorf("after the edit, the explorer's report (exit %d) differs from lint's (exit %d):\n%s\n---\n%s", code2, code, exploreOut, lintOut)
 	}
 }
 

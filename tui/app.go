@@ -139,6 +139,10 @@ type Options struct {
 	// reason, one judged 0 or 1 is cleared. The header's counts, the
 	// gate and the Pairs pane's marks follow it; nil for none.
 	Replay ReplayFunc
+	// RecordAccept records a person's judgment of a pair accepted (or
+	// removes it, undo) beside the project config written at configPath,
+	// and returns the judgments file; nil leaves accepts to the config.
+	RecordAccept AcceptRecordFunc
 }
 
 // ExportFunc writes a report about cat in a format.

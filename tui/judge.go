@@ -27,6 +27,11 @@ type JudgeCostAllFunc func(pairs [][2]*catalog.Tool, siblings [][]string) string
 // RecordedFunc finds a recorded judgment of the two tools' current texts.
 type RecordedFunc func(a, b *catalog.Tool) (chat.Judgment, bool)
 
+// AcceptRecordFunc records (or, undo, removes) a person's judgment of the
+// pair of a and b with reason, beside the project config at configPath,
+// and returns the judgments file written.
+type AcceptRecordFunc func(configPath string, a, b *catalog.Tool, reason string, undo bool) (string, error)
+
 // ReplayFunc applies the recorded judgments to a report of cat, as lint
 // replays them without a key.
 type ReplayFunc func(r *lint.Report, cat *catalog.Catalog) *lint.Report

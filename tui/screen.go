@@ -144,7 +144,10 @@ func (m *Model) footer() string {
 	}
 	var items []string
 	if m.notice != "" {
-		items = append(items, m.styles.Warn.Render(shown(m.notice)))
+		// What just happened is said first and never dropped: cut in its
+		// middle (a path's) to the room the help and quit keys leave.
+		room := w - 1 - ansi.StringWidth(" · "+hintText(k.Help)+" · "+hintText(k.Quit))
+		items = append(items, m.styles.Warn.Render(clipMiddle(shown(m.notice), max(room, 1))))
 	}
 	p := m.focused()
 	if !m.helpOpen && !p.Typing() && m.compare == nil {

@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
@@ -29,6 +30,9 @@ import (
 type triageEdit struct {
 	pair bool
 	a, b string // the pair's tools
+	// tools are the pair's tools as the catalog has them now, for the
+	// person's judgment an accept records (nil when unknown).
+	tools [2]*catalog.Tool
 	// ignore is the entry a finding is ignored by (Reason unset until the
 	// prompt gives it); to undo, the config entry that matched it.
 	ignore config.Ignore
@@ -88,6 +92,10 @@ type triagedMsg struct {
 	edit   triageEdit
 	reason string
 	err    error
+	// judgments is the judgments file the accept's judgment went to ("" for
+	// none); judgmentsErr why it did not.
+	judgments    string
+	judgmentsErr error
 }
 
 // configPath is the file triage writes: the config in force, else the
@@ -101,8 +109,11 @@ func (m *Model) configPath() string {
 
 // configShown is the config file as the prompt and status line name it:
 // relative to the working directory when under it.
-func (m *Model) configShown() string {
-	p := m.configPath()
+func (m *Model) configShown() string { return shownPath(m.configPath()) }
+
+// shownPath is a file's path as the status line names it: relative to the
+// working directory when under it.
+func shownPath(p string) string {
 	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(p) {
 		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
 			p = rel
@@ -187,12 +198,12 @@ func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 		case undo:
 			for _, a := range m.eng.cfg.AcceptedPairs {
 				if a.Matches(pr.A, pr.B) {
-					return m.confirmUndo(triageEdit{pair: true, a: a.A, b: a.B, undo: true})
+					return m.confirmUndo(triageEdit{pair: true, a: a.A, b: a.B, tools: m.pairTools(pr), undo: true})
 				}
 			}
 			return nil
 		}
-		return m.askReason(triageEdit{pair: true, a: pr.A, b: pr.B}, v.Suppression)
+		return m.askReason(triageEdit{pair: true, a: pr.A, b: pr.B, tools: m.pairTools(pr)}, v.Suppression)
 	}
 	fs := m.triageFindings(undo)
 	switch {
@@ -203,6 +214,16 @@ func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return m.pickFinding(fs[0], undo)
+}
+
+// pairTools are the pair's two tools in the catalog shown, when its
+// indices still name them.
+func (m *Model) pairTools(pr similarity.Pair) [2]*catalog.Tool {
+	ts := m.snap.cat.Tools
+	if pr.I < 0 || pr.J < 0 || pr.I >= len(ts) || pr.J >= len(ts) || ts[pr.I].Name != pr.A || ts[pr.J].Name != pr.B {
+		return [2]*catalog.Tool{}
+	}
+	return [2]*catalog.Tool{ts[pr.I], ts[pr.J]}
 }
 
 // pickFinding goes on with the finding chosen: the reason for an ignore,
@@ -325,6 +346,7 @@ func (m *Model) triageReasonParts() (before, after string) {
 func (m *Model) writeConfig(e triageEdit, reason string) tea.Cmd {
 	path := m.configPath()
 	m.writingConfig = true
+	record := m.opts.RecordAccept
 	return safe("config", func() tea.Msg {
 		// Under the file's lock: another explorer or an editor saving at
 		// the same moment keeps its entries.
@@ -332,7 +354,13 @@ func (m *Model) writeConfig(e triageEdit, reason string) tea.Cmd {
 		if err != nil {
 			return triagedMsg{edit: e, reason: reason, err: err}
 		}
-		return triagedMsg{cfg: c, edit: e, reason: reason}
+		msg := triagedMsg{cfg: c, edit: e, reason: reason}
+		if e.pair && record != nil && e.tools[0] != nil && e.tools[1] != nil {
+			// The accept is a person's judgment too, kept with the pair's
+			// texts: a later change to either tool makes it stale.
+			msg.judgments, msg.judgmentsErr = record(c.Path, e.tools[0], e.tools[1], reason, e.undo)
+		}
+		return msg
 	})
 }
 
@@ -364,6 +392,18 @@ func (m *Model) triaged(msg triagedMsg) {
 		verb = "un-ignored "
 	}
 	m.notice = verb + msg.edit.what() + " in " + m.configShown()
+	switch {
+	case msg.judgmentsErr != nil:
+		m.fail("judgments", fmt.Errorf("%s in %s, but the person's judgment was not recorded: %w", strings.TrimSpace(verb)+" "+msg.edit.what(), m.configShown(), msg.judgmentsErr))
+	case msg.judgments != "":
+		// Named short: it sits beside the config, as lint looks for it.
+		delete(m.problems, "judgments")
+		file := shownPath(msg.judgments)
+		if filepath.Dir(msg.judgments) == filepath.Dir(m.configPath()) {
+			file = filepath.Base(msg.judgments)
+		}
+		m.notice += " + " + file
+	}
 }
 
 // toggleTriaged hides or shows what the config accepted, in the Tool and

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -291,5 +292,54 @@ func TestTriagePromptsSayWhatIsTrue(t *testing.T) {
 	press(m, "3", "A")
 	if f := footerLine(m); !strings.Contains(f, "triage is off here") {
 		t.Errorf("A without a config path: footer %q", f)
+	}
+}
+
+// An accept also records the person's judgment through RecordAccept (the
+// pair's tools as shown, the reason), an undo removes it, and the status
+// says where it went; a failure to record is a banner, with the config
+// written all the same.
+func TestTriageRecordsThePersonsJudgment(t *testing.T) {
+	type call struct {
+		config, a, b, reason string
+		undo                 bool
+	}
+	var calls []call
+	fail := false
+	opts, cfgPath := triageFixture(t, true)
+	opts.RecordAccept = func(configPath string, a, b *catalog.Tool, reason string, undo bool) (string, error) {
+		calls = append(calls, call{configPath, a.Name, b.Name, reason, undo})
+		if fail {
+			return "", errors.New("read-only file system")
+		}
+		return filepath.Join(filepath.Dir(configPath), "toolscope.judgments.jsonl"), nil
+	}
+	m := scoredModel(t, opts, 160, 45)
+	selectPair(t, m, "get_volume_status", "hist_volume_status")
+	press(m, "A")
+	triage(m, "hist is only on the audit agent")
+	want := call{cfgPath, "get_volume_status", "hist_volume_status", "hist is only on the audit agent", false}
+	if len(calls) != 1 || calls[0] != want {
+		t.Fatalf("recorded %+v; want %+v", calls, want)
+	}
+	if f := footerLine(m); !strings.Contains(f, "accepted get_volume_status ↔ hist_volume_status in") || !strings.Contains(f, "+ toolscope.judgments.jsonl") {
+		t.Errorf("the status after an accept: %q", f)
+	}
+
+	press(m, "U")
+	drain(m, press(m, "y"))
+	if len(calls) != 2 || !calls[1].undo || calls[1].a != "get_volume_status" {
+		t.Errorf("the undo recorded %+v", calls)
+	}
+
+	fail = true
+	selectPair(t, m, "hist_volume_status", "list_volumes")
+	press(m, "A")
+	triage(m, "list is for the dashboard only")
+	if _, ok := m.problems["judgments"]; !ok {
+		t.Errorf("no banner for the failed record: %v", m.problems)
+	}
+	if data, _ := os.ReadFile(cfgPath); !strings.Contains(string(data), "list is for the dashboard only") {
+		t.Errorf("the config was not written:\n%s", data)
 	}
 }

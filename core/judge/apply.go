@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
@@ -122,6 +123,12 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 	for _, res := range results {
 		names := res.Pair.Names()
 		if accepted[names] {
+			// The config's accept holds whatever a judgment says; but a
+			// pair judged (accepted in the explorer, say) for texts that
+			// have changed since is listed, so that the review is redone.
+			if res.Judgment == nil && strings.HasPrefix(res.Why, WhyStale) {
+				sec.Unjudged = append(sec.Unjudged, lint.UnjudgedPair{A: names[0], B: names[1], Why: WhyStale, Offline: OfflineAccepted})
+			}
 			continue
 		}
 		kind, at := offline(names)
@@ -186,6 +193,10 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 	out.Suppressed, out.Baseline, out.Tokens, out.Judged = r.Suppressed, r.Baseline, r.Tokens, sec
 	return out
 }
+
+// OfflineAccepted is an unjudged pair's offline verdict when the project
+// config accepts it.
+const OfflineAccepted = "accepted"
 
 // scored is the pair of tools i and j with its scores, from the
 // neighbour lists or the ranking; without scores when neither holds it

@@ -518,3 +518,44 @@ func TestRecordMergesUnderALock(t *testing.T) {
 		t.Error("recorded through a symlink")
 	}
 }
+
+// A person's accept is a label-1 judgment of the pair's texts; Update
+// merges it into the file under the lock, Remove takes only the person's
+// judgment of that pair out again, and a changed text makes it stale.
+func TestPersonAcceptRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	a := Tool{Name: "search_logs", Description: "Search recent logs.", InputSchema: json.RawMessage(`{}`)}
+	b := Tool{Name: "archive_search", Description: "Search archived logs.", InputSchema: json.RawMessage(`{}`)}
+	model := Judgment{A: "archive_search", B: "search_logs", Label: 3, Reason: "both search logs", By: "openai:m", Prompt: PromptVersion, Texts: NewPair(a, b, nil).TextHash()}
+	if _, err := Record(path, []Judgment{model}); err != nil {
+		t.Fatal(err)
+	}
+	accept := PersonAccept(a, b, "the archive is only for audits")
+	if accept.A != "archive_search" || accept.Label != 1 || accept.By != PersonBy || accept.Texts != model.Texts {
+		t.Fatalf("the accept's judgment: %+v", accept)
+	}
+	file, err := Update(path, func(r *Records) { r.Replace(accept) })
+	if err != nil || file.Len() != 2 {
+		t.Fatalf("after the accept: %v, %d judgments", err, file.Len())
+	}
+	if j, ok, _ := file.Replay(NewPair(a, b, nil), ""); !ok || j.By != PersonBy {
+		t.Errorf("replay prefers %+v %v; want the person's", j, ok)
+	}
+	changed := b
+	changed.Description += " Older than 30 days."
+	if _, ok, stale := file.Replay(NewPair(a, changed, nil), ""); ok || !stale {
+		t.Errorf("after a text change: found %v, stale %v; want stale", ok, stale)
+	}
+	file, err = Update(path, func(r *Records) {
+		if n := r.Remove("search_logs", "archive_search", PersonBy); n != 1 {
+			t.Errorf("removed %d", n)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ReadFile(path)
+	if err != nil || again.Len() != 1 || again.All()[0].By != "openai:m" {
+		t.Errorf("after the undo the file holds %v (%v); want the model's judgment only", again.All(), err)
+	}
+}

@@ -74,6 +74,26 @@ func (r *Records) Replace(j Judgment) {
 	r.Add(j)
 }
 
+// Remove drops every judgment of the pair by the judge by (a person's
+// accept undone), and says how many it dropped.
+func (r *Records) Remove(a, b, by string) int {
+	names := ordered(a, b)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	keep := r.byPair[names][:0]
+	n := 0
+	for _, k := range r.byPair[names] {
+		if r.byKey[k].By == by {
+			delete(r.byKey, k)
+			n++
+			continue
+		}
+		keep = append(keep, k)
+	}
+	r.byPair[names] = keep
+	return n
+}
+
 // Len is the number of judgments held.
 func (r *Records) Len() int {
 	r.mu.Lock()
@@ -255,6 +275,16 @@ func (r *Records) WriteFile(path string) error {
 // one of its pair, and the whole is written back, so two runs recording
 // at once keep each other's judgments. It returns the file's judgments.
 func Record(path string, judgments []Judgment) (*Records, error) {
+	return Update(path, func(file *Records) {
+		for _, j := range judgments {
+			file.Replace(j)
+		}
+	})
+}
+
+// Update changes the judgments file at path under its lock: read again,
+// changed by edit, written back whole (a missing file is created).
+func Update(path string, edit func(*Records)) (*Records, error) {
 	unlock, err := safefile.Lock(path)
 	if err != nil {
 		return nil, fmt.Errorf("judgments %s: cannot lock: %w", path, err)
@@ -264,8 +294,14 @@ func Record(path string, judgments []Judgment) (*Records, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, j := range judgments {
-		file.Replace(j)
-	}
+	edit(file)
 	return file, file.WriteFile(path)
+}
+
+// PersonAccept is the judgment a person's triage accept records: label 1
+// ("related, told apart") with the person's reason, for the pair's texts
+// as they are now, so that a change to either tool's text makes it stale.
+func PersonAccept(a, b Tool, reason string) Judgment {
+	p := NewPair(a, b, nil)
+	return Judgment{A: p.A.Name, B: p.B.Name, Label: 1, Reason: reason, By: PersonBy, Texts: p.TextHash()}
 }

@@ -59,7 +59,11 @@ func (t textWriter) judged(j *lint.Judged, max int) {
 			break
 		}
 		stands := "no offline verdict"
-		if u.Offline != "" {
+		switch u.Offline {
+		case "accepted":
+			stands = "the config's accept stands: review it again"
+		case "":
+		default:
 			stands = "offline " + shownVerdict(u.Offline) + " stands"
 		}
 		fmt.Fprintf(t, "  %s %s <> %s: %s (%s)\n", t.style(ansiYellow, "? unjudged"), safe(u.A), safe(u.B), safe(u.Why), stands)
