@@ -8,8 +8,10 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/judge"
 	"toolscope/core/termsafe"
 	"toolscope/core/tokens"
@@ -25,7 +27,10 @@ naming it (or --examples gives them: JSON lines of {"request", "tool"}).
 Each request is then sent with the whole catalog as tools, a tool call
 required, and the tool called is recorded. The output is the confusion
 matrix and, per tool, where its requests went ("3 of 5 requests for a went
-to b").
+to b"). --record keeps the probe in a file (toolscope.probe.json beside
+toolscope.yaml by default) that the explorer reads: the Pairs pane shows,
+beside each pair's risk, how many of the requests for either tool went to
+the other.
 
 The cost is estimated and printed first. When it is over --max-cost, or no
 price is known, the probe asks before sending (or needs --yes when not on
@@ -55,6 +60,8 @@ func runProbe(args []string, io stdio) int {
 	priceText := fs.String("price", "", "the model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
 	yes := fs.Bool("yes", false, "run whatever the estimate, without asking")
 	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
+	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
+	probeFile := fs.String("probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
 	live := addLiveFlags(fs)
 	positional, code, ok := parseCommand(fs, probeUsage, probeHelp, args, io)
 	if !ok {
@@ -181,6 +188,13 @@ func runProbe(args []string, io stdio) int {
 	}
 	result := judge.Tabulate(m.ID(), names, cases)
 	result.Usage = used
+	if *record {
+		path := projectFile(*probeFile, judge.ProbeFileName, findConfig(arg), arg)
+		if err := judge.NewProbeRecord(result, tools, time.Now()).WriteFile(path); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(io.err, "toolscope probe: recorded %d requests for %d tools in %s\n", len(result.Cases), len(result.Matrix), termsafe.Line(path))
+	}
 	out := &stickyWriter{w: io.out}
 	switch *format {
 	case "json":
@@ -240,4 +254,14 @@ func confirm(io stdio, why string) bool {
 	line, _ := bufio.NewReader(f).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
+}
+
+// findConfig is the project config lint would find for the catalog
+// argument, "" for none (the probe reads none; its record goes beside it).
+func findConfig(catalogArg string) string {
+	found, err := config.Find(catalogDir(catalogArg))
+	if err != nil {
+		return ""
+	}
+	return found
 }

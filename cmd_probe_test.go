@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"toolscope/core/judge"
+	"toolscope/tui"
 )
 
 const probeCatalog = `[
@@ -199,5 +204,95 @@ func TestProbeExamplesAndCostGate(t *testing.T) {
 		if code, _, _ := runCmd("", args...); code != 2 {
 			t.Errorf("%v: exit %d; want 2", args, code)
 		}
+	}
+}
+
+// probe --record writes the probe file beside the catalog, and the
+// explorer opened on the catalog shows the measured rate beside the pair's
+// risk; a tool edited since makes it stale, and --probe-file names
+// another file on both sides.
+func TestProbeRecordShowsInTheExplorer(t *testing.T) {
+	s := &scriptedModel{
+		written: map[string][]string{
+			"alpha_search": {"find me the a files", "where is that a thing", "look for a report"},
+			"beta_lookup":  {"what is record 7", "details of record 9", "show record 3"},
+			"gamma":        {"do the g", "g it now"},
+		},
+		picks: map[string]string{
+			"find me the a files": "alpha_search", "where is that a thing": "beta_lookup", "look for a report": "beta_lookup",
+			"what is record 7": "beta_lookup", "details of record 9": "beta_lookup", "show record 3": "alpha_search",
+			"do the g": "gamma", "g it now": "gamma",
+		},
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(probeCatalog), 0o644)
+	code, _, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", "--record", cat)
+	recorded := filepath.Join(dir, judge.ProbeFileName)
+	if code != 0 || !strings.Contains(errb, "recorded 8 requests for 3 tools in "+recorded) {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	rec, err := judge.ReadProbeFile(recorded)
+	if err != nil || rec == nil || rec.Model != "openai:scripted" || len(rec.Cases) != 8 || len(rec.Tools) != 3 {
+		t.Fatalf("the probe file: %+v, %v", rec, err)
+	}
+
+	rowOf := func(m *tui.Model, pair string) string {
+		for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+			if strings.Contains(l, pair) {
+				return l
+			}
+		}
+		return ""
+	}
+	// alpha_search's 3 requests, 2 to beta_lookup; beta_lookup's 3, 1 to
+	// alpha_search: 3 of 6.
+	m := openExplorer(t, 80, 24, "--embedder", "mock", cat)
+	explorerKeys(m, runes("3"), runes("g"))
+	if row := rowOf(m, "alpha_search ↔ beta_lookup"); !strings.Contains(row, "3/6   alpha_search ↔ beta_lookup") {
+		t.Errorf("the ranking's row %q lacks the rate 3/6:\n%s", row, ansi.Strip(m.View()))
+	}
+	// gamma's 2 requests stayed, and so did beta_lookup's with it: 0 of 5.
+	if row := rowOf(m, "beta_lookup ↔ gamma") + rowOf(m, "gamma ↔ beta_lookup"); !strings.Contains(row, "0/5   ") {
+		t.Errorf("the row of beta_lookup and gamma %q lacks the rate 0/5", row)
+	}
+
+	// beta_lookup's description changes: its pairs' measures are stale.
+	os.WriteFile(cat, []byte(strings.Replace(probeCatalog, "Looks up beta.", "Looks up one beta record by id.", 1)), 0o644)
+	m = openExplorer(t, 80, 24, "--embedder", "mock", cat)
+	explorerKeys(m, runes("3"), runes("g"))
+	if row := rowOf(m, "alpha_search ↔ beta_lookup"); !strings.Contains(row, "3/6*  alpha_search ↔ beta_lookup") {
+		t.Errorf("the edited pair's row %q is not marked stale", row)
+	}
+
+	// --probe-file on both sides; the default place is then not read.
+	other := filepath.Join(t.TempDir(), "probe.json")
+	os.Remove(recorded)
+	if code, _, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", "--record", "--probe-file", other, cat); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if _, err := os.Stat(recorded); err == nil {
+		t.Fatal("--probe-file wrote the default file too")
+	}
+	m = openExplorer(t, 80, 24, "--embedder", "mock", "--probe-file", other, cat)
+	explorerKeys(m, runes("3"), runes("g"))
+	if row := rowOf(m, "alpha_search ↔ beta_lookup"); !strings.Contains(row, "3/6") {
+		t.Errorf("--probe-file: row %q lacks the rate", row)
+	}
+
+	// A bad probe file stops the explorer with one line naming it.
+	os.WriteFile(recorded, []byte("{\n  \"probe\": 1,\n  \"model\": \"m\",\n  \"dat\": 1\n}\n"), 0o644)
+	code, _, errb = runCmd("", "--embedder", "mock", cat)
+	if code != 2 || !strings.Contains(errb, recorded+`:4:3: the record: unknown field "dat"`) || strings.Count(errb, "\n") != 1 {
+		t.Errorf("a bad probe file: exit %d %q", code, errb)
+	}
+	code, _, errb = runCmd("", "--embedder", "mock", "--probe-file", filepath.Join(dir, "missing.json"), cat)
+	if code != 2 || !strings.Contains(errb, "missing.json: no such file") {
+		t.Errorf("a missing --probe-file: exit %d %q", code, errb)
 	}
 }

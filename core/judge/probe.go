@@ -214,7 +214,24 @@ type ProbeCase struct {
 	Tool    string `json:"tool"`
 	Request string `json:"request"`
 	Picked  string `json:"picked"`
+	// From says where the request came from (FromWritten, ...); "" is
+	// not said.
+	From string `json:"from,omitempty"`
 }
+
+// Where a probe's request came from.
+const (
+	// FromWritten: the model wrote it from the tool's texts.
+	FromWritten = "written"
+	// FromInputExample: the model wrote it from one of the tool's
+	// input_examples, to lead to exactly that call.
+	FromInputExample = "input_examples"
+	// FromExamples: the --examples file gave it.
+	FromExamples = "examples"
+)
+
+// caseSources are the values From may take.
+var caseSources = []string{FromWritten, FromInputExample, FromExamples}
 
 // Confusion is how often requests meant for Tool went to Picked.
 type Confusion struct {

@@ -13,9 +13,9 @@ import (
 
 func TestTabulate(t *testing.T) {
 	cases := []ProbeCase{
-		{"a", "r1", "a"}, {"a", "r2", "b"}, {"a", "r3", "b"},
-		{"b", "r4", "b"}, {"b", "r5", NoPick},
-		{"c", "r6", "c"},
+		{"a", "r1", "a", ""}, {"a", "r2", "b", ""}, {"a", "r3", "b", ""},
+		{"b", "r4", "b", ""}, {"b", "r5", NoPick, ""},
+		{"c", "r6", "c", ""},
 	}
 	p := Tabulate("openai:m", []string{"a", "b", "c"}, cases)
 	if p.Correct != 3 || p.Matrix["a"]["b"] != 2 || p.Matrix["b"][NoPick] != 1 || len(p.Matrix) != 3 {
