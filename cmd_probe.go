@@ -23,7 +23,9 @@ const (
 	probeHelp    = probeSummary + `.
 
 For each tool the model writes K requests that need that tool without
-naming it (or --examples gives them: JSON lines of {"request", "tool"}).
+naming it; for a tool with Anthropic input_examples (example arguments),
+one of them from each example, as the call it should lead to (or
+--examples gives the requests: JSON lines of {"request", "tool"}).
 Each request is then sent with the whole catalog as tools, a tool call
 required, and the tool called is recorded. The output is the confusion
 matrix and, per tool, where its requests went ("3 of 5 requests for a went
@@ -121,7 +123,7 @@ func runProbe(args []string, io stdio) int {
 			return fail(fmt.Errorf("examples %s: %w", *examples, err))
 		}
 		for _, e := range ex {
-			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request})
+			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request, From: judge.FromExamples})
 		}
 	}
 
@@ -176,9 +178,7 @@ func runProbe(args []string, io stdio) int {
 			case len(written[i]) < *k:
 				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %d requests kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), *k)
 			}
-			for _, q := range written[i] {
-				cases = append(cases, judge.ProbeCase{Tool: t.Name, Request: q})
-			}
+			cases = append(cases, written[i]...)
 		}
 	}
 	used, err := m.PickAll(ctx, cases, defs, progress("requests sent:"))
@@ -238,7 +238,7 @@ func safeProbe(p judge.Probe) judge.Probe {
 	}
 	out.Cases = make([]judge.ProbeCase, len(p.Cases))
 	for i, c := range p.Cases {
-		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked)}
+		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked), From: c.From}
 	}
 	return judge.Tabulate(p.Model, out.Tools, out.Cases)
 }

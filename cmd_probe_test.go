@@ -29,6 +29,11 @@ const probeCatalog = `[
 type scriptedModel struct {
 	written map[string][]string
 	picks   map[string]string
+	// fromExamples are the requests written from a tool's input
+	// examples, when the writing request carries them; asked keeps, per
+	// tool, the writing request's system prompt, examples and k.
+	fromExamples map[string][]string
+	asked        map[string]writeAsked
 
 	// noRequired refuses tool_choice "required" with a 400, as some
 	// servers do.
@@ -69,14 +74,32 @@ func (s *scriptedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	} else {
 		var ask struct {
-			Tool struct{ Name string }
-			K    int
+			Tool     struct{ Name string }
+			Examples []json.RawMessage
+			K        int
 		}
 		json.Unmarshal([]byte(last), &ask)
-		b, _ := json.Marshal(map[string]any{"requests": s.written[ask.Tool.Name]})
+		answer := map[string]any{"requests": s.written[ask.Tool.Name]}
+		if ask.Examples != nil {
+			answer["fromExamples"] = s.fromExamples[ask.Tool.Name]
+		}
+		s.mu.Lock()
+		if s.asked == nil {
+			s.asked = map[string]writeAsked{}
+		}
+		s.asked[ask.Tool.Name] = writeAsked{system: body.Messages[0].Content, user: last, examples: ask.Examples, k: ask.K}
+		s.mu.Unlock()
+		b, _ := json.Marshal(answer)
 		message["content"] = string(b)
 	}
 	json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": message}}})
+}
+
+// writeAsked is what a writing request asked for one tool.
+type writeAsked struct {
+	system, user string
+	examples     []json.RawMessage
+	k            int
 }
 
 func TestProbeMatrixMatchesTheScript(t *testing.T) {
@@ -294,5 +317,100 @@ func TestProbeRecordShowsInTheExplorer(t *testing.T) {
 	code, _, errb = runCmd("", "--embedder", "mock", "--probe-file", filepath.Join(dir, "missing.json"), cat)
 	if code != 2 || !strings.Contains(errb, "missing.json: no such file") {
 		t.Errorf("a missing --probe-file: exit %d %q", code, errb)
+	}
+}
+
+// An Anthropic catalog's input_examples: the writing request for a tool
+// that has them carries its first K examples and asks for one request per
+// example, then free ones for the rest of K; the report counts the
+// requests written from examples, and the record says where each came
+// from.
+func TestProbeWritesRequestsFromInputExamples(t *testing.T) {
+	const anthropicCatalog = `[
+ {"name": "alpha_search", "description": "Searches alpha.", "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}},
+  "input_examples": [{"q": "quarterly revenue"}, {"q": "churn by region"}]},
+ {"name": "beta_lookup", "description": "Looks up beta.", "input_schema": {"type": "object", "properties": {"id": {"type": "string"}}},
+  "input_examples": [{"id": "7"}, {"id": "9"}, {"id": "11"}, {"id": "13"}]},
+ {"name": "gamma", "description": "Does gamma.", "input_schema": {"type": "object"}}
+]`
+	s := &scriptedModel{
+		fromExamples: map[string][]string{
+			"alpha_search": {"how did quarterly revenue do", "use alpha_search for churn by region"},
+			"beta_lookup":  {"what is record 7", "details of record 9", "show record 11"},
+		},
+		written: map[string][]string{
+			"alpha_search": {"find me the a files"},
+			"gamma":        {"do the g", "g it now", "run g"},
+		},
+		picks: map[string]string{
+			"how did quarterly revenue do": "alpha_search", "find me the a files": "beta_lookup",
+			"what is record 7": "beta_lookup", "details of record 9": "alpha_search", "show record 11": "beta_lookup",
+			"do the g": "gamma", "g it now": "gamma", "run g": "gamma",
+		},
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	cat := writeFile(t, "anthropic.json", anthropicCatalog)
+	record := filepath.Join(t.TempDir(), "probe.json")
+	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", "--format", "json", "--record", "--probe-file", record, cat)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+
+	// What each writing request asked.
+	for _, tc := range []struct {
+		tool     string
+		examples string
+		k        int
+	}{
+		{"alpha_search", `[{"q":"quarterly revenue"},{"q":"churn by region"}]`, 1},
+		{"beta_lookup", `[{"id":"7"},{"id":"9"},{"id":"11"}]`, 0},
+		{"gamma", ``, 3},
+	} {
+		a := s.asked[tc.tool]
+		got, _ := json.Marshal(a.examples)
+		if a.examples == nil {
+			got = nil
+		}
+		if string(got) != tc.examples || a.k != tc.k {
+			t.Errorf("%s: asked with examples %s and k %d; want %s and %d", tc.tool, got, a.k, tc.examples, tc.k)
+		}
+		withExamples := strings.Contains(a.system, "for each example in order, write one realistic request") && strings.Contains(a.system, "exactly those arguments")
+		if withExamples != (tc.examples != "") || !strings.Contains(a.system, "Never mention the tool's name") {
+			t.Errorf("%s: system prompt %q", tc.tool, a.system)
+		}
+	}
+
+	var got judge.Probe
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// alpha_search: one of its two example requests named the tool and
+	// was dropped; beta_lookup: three from examples; gamma: three free.
+	from := map[string]map[string]int{}
+	for _, c := range got.Cases {
+		if from[c.Tool] == nil {
+			from[c.Tool] = map[string]int{}
+		}
+		from[c.Tool][c.From]++
+	}
+	want := map[string]map[string]int{
+		"alpha_search": {judge.FromInputExample: 1, judge.FromWritten: 1},
+		"beta_lookup":  {judge.FromInputExample: 3},
+		"gamma":        {judge.FromWritten: 3},
+	}
+	if !reflect.DeepEqual(from, want) || got.FromInputExamples != 4 || len(got.Cases) != 8 {
+		t.Errorf("cases by origin %v, %d from input_examples of %d; want %v, 4 of 8", from, got.FromInputExamples, len(got.Cases), want)
+	}
+	rec, err := judge.ReadProbeFile(record)
+	if err != nil || rec == nil || !reflect.DeepEqual(rec.Cases, got.Cases) {
+		t.Errorf("the record's cases differ from the report's: %v", err)
+	}
+	code, text, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", cat)
+	if code != 0 || !strings.Contains(text, "8 requests for 3 tools (4 written from input_examples)") {
+		t.Errorf("exit %d: the text report does not count the requests from examples:\n%s%s", code, text, errb)
 	}
 }

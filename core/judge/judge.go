@@ -45,6 +45,10 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// Examples are the tool's input_examples (argument objects, not
+	// requests): the probe asks for a request written from each. They are
+	// in no judge request and no text hash.
+	Examples []json.RawMessage `json:"-"`
 }
 
 // FromCatalog takes a catalog tool's texts; the schema keeps the catalog's
@@ -53,6 +57,9 @@ func FromCatalog(t *catalog.Tool) Tool {
 	out := Tool{Name: t.Name, Description: t.Description}
 	if t.Schema != nil {
 		out.InputSchema = json.RawMessage(t.Schema.JSON())
+	}
+	for _, ex := range t.InputExamples {
+		out.Examples = append(out.Examples, json.RawMessage(ex.JSON()))
 	}
 	return out
 }
