@@ -145,3 +145,24 @@ func TestNeighboursShowTheProbedRate(t *testing.T) {
 		t.Errorf("get_volume_status's neighbour row %q lacks the rate", row)
 	}
 }
+
+// A probe record is data from the repository: its model name reaches the
+// screen with its control characters spelled out.
+func TestProbeRecordTextIsEscaped(t *testing.T) {
+	rec := testProbe(t)
+	rec.Model = "openai:m\x1b]52;c;aGk=\x07\x1b[2J"
+	opts := mockOptions(t)
+	opts.Probe = rec
+	m := scoredModel(t, opts, 160, 45)
+	press(m, "3")
+	press(m, "g")
+	press(m, "enter")
+	for _, screen := range []string{m.View(), strings.Join(m.compare.lines, "\n")} {
+		if strings.Contains(screen, "\x1b]52") || strings.Contains(screen, "\x1b[2J") || strings.Contains(screen, "\x07") {
+			t.Fatalf("the record's control characters reached the screen: %q", screen)
+		}
+	}
+	if !strings.Contains(strings.Join(m.compare.lines, "\n"), "probe (openai:m") {
+		t.Error("no probe line in the comparison")
+	}
+}
