@@ -166,3 +166,18 @@ func TestProbeRecordTextIsEscaped(t *testing.T) {
 		t.Error("no probe line in the comparison")
 	}
 }
+
+// Narrow and tiny panes keep the column inside the width.
+func TestProbedRateFitsSmallPanes(t *testing.T) {
+	opts := mockOptions(t)
+	opts.Probe = testProbe(t)
+	for _, size := range [][2]int{{20, 5}, {40, 12}, {60, 20}, {100, 30}, {140, 40}} {
+		m := scoredModel(t, opts, size[0], size[1])
+		for _, k := range []string{"3", "g", "down", "enter", "esc"} {
+			press(m, k)
+			if w, h := lipgloss.Width(m.View()), lipgloss.Height(m.View()); w > size[0] || h > size[1] {
+				t.Fatalf("%dx%d after %q: the screen is %dx%d", size[0], size[1], k, w, h)
+			}
+		}
+	}
+}
