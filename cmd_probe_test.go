@@ -95,6 +95,13 @@ func (s *scriptedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": message}}})
 }
 
+// clearJudgeEnv leaves the judge's endpoint and key to the flags.
+func clearJudgeEnv(t *testing.T) {
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+}
+
 // writeAsked is what a writing request asked for one tool.
 type writeAsked struct {
 	system, user string
@@ -123,9 +130,7 @@ func TestProbeMatrixMatchesTheScript(t *testing.T) {
 	}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	cat := writeFile(t, "cat.json", probeCatalog)
 	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "4", "--yes", "--format", "json", cat)
 	if code != 0 {
@@ -189,9 +194,7 @@ func TestProbeExamplesAndCostGate(t *testing.T) {
 	s := &scriptedModel{picks: map[string]string{"q1": "gamma", "q2": "alpha_search"}}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	cat := writeFile(t, "cat.json", probeCatalog)
 	ex := writeFile(t, "ex.jsonl", `{"request": "q1", "tool": "alpha_search"}`+"\n"+`{"request": "q2", "tool": "alpha_search"}`+"\n")
 	// A remote model with no known price is not run off a terminal.
@@ -249,9 +252,7 @@ func TestProbeRecordShowsInTheExplorer(t *testing.T) {
 	}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	dir := t.TempDir()
 	cat := filepath.Join(dir, "tools.json")
 	os.WriteFile(cat, []byte(probeCatalog), 0o644)
@@ -350,9 +351,7 @@ func TestProbeWritesRequestsFromInputExamples(t *testing.T) {
 	}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	cat := writeFile(t, "anthropic.json", anthropicCatalog)
 	record := filepath.Join(t.TempDir(), "probe.json")
 	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", "--format", "json", "--record", "--probe-file", record, cat)
