@@ -83,6 +83,8 @@ func runProbe(args []string, io stdio) int {
 		return usageError(io, "probe", fmt.Sprintf("--concurrency %d is outside 1..64", *concurrency))
 	case *maxCost < 0:
 		return usageError(io, "probe", "--max-cost is negative")
+	case *probeFile != "" && !*record:
+		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
 	}
 	name, err := judge.ParseSpec(*model)
 	if err != nil {

@@ -226,7 +226,7 @@ func TestProbeExamplesAndCostGate(t *testing.T) {
 	if code != 2 || !strings.Contains(errb, `line 1: no tool "nope"`) {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
-	for _, args := range [][]string{{"probe", cat}, {"probe", "--model", "gpt-4", cat}, {"probe", "--model", "openai:m", "--k", "0", cat}} {
+	for _, args := range [][]string{{"probe", cat}, {"probe", "--model", "gpt-4", cat}, {"probe", "--model", "openai:m", "--k", "0", cat}, {"probe", "--model", "openai:m", "--probe-file", "p.json", cat}} {
 		if code, _, _ := runCmd("", args...); code != 2 {
 			t.Errorf("%v: exit %d; want 2", args, code)
 		}
