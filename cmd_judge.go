@@ -81,15 +81,25 @@ func (j *judgeFlags) check() error {
 // else in the catalog file's directory (the working directory for stdin
 // and live sources).
 func (j *judgeFlags) path(cfg *config.Config, catalogArg string) string {
-	switch {
-	case j.file != "":
-		return j.file
-	case cfg != nil && cfg.Path != "":
-		return filepath.Join(filepath.Dir(cfg.Path), judge.FileName)
-	case catalogArg != "" && catalogArg != "-" && !strings.HasPrefix(catalogArg, "mcp:") && !strings.Contains(catalogArg, "://"):
-		return filepath.Join(filepath.Dir(catalogArg), judge.FileName)
+	cfgPath := ""
+	if cfg != nil {
+		cfgPath = cfg.Path
 	}
-	return judge.FileName
+	return projectFile(j.file, judge.FileName, cfgPath, catalogArg)
+}
+
+// projectFile is where a file the repository keeps (the judgments, the
+// probe record) is read and written: given when a flag names it, else
+// name beside the project config (cfgPath), else in the catalog file's
+// directory (the working directory for stdin and live sources).
+func projectFile(given, name, cfgPath, catalogArg string) string {
+	switch {
+	case given != "":
+		return given
+	case cfgPath != "":
+		return filepath.Join(filepath.Dir(cfgPath), name)
+	}
+	return filepath.Join(catalogDir(catalogArg), name)
 }
 
 // active reports whether the run may judge or replay: a judge is named, or

@@ -70,9 +70,7 @@ func confusableNames(r lint.Report) []string {
 }
 
 func TestLintJudgeRecordsThenReplaysWithoutKeyOrServer(t *testing.T) {
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
 	dir := t.TempDir()
 	cat := filepath.Join(dir, "tools.json")
@@ -159,9 +157,7 @@ func TestLintJudgeRecordsThenReplaysWithoutKeyOrServer(t *testing.T) {
 }
 
 func TestLintJudgeBudget(t *testing.T) {
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
 	cat := writeFile(t, "tools.json", judgeCatalog)
 	srv, requests := judgeServer(t, nil)

@@ -8,8 +8,10 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"toolscope/core/catalog"
+	"toolscope/core/config"
 	"toolscope/core/judge"
 	"toolscope/core/termsafe"
 	"toolscope/core/tokens"
@@ -21,11 +23,16 @@ const (
 	probeHelp    = probeSummary + `.
 
 For each tool the model writes K requests that need that tool without
-naming it (or --examples gives them: JSON lines of {"request", "tool"}).
+naming it; for a tool with Anthropic input_examples (example arguments),
+one of them from each example, as the call it should lead to (or
+--examples gives the requests: JSON lines of {"request", "tool"}).
 Each request is then sent with the whole catalog as tools, a tool call
 required, and the tool called is recorded. The output is the confusion
 matrix and, per tool, where its requests went ("3 of 5 requests for a went
-to b").
+to b"). --record keeps the probe in a file (toolscope.probe.json beside
+toolscope.yaml by default) that the explorer reads: the Pairs pane shows,
+beside each pair's risk, how many of the requests for either tool went to
+the other.
 
 The cost is estimated and printed first. When it is over --max-cost, or no
 price is known, the probe asks before sending (or needs --yes when not on
@@ -55,6 +62,8 @@ func runProbe(args []string, io stdio) int {
 	priceText := fs.String("price", "", "the model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
 	yes := fs.Bool("yes", false, "run whatever the estimate, without asking")
 	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
+	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
+	probeFile := fs.String("probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
 	live := addLiveFlags(fs)
 	positional, code, ok := parseCommand(fs, probeUsage, probeHelp, args, io)
 	if !ok {
@@ -74,6 +83,8 @@ func runProbe(args []string, io stdio) int {
 		return usageError(io, "probe", fmt.Sprintf("--concurrency %d is outside 1..64", *concurrency))
 	case *maxCost < 0:
 		return usageError(io, "probe", "--max-cost is negative")
+	case *probeFile != "" && !*record:
+		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
 	}
 	name, err := judge.ParseSpec(*model)
 	if err != nil {
@@ -114,7 +125,7 @@ func runProbe(args []string, io stdio) int {
 			return fail(fmt.Errorf("examples %s: %w", *examples, err))
 		}
 		for _, e := range ex {
-			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request})
+			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request, From: judge.FromExamples})
 		}
 	}
 
@@ -169,9 +180,7 @@ func runProbe(args []string, io stdio) int {
 			case len(written[i]) < *k:
 				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %d requests kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), *k)
 			}
-			for _, q := range written[i] {
-				cases = append(cases, judge.ProbeCase{Tool: t.Name, Request: q})
-			}
+			cases = append(cases, written[i]...)
 		}
 	}
 	used, err := m.PickAll(ctx, cases, defs, progress("requests sent:"))
@@ -181,6 +190,13 @@ func runProbe(args []string, io stdio) int {
 	}
 	result := judge.Tabulate(m.ID(), names, cases)
 	result.Usage = used
+	if *record {
+		path := projectFile(*probeFile, judge.ProbeFileName, findConfig(arg), arg)
+		if err := judge.NewProbeRecord(result, tools, time.Now()).WriteFile(path); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(io.err, "toolscope probe: recorded %d requests for %d tools in %s\n", len(result.Cases), len(result.Matrix), termsafe.Line(path))
+	}
 	out := &stickyWriter{w: io.out}
 	switch *format {
 	case "json":
@@ -224,7 +240,7 @@ func safeProbe(p judge.Probe) judge.Probe {
 	}
 	out.Cases = make([]judge.ProbeCase, len(p.Cases))
 	for i, c := range p.Cases {
-		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked)}
+		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked), From: c.From}
 	}
 	return judge.Tabulate(p.Model, out.Tools, out.Cases)
 }
@@ -240,4 +256,14 @@ func confirm(io stdio, why string) bool {
 	line, _ := bufio.NewReader(f).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
+}
+
+// findConfig is the project config lint would find for the catalog
+// argument, "" for none (the probe reads none; its record goes beside it).
+func findConfig(catalogArg string) string {
+	found, err := config.Find(catalogDir(catalogArg))
+	if err != nil {
+		return ""
+	}
+	return found
 }

@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"toolscope/core/judge"
+	"toolscope/tui"
 )
 
 const probeCatalog = `[
@@ -24,6 +29,11 @@ const probeCatalog = `[
 type scriptedModel struct {
 	written map[string][]string
 	picks   map[string]string
+	// fromExamples are the requests written from a tool's input
+	// examples, when the writing request carries them; asked keeps, per
+	// tool, the writing request's system prompt, examples and k.
+	fromExamples map[string][]string
+	asked        map[string]writeAsked
 
 	// noRequired refuses tool_choice "required" with a 400, as some
 	// servers do.
@@ -64,14 +74,39 @@ func (s *scriptedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	} else {
 		var ask struct {
-			Tool struct{ Name string }
-			K    int
+			Tool     struct{ Name string }
+			Examples []json.RawMessage
+			K        int
 		}
 		json.Unmarshal([]byte(last), &ask)
-		b, _ := json.Marshal(map[string]any{"requests": s.written[ask.Tool.Name]})
+		answer := map[string]any{"requests": s.written[ask.Tool.Name]}
+		if ask.Examples != nil {
+			answer["fromExamples"] = s.fromExamples[ask.Tool.Name]
+		}
+		s.mu.Lock()
+		if s.asked == nil {
+			s.asked = map[string]writeAsked{}
+		}
+		s.asked[ask.Tool.Name] = writeAsked{system: body.Messages[0].Content, user: last, examples: ask.Examples, k: ask.K}
+		s.mu.Unlock()
+		b, _ := json.Marshal(answer)
 		message["content"] = string(b)
 	}
 	json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": message}}})
+}
+
+// clearJudgeEnv leaves the judge's endpoint and key to the flags.
+func clearJudgeEnv(t *testing.T) {
+	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+}
+
+// writeAsked is what a writing request asked for one tool.
+type writeAsked struct {
+	system, user string
+	examples     []json.RawMessage
+	k            int
 }
 
 func TestProbeMatrixMatchesTheScript(t *testing.T) {
@@ -95,9 +130,7 @@ func TestProbeMatrixMatchesTheScript(t *testing.T) {
 	}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	cat := writeFile(t, "cat.json", probeCatalog)
 	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "4", "--yes", "--format", "json", cat)
 	if code != 0 {
@@ -161,9 +194,7 @@ func TestProbeExamplesAndCostGate(t *testing.T) {
 	s := &scriptedModel{picks: map[string]string{"q1": "gamma", "q2": "alpha_search"}}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	for _, v := range []string{"TOOLSCOPE_JUDGE_URL", "OPENAI_BASE_URL", "TOOLSCOPE_JUDGE_KEY", "OPENAI_API_KEY"} {
-		t.Setenv(v, "")
-	}
+	clearJudgeEnv(t)
 	cat := writeFile(t, "cat.json", probeCatalog)
 	ex := writeFile(t, "ex.jsonl", `{"request": "q1", "tool": "alpha_search"}`+"\n"+`{"request": "q2", "tool": "alpha_search"}`+"\n")
 	// A remote model with no known price is not run off a terminal.
@@ -195,9 +226,190 @@ func TestProbeExamplesAndCostGate(t *testing.T) {
 	if code != 2 || !strings.Contains(errb, `line 1: no tool "nope"`) {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
-	for _, args := range [][]string{{"probe", cat}, {"probe", "--model", "gpt-4", cat}, {"probe", "--model", "openai:m", "--k", "0", cat}} {
+	for _, args := range [][]string{{"probe", cat}, {"probe", "--model", "gpt-4", cat}, {"probe", "--model", "openai:m", "--k", "0", cat}, {"probe", "--model", "openai:m", "--probe-file", "p.json", cat}} {
 		if code, _, _ := runCmd("", args...); code != 2 {
 			t.Errorf("%v: exit %d; want 2", args, code)
 		}
+	}
+}
+
+// probe --record writes the probe file beside the catalog, and the
+// explorer opened on the catalog shows the measured rate beside the pair's
+// risk; a tool edited since makes it stale, and --probe-file names
+// another file on both sides.
+func TestProbeRecordShowsInTheExplorer(t *testing.T) {
+	s := &scriptedModel{
+		written: map[string][]string{
+			"alpha_search": {"find me the a files", "where is that a thing", "look for a report"},
+			"beta_lookup":  {"what is record 7", "details of record 9", "show record 3"},
+			"gamma":        {"do the g", "g it now"},
+		},
+		picks: map[string]string{
+			"find me the a files": "alpha_search", "where is that a thing": "beta_lookup", "look for a report": "beta_lookup",
+			"what is record 7": "beta_lookup", "details of record 9": "beta_lookup", "show record 3": "alpha_search",
+			"do the g": "gamma", "g it now": "gamma",
+		},
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	clearJudgeEnv(t)
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(probeCatalog), 0o644)
+	code, _, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", "--record", cat)
+	recorded := filepath.Join(dir, judge.ProbeFileName)
+	if code != 0 || !strings.Contains(errb, "recorded 8 requests for 3 tools in "+recorded) {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	rec, err := judge.ReadProbeFile(recorded)
+	if err != nil || rec == nil || rec.Model != "openai:scripted" || len(rec.Cases) != 8 || len(rec.Tools) != 3 {
+		t.Fatalf("the probe file: %+v, %v", rec, err)
+	}
+
+	rowOf := func(m *tui.Model, pair string) string {
+		for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+			if strings.Contains(l, pair) {
+				return l
+			}
+		}
+		return ""
+	}
+	// alpha_search's 3 requests, 2 to beta_lookup; beta_lookup's 3, 1 to
+	// alpha_search: 3 of 6.
+	m := openExplorer(t, 80, 24, "--embedder", "mock", cat)
+	explorerKeys(m, runes("3"), runes("g"))
+	if row := rowOf(m, "alpha_search ↔ beta_lookup"); !strings.Contains(row, "3/6   alpha_search ↔ beta_lookup") {
+		t.Errorf("the ranking's row %q lacks the rate 3/6:\n%s", row, ansi.Strip(m.View()))
+	}
+	// gamma's 2 requests stayed, and so did beta_lookup's with it: 0 of 5.
+	if row := rowOf(m, "beta_lookup ↔ gamma") + rowOf(m, "gamma ↔ beta_lookup"); !strings.Contains(row, "0/5   ") {
+		t.Errorf("the row of beta_lookup and gamma %q lacks the rate 0/5", row)
+	}
+
+	// beta_lookup's description changes: its pairs' measures are stale.
+	os.WriteFile(cat, []byte(strings.Replace(probeCatalog, "Looks up beta.", "Looks up one beta record by id.", 1)), 0o644)
+	m = openExplorer(t, 80, 24, "--embedder", "mock", cat)
+	explorerKeys(m, runes("3"), runes("g"))
+	if row := rowOf(m, "alpha_search ↔ beta_lookup"); !strings.Contains(row, "3/6*  alpha_search ↔ beta_lookup") {
+		t.Errorf("the edited pair's row %q is not marked stale", row)
+	}
+
+	// --probe-file on both sides; the default place is then not read.
+	other := filepath.Join(t.TempDir(), "probe.json")
+	os.Remove(recorded)
+	if code, _, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", "--record", "--probe-file", other, cat); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if _, err := os.Stat(recorded); err == nil {
+		t.Fatal("--probe-file wrote the default file too")
+	}
+	m = openExplorer(t, 80, 24, "--embedder", "mock", "--probe-file", other, cat)
+	explorerKeys(m, runes("3"), runes("g"))
+	if row := rowOf(m, "alpha_search ↔ beta_lookup"); !strings.Contains(row, "3/6") {
+		t.Errorf("--probe-file: row %q lacks the rate", row)
+	}
+
+	// A bad probe file stops the explorer with one line naming it.
+	os.WriteFile(recorded, []byte("{\n  \"probe\": 1,\n  \"model\": \"m\",\n  \"dat\": 1\n}\n"), 0o644)
+	code, _, errb = runCmd("", "--embedder", "mock", cat)
+	if code != 2 || !strings.Contains(errb, recorded+`:4:3: the record: unknown field "dat"`) || strings.Count(errb, "\n") != 1 {
+		t.Errorf("a bad probe file: exit %d %q", code, errb)
+	}
+	code, _, errb = runCmd("", "--embedder", "mock", "--probe-file", filepath.Join(dir, "missing.json"), cat)
+	if code != 2 || !strings.Contains(errb, "missing.json: no such file") {
+		t.Errorf("a missing --probe-file: exit %d %q", code, errb)
+	}
+}
+
+// An Anthropic catalog's input_examples: the writing request for a tool
+// that has them carries its first K examples and asks for one request per
+// example, then free ones for the rest of K; the report counts the
+// requests written from examples, and the record says where each came
+// from.
+func TestProbeWritesRequestsFromInputExamples(t *testing.T) {
+	const anthropicCatalog = `[
+ {"name": "alpha_search", "description": "Searches alpha.", "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}},
+  "input_examples": [{"q": "quarterly revenue"}, {"q": "churn by region"}]},
+ {"name": "beta_lookup", "description": "Looks up beta.", "input_schema": {"type": "object", "properties": {"id": {"type": "string"}}},
+  "input_examples": [{"id": "7"}, {"id": "9"}, {"id": "11"}, {"id": "13"}]},
+ {"name": "gamma", "description": "Does gamma.", "input_schema": {"type": "object"}}
+]`
+	s := &scriptedModel{
+		fromExamples: map[string][]string{
+			"alpha_search": {"how did quarterly revenue do", "use alpha_search for churn by region"},
+			"beta_lookup":  {"what is record 7", "details of record 9", "show record 11"},
+		},
+		written: map[string][]string{
+			"alpha_search": {"find me the a files"},
+			"gamma":        {"do the g", "g it now", "run g"},
+		},
+		picks: map[string]string{
+			"how did quarterly revenue do": "alpha_search", "find me the a files": "beta_lookup",
+			"what is record 7": "beta_lookup", "details of record 9": "alpha_search", "show record 11": "beta_lookup",
+			"do the g": "gamma", "g it now": "gamma", "run g": "gamma",
+		},
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	clearJudgeEnv(t)
+	cat := writeFile(t, "anthropic.json", anthropicCatalog)
+	record := filepath.Join(t.TempDir(), "probe.json")
+	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", "--format", "json", "--record", "--probe-file", record, cat)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+
+	// What each writing request asked.
+	for _, tc := range []struct {
+		tool     string
+		examples string
+		k        int
+	}{
+		{"alpha_search", `[{"q":"quarterly revenue"},{"q":"churn by region"}]`, 1},
+		{"beta_lookup", `[{"id":"7"},{"id":"9"},{"id":"11"}]`, 0},
+		{"gamma", ``, 3},
+	} {
+		a := s.asked[tc.tool]
+		got, _ := json.Marshal(a.examples)
+		if a.examples == nil {
+			got = nil
+		}
+		if string(got) != tc.examples || a.k != tc.k {
+			t.Errorf("%s: asked with examples %s and k %d; want %s and %d", tc.tool, got, a.k, tc.examples, tc.k)
+		}
+		withExamples := strings.Contains(a.system, "for each example in order, write one realistic request") && strings.Contains(a.system, "exactly those arguments")
+		if withExamples != (tc.examples != "") || !strings.Contains(a.system, "Never mention the tool's name") {
+			t.Errorf("%s: system prompt %q", tc.tool, a.system)
+		}
+	}
+
+	var got judge.Probe
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// alpha_search: one of its two example requests named the tool and
+	// was dropped; beta_lookup: three from examples; gamma: three free.
+	from := map[string]map[string]int{}
+	for _, c := range got.Cases {
+		if from[c.Tool] == nil {
+			from[c.Tool] = map[string]int{}
+		}
+		from[c.Tool][c.From]++
+	}
+	want := map[string]map[string]int{
+		"alpha_search": {judge.FromInputExample: 1, judge.FromWritten: 1},
+		"beta_lookup":  {judge.FromInputExample: 3},
+		"gamma":        {judge.FromWritten: 3},
+	}
+	if !reflect.DeepEqual(from, want) || got.FromInputExamples != 4 || len(got.Cases) != 8 {
+		t.Errorf("cases by origin %v, %d from input_examples of %d; want %v, 4 of 8", from, got.FromInputExamples, len(got.Cases), want)
+	}
+	rec, err := judge.ReadProbeFile(record)
+	if err != nil || rec == nil || !reflect.DeepEqual(rec.Cases, got.Cases) {
+		t.Errorf("the record's cases differ from the report's: %v", err)
+	}
+	code, text, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "3", cat)
+	if code != 0 || !strings.Contains(text, "8 requests for 3 tools (4 written from input_examples)") {
+		t.Errorf("exit %d: the text report does not count the requests from examples:\n%s%s", code, text, errb)
 	}
 }

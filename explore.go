@@ -17,6 +17,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/config"
+	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/live"
 	"toolscope/core/termsafe"
@@ -82,6 +83,8 @@ type exploreCommand struct {
 	flags *catalogFlags
 	cfg   *configFlags
 	judge *judgeFlags
+	// probe is the recorded probe the Pairs pane shows, nil for none.
+	probe *judge.ProbeRecord
 }
 
 // parseExplore parses the explorer's command line and reads the project
@@ -93,6 +96,7 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	cfgFlags := addConfigFlags(fs)
 	jf := addExplorerJudgeFlags(fs)
 	jf.noCache = &f.noCache
+	probeFile := fs.String("probe-file", "", "the probe record `FILE` (toolscope probe --record) whose measured rates the Pairs pane shows beside the risk (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
 	// parseCommand would name a subcommand in its messages; the bare
 	// command has none.
 	positional, err := parseFlags(fs, args)
@@ -131,7 +135,23 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return nil, 2, false
 	}
-	return &exploreCommand{arg: arg, kind: kind, flags: f, cfg: cfgFlags, judge: jf}, 0, true
+	var probe *judge.ProbeRecord
+	if kind != sourceDemo || *probeFile != "" {
+		cfgPath := ""
+		if cfg != nil {
+			cfgPath = cfg.Path
+		}
+		path := projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
+		if probe, err = judge.ReadProbeFile(path); err != nil {
+			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+			return nil, 2, false
+		}
+		if probe == nil && *probeFile != "" {
+			fmt.Fprintf(io.err, "toolscope: --probe-file %s: no such file\n", termsafe.Line(path))
+			return nil, 2, false
+		}
+	}
+	return &exploreCommand{arg: arg, kind: kind, flags: f, cfg: cfgFlags, judge: jf, probe: probe}, 0, true
 }
 
 // options are the explorer's options for the command (cat is nil for a
@@ -139,6 +159,7 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o := exploreOptions(x.arg, x.kind, cat, x.flags, io)
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
+	o.Probe = x.probe
 	if x.judge != nil {
 		o.Judge, o.JudgeCost, o.JudgeCostAll = x.judge.explorer()
 		// One read of the judgments file, shared: an accept's judgment is

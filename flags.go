@@ -464,15 +464,20 @@ func (c *configFlags) load(catalogArg string) (*config.Config, error) {
 	if c.path != "" {
 		return config.Load(c.path)
 	}
-	dir := "."
-	if catalogArg != "" && catalogArg != "-" && !strings.HasPrefix(catalogArg, "mcp:") && !strings.Contains(catalogArg, "://") {
-		dir = filepath.Dir(catalogArg)
-	}
-	found, err := config.Find(dir)
+	found, err := config.Find(catalogDir(catalogArg))
 	if err != nil || found == "" {
 		return nil, err
 	}
 	return config.Load(found)
+}
+
+// catalogDir is the directory of a catalog file argument; the working
+// directory for stdin, the demo and live sources.
+func catalogDir(catalogArg string) string {
+	if catalogArg != "" && catalogArg != "-" && !strings.HasPrefix(catalogArg, "mcp:") && !strings.Contains(catalogArg, "://") {
+		return filepath.Dir(catalogArg)
+	}
+	return "."
 }
 
 // useConfig takes the config's settings where no flag was given: flags

@@ -143,6 +143,11 @@ type Options struct {
 	// removes it, undo) beside the project config written at configPath,
 	// and returns the judgments file; nil leaves accepts to the config.
 	RecordAccept AcceptRecordFunc
+	// Probe is a recorded probe (toolscope probe --record): the Pairs
+	// pane shows, beside each pair's score, how many of the requests for
+	// either tool went to the other, and its detail and the comparison
+	// say it in sentences; nil for none.
+	Probe *chat.ProbeRecord
 }
 
 // ExportFunc writes a report about cat in a format.
@@ -239,6 +244,7 @@ func New(opts Options) *Model {
 	m.judgments = map[[2]string]chat.Judgment{}
 	m.pairs = newPairsPane(&m.keys, &m.styles)
 	m.pairs.judgments, m.pairs.recorded = m.judgments, opts.Recorded
+	m.pairs.probe = newProbeRates(opts.Probe)
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
 	if opts.Catalog == nil {
@@ -666,6 +672,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
 			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
+			m.compare.probe = m.pairs.probe.text(pr)
 			m.compare.setSize(m.bodyInner())
 		}
 	case key.Matches(msg, k.Filter) && m.focus != paneTools:

@@ -27,6 +27,9 @@ type compareView struct {
 	pair    similarity.Pair
 	verdict *similarity.PairFinding
 	scoring similarity.Scoring
+	// probe is the recorded probe's measure of the pair in sentences, ""
+	// for none.
+	probe string
 
 	lines  []string
 	scroll int
@@ -77,6 +80,9 @@ func (c *compareView) rebuild() {
 		c.lines = append(append(append(c.lines, left...), ""), right...)
 	}
 	c.lines = append(c.lines, "")
+	if c.probe != "" {
+		c.lines = append(c.lines, wrap(shown(oneLine(c.probe)), c.w)...)
+	}
 	if c.verdict != nil && c.verdict.Suppression != "" {
 		c.lines = append(c.lines, c.styles.Muted.Render(clip(shown(oneLine("accepted: "+c.verdict.Suppression)), c.w)))
 	}

@@ -20,13 +20,16 @@ var goldenScreens = []struct {
 	keys []tea.KeyMsg
 	// wait is text the screen shows once the keys' background work is in.
 	wait string
+	// probed opens the explorer with a recorded probe (testProbe).
+	probed bool
 }{
-	{"main", nil, ""},
-	{"tool", []tea.KeyMsg{keyMsg("end"), keyMsg("2"), keyMsg("w")}, ""},
-	{"ranking", []tea.KeyMsg{keyMsg("3"), keyMsg("g")}, ""},
+	{"main", nil, "", false},
+	{"tool", []tea.KeyMsg{keyMsg("end"), keyMsg("2"), keyMsg("w")}, "", false},
+	{"ranking", []tea.KeyMsg{keyMsg("3"), keyMsg("g")}, "", false},
 	{"drawer", []tea.KeyMsg{keyMsg("down"), keyMsg("a"),
-		{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-1", "window": "2 hours", "extra": 1}`), Paste: true}}, `model's own "2 hours"`},
-	{"compare", []tea.KeyMsg{keyMsg("3"), keyMsg("enter")}, ""},
+		{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-1", "window": "2 hours", "extra": 1}`), Paste: true}}, `model's own "2 hours"`, false},
+	{"compare", []tea.KeyMsg{keyMsg("3"), keyMsg("enter")}, "", false},
+	{"ranking_probed", []tea.KeyMsg{keyMsg("3"), keyMsg("g")}, "", true},
 }
 
 // TestGoldens runs the explorer as a program at 80x24 and 160x45, colour
@@ -38,7 +41,11 @@ func TestGoldens(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 45}} {
 		for _, sc := range goldenScreens {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
-				tm := teatest.NewTestModel(t, New(mockOptions(t)), teatest.WithInitialTermSize(size[0], size[1]))
+				opts := mockOptions(t)
+				if sc.probed {
+					opts.Probe = testProbe(t)
+				}
+				tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(size[0], size[1]))
 				// The verdicts and the findings are both in once the header
 				// names the embedder and the gate fails (the catalog has an
 				// error).

@@ -16,7 +16,9 @@ var paneHelp = map[string]string{
 		"The schema lists the parameters in file order.",
 	"Pairs": "⇄ confusable (fails the gate), ≈ review (advisory: related, maybe confusable; read the two side by side), ○ accepted in toolscope.yaml; a ↔ b is a pair. " +
 		"+/- move the threshold and ]/[ the review band; the verdicts follow without embedding again. " +
-		"s switches the scoring (risk, cosine, adaptive), m the embedder. The mock embedder counts characters: trust its order, not its verdicts.",
+		"s switches the scoring (risk, cosine, adaptive), m the embedder. The mock embedder counts characters: trust its order, not its verdicts. " +
+		"With a recorded probe (toolscope probe --record), N/M beside the score: of the M requests written for either tool, N went to the other (the detail says it per direction); " +
+		"N/M* (dim) was measured on texts that changed since; nothing when the probe did not cover both tools.",
 	"Arguments": "Type or paste the arguments a model would send, as JSON. Every keystroke judges them again: validation issues, " +
 		"the text the model would get back, each ruled argument (model's own, assumed, asked) and the period with its window and advice. " +
 		"v cycles enforce, warn and off; esc stops typing; each tool keeps its own draft.",
@@ -112,6 +114,7 @@ var symbolLegend = []string{
 	"!  a caveat about the similarity (an uncalibrated or mock embedder)",
 	"▸  the selected row · ↑ ↓ more above or below · … text cut to fit",
 	"+ − in a pair's why: what raises and what lowers its risk",
+	"N/M in Pairs: the probe's requests for either tool that went to the other; N/M* measured on texts since changed",
 }
 
 // helpKeyWidth is the key column of the help; a description too long for

@@ -49,10 +49,13 @@ type pairsPane struct {
 	// recorded finds the recorded ones (nil for none).
 	judgments map[[2]string]chat.Judgment
 	recorded  RecordedFunc
+	// probe is the recorded probe's measure of each pair, shown beside
+	// the score; its column is absent without a record.
+	probe *probeRates
 }
 
 func newPairsPane(keys *KeyMap, styles *Styles) *pairsPane {
-	return &pairsPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1}
+	return &pairsPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, probe: newProbeRates(nil)}
 }
 
 // show follows the snapshot and the selected tool; pending says what the
@@ -61,6 +64,7 @@ func (p *pairsPane) show(s *snapshot, tool int, pending, thresholds string) {
 	keep, had := p.selected()
 	sameTool := nameAt(p.snap, p.tool) == nameAt(s, tool)
 	p.snap, p.tool, p.pending, p.thresholds = s, tool, pending, thresholds
+	p.probe.follow(s.cat)
 	p.heights = p.heights[:0]
 	p.rows = p.rows[:0]
 	if s.sim != nil {
@@ -267,7 +271,11 @@ func (p *pairsPane) View() string {
 	// The thresholds in force always show; the keys after them only when
 	// there is room (the footer and help have them too).
 	under := p.thresholds
-	for _, more := range []string{" · " + scope, " · enter compare"} {
+	more := []string{" · " + scope, " · enter compare"}
+	if p.probe.width > 0 {
+		more = append([]string{" · N/M probed mix-ups"}, more...)
+	}
+	for _, more := range more {
 		if ansi.StringWidth(under+more) > p.w {
 			break
 		}
@@ -296,6 +304,15 @@ func (p *pairsPane) row(i int) []string {
 		mark = st.Watch.Render("≈ ")
 	}
 	score := p.score(pr.Similarity)
+	if p.probe.width > 0 {
+		// The probe's measure, beside the score: requests for either tool
+		// that went to the other; a stale one dim with its mark.
+		cell, stale := p.probe.cell(pr)
+		if stale {
+			cell = st.Muted.Render(cell)
+		}
+		score += " " + cell
+	}
 	room := max(p.w-4-ansi.StringWidth(score)-2, 1)
 	var name string
 	if p.global {
@@ -413,6 +430,9 @@ func (p *pairsPane) detail() []string {
 	out := []string{st.Bold.Render(names + "  " + facts)}
 	if ansi.StringWidth(names+"  "+facts) > p.w {
 		out = []string{st.Bold.Render(pairNames(shown(pr.A), shown(pr.B), p.w)), st.Bold.Render(clip(facts, p.w))}
+	}
+	if pt := p.probe.text(pr); pt != "" {
+		out = append(out, wholeSentences(shown(oneLine(pt)), p.w, max(p.detailHeight()-len(out)-1, 1), "(more: enter compares)")...)
 	}
 	if jt := p.judgmentText(pr); jt != "" {
 		out = append(out, wholeSentences(shown(oneLine(jt)), p.w, max(p.detailHeight()-len(out)-1, 1), "(more: enter compares)")...)

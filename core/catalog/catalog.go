@@ -62,6 +62,11 @@ type Tool struct {
 	OutputSchema *jsonv.Value
 	Meta         *jsonv.Value
 
+	// InputExamples are an Anthropic tool's input_examples: example
+	// arguments (objects) the tool may be called with, not requests. nil
+	// when the entry has none.
+	InputExamples []*jsonv.Value
+
 	// Declarations (SPEC §3): top-level keys, or the same keys inside _meta.
 	AskOrAssume *jsonv.Value
 	Period      *jsonv.Value
@@ -446,6 +451,13 @@ func (c *Catalog) addTool(outer, body *jsonv.Value, format Format, where string)
 		b := s.Bool
 		t.Strict = &b
 	}
+	if format == FormatAnthropic {
+		examples, err := inputExamples(body.Get("input_examples"))
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", jsonv.Quote(name), err)
+		}
+		t.InputExamples = examples
+	}
 	t.Title, _ = body.Get("title").Str()
 	t.Annotations = body.Get("annotations")
 	t.OutputSchema = body.Get("outputSchema")
@@ -456,6 +468,23 @@ func (c *Catalog) addTool(outer, body *jsonv.Value, format Format, where string)
 	collectDups(outer, "", &t.DuplicateKeys)
 	c.Tools = append(c.Tools, t)
 	return nil
+}
+
+// inputExamples reads Anthropic's input_examples: an array of argument
+// objects; absent or null is none.
+func inputExamples(v *jsonv.Value) ([]*jsonv.Value, error) {
+	if v == nil || v.Kind == jsonv.Null {
+		return nil, nil
+	}
+	if !v.Is(jsonv.Array) {
+		return nil, fmt.Errorf("input_examples is %s, want an array of argument objects", v.ArticleType())
+	}
+	for i, it := range v.Items {
+		if !it.Is(jsonv.Object) {
+			return nil, fmt.Errorf("input_examples[%d] is %s, want an object of arguments", i, it.ArticleType())
+		}
+	}
+	return v.Items, nil
 }
 
 // schemaKeys lists, per shape, where the input schema may stand, most

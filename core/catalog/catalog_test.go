@@ -180,6 +180,38 @@ func TestMCPExtrasAndStrict(t *testing.T) {
 	}
 }
 
+// An Anthropic tool keeps its input_examples, the argument objects in
+// order; bad ones are one error naming the entry and the example.
+func TestAnthropicInputExamples(t *testing.T) {
+	cat := parse(t, `[
+	  {"name":"a","input_schema":`+schemaA+`,"input_examples":[{"id":"vol-1"},{"id":"vol-2","extra":[1.50]}]},
+	  {"name":"b","input_schema":{},"input_examples":null},
+	  {"name":"c","input_schema":{}},
+	  {"name":"d","inputSchema":{},"input_examples":"not read: MCP has none"}
+	]`)
+	var got []string
+	for _, ex := range cat.Tools[0].InputExamples {
+		got = append(got, ex.JSON())
+	}
+	if want := []string{`{"id":"vol-1"}`, `{"id":"vol-2","extra":[1.50]}`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("a's input_examples %q; want %q", got, want)
+	}
+	for _, tl := range cat.Tools[1:] {
+		if tl.InputExamples != nil {
+			t.Errorf("%s: input_examples %v; want none", tl.Name, tl.InputExamples)
+		}
+	}
+	for _, tc := range []struct{ doc, err string }{
+		{`[{"name":"a","input_schema":{},"input_examples":{"id":"x"}}]`, `test.json:1:2: tools[0]: tool "a": input_examples is an object, want an array of argument objects`},
+		{`[{"name":"a","input_schema":{},"input_examples":[{"id":"x"},"find x"]}]`, `test.json:1:2: tools[0]: tool "a": input_examples[1] is a string, want an object of arguments`},
+	} {
+		_, err := Parse("test.json", []byte(tc.doc))
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("%s: err %v; want %q", tc.doc, err, tc.err)
+		}
+	}
+}
+
 func TestPositions(t *testing.T) {
 	cat := parse(t, "{\n  \"tools\": [\n    {\"name\": \"a\"},\n\n      {\"name\": \"b\"},\n    {\"functionDeclarations\": [\n      {\"name\": \"g\"}]}\n  ]\n}")
 	want := []jsonv.Pos{{Line: 3, Col: 5}, {Line: 5, Col: 7}, {Line: 7, Col: 7}}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"toolscope/core/jsonv"
 )
 
 // FuzzParse: any bytes load or fail with one *Error line; a loaded catalog's
@@ -23,6 +25,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","result":{"tools":[{"name":"a","name":"b"}]}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","error":{"message":"line one\nline two"}}`))
 	f.Add([]byte("\ufeff[{\"name\":\"a\"},\n{\"name\":\"b\",}]"))
+	f.Add([]byte(`[{"name":"a","input_schema":{},"input_examples":[{"q":1},{"q":[2]}]},{"name":"b","input_schema":{},"input_examples":[3]}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("f.json", data)
 		if err != nil {
@@ -35,6 +38,11 @@ func FuzzParse(f *testing.F) {
 		for i, tool := range c.Tools {
 			if tool.Index != i || tool.Entry == "" || tool.Pos.Line < 1 || tool.Raw == nil {
 				t.Fatalf("tool %d: %+v", i, tool)
+			}
+			for _, ex := range tool.InputExamples {
+				if !ex.Is(jsonv.Object) {
+					t.Fatalf("tool %d: an input example that is not an object: %s", i, ex.JSON())
+				}
 			}
 		}
 	})

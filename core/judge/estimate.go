@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -118,10 +117,14 @@ const (
 func EstimateProbe(tools []Tool, k, requests int, written bool, catalogTokens int, price *Price) Estimate {
 	in, out, n := 0, 0, 0
 	if written {
-		prompt := tokens.MustCount(tokens.O200k, writerPrompt) + 2*messageOverhead
+		prompts := map[string]int{}
 		for _, t := range tools {
-			msg, _ := json.Marshal(t)
-			in += prompt + tokens.MustCount(tokens.O200k, string(msg)) + 2*len(tools)
+			// The others' names are counted as two tokens each.
+			system, msg, _ := writeMessage(t, nil, k)
+			if _, ok := prompts[system]; !ok {
+				prompts[system] = tokens.MustCount(tokens.O200k, system) + 2*messageOverhead
+			}
+			in += prompts[system] + tokens.MustCount(tokens.O200k, msg) + 2*len(tools)
 			out += WrittenRequestTokens * k
 		}
 		n += len(tools)

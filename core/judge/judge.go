@@ -45,6 +45,10 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// Examples are the tool's input_examples (argument objects, not
+	// requests): the probe asks for a request written from each. They are
+	// in no judge request and no text hash.
+	Examples []json.RawMessage `json:"-"`
 }
 
 // FromCatalog takes a catalog tool's texts; the schema keeps the catalog's
@@ -53,6 +57,9 @@ func FromCatalog(t *catalog.Tool) Tool {
 	out := Tool{Name: t.Name, Description: t.Description}
 	if t.Schema != nil {
 		out.InputSchema = json.RawMessage(t.Schema.JSON())
+	}
+	for _, ex := range t.InputExamples {
+		out.Examples = append(out.Examples, json.RawMessage(ex.JSON()))
 	}
 	return out
 }
@@ -79,9 +86,17 @@ func (p Pair) Names() [2]string { return [2]string{p.A.Name, p.B.Name} }
 // TextHash identifies the pair's texts (both names, descriptions and
 // schemas). The siblings are left out: a tool added elsewhere in the
 // catalog does not make a judgment stale.
-func (p Pair) TextHash() string {
+func (p Pair) TextHash() string { return textHash(p.A, p.B) }
+
+// TextHash identifies one tool's texts (its name, description and
+// schema), as Pair.TextHash does a pair's: a probe record keeps it per
+// tool, so that a measurement of texts changed since reads as stale.
+func (t Tool) TextHash() string { return textHash(t) }
+
+// textHash hashes the tools' names, descriptions and schemas in order.
+func textHash(tools ...Tool) string {
 	h := sha256.New()
-	for _, t := range []Tool{p.A, p.B} {
+	for _, t := range tools {
 		for _, s := range []string{t.Name, t.Description, string(t.InputSchema)} {
 			h.Write([]byte(s))
 			h.Write([]byte{0})

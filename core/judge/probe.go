@@ -25,6 +25,14 @@ Write k different, realistic requests a user could type to the agent that the gi
 
 Answer with one JSON object and nothing else: {"requests": ["...", "..."]}`
 
+// writerExamplesPrompt asks, for a tool with input_examples, for one
+// request per example that leads to exactly that call, then free ones.
+const writerExamplesPrompt = `You help test an LLM agent's tool catalog. You are given one tool of the catalog (name, description, input schema), the names of the others, "examples": a list of arguments the tool may be called with (example calls, not requests), and a number k.
+
+First, for each example in order, write one realistic request a user could type to the agent that should lead it to call the given tool with exactly those arguments: the request gives every value the arguments hold, in the user's own words. Then write k more different, realistic requests that the given tool, and no other tool of the catalog, should serve (k may be 0). Write them as users do: plain language, about their task, sometimes terse or underspecified. Never mention the tool's name or any tool name, and do not describe the tool itself.
+
+Answer with one JSON object and nothing else: {"fromExamples": ["one request per example, in order"], "requests": ["the k more"]}`
+
 // Example is one request and the tool it is meant for.
 type Example struct {
 	Request string `json:"request"`
@@ -63,21 +71,43 @@ func ReadExamples(data []byte, names []string) ([]Example, error) {
 	return out, nil
 }
 
-// Write asks the model for k requests that need t, given the other tools'
-// names. Requests that name the tool are dropped (so the answer may hold
-// fewer than k); a malformed answer is asked once more.
-func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]string, error) {
+// writeMessage is the request that has the model write k requests for t:
+// the system prompt, the last user message, and n, how many of them are
+// to be written from t's input examples (its first k). A tool without
+// examples gets {"tool", "others", "k"}; one with examples also
+// "examples", and k counts the free requests left.
+func writeMessage(t Tool, siblings []string, k int) (system, user string, n int) {
+	n = min(len(t.Examples), k)
+	if n == 0 {
+		msg, _ := json.Marshal(struct {
+			Tool   Tool     `json:"tool"`
+			Others []string `json:"others"`
+			K      int      `json:"k"`
+		}{t, siblings, k})
+		return writerPrompt, string(msg), 0
+	}
 	msg, _ := json.Marshal(struct {
-		Tool   Tool     `json:"tool"`
-		Others []string `json:"others"`
-		K      int      `json:"k"`
-	}{t, siblings, k})
+		Tool     Tool              `json:"tool"`
+		Others   []string          `json:"others"`
+		Examples []json.RawMessage `json:"examples"`
+		K        int               `json:"k"`
+	}{t, siblings, t.Examples[:n], k - n})
+	return writerExamplesPrompt, string(msg), n
+}
+
+// Write asks the model for k requests that need t, given the other tools'
+// names: for a tool with input examples, one written from each (up to k)
+// to lead to exactly that call, and free ones for the rest. Requests that
+// name the tool are dropped (so the answer may hold fewer than k); a
+// malformed answer is asked once more.
+func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]ProbeCase, error) {
+	system, msg, n := writeMessage(t, siblings, k)
 	payload := func() map[string]any {
 		return map[string]any{
 			"model": m.name,
 			"messages": []map[string]string{
-				{"role": "system", "content": writerPrompt},
-				{"role": "user", "content": string(msg)},
+				{"role": "system", "content": system},
+				{"role": "user", "content": msg},
 			},
 			"response_format": map[string]string{"type": "json_object"},
 			"temperature":     0.7,
@@ -94,33 +124,44 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 		if err != nil {
 			return nil, err
 		}
-		requests, err := parseRequests(r.text())
+		var fromExamples, free []string
+		if n > 0 {
+			fromExamples, free, err = parseExampleRequests(r.text())
+		} else {
+			free, err = parseRequests(r.text())
+		}
 		if err != nil {
 			why = err.Error()
 			continue
 		}
-		var out []string
-		for _, q := range requests {
-			q = oneLine(q)
-			if q != "" && !names(q, t.Name) && len(out) < k {
-				out = append(out, q)
+		var out []ProbeCase
+		keep := func(requests []string, from string, most int) {
+			kept := 0
+			for _, q := range requests {
+				q = oneLine(q)
+				if q != "" && !names(q, t.Name) && kept < most {
+					out = append(out, ProbeCase{Tool: t.Name, Request: q, From: from})
+					kept++
+				}
 			}
 		}
+		keep(fromExamples, FromInputExample, n)
+		keep(free, FromWritten, k-n)
 		return out, nil
 	}
 	return nil, &MalformedError{Why: why}
 }
 
 // WriteAll has the model write k requests for every tool, with bounded
-// concurrency: written[i] is tool i's (nil when the model's answer was
-// malformed twice, with the reason in malformed[i]). The first other
-// failure stops the run and is returned.
-func (m *Model) WriteAll(ctx context.Context, tools []Tool, k int, progress func(done, total int)) (written [][]string, malformed []string, err error) {
+// concurrency: written[i] is tool i's cases, their picks to come (nil when
+// the model's answer was malformed twice, with the reason in
+// malformed[i]). The first other failure stops the run and is returned.
+func (m *Model) WriteAll(ctx context.Context, tools []Tool, k int, progress func(done, total int)) (written [][]ProbeCase, malformed []string, err error) {
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	written = make([][]string, len(tools))
+	written = make([][]ProbeCase, len(tools))
 	malformed = make([]string, len(tools))
 	var (
 		mu   sync.Mutex
@@ -153,11 +194,7 @@ func (m *Model) WriteAll(ctx context.Context, tools []Tool, k int, progress func
 // parseRequests reads the written requests: {"requests": [...]} as asked,
 // or a bare array of strings, in a code fence or not.
 func parseRequests(content string) ([]string, error) {
-	s := strings.TrimSpace(content)
-	if rest, ok := strings.CutPrefix(s, "```"); ok {
-		rest = strings.TrimPrefix(rest, "json")
-		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "```"))
-	}
+	s := unfence(content)
 	var wrapped struct {
 		Requests []string `json:"requests"`
 	}
@@ -169,6 +206,30 @@ func parseRequests(content string) ([]string, error) {
 		return bare, nil
 	}
 	return nil, errors.New(`answer is not {"requests": [...]}`)
+}
+
+// parseExampleRequests reads the requests written for a tool with input
+// examples: {"fromExamples": [...], "requests": [...]}, the first not
+// empty, in a code fence or not.
+func parseExampleRequests(content string) (fromExamples, free []string, err error) {
+	var answer struct {
+		FromExamples []string `json:"fromExamples"`
+		Requests     []string `json:"requests"`
+	}
+	if json.Unmarshal([]byte(unfence(content)), &answer) != nil || len(answer.FromExamples) == 0 {
+		return nil, nil, errors.New(`answer is not {"fromExamples": [...], "requests": [...]}`)
+	}
+	return answer.FromExamples, answer.Requests, nil
+}
+
+// unfence takes an answer out of a Markdown code fence, if it is in one.
+func unfence(content string) string {
+	s := strings.TrimSpace(content)
+	if rest, ok := strings.CutPrefix(s, "```"); ok {
+		rest = strings.TrimPrefix(rest, "json")
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "```"))
+	}
+	return s
 }
 
 // names reports whether a request mentions the tool: its name, or its
@@ -214,7 +275,24 @@ type ProbeCase struct {
 	Tool    string `json:"tool"`
 	Request string `json:"request"`
 	Picked  string `json:"picked"`
+	// From says where the request came from (FromWritten, ...); "" is
+	// not said.
+	From string `json:"from,omitempty"`
 }
+
+// Where a probe's request came from.
+const (
+	// FromWritten: the model wrote it from the tool's texts.
+	FromWritten = "written"
+	// FromInputExample: the model wrote it from one of the tool's
+	// input_examples, to lead to exactly that call.
+	FromInputExample = "input_examples"
+	// FromExamples: the --examples file gave it.
+	FromExamples = "examples"
+)
+
+// caseSources are the values From may take.
+var caseSources = []string{FromWritten, FromInputExample, FromExamples}
 
 // Confusion is how often requests meant for Tool went to Picked.
 type Confusion struct {
@@ -237,8 +315,11 @@ type Probe struct {
 	// first.
 	Confusions []Confusion `json:"confusions"`
 	// Correct counts the cases that went to their tool.
-	Correct int   `json:"correct"`
-	Usage   Usage `json:"usage"`
+	Correct int `json:"correct"`
+	// FromInputExamples counts the cases the model wrote from a tool's
+	// input_examples.
+	FromInputExamples int   `json:"fromInputExamples"`
+	Usage             Usage `json:"usage"`
 }
 
 // Tabulate builds the matrix and the confusions from the cases.
@@ -255,6 +336,9 @@ func Tabulate(model string, tools []string, cases []ProbeCase) Probe {
 		of[c.Tool]++
 		if c.Picked == c.Tool {
 			p.Correct++
+		}
+		if c.From == FromInputExample {
+			p.FromInputExamples++
 		}
 	}
 	for tool, row := range p.Matrix {

@@ -32,7 +32,11 @@ func (p Probe) summary() string {
 	if n > 0 {
 		pct = 100 * float64(p.Correct) / float64(n)
 	}
-	return fmt.Sprintf("%s: %d requests for %d tools, %d went to the tool they were meant for (%.0f%%)", p.Model, n, len(p.Matrix), p.Correct, pct)
+	from := ""
+	if p.FromInputExamples > 0 {
+		from = fmt.Sprintf(" (%d written from input_examples)", p.FromInputExamples)
+	}
+	return fmt.Sprintf("%s: %d requests for %d tools%s, %d went to the tool they were meant for (%.0f%%)", p.Model, n, len(p.Matrix), from, p.Correct, pct)
 }
 
 // WriteText renders the probe for a terminal: the summary, the confusions

@@ -13,9 +13,9 @@ import (
 
 func TestTabulate(t *testing.T) {
 	cases := []ProbeCase{
-		{"a", "r1", "a"}, {"a", "r2", "b"}, {"a", "r3", "b"},
-		{"b", "r4", "b"}, {"b", "r5", NoPick},
-		{"c", "r6", "c"},
+		{"a", "r1", "a", ""}, {"a", "r2", "b", ""}, {"a", "r3", "b", ""},
+		{"b", "r4", "b", ""}, {"b", "r5", NoPick, ""},
+		{"c", "r6", "c", ""},
 	}
 	p := Tabulate("openai:m", []string{"a", "b", "c"}, cases)
 	if p.Correct != 3 || p.Matrix["a"]["b"] != 2 || p.Matrix["b"][NoPick] != 1 || len(p.Matrix) != 3 {
@@ -151,5 +151,66 @@ func TestPickReadsTheCall(t *testing.T) {
 		if err != nil || got != tc.want || used.PromptTokens != 7 {
 			t.Errorf("%s: picked %q (%v), usage %+v; want %q", tc.message, got, err, used, tc.want)
 		}
+	}
+}
+
+func TestParseExampleRequests(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		fromEx, fr int
+		bad        bool
+	}{
+		{`{"fromExamples": ["a", "b"], "requests": ["c"]}`, 2, 1, false},
+		{"```json\n{\"fromExamples\": [\"a\"], \"requests\": []}\n```", 1, 0, false},
+		{`{"fromExamples": ["a"]}`, 1, 0, false},
+		{`{"requests": ["a"]}`, 0, 0, true},
+		{`{"fromExamples": [], "requests": ["a"]}`, 0, 0, true},
+		{`["a"]`, 0, 0, true},
+		{`{"fromExamples": [1]}`, 0, 0, true},
+	} {
+		ex, free, err := parseExampleRequests(tc.in)
+		if (err != nil) != tc.bad || len(ex) != tc.fromEx || len(free) != tc.fr {
+			t.Errorf("%q: %v %v %v; want %d from examples, %d free, malformed %v", tc.in, ex, free, err, tc.fromEx, tc.fr, tc.bad)
+		}
+	}
+}
+
+func FuzzParseExampleRequests(f *testing.F) {
+	f.Add(`{"fromExamples": ["a"], "requests": ["b"]}`)
+	f.Add("```json\n{\"fromExamples\": [\"a\"]}\n```")
+	f.Fuzz(func(t *testing.T, s string) {
+		ex, _, err := parseExampleRequests(s)
+		if err == nil && len(ex) == 0 {
+			t.Fatalf("%q: no request from the examples and no error", s)
+		}
+	})
+}
+
+// A tool with input examples is asked for one request per example, up to
+// k, and k counts the free ones left; the estimate counts that message.
+func TestWriteMessageCarriesTheExamples(t *testing.T) {
+	a := tool("a", "does a")
+	a.Examples = []json.RawMessage{json.RawMessage(`{"q":"one"}`), json.RawMessage(`{"q":"two"}`), json.RawMessage(`{"q":"three"}`)}
+	for _, tc := range []struct {
+		k, n, free int
+	}{{5, 3, 2}, {2, 2, 0}} {
+		system, user, n := writeMessage(a, []string{"b"}, tc.k)
+		var msg struct {
+			Examples []json.RawMessage
+			K        int
+		}
+		json.Unmarshal([]byte(user), &msg)
+		if system != writerExamplesPrompt || n != tc.n || len(msg.Examples) != tc.n || msg.K != tc.free || string(msg.Examples[0]) != `{"q":"one"}` {
+			t.Errorf("k %d: n %d, message %s", tc.k, n, user)
+		}
+	}
+	plain := tool("b", "does b")
+	if system, user, n := writeMessage(plain, nil, 5); system != writerPrompt || n != 0 || strings.Contains(user, "examples") {
+		t.Errorf("a tool without examples: %s %s", system[:20], user)
+	}
+	with := EstimateProbe([]Tool{a, plain}, 5, 10, true, 100, nil)
+	without := EstimateProbe([]Tool{tool("a", "does a"), plain}, 5, 10, true, 100, nil)
+	if with.InTokens <= without.InTokens {
+		t.Errorf("the estimate does not count the examples: %d with, %d without", with.InTokens, without.InTokens)
 	}
 }

@@ -1,0 +1,362 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"toolscope/core/jsonv"
+	"toolscope/core/safefile"
+)
+
+// ProbeFileName is the probe record kept in a repository beside
+// toolscope.yaml, where the explorer finds it.
+const ProbeFileName = "toolscope.probe.json"
+
+// probeRecordVersion is the record's "probe" field: the shape of the file.
+const probeRecordVersion = 1
+
+// ProbedTool is a tool as the probe saw it: its name and the hash of its
+// texts (Tool.TextHash).
+type ProbedTool struct {
+	Name  string `json:"name"`
+	Texts string `json:"texts"`
+}
+
+// ProbeRecord is a probe kept as data: the model asked, when, the catalog's
+// tools as their texts were then, and every request with the tool it was
+// meant for and the tool picked. The explorer reads it to show, beside a
+// pair's risk, how often the model took one tool for the other.
+type ProbeRecord struct {
+	Model string
+	Date  time.Time
+	Tools []ProbedTool
+	Cases []ProbeCase
+
+	// texts is each tool's hash by name; of counts the requests meant for
+	// a tool; went[{a, b}] counts those meant for a that went to b.
+	texts map[string]string
+	of    map[string]int
+	went  map[[2]string]int
+}
+
+// NewProbeRecord keeps a probe's cases with the texts of the tools probed,
+// dated date.
+func NewProbeRecord(p Probe, tools []Tool, date time.Time) *ProbeRecord {
+	r := &ProbeRecord{Model: p.Model, Date: date.UTC().Truncate(time.Second), Cases: slices.Clone(p.Cases)}
+	for _, t := range tools {
+		r.Tools = append(r.Tools, ProbedTool{Name: t.Name, Texts: t.TextHash()})
+	}
+	r.index()
+	return r
+}
+
+func (r *ProbeRecord) index() {
+	r.texts, r.of, r.went = map[string]string{}, map[string]int{}, map[[2]string]int{}
+	for _, t := range r.Tools {
+		r.texts[t.Name] = t.Texts
+	}
+	for _, c := range r.Cases {
+		r.of[c.Tool]++
+		if c.Picked != c.Tool {
+			r.went[[2]string{c.Tool, c.Picked}]++
+		}
+	}
+}
+
+// Encode renders the record as its file: JSON with one tool and one case
+// per line, so that a new probe reads well in a diff.
+func (r *ProbeRecord) Encode() []byte {
+	var b bytes.Buffer
+	str := func(s string) string { q, _ := json.Marshal(s); return string(q) }
+	fmt.Fprintf(&b, "{\n  \"probe\": %d,\n  \"model\": %s,\n  \"date\": %s,\n  \"tools\": [", probeRecordVersion, str(r.Model), str(r.Date.UTC().Format(time.RFC3339)))
+	for i, t := range r.Tools {
+		line, _ := json.Marshal(t)
+		b.WriteString(sep(i) + "\n    ")
+		b.Write(line)
+	}
+	b.WriteString(closing(len(r.Tools)) + ",\n  \"cases\": [")
+	for i, c := range r.Cases {
+		line, _ := json.Marshal(c)
+		b.WriteString(sep(i) + "\n    ")
+		b.Write(line)
+	}
+	b.WriteString(closing(len(r.Cases)) + "\n}\n")
+	return b.Bytes()
+}
+
+func sep(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return ","
+}
+
+func closing(n int) string {
+	if n == 0 {
+		return "]"
+	}
+	return "\n  ]"
+}
+
+// WriteFile writes the record to path atomically (core/safefile: a fresh
+// temp file beside it, renamed over it); a symlink or anything but a
+// regular file at path is refused.
+func (r *ProbeRecord) WriteFile(path string) error {
+	if err := safefile.Write(path, r.Encode()); err != nil {
+		return fmt.Errorf("probe %w", err)
+	}
+	return nil
+}
+
+// ReadProbeFile reads a probe record; a missing file is nil and no error.
+// A bad file is one error naming the file, and the line and column where
+// the file says something else than a record.
+func ReadProbeFile(path string) (*ProbeRecord, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("probe %w", err)
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("probe %s: larger than %d MiB", path, maxFileBytes>>20)
+	}
+	r, err := ParseProbeRecord(data)
+	if err != nil {
+		return nil, fmt.Errorf("probe %s:%w", path, err)
+	}
+	return r, nil
+}
+
+// ParseProbeRecord reads a probe record's text. An error starts with the
+// line and column it is about ("3:12: ...").
+func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
+	root, err := jsonv.Parse(data)
+	if err != nil {
+		var syn *jsonv.SyntaxError
+		if errors.As(err, &syn) {
+			return nil, atPos(syn.Pos, "%s", syn.Msg)
+		}
+		return nil, atPos(jsonv.Pos{Line: 1, Col: 1}, "%s", err)
+	}
+	if err := members(root, "the record", "probe", "model", "date", "tools", "cases"); err != nil {
+		return nil, err
+	}
+	r := &ProbeRecord{}
+	v := root.Get("probe")
+	if n, ok := v.Int(); !ok || n != probeRecordVersion {
+		return nil, atPos(posOf(root, v), `"probe" must be %d (the record's version); this toolscope reads no other`, probeRecordVersion)
+	}
+	if r.Model, err = text(root, "model"); err != nil {
+		return nil, err
+	}
+	date, err := text(root, "date")
+	if err != nil {
+		return nil, err
+	}
+	if r.Date, err = time.Parse(time.RFC3339, date); err != nil {
+		return nil, atPos(root.Get("date").Pos, `"date" %s is not an RFC 3339 time (2026-03-10T12:00:00Z)`, jsonv.Quote(clip(date, 40)))
+	}
+	tools, err := list(root, "tools")
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for i, tv := range tools {
+		where := fmt.Sprintf("tools[%d]", i)
+		if err := members(tv, where, "name", "texts"); err != nil {
+			return nil, err
+		}
+		var t ProbedTool
+		if t.Name, err = text(tv, "name"); err != nil {
+			return nil, err
+		}
+		if known[t.Name] {
+			return nil, atPos(tv.Pos, "%s: tool %s is listed twice", where, jsonv.Quote(clip(t.Name, 64)))
+		}
+		known[t.Name] = true
+		if t.Texts, err = text(tv, "texts"); err != nil {
+			return nil, err
+		}
+		if !strings.HasPrefix(t.Texts, "sha256:") {
+			return nil, atPos(tv.Get("texts").Pos, `%s: "texts" must be the tool's "sha256:…" text hash`, where)
+		}
+		r.Tools = append(r.Tools, t)
+	}
+	cases, err := list(root, "cases")
+	if err != nil {
+		return nil, err
+	}
+	for i, cv := range cases {
+		where := fmt.Sprintf("cases[%d]", i)
+		if err := members(cv, where, "tool", "request", "picked", "from"); err != nil {
+			return nil, err
+		}
+		var c ProbeCase
+		if c.Tool, err = text(cv, "tool"); err != nil {
+			return nil, err
+		}
+		if !known[c.Tool] {
+			return nil, atPos(cv.Get("tool").Pos, "%s: tool %s is not among the record's tools", where, jsonv.Quote(clip(c.Tool, 64)))
+		}
+		if c.Request, err = text(cv, "request"); err != nil {
+			return nil, err
+		}
+		if c.Picked, err = text(cv, "picked"); err != nil {
+			return nil, err
+		}
+		if fv := cv.Get("from"); fv != nil {
+			from, ok := fv.Str()
+			if !ok || !slices.Contains(caseSources, from) {
+				return nil, atPos(fv.Pos, `%s: "from" must be one of %s`, where, strings.Join(caseSources, ", "))
+			}
+			c.From = from
+		}
+		r.Cases = append(r.Cases, c)
+	}
+	r.index()
+	return r, nil
+}
+
+// at is an error about a place in the record: "line:column: what".
+func atPos(p jsonv.Pos, format string, args ...any) error {
+	return fmt.Errorf("%d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
+}
+
+// posOf is v's place, or its parent's when v is missing.
+func posOf(parent, v *jsonv.Value) jsonv.Pos {
+	if v != nil {
+		return v.Pos
+	}
+	return parent.Pos
+}
+
+// members checks that v is an object with only the keys allowed, each
+// once.
+func members(v *jsonv.Value, where string, allowed ...string) error {
+	if !v.Is(jsonv.Object) {
+		return atPos(v.Pos, "%s is %s, want an object", where, v.ArticleType())
+	}
+	if len(v.Dups) > 0 {
+		return atPos(v.Pos, "%s: %s is given twice", where, jsonv.Quote(clip(v.Dups[0], 64)))
+	}
+	for _, m := range v.Members {
+		if !slices.Contains(allowed, m.Key) {
+			return atPos(m.Pos, "%s: unknown field %s (known: %s)", where, jsonv.Quote(clip(m.Key, 64)), strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+// text is the non-empty string at key in the object v.
+func text(v *jsonv.Value, key string) (string, error) {
+	f := v.Get(key)
+	s, ok := f.Str()
+	switch {
+	case f == nil:
+		return "", atPos(v.Pos, "no %s", jsonv.Quote(key))
+	case !ok:
+		return "", atPos(f.Pos, "%s is %s, want a string", jsonv.Quote(key), f.ArticleType())
+	case strings.TrimSpace(s) == "":
+		return "", atPos(f.Pos, "%s is empty", jsonv.Quote(key))
+	}
+	return s, nil
+}
+
+// list is the array at key in the object v.
+func list(v *jsonv.Value, key string) ([]*jsonv.Value, error) {
+	f := v.Get(key)
+	if f == nil {
+		return nil, atPos(v.Pos, "no %s", jsonv.Quote(key))
+	}
+	if !f.Is(jsonv.Array) {
+		return nil, atPos(f.Pos, "%s is %s, want an array", jsonv.Quote(key), f.ArticleType())
+	}
+	return f.Items, nil
+}
+
+// Changed reports whether t's texts differ from those the probe saw, or
+// the probe did not see t at all.
+func (r *ProbeRecord) Changed(t Tool) bool {
+	h, ok := r.texts[t.Name]
+	return !ok || h != t.TextHash()
+}
+
+// PairRate is what a probe measured of a pair: how many of the requests
+// written for A went to B, and of those for B to A.
+type PairRate struct {
+	A, B    string
+	AB, OfA int
+	BA, OfB int
+	// Stale is set when either tool's texts changed since the probe.
+	Stale bool
+}
+
+// Rate is the probe's measure of the pair a, b, when it sent requests
+// for both; Stale is left for the caller, who knows the current texts.
+func (r *ProbeRecord) Rate(a, b string) (PairRate, bool) {
+	if r == nil || a == b || r.of[a] == 0 || r.of[b] == 0 {
+		return PairRate{}, false
+	}
+	return PairRate{A: a, B: b, AB: r.went[[2]string{a, b}], OfA: r.of[a], BA: r.went[[2]string{b, a}], OfB: r.of[b]}, true
+}
+
+// RateOf is Rate for two tools as they read now, stale when either
+// changed since the probe.
+func (r *ProbeRecord) RateOf(a, b Tool) (PairRate, bool) {
+	p, ok := r.Rate(a.Name, b.Name)
+	if ok {
+		p.Stale = r.Changed(a) || r.Changed(b)
+	}
+	return p, ok
+}
+
+// MostRequests is the largest Of a pair of the record can have: the two
+// tools with the most requests together. A column of rates is as wide as
+// this one's.
+func (r *ProbeRecord) MostRequests() int {
+	first, second := 0, 0
+	for _, n := range r.of {
+		switch {
+		case n > first:
+			first, second = n, first
+		case n > second:
+			second = n
+		}
+	}
+	return first + second
+}
+
+// Count is the requests for either tool that went to the other.
+func (p PairRate) Count() int { return p.AB + p.BA }
+
+// Of is the requests written for either tool.
+func (p PairRate) Of() int { return p.OfA + p.OfB }
+
+// Short is the rate as a pane's column shows it: "3/10", with a "*" when
+// the measurement is stale.
+func (p PairRate) Short() string {
+	s := strconv.Itoa(p.Count()) + "/" + strconv.Itoa(p.Of())
+	if p.Stale {
+		s += "*"
+	}
+	return s
+}
+
+// Sentences are the pair's two directions in words: "3 of 5 requests for
+// a went to b", then the reverse.
+func (p PairRate) Sentences() [2]string {
+	return [2]string{
+		Confusion{Tool: p.A, Picked: p.B, Count: p.AB, Of: p.OfA}.Sentence(),
+		Confusion{Tool: p.B, Picked: p.A, Count: p.BA, Of: p.OfB}.Sentence(),
+	}
+}
