@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"toolscope/core/live"
 )
@@ -178,7 +179,9 @@ func globFiles(pattern string) ([]string, error) {
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// A literal prefix that names nothing matches nothing: missing, through
+	// a file, or longer than a file name may be.
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, syscall.ENAMETOOLONG) {
 		return nil, fmt.Errorf("%s: %w", pattern, unwrapPathError(err))
 	}
 	return out, nil
