@@ -6,12 +6,21 @@ import (
 	"testing"
 
 	"toolscope/core/live/livetest"
+	"toolscope/embed/cache"
 )
 
 func TestMain(m *testing.M) {
 	// A test that starts os.Args[0] with the behaviour set gets the live
 	// test server (over stdio) instead of the tests.
 	livetest.MainIfAsked()
+	// The tests get a cache of their own: judgments and vectors this
+	// machine's own runs cached must not change what a test sees.
+	dir, err := os.MkdirTemp("", "toolscope-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(cache.EnvDir, dir)
+	afterTests = append(afterTests, func() { os.RemoveAll(dir) })
 	code := m.Run()
 	for _, f := range afterTests {
 		f()
