@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 	"toolscope/embed/cache"
 	"toolscope/tui"
@@ -289,8 +291,19 @@ func (j *judgeFlags) replayerOf(path string, file *judge.Records) tui.ReplayFunc
 	if file.Len() > 0 {
 		shownFile = path
 	}
+	// The word neighbours of the catalog last replayed: the replay runs on
+	// every change of the verdicts, the catalog changes on a reload.
+	var mu sync.Mutex
+	var lastCat *catalog.Catalog
+	var words [][]int
 	return func(r *lint.Report, cat *catalog.Catalog) *lint.Report {
-		questions := judge.Questions(cat, r.Similarity, judge.DefaultPerTool, file)
+		mu.Lock()
+		if cat != lastCat {
+			lastCat, words = cat, similarity.WordNeighbours(cat.Tools, judge.FuseDepth)
+		}
+		w := words
+		mu.Unlock()
+		questions := judge.QuestionsWith(cat, r.Similarity, w, judge.DefaultPerTool, file)
 		plan := judge.NewPlan(nil, questions, file, store, 0)
 		return judge.Apply(r, cat, plan.Results, "", shownFile, 0, nil)
 	}

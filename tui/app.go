@@ -455,9 +455,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case calledMsg:
 		m.called(msg)
 		return nil
-	case reviewJudgedMsg:
-		m.reviewJudged(msg)
-		return nil
+	case reviewStepMsg:
+		return m.reviewStepped(msg)
 	case pairJudgedMsg:
 		m.pairJudged(msg)
 		return nil

@@ -41,6 +41,8 @@ type judgeCall struct {
 	id     int
 	pair   [2]string
 	cancel context.CancelFunc
+	// review is J's "every review pair" run, nil for one pair.
+	review *reviewRun
 }
 
 type pairJudgedMsg struct {
@@ -88,21 +90,46 @@ func (m *Model) judgePair() tea.Cmd {
 		}
 		m.asking.alt = &altAnswer{key: "a", hint: fmt.Sprintf("every review pair (%d: %s)", len(all), m.opts.JudgeCostAll(tools, sibs)), do: func() tea.Cmd {
 			id, ctx := m.newJudgeCall([2]string{})
+			keys := make([][2]string, len(all))
+			for i, p := range all {
+				keys[i] = pairKey(p.Pair)
+			}
+			m.judging.review = &reviewRun{ctx: ctx, judge: judgeFn, tools: tools, siblings: sibs, keys: keys}
 			m.notice = fmt.Sprintf("judging %d review pairs…", len(all))
-			return safeID("pair-judge", id, func() tea.Msg {
-				out := reviewJudgedMsg{id: id}
-				for i, p := range all {
-					if ctx.Err() != nil {
-						break
-					}
-					j, replayed, err := judgeFn(ctx, tools[i][0], tools[i][1], sibs[i])
-					out.results = append(out.results, pairJudgedMsg{id: id, pair: pairKey(p.Pair), j: j, replayed: replayed, err: err})
-				}
-				return out
-			})
+			return m.reviewStep(id, 0)
 		}}
 	}
 	return nil
+}
+
+// reviewRun is J's "every review pair" in flight: one pair asked at a
+// time, each answer taken (the verdicts, the counts and the gate move)
+// before the next is asked.
+type reviewRun struct {
+	ctx      context.Context
+	judge    JudgeFunc
+	tools    [][2]*catalog.Tool
+	siblings [][]string
+	keys     [][2]string
+	// the answers so far
+	confusable, cleared, failed int
+	firstErr                    error
+}
+
+// reviewStepMsg answers the at-th pair of a review run.
+type reviewStepMsg struct {
+	id int
+	at int
+	r  pairJudgedMsg
+}
+
+// reviewStep asks the at-th pair of the review run in flight.
+func (m *Model) reviewStep(id, at int) tea.Cmd {
+	run := m.judging.review
+	return safeID("pair-judge", id, func() tea.Msg {
+		j, replayed, err := run.judge(run.ctx, run.tools[at][0], run.tools[at][1], run.siblings[at])
+		return reviewStepMsg{id: id, at: at, r: pairJudgedMsg{id: id, pair: run.keys[at], j: j, replayed: replayed, err: err}}
+	})
 }
 
 // newJudgeCall starts a judgment, ending the one in flight.
@@ -139,47 +166,44 @@ func siblingsOf(cat *catalog.Catalog, i, j int) []string {
 	return out
 }
 
-// reviewJudgedMsg answers J's "every review pair": one answer per pair
-// asked, in order (fewer when cancelled).
-type reviewJudgedMsg struct {
-	id      int
-	results []pairJudgedMsg
-}
-
-// reviewJudged takes the review pairs' judgments: kept, the verdicts
-// derived again, a count in the footer.
-func (m *Model) reviewJudged(msg reviewJudgedMsg) {
-	if m.judging == nil || msg.id != m.judging.id {
-		return
+// reviewStepped takes one answer of a review run: kept, the verdicts
+// derived again, the progress in the footer; then the next pair is asked,
+// or the run ends with the count.
+func (m *Model) reviewStepped(msg reviewStepMsg) tea.Cmd {
+	if m.judging == nil || msg.id != m.judging.id || m.judging.review == nil {
+		return nil
 	}
-	m.judging.cancel()
-	m.judging = nil
-	confusable, cleared, failed := 0, 0, 0
-	var firstErr error
-	for _, r := range msg.results {
-		switch {
-		case r.err != nil:
-			failed++
-			if firstErr == nil {
-				firstErr = r.err
-			}
-		case r.j.Confusable():
-			confusable++
-			m.judgments[r.pair] = r.j
-		default:
-			cleared++
-			m.judgments[r.pair] = r.j
-		}
+	run := m.judging.review
+	switch r := msg.r; {
+	case r.err != nil:
+		// A failed request (a refused key, a server gone) would fail the
+		// rest too: the run stops, the pairs left unjudged.
+		run.failed = len(run.keys) - run.confusable - run.cleared
+		run.firstErr = r.err
+	case r.j.Confusable():
+		run.confusable++
+		m.judgments[r.pair] = r.j
+	default:
+		run.cleared++
+		m.judgments[r.pair] = r.j
 	}
-	if m.snap.replay != nil {
+	if msg.r.err == nil && m.snap.replay != nil {
 		s := *m.snap
 		s.derive(m.eng.lint.Gate)
 		m.setSnapshot(&s)
 	}
-	m.notice = fmt.Sprintf("judged %d review pairs: %d confusable, %d cleared", confusable+cleared, confusable, cleared)
-	if failed > 0 {
-		m.notice += fmt.Sprintf(", %d not judged (%s)", failed, oneLine(firstErr.Error()))
+	total := len(run.keys)
+	if next := msg.at + 1; next < total && run.ctx.Err() == nil && run.firstErr == nil {
+		m.notice = fmt.Sprintf("judging review pairs: %d of %d (%d confusable, %d cleared)…", next, total, run.confusable, run.cleared)
+		return m.reviewStep(msg.id, next)
 	}
+	m.judging.cancel()
+	m.judging = nil
+	m.notice = fmt.Sprintf("judged %s: %d confusable, %d cleared", plural(run.confusable+run.cleared, "review pair"), run.confusable, run.cleared)
+	if run.failed > 0 {
+		m.notice += fmt.Sprintf(", %d not judged (%s)", run.failed, oneLine(run.firstErr.Error()))
+	}
+	return nil
 }
 
 // judged takes a judgment: kept for the pair, told in the footer.

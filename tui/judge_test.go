@@ -98,7 +98,8 @@ func TestRecordedJudgmentShowsInTheDetail(t *testing.T) {
 }
 
 // J also offers every review pair, with their cost first; a judges each
-// of them, in one background command, and keeps every answer.
+// of them in turn, in the background, keeping each answer as it comes and
+// saying how far it got.
 func TestJudgeEveryReviewPair(t *testing.T) {
 	var asked []string
 	opts := mockOptions(t)
@@ -128,12 +129,32 @@ func TestJudgeEveryReviewPair(t *testing.T) {
 	if cmd == nil || len(asked) != 0 {
 		t.Fatalf("a sent before its command ran, or started nothing: %v", asked)
 	}
-	m.Update(cmd())
+	// One pair at a time, each answer taken before the next is asked.
+	_, next := m.Update(cmd())
+	if len(asked) != 1 || len(m.judgments) != 1 || !strings.HasPrefix(m.notice, "judging review pairs: 1 of "+strconv.Itoa(len(review))+" (0 confusable, 1 cleared)") {
+		t.Fatalf("after the first answer: asked %v, %d judgments kept, notice %q", asked, len(m.judgments), m.notice)
+	}
+	drain(m, next)
 	if strings.Join(asked, " ") != strings.Join(review, " ") {
 		t.Errorf("asked %v, want the review pairs %v", asked, review)
 	}
 	if want := "judged " + strconv.Itoa(len(review)) + " review pairs: 0 confusable, " + strconv.Itoa(len(review)) + " cleared"; m.notice != want || len(m.judgments) != len(review) {
 		t.Errorf("notice %q (want %q), %d judgments kept", m.notice, want, len(m.judgments))
+	}
+	// A failed request ends the run: the rest stay unjudged, and say why.
+	asked = nil
+	opts.Judge = func(ctx context.Context, a, b *catalog.Tool, siblings []string) (chat.Judgment, bool, error) {
+		asked = append(asked, a.Name+"|"+b.Name)
+		if len(asked) == 2 {
+			return chat.Judgment{}, false, errors.New("401 Unauthorized")
+		}
+		return chat.Judgment{A: a.Name, B: b.Name, Label: 3, Reason: "same job", By: "openai:m"}, false, nil
+	}
+	m = scoredModel(t, opts, 160, 45)
+	press(m, "3", "J")
+	drain(m, press(m, "a"))
+	if want := "judged 1 review pair: 1 confusable, 0 cleared, " + strconv.Itoa(len(review)-1) + " not judged (401 Unauthorized)"; len(asked) != 2 || m.notice != want || m.judging != nil {
+		t.Errorf("after a failure: asked %v, notice %q (want %q)", asked, m.notice, want)
 	}
 	// Without a cost for them, J offers the one pair only.
 	opts.JudgeCostAll = nil

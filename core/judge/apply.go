@@ -17,6 +17,13 @@ import (
 // holds a judgment for (a person's accept stays in force wherever it
 // ranks). Each question carries the catalog's other names as siblings.
 func Questions(cat *catalog.Catalog, sim similarity.Result, perTool float64, file *Records) []Pair {
+	return QuestionsWith(cat, sim, similarity.WordNeighbours(cat.Tools, FuseDepth), perTool, file)
+}
+
+// QuestionsWith is Questions with the catalog's word neighbours already
+// found (similarity.WordNeighbours to FuseDepth): the explorer replays on
+// every change of the verdicts and finds them once per catalog.
+func QuestionsWith(cat *catalog.Catalog, sim similarity.Result, words [][]int, perTool float64, file *Records) []Pair {
 	tools := make([]Tool, len(cat.Tools))
 	names := make([]string, len(cat.Tools))
 	index := map[string]int{}
@@ -39,7 +46,7 @@ func Questions(cat *catalog.Catalog, sim similarity.Result, perTool float64, fil
 			byRisk[i] = append(byRisk[i], other)
 		}
 	}
-	nb := Fuse(len(cat.Tools), byRisk, similarity.WordNeighbours(cat.Tools, FuseDepth))
+	nb := Fuse(len(cat.Tools), byRisk, words)
 	seen := map[[2]int]bool{}
 	var out []Pair
 	add := func(i, j int) {
