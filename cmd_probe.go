@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -182,6 +183,10 @@ func runProbe(args []string, io stdio) int {
 			}
 			cases = append(cases, written[i]...)
 		}
+	}
+	if len(cases) == 0 {
+		// Nothing to send: a record of nothing would replace the last one.
+		return fail(errors.New("no request to send: every request written named its tool or came back malformed (see the notes above); nothing recorded"))
 	}
 	used, err := m.PickAll(ctx, cases, defs, progress("requests sent:"))
 	clear()

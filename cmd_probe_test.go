@@ -413,3 +413,30 @@ func TestProbeWritesRequestsFromInputExamples(t *testing.T) {
 		t.Errorf("exit %d: the text report does not count the requests from examples:\n%s%s", code, text, errb)
 	}
 }
+
+// When every written request names its tool, nothing is sent: the probe
+// fails in one line, and the record kept from before stays as it was.
+func TestProbeWithNothingToSendKeepsTheRecord(t *testing.T) {
+	s := &scriptedModel{written: map[string][]string{
+		"alpha_search": {"use alpha_search"}, "beta_lookup": {"call beta_lookup"}, "gamma": {"gamma it"},
+	}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	clearJudgeEnv(t)
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(probeCatalog), 0o644)
+	recorded := filepath.Join(dir, judge.ProbeFileName)
+	before := []byte("kept from the last probe")
+	os.WriteFile(recorded, before, 0o644)
+	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "1", "--record", cat)
+	if code != 2 || out != "" || !strings.Contains(errb, "toolscope probe: no request to send") {
+		t.Errorf("exit %d, stdout %q, stderr %s; want exit 2 and one line", code, out, errb)
+	}
+	if after, _ := os.ReadFile(recorded); string(after) != string(before) {
+		t.Errorf("the record was replaced: %q", after)
+	}
+	if len(s.tools) != 0 {
+		t.Errorf("%d requests sent with the catalog", len(s.tools))
+	}
+}
