@@ -130,7 +130,10 @@ func (m *Model) footer() string {
 		// The answers always show; a long question is cut before them.
 		answers := " " + hintText(k.Yes) + " · " + hintText(k.No)
 		if a := m.asking.alt; a != nil {
-			answers = " " + hintText(k.Yes) + " · " + a.key + " " + a.hint + " · " + hintText(k.No)
+			// The third answer's hint (a cost, say) is cut before y and n
+			// would be.
+			fixed := " " + hintText(k.Yes) + " · " + a.key + " " + " · " + hintText(k.No)
+			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clip(a.hint, max(w-ansi.StringWidth(fixed), 1)) + " · " + hintText(k.No)
 		}
 		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
 	case m.exporting:
