@@ -379,6 +379,9 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 	return 0
 }
 
+// noticeFor is how long a passing message stays in the explorer's footer.
+const noticeFor = 6 * time.Second
+
 // exploreOptions wires the explorer to the flags and the catalog's source:
 // a file is re-read and watched, and reports are exported beside it;
 // stdin and the demo cannot be re-read, and export to the working
@@ -399,6 +402,7 @@ func exploreOptions(arg string, kind sourceKind, cat *catalog.Catalog, f *catalo
 		Now:       time.Now,
 		Zone:      time.Local,
 		Config:    f.config,
+		NoticeFor: noticeFor,
 	}
 	if kind != sourceFile {
 		return o

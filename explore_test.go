@@ -153,6 +153,12 @@ func openExplorer(t *testing.T, w, h int, args ...string) *tui.Model {
 	}
 	o := x.options(loaded, io)
 	o.Watch = ""
+	if o.NoticeFor != noticeFor {
+		t.Errorf("the explorer's notices last %v, want %v", o.NoticeFor, noticeFor)
+	}
+	// runCommands runs every command to its end: a notice's timer would
+	// hold each key for its whole time.
+	o.NoticeFor = 0
 	m := tui.New(o)
 	t.Cleanup(m.Close)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})

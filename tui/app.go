@@ -139,6 +139,9 @@ type Options struct {
 	// reason, one judged 0 or 1 is cleared. The header's counts, the
 	// gate and the Pairs pane's marks follow it; nil for none.
 	Replay ReplayFunc
+	// NoticeFor is how long a passing message stays in the footer when
+	// no key clears it first; 0 keeps it until the next key.
+	NoticeFor time.Duration
 	// RecordAccept records a person's judgment of a pair accepted (or
 	// removes it, undo) beside the project config written at configPath,
 	// and returns the judgments file; nil leaves accepts to the config.
@@ -221,9 +224,11 @@ type Model struct {
 
 	// problems are the errors the banner shows, by what failed (a reload,
 	// the similarity, an export, the file watch), each cleared when that
-	// work next succeeds; notice is a passing message in the footer.
-	problems map[string]string
-	notice   string
+	// work next succeeds; notice is a passing message in the footer,
+	// noticeSeq the number of the last one given a timer.
+	problems  map[string]string
+	notice    string
+	noticeSeq int
 
 	// frame is the whole screen, rendered at the end of every Update so
 	// View only returns it.
@@ -315,10 +320,24 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if km, ok := msg.(tea.KeyMsg); ok && m.terminalReply(km) {
 		return m, nil
 	}
+	if e, ok := msg.(noticeExpiredMsg); ok {
+		if int(e) == m.noticeSeq {
+			m.notice = ""
+			m.settle()
+		}
+		return m, nil
+	}
+	notice := m.notice
 	if km, ok := msg.(tea.KeyMsg); ok && km.Type == tea.KeyRunes && len(km.Runes) > 1 && !km.Paste {
 		cmd = m.burst(km)
 	} else {
 		cmd = m.route(msg)
+	}
+	if m.notice != notice && m.notice != "" && m.opts.NoticeFor > 0 {
+		// A passing message passes: gone after a while, or at the next key.
+		m.noticeSeq++
+		seq := m.noticeSeq
+		cmd = tea.Batch(cmd, tea.Tick(m.opts.NoticeFor, func(time.Time) tea.Msg { return noticeExpiredMsg(seq) }))
 	}
 	// The drawer judges its text in the background, after any update that
 	// changed it.
@@ -706,6 +725,10 @@ func (m *Model) searching() bool {
 	s, ok := m.focused().(searcher)
 	return ok && s.searching()
 }
+
+// noticeExpiredMsg clears the notice its number was given to, when no
+// other has replaced it since.
+type noticeExpiredMsg int
 
 // noticeMsg is a passing message for the footer, from a pane.
 type noticeMsg string

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -568,5 +569,32 @@ func TestLateTerminalReplyIsNoKey(t *testing.T) {
 				t.Fatal("q after the reply did not quit")
 			}
 		})
+	}
+}
+
+// A passing message leaves the footer by itself after NoticeFor; a newer
+// one keeps its own time, and none is set without NoticeFor.
+func TestNoticePasses(t *testing.T) {
+	opts := mockOptions(t)
+	opts.NoticeFor = time.Millisecond
+	m := scoredModel(t, opts, 120, 30)
+	_, first := m.Update(noticeMsg("wrote report.md"))
+	if first == nil || !strings.Contains(footerLine(m), "wrote report.md") {
+		t.Fatalf("no timer, or no notice: %q", footerLine(m))
+	}
+	_, second := m.Update(noticeMsg("wrote report.json"))
+	m.Update(first()) // the first notice's time is up: the second stays
+	if !strings.Contains(footerLine(m), "wrote report.json") {
+		t.Errorf("an older timer cleared a newer notice: %q", footerLine(m))
+	}
+	m.Update(second())
+	if strings.Contains(footerLine(m), "wrote report") {
+		t.Errorf("the notice outlived its time: %q", footerLine(m))
+	}
+
+	opts.NoticeFor = 0
+	m = scoredModel(t, opts, 120, 30)
+	if _, cmd := m.Update(noticeMsg("kept")); cmd != nil {
+		t.Error("a timer without NoticeFor")
 	}
 }
