@@ -180,16 +180,18 @@ func BenchmarkBudgetWarm(b *testing.B) {
 		name    string
 		catalog string
 		n       int
+		args    []string
 	}{
-		{"tools=1000", "mcp/lark-mcp-all-tools.json", 1000},
-		{"tools=5000", "", 5000},
-		{"tools=10000", "", 10000},
+		{"tools=1000", "mcp/lark-mcp-all-tools.json", 1000, nil},
+		{"tools=5000", "", 5000, nil},
+		{"tools=10000", "", 10000, nil},
+		{"tools=10000/json", "", 10000, []string{"--format", "json"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.Setenv("TOOLSCOPE_CACHE_DIR", b.TempDir())
 			catalog := budgetCatalog(b, c.catalog, c.n)
 			lintOnce(b, catalog) // fills the cache
-			benchLint(b, catalog)
+			benchLint(b, catalog, c.args...)
 		})
 	}
 }
