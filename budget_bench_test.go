@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,10 @@ import (
 	"sync"
 	"testing"
 
+	"toolscope/core/catalog"
+	"toolscope/core/judge"
+	"toolscope/core/lint"
+	"toolscope/embed"
 	"toolscope/internal/measure"
 )
 
@@ -194,4 +199,36 @@ func BenchmarkBudgetWarm(b *testing.B) {
 			benchLint(b, catalog, c.args...)
 		})
 	}
+}
+
+// BenchmarkExplorerReplay is the explorer's replay of recorded judgments
+// on 5,000 tools, as it runs on every change of the verdicts (a threshold
+// key, a judgment): the questions are found once per catalog and scoring.
+func BenchmarkExplorerReplay(b *testing.B) {
+	cat, err := catalog.Load(budgetCatalog(b, "", 5000), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := lint.DefaultOptions()
+	opts.Embedder = embed.Mock{}
+	opts.Neighbours = judgeNeighbours
+	r, err := lint.Analyze(context.Background(), cat, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("TOOLSCOPE_CACHE_DIR", b.TempDir())
+	recs := judge.NewRecords()
+	recs.Add(judge.PersonAccept(judge.FromCatalog(cat.Tools[0]), judge.FromCatalog(cat.Tools[1]), "told apart"))
+	replay := (&judgeFlags{}).replayerOf("judgments.jsonl", recs)
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			(&judgeFlags{}).replayerOf("judgments.jsonl", recs)(r, cat)
+		}
+	})
+	b.Run("again", func(b *testing.B) {
+		replay(r, cat)
+		for b.Loop() {
+			replay(r, cat)
+		}
+	})
 }

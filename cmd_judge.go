@@ -291,22 +291,48 @@ func (j *judgeFlags) replayerOf(path string, file *judge.Records) tui.ReplayFunc
 	if file.Len() > 0 {
 		shownFile = path
 	}
-	// The word neighbours of the catalog last replayed: the replay runs on
-	// every change of the verdicts, the catalog changes on a reload.
+	// The questions of the catalog and neighbour lists last replayed, their
+	// texts hashed: the replay runs on every change of the verdicts (a
+	// threshold, a judgment), the questions change with a reload or a new
+	// scoring only.
 	var mu sync.Mutex
 	var lastCat *catalog.Catalog
+	var lastNeighbours [][]similarity.Pair
 	var words [][]int
+	var asked []judge.Pair
+	lastFiled := -1
 	return func(r *lint.Report, cat *catalog.Catalog) *lint.Report {
 		mu.Lock()
 		if cat != lastCat {
-			lastCat, words = cat, similarity.WordNeighbours(cat.Tools, judge.FuseDepth)
+			words = similarity.WordNeighbours(cat.Tools, judge.FuseDepth)
 		}
-		w := words
+		if cat != lastCat || !sameLists(r.Similarity.Neighbours, lastNeighbours) || file.Len() != lastFiled {
+			// (An accept adds a pair to the file, and so to the questions.)
+			lastCat, lastNeighbours, lastFiled = cat, r.Similarity.Neighbours, file.Len()
+			asked = judge.QuestionsWith(cat, r.Similarity, words, judge.DefaultPerTool, file)
+			for i := range asked {
+				asked[i] = asked[i].Hashed()
+			}
+		}
+		questions := asked
 		mu.Unlock()
-		questions := judge.QuestionsWith(cat, r.Similarity, w, judge.DefaultPerTool, file)
 		plan := judge.NewPlan(nil, questions, file, store, 0)
 		return judge.Apply(r, cat, plan.Results, "", shownFile, 0, nil)
 	}
+}
+
+// sameLists reports whether two sets of neighbour lists are the same
+// lists (not equal ones: the same memory), as a scoring run leaves them.
+func sameLists(a, b [][]similarity.Pair) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || len(a[i]) > 0 && &a[i][0] != &b[i][0] {
+			return false
+		}
+	}
+	return true
 }
 
 // records is the judgments file's records for the explorer (an unreadable

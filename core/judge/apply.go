@@ -80,7 +80,10 @@ const maxSiblings = 200
 func siblings(names []string, i, j int) []string {
 	out := make([]string, 0, min(len(names), maxSiblings))
 	for k, n := range names {
-		if k != i && k != j && n != names[i] && n != names[j] && len(out) < maxSiblings {
+		if len(out) == maxSiblings {
+			break
+		}
+		if k != i && k != j && n != names[i] && n != names[j] {
 			out = append(out, n)
 		}
 	}

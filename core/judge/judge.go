@@ -70,6 +70,8 @@ func FromCatalog(t *catalog.Tool) Tool {
 type Pair struct {
 	A, B     Tool
 	Siblings []string
+	// texts is TextHash, when found once already (Hashed).
+	texts string
 }
 
 // NewPair orders the two tools by name and keeps the siblings as given.
@@ -86,7 +88,19 @@ func (p Pair) Names() [2]string { return [2]string{p.A.Name, p.B.Name} }
 // TextHash identifies the pair's texts (both names, descriptions and
 // schemas). The siblings are left out: a tool added elsewhere in the
 // catalog does not make a judgment stale.
-func (p Pair) TextHash() string { return textHash(p.A, p.B) }
+func (p Pair) TextHash() string {
+	if p.texts != "" {
+		return p.texts
+	}
+	return textHash(p.A, p.B)
+}
+
+// Hashed is the pair with its TextHash found and kept: a pair asked about
+// many times (the explorer's replay) hashes its texts once.
+func (p Pair) Hashed() Pair {
+	p.texts = p.TextHash()
+	return p
+}
 
 // TextHash identifies one tool's texts (its name, description and
 // schema), as Pair.TextHash does a pair's: a probe record keeps it per
