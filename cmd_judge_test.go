@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +19,8 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
+	"toolscope/embed"
+	"toolscope/fixtures"
 )
 
 const judgeCatalog = `[
@@ -391,5 +394,60 @@ func TestExplorerJudgeCostAll(t *testing.T) {
 	ask(t.Context(), tt[2], tt[3], sibs[1])
 	if got := costAll(pairs, sibs); !strings.Contains(got, "judged them all before: no request") {
 		t.Errorf("after both: %q", got)
+	}
+}
+
+// The explorer's replay keeps its questions between calls, and asks again
+// when the judgments file gains a pair (an accept): a pair far from every
+// tool's nearest, judged confusable by a person after the first replay,
+// is confusable at the next.
+func TestExplorerReplayFollowsTheFile(t *testing.T) {
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	cat, err := catalog.Parse("demo.json", fixtures.Demo())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := lint.DefaultOptions()
+	opts.Embedder = embed.Mock{}
+	opts.Neighbours = judgeNeighbours
+	r, err := lint.Analyze(context.Background(), cat, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := judge.NewRecords()
+	recs.Add(judge.PersonAccept(judge.FromCatalog(cat.Tools[0]), judge.FromCatalog(cat.Tools[1]), "told apart"))
+	replay := (&judgeFlags{}).replayerOf("judgments.jsonl", recs)
+	asked := map[[2]string]bool{}
+	for _, q := range judge.Questions(cat, r.Similarity, judge.DefaultPerTool, recs) {
+		asked[q.Names()] = true
+	}
+	var far [2]int
+	for i := range cat.Tools {
+		for j := i + 1; j < len(cat.Tools); j++ {
+			a, b := cat.Tools[i].Name, cat.Tools[j].Name
+			if !asked[[2]string{min(a, b), max(a, b)}] {
+				far = [2]int{i, j}
+			}
+		}
+	}
+	if far == [2]int{} {
+		t.Fatal("every pair of the demo is a question")
+	}
+	confusable := func(out *lint.Report) bool {
+		for _, p := range out.Similarity.Confusable {
+			if p.I == far[0] && p.J == far[1] || p.I == far[1] && p.J == far[0] {
+				return true
+			}
+		}
+		return false
+	}
+	if confusable(replay(r, cat)) {
+		t.Fatal("the far pair is confusable before any judgment")
+	}
+	j := judge.PersonAccept(judge.FromCatalog(cat.Tools[far[0]]), judge.FromCatalog(cat.Tools[far[1]]), "a person says they are the same job")
+	j.Label = 3
+	recs.Replace(j)
+	if !confusable(replay(r, cat)) {
+		t.Error("the person's judgment of the far pair was not replayed")
 	}
 }
