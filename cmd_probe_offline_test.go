@@ -127,6 +127,7 @@ func TestProbeSetsThePicksBesideTheOfflineCheck(t *testing.T) {
 		fmt.Sprintf("Offline check (mock, risk scoring, confusable from %.2f):", threshold),
 		fmt.Sprintf("%s ↔ %s: 1 of 6 requests for either went to the other (95%% interval 3–56%%); offline: risk %.2f, not flagged", quiet.A, quiet.B, quiet.Similarity),
 		fmt.Sprintf("%s ↔ %s: 0 of 6 requests for either went to the other (95%% interval 0–39%%); offline: risk %.2f, confusable", confusable.A, confusable.B, confusable.Similarity),
+		"  Note: the mock embedder counts characters",
 		"Of 3 pairs probed: 1 confused and flagged offline, 1 confused but not flagged, 1 flagged confusable but never confused, 0 neither.",
 	} {
 		if !strings.Contains(text, line) {

@@ -52,7 +52,9 @@ type OfflineScores struct {
 	Thresholds similarity.Thresholds
 	// Config is the project config applied, "" for none.
 	Config string
-	pairs  map[[2]string]OfflineVerdict
+	// Notes are the check's caveats (an uncalibrated embedder).
+	Notes []string
+	pairs map[[2]string]OfflineVerdict
 }
 
 // pairKey is a pair's key whatever the order of its names.
@@ -68,7 +70,7 @@ func pairKey(a, b string) [2]string {
 // lists and, when a config was applied, the pairs it accepted.
 func NewOfflineScores(r *lint.Report) *OfflineScores {
 	sim := r.Similarity
-	o := &OfflineScores{Embedder: sim.Embedder, Scoring: sim.Scoring, Thresholds: sim.Thresholds, pairs: map[[2]string]OfflineVerdict{}}
+	o := &OfflineScores{Embedder: sim.Embedder, Scoring: sim.Scoring, Thresholds: sim.Thresholds, Notes: sim.Notes, pairs: map[[2]string]OfflineVerdict{}}
 	for _, p := range sim.Ranked {
 		o.pairs[pairKey(p.A, p.B)] = OfflineVerdict{Score: p.Similarity, Verdict: OfflineNone}
 	}
@@ -112,6 +114,8 @@ type Offline struct {
 	// Config is the project config whose thresholds and accepted pairs
 	// were applied, "" for none.
 	Config string `json:"config,omitempty"`
+	// Notes are the check's caveats, as lint reports them.
+	Notes []string `json:"notes,omitempty"`
 	// Missed are the pairs the model confused (a request for one went to
 	// the other) that the check, config applied, did not flag: neither
 	// confusable nor review, or accepted. Highest rate first.
@@ -193,7 +197,7 @@ func (p Probe) CheckOffline(o *OfflineScores) Probe {
 		}
 		out.Confusions[i] = c
 	}
-	off := &Offline{Embedder: o.Embedder, Scoring: o.Scoring, Thresholds: o.Thresholds, Config: o.Config, Missed: []PairCheck{}, NeverConfused: []PairCheck{}}
+	off := &Offline{Embedder: o.Embedder, Scoring: o.Scoring, Thresholds: o.Thresholds, Config: o.Config, Notes: o.Notes, Missed: []PairCheck{}, NeverConfused: []PairCheck{}}
 	of := map[string]int{}
 	for _, c := range p.Cases {
 		of[c.Tool]++
@@ -322,6 +326,9 @@ func (p Probe) writeOfflineText(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\nOffline check (%s):\n", o.heading())
+	for _, n := range o.Notes {
+		fmt.Fprintf(b, "  Note: %s.\n", n)
+	}
 	if o.Thresholds.ReportOnly() {
 		b.WriteString("  No verdicts to compare with: the threshold is off.\n")
 		return
@@ -351,6 +358,9 @@ func (p Probe) writeOfflineMarkdown(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\n#### Offline check\n\n%s.\n", mdEscape(o.heading()))
+	for _, n := range o.Notes {
+		fmt.Fprintf(b, "\n> Note: %s.\n", mdEscape(n))
+	}
 	if o.Thresholds.ReportOnly() {
 		b.WriteString("\nNo verdicts to compare with: the threshold is off.\n")
 		return
