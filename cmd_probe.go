@@ -36,6 +36,14 @@ toolscope.yaml by default) that the explorer reads: the Pairs pane shows,
 beside each pair's risk, how many of the requests for either tool went to
 the other.
 
+Beside the picks, the report sets toolscope's offline similarity check of
+the same catalog, run after the picks as lint runs it (--embedder,
+--scoring, --threshold and the project config's thresholds and accepted
+pairs): each confusion carries the pair's offline risk and verdict, and a
+section names the pairs the model confused that the check did not flag,
+then the pairs flagged confusable whose requests never crossed. If the
+check fails, the probe is reported without it and a note says why.
+
 The cost is estimated and printed first. When it is over --max-cost, or no
 price is known, the probe asks before sending (or needs --yes when not on
 a terminal). The endpoint is --url, else $TOOLSCOPE_JUDGE_URL, else
