@@ -134,6 +134,9 @@ func TestProbeSetsThePicksBesideTheOfflineCheck(t *testing.T) {
 			t.Errorf("the text lacks %q:\n%s", line, text)
 		}
 	}
+	if !strings.HasPrefix(errb, "toolscope probe: openai:scripted at ") {
+		t.Errorf("the cost estimate is not the first line on stderr:\n%s", errb)
+	}
 	if strings.Index(text, "not flagged offline") > strings.Index(text, "never confused") {
 		t.Errorf("the missed pairs are not named first:\n%s", text)
 	}
@@ -214,10 +217,15 @@ func TestProbeReportsThePicksWhenTheOfflineCheckFails(t *testing.T) {
 			t.Errorf("the JSON report: offline %+v, error %q, %d cases", got.Offline, got.OfflineError, len(got.Cases))
 		}
 	}
+	// --no-similarity leaves the check out, and says so.
+	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "1", "--no-similarity", "--format", "json", cat)
+	if code != 0 || !strings.Contains(errb, "note: similarity is off") || strings.Contains(out, `"offline`) {
+		t.Errorf("--no-similarity: exit %d, stderr %s\n%s", code, errb, out)
+	}
 	// An embedder name that does not exist is a usage error, before any
 	// request.
-	code, _, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--embedder", "nope", cat)
-	if code != 2 || !strings.Contains(errb, `--embedder "nope"`) || len(s.tools) != 6 {
+	code, _, errb = runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--embedder", "nope", cat)
+	if code != 2 || !strings.Contains(errb, `--embedder "nope"`) || len(s.tools) != 9 {
 		t.Errorf("an unknown embedder: exit %d, %d picks asked: %s", code, len(s.tools), errb)
 	}
 }
