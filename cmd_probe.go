@@ -311,7 +311,13 @@ func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 	}
 	safe := judge.Tabulate(p.Model, out.Tools, out.Cases)
 	if scores != nil && p.Offline != nil {
-		safe = safe.CheckOffline(scores.Renamed(clean))
+		sc := scores.Renamed(clean)
+		sc.Embedder, sc.Config = clean(sc.Embedder), clean(sc.Config)
+		sc.Notes = make([]string, len(scores.Notes))
+		for i, n := range scores.Notes {
+			sc.Notes[i] = clean(n)
+		}
+		safe = safe.CheckOffline(sc)
 	}
 	safe.OfflineError = p.OfflineError
 	return safe

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -227,5 +228,30 @@ func TestProbeReportsThePicksWhenTheOfflineCheckFails(t *testing.T) {
 	code, _, errb = runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--embedder", "nope", cat)
 	if code != 2 || !strings.Contains(errb, `--embedder "nope"`) || len(s.tools) != 9 {
 		t.Errorf("an unknown embedder: exit %d, %d picks asked: %s", code, len(s.tools), errb)
+	}
+}
+
+// A tool name with control characters reaches the terminal spelled out,
+// and its pair keeps its offline verdict.
+func TestProbeOfflineVerdictsOfHostileNames(t *testing.T) {
+	clearJudgeEnv(t)
+	hostile := "alpha\x1b[31m"
+	data, _ := json.Marshal([]map[string]any{
+		{"name": hostile, "description": "Searches alpha.", "inputSchema": map[string]any{"type": "object"}},
+		{"name": "beta", "description": "Looks up beta.", "inputSchema": map[string]any{"type": "object"}},
+	})
+	cat := writeFile(t, "cat.json", string(data))
+	s := &scriptedModel{
+		written: map[string][]string{hostile: {"find the a"}, "beta": {"record 7"}},
+		picks:   map[string]string{"find the a": "beta", "record 7": "beta"},
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	code, out, errb := runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--k", "1", "--embedder", "mock", "--threshold", "off", cat)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if strings.Contains(out, "\x1b") || !regexp.MustCompile(`went to beta \(offline: risk [0-9.]+\)\n`).MatchString(out) || !strings.Contains(out, "No verdicts to compare with: the threshold is off.") {
+		t.Errorf("the text report:\n%q", out)
 	}
 }

@@ -251,17 +251,20 @@ func scoreWord(s similarity.Scoring) string {
 	return "score"
 }
 
-// words is a verdict as a report line says it: "risk 0.69, confusable",
-// "risk 0.05, not flagged", "risk 0.69, accepted in toolscope.yaml".
-func (v OfflineVerdict) words(s similarity.Scoring, config string) string {
+// words is a verdict as a report line says it under the check o: "risk
+// 0.69, confusable", "risk 0.05, not flagged", "risk 0.69, accepted in
+// toolscope.yaml"; the score alone when the check gave no verdicts.
+func (v OfflineVerdict) words(o *Offline) string {
 	what := "not flagged"
 	switch {
 	case v.Accepted != "":
-		what = "accepted in " + configName(config)
+		what = "accepted in " + configName(o.Config)
+	case o.Thresholds.ReportOnly():
+		return fmt.Sprintf("%s %.2f", scoreWord(o.Scoring), v.Score)
 	case v.Verdict != OfflineNone:
 		what = similarity.Verdict(v.Verdict).Shown()
 	}
-	return fmt.Sprintf("%s %.2f, %s", scoreWord(s), v.Score, what)
+	return fmt.Sprintf("%s %.2f, %s", scoreWord(o.Scoring), v.Score, what)
 }
 
 // configName is the config's file name, "the project config" when unknown.
@@ -281,7 +284,7 @@ func (c Confusion) suffix(o *Offline) string {
 	if c.Offline == nil || o == nil {
 		return ""
 	}
-	return " (offline: " + c.Offline.words(o.Scoring, o.Config) + ")"
+	return " (offline: " + c.Offline.words(o) + ")"
 }
 
 // heading says which check the pairs are set beside: "use-lite, risk
@@ -340,7 +343,7 @@ func (p Probe) writeOfflineText(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, "  %s:\n", title)
 		for _, c := range pairs {
-			fmt.Fprintf(b, "    %s: %s; offline: %s\n", c.pair(), c.measure(), c.Offline.words(o.Scoring, o.Config))
+			fmt.Fprintf(b, "    %s: %s; offline: %s\n", c.pair(), c.measure(), c.Offline.words(o))
 		}
 	}
 	list("Confused by the model, not flagged offline (look at these first)", o.Missed)
@@ -373,7 +376,7 @@ func (p Probe) writeOfflineMarkdown(b *strings.Builder) {
 		}
 		b.WriteString("\n\n| pair | requests for either that went to the other | 95% interval | offline |\n|---|---:|---:|---|\n")
 		for _, c := range pairs {
-			fmt.Fprintf(b, "| `%s` ↔ `%s` | %d of %d | %s | %s |\n", mdCode(c.A), mdCode(c.B), c.Count(), c.Of(), c.interval(), mdEscape(c.Offline.words(o.Scoring, o.Config)))
+			fmt.Fprintf(b, "| `%s` ↔ `%s` | %d of %d | %s | %s |\n", mdCode(c.A), mdCode(c.B), c.Count(), c.Of(), c.interval(), mdEscape(c.Offline.words(o)))
 		}
 	}
 	table("Confused by the model, not flagged offline", o.Missed)

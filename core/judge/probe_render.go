@@ -120,7 +120,7 @@ func (p Probe) WriteMarkdown(w io.Writer) error {
 			if p.Offline != nil {
 				offline := ""
 				if c.Offline != nil {
-					offline = mdEscape(c.Offline.words(p.Offline.Scoring, p.Offline.Config))
+					offline = mdEscape(c.Offline.words(p.Offline))
 				}
 				fmt.Fprintf(&b, " %s |", offline)
 			}
