@@ -16,6 +16,7 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/termsafe"
 	"toolscope/core/tokens"
+	"toolscope/embed"
 )
 
 const (
@@ -34,6 +35,14 @@ to b"). --record keeps the probe in a file (toolscope.probe.json beside
 toolscope.yaml by default) that the explorer reads: the Pairs pane shows,
 beside each pair's risk, how many of the requests for either tool went to
 the other.
+
+Beside the picks, the report sets toolscope's offline similarity check of
+the same catalog, run after the picks as lint runs it (--embedder,
+--scoring, --threshold and the project config's thresholds and accepted
+pairs): each confusion carries the pair's offline risk and verdict, and a
+section names the pairs the model confused that the check did not flag,
+then the pairs flagged confusable whose requests never crossed. If the
+check fails, the probe is reported without it and a note says why.
 
 The cost is estimated and printed first. When it is over --max-cost, or no
 price is known, the probe asks before sending (or needs --yes when not on
@@ -65,7 +74,11 @@ func runProbe(args []string, io stdio) int {
 	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
 	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
 	probeFile := fs.String("probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
-	live := addLiveFlags(fs)
+	// The offline check's flags are lint's: the embedder, the scoring,
+	// the thresholds and the project config.
+	f := newPairFlags(fs, nil)
+	cfgFlags := addConfigFlags(fs)
+	live := f.live
 	positional, code, ok := parseCommand(fs, probeUsage, probeHelp, args, io)
 	if !ok {
 		return code
@@ -86,6 +99,20 @@ func runProbe(args []string, io stdio) int {
 		return usageError(io, "probe", "--max-cost is negative")
 	case *probeFile != "" && !*record:
 		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
+	}
+	cfg, err := cfgFlags.load(arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope probe: %s\n", oneLine(err))
+		return 2
+	}
+	if cfg != nil {
+		f.useConfig(cfg, fs)
+	}
+	if err := f.check(); err != nil {
+		return usageError(io, "probe", err.Error())
+	}
+	if spec := f.embedderSpec(); spec != "" && !slices.Contains(embed.Names(), strings.SplitN(spec, ":", 2)[0]) {
+		return usageError(io, "probe", fmt.Sprintf("--embedder %q: want one of %s", spec, strings.Join(embed.Names(), ", ")))
 	}
 	name, err := judge.ParseSpec(*model)
 	if err != nil {
@@ -195,6 +222,15 @@ func runProbe(args []string, io stdio) int {
 	}
 	result := judge.Tabulate(m.ID(), names, cases)
 	result.Usage = used
+	scores, err := offlineScores(ctx, cat, f, cfg, io)
+	switch {
+	case err != nil:
+		// The picks are paid for: they are reported whatever the check did.
+		result.OfflineError = oneLine(err)
+		fmt.Fprintf(io.err, "toolscope probe: note: no offline verdicts beside the picks: %s\n", result.OfflineError)
+	case scores != nil:
+		result = result.CheckOffline(scores)
+	}
 	if *record {
 		path := projectFile(*probeFile, judge.ProbeFileName, findConfig(arg), arg)
 		if err := judge.NewProbeRecord(result, tools, time.Now()).WriteFile(path); err != nil {
@@ -209,7 +245,7 @@ func runProbe(args []string, io stdio) int {
 	case "markdown":
 		err = result.WriteMarkdown(out)
 	default:
-		err = safeProbe(result).WriteText(out)
+		err = safeProbe(result, scores).WriteText(out)
 	}
 	if err == nil {
 		err = out.err
@@ -235,8 +271,34 @@ func probeTools(cat *catalog.Catalog) ([]judge.Tool, []json.RawMessage, []string
 	return tools, defs, names
 }
 
-// safeProbe spells out control characters in the names a terminal shows.
-func safeProbe(p judge.Probe) judge.Probe {
+// offlineScores runs the static similarity check on the probed catalog
+// as lint runs it (the flags, then the project config, then the
+// defaults; the config's accepted pairs applied), every pair scored so
+// that any pair the model confused has its score. Recorded judgments are
+// not applied: the check set beside the picks is the text-only one. Nil
+// and no error when similarity is off.
+func offlineScores(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, io stdio) (*judge.OfflineScores, error) {
+	if f.embedderSpec() == "" {
+		fmt.Fprintln(io.err, "toolscope probe: note: similarity is off: no offline verdicts beside the picks")
+		return nil, nil
+	}
+	fc := *f
+	fc.rankLimit = 0
+	p := startProgress(io, "toolscope probe: offline check")
+	defer p.end()
+	r, err := analyzeCatalog(ctx, cat, &fc, p)
+	if err != nil {
+		return nil, err
+	}
+	if cfg != nil {
+		r = cfg.Apply(r, cat)
+	}
+	return judge.NewOfflineScores(r), nil
+}
+
+// safeProbe spells out control characters in the names a terminal shows,
+// the offline check's verdicts kept beside them.
+func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 	clean := func(s string) string { return termsafe.Line(s) }
 	out := p
 	out.Tools = make([]string, len(p.Tools))
@@ -247,7 +309,18 @@ func safeProbe(p judge.Probe) judge.Probe {
 	for i, c := range p.Cases {
 		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked), From: c.From}
 	}
-	return judge.Tabulate(p.Model, out.Tools, out.Cases)
+	safe := judge.Tabulate(p.Model, out.Tools, out.Cases)
+	if scores != nil && p.Offline != nil {
+		sc := scores.Renamed(clean)
+		sc.Embedder, sc.Config = clean(sc.Embedder), clean(sc.Config)
+		sc.Notes = make([]string, len(scores.Notes))
+		for i, n := range scores.Notes {
+			sc.Notes[i] = clean(n)
+		}
+		safe = safe.CheckOffline(sc)
+	}
+	safe.OfflineError = p.OfflineError
+	return safe
 }
 
 // confirm asks on a terminal whether to go on; off a terminal the answer

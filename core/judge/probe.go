@@ -301,6 +301,9 @@ type Confusion struct {
 	Count  int     `json:"count"`
 	Of     int     `json:"of"`
 	Rate   float64 `json:"rate"`
+	// Offline is the static check's verdict on the pair, when it ran and
+	// Picked is a tool of the catalog.
+	Offline *OfflineVerdict `json:"offline,omitempty"`
 }
 
 // Probe is a probe's result: every case, the matrix and the confusions.
@@ -320,6 +323,11 @@ type Probe struct {
 	// input_examples.
 	FromInputExamples int   `json:"fromInputExamples"`
 	Usage             Usage `json:"usage"`
+	// Offline sets the picks beside toolscope's static similarity check
+	// on the same catalog (CheckOffline); nil when it did not run, with
+	// the reason in OfflineError.
+	Offline      *Offline `json:"offline,omitempty"`
+	OfflineError string   `json:"offlineError,omitempty"`
 }
 
 // Tabulate builds the matrix and the confusions from the cases.

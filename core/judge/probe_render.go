@@ -49,9 +49,10 @@ func (p Probe) WriteText(w io.Writer) error {
 	} else {
 		b.WriteString("Confusions:\n")
 		for _, c := range p.Confusions {
-			fmt.Fprintf(&b, "  %s\n", c.Sentence())
+			fmt.Fprintf(&b, "  %s%s\n", c.Sentence(), c.suffix(p.Offline))
 		}
 	}
+	p.writeOfflineText(&b)
 	cols := p.columns()
 	width := 0
 	for _, t := range p.Tools {
@@ -105,11 +106,28 @@ func (p Probe) WriteMarkdown(w io.Writer) error {
 	if len(p.Confusions) == 0 {
 		b.WriteString("No request went to another tool.\n")
 	} else {
-		b.WriteString("| meant | picked | requests | rate |\n|---|---|---:|---:|\n")
+		b.WriteString("| meant | picked | requests | rate |")
+		if p.Offline != nil {
+			b.WriteString(" offline |")
+		}
+		b.WriteString("\n|---|---|---:|---:|")
+		if p.Offline != nil {
+			b.WriteString("---|")
+		}
+		b.WriteString("\n")
 		for _, c := range p.Confusions {
-			fmt.Fprintf(&b, "| `%s` | `%s` | %d of %d | %.0f%% |\n", mdCode(c.Tool), mdCode(c.Picked), c.Count, c.Of, 100*c.Rate)
+			fmt.Fprintf(&b, "| `%s` | `%s` | %d of %d | %.0f%% |", mdCode(c.Tool), mdCode(c.Picked), c.Count, c.Of, 100*c.Rate)
+			if p.Offline != nil {
+				offline := ""
+				if c.Offline != nil {
+					offline = mdEscape(c.Offline.words(p.Offline))
+				}
+				fmt.Fprintf(&b, " %s |", offline)
+			}
+			b.WriteString("\n")
 		}
 	}
+	p.writeOfflineMarkdown(&b)
 	cols := p.columns()
 	b.WriteString("\n<details><summary>Matrix (rows: the tool meant, columns: the tool picked)</summary>\n\n| |")
 	for i := range cols {

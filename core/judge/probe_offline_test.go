@@ -1,0 +1,154 @@
+package judge
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"toolscope/core/lint"
+	"toolscope/core/similarity"
+)
+
+func TestWilsonInterval(t *testing.T) {
+	// Reference values of the 95% Wilson score interval (z = 1.96).
+	for _, tc := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{0, 0, 0, 1},
+		{0, 10, 0, 0.2775},
+		{5, 10, 0.2366, 0.7634},
+		{10, 10, 0.7225, 1},
+		{1, 6, 0.0301, 0.5635},
+		{3, 100, 0.0103, 0.0845},
+	} {
+		lo, hi := Wilson(tc.k, tc.n)
+		if math.Abs(lo-tc.lo) > 5e-4 || math.Abs(hi-tc.hi) > 5e-4 {
+			t.Errorf("Wilson(%d, %d) = %.4f–%.4f; want %.4f–%.4f", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
+
+// offlineReport is a lint report on tools a..d: every pair ranked, the
+// verdicts given, and the pairs a config accepted.
+func offlineReport(th float64, verdicts map[[2]string]similarity.Verdict, accepted map[[2]string]string) *lint.Report {
+	names := []string{"a", "b", "c", "d"}
+	r := &lint.Report{Similarity: similarity.Result{Embedder: "mock", Scoring: similarity.ScoringRisk, Thresholds: similarity.Thresholds{Confusability: th}}}
+	score := 0.1
+	for i, x := range names {
+		for _, y := range names[i+1:] {
+			score += 0.05
+			p := similarity.Pair{A: x, B: y, Similarity: score}
+			r.Similarity.Ranked = append(r.Similarity.Ranked, p)
+			v, ok := verdicts[[2]string{x, y}]
+			if !ok {
+				continue
+			}
+			f := similarity.PairFinding{Kind: v, Pair: p}
+			switch {
+			case accepted[[2]string{x, y}] != "":
+				f.Suppression = accepted[[2]string{x, y}]
+				if r.Suppressed == nil {
+					r.Suppressed = &lint.Suppressed{Config: "dir/toolscope.yaml"}
+				}
+				r.Suppressed.Pairs = append(r.Suppressed.Pairs, f)
+			case v == similarity.Confusable:
+				r.Similarity.Confusable = append(r.Similarity.Confusable, f)
+			default:
+				r.Similarity.Watch = append(r.Similarity.Watch, f)
+			}
+		}
+	}
+	return r
+}
+
+func TestCheckOfflineSortsThePairs(t *testing.T) {
+	// a: 4 requests, one to b, one to no tool, one to "zz" (outside the
+	// catalog); b: 2, one to c; c: 2, both its own; d: none sent.
+	cases := []ProbeCase{
+		{Tool: "a", Picked: "a"}, {Tool: "a", Picked: "b"}, {Tool: "a", Picked: NoPick}, {Tool: "a", Picked: "zz"},
+		{Tool: "b", Picked: "b"}, {Tool: "b", Picked: "c"},
+		{Tool: "c", Picked: "c"}, {Tool: "c", Picked: "c"},
+	}
+	p := Tabulate("m", []string{"a", "b", "c", "d"}, cases)
+	type pairs = map[[2]string]similarity.Verdict
+	for _, tc := range []struct {
+		name     string
+		th       float64
+		verdicts pairs
+		accepted map[[2]string]string
+		missed   []string
+		never    []string
+		tally    Tally
+		ab       OfflineVerdict
+	}{
+		{
+			name: "nothing flagged: both confusions missed, a-c quiet, d's pairs uncovered",
+			th:   0.9, missed: []string{"b-c", "a-b"}, never: []string{},
+			tally: Tally{Pairs: 3, Missed: 2, Neither: 1},
+			ab:    OfflineVerdict{Score: 0.15, Verdict: OfflineNone},
+		},
+		{
+			name: "a-b review, a-c and c-d confusable: a-c never confused, c-d uncovered",
+			th:   0.2, verdicts: pairs{{"a", "b"}: similarity.Watch, {"a", "c"}: similarity.Confusable, {"c", "d"}: similarity.Confusable},
+			missed: []string{"b-c"}, never: []string{"a-c"},
+			tally: Tally{Pairs: 3, ConfusedFlagged: 1, Missed: 1, NeverConfused: 1},
+			ab:    OfflineVerdict{Score: 0.15, Verdict: OfflineWatch},
+		},
+		{
+			name: "accepted pairs count as not flagged",
+			th:   0.1, verdicts: pairs{{"a", "b"}: similarity.Confusable, {"a", "c"}: similarity.Confusable},
+			accepted: map[[2]string]string{{"a", "b"}: "distinct", {"a", "c"}: "distinct"},
+			missed:   []string{"b-c", "a-b"}, never: []string{},
+			tally: Tally{Pairs: 3, Missed: 2, Neither: 1},
+			ab:    OfflineVerdict{Score: 0.15, Verdict: OfflineConfusable, Accepted: "distinct"},
+		},
+		{
+			name: "report-only: no lists",
+			th:   math.Inf(1), missed: []string{}, never: []string{},
+			ab: OfflineVerdict{Score: 0.15, Verdict: OfflineNone},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := p.CheckOffline(NewOfflineScores(offlineReport(tc.th, tc.verdicts, tc.accepted)))
+			names := func(list []PairCheck) []string {
+				out := []string{}
+				for _, c := range list {
+					out = append(out, c.A+"-"+c.B)
+				}
+				return out
+			}
+			o := got.Offline
+			if !reflect.DeepEqual(names(o.Missed), tc.missed) || !reflect.DeepEqual(names(o.NeverConfused), tc.never) || o.Tally != tc.tally {
+				t.Errorf("missed %v never %v tally %+v; want %v %v %+v", names(o.Missed), names(o.NeverConfused), o.Tally, tc.missed, tc.never, tc.tally)
+			}
+			for _, c := range got.Confusions {
+				switch {
+				case c.Picked == "b":
+					if c.Offline == nil || !near(*c.Offline, tc.ab) {
+						t.Errorf("a→b: offline %+v; want %+v", c.Offline, tc.ab)
+					}
+				case c.Picked == NoPick || c.Picked == "zz":
+					if c.Offline != nil {
+						t.Errorf("%s: a verdict for a pick outside the catalog", c.Sentence())
+					}
+				}
+			}
+		})
+	}
+	// The missed pairs, highest rate first: b-c (1 of 4), then a-b, which
+	// rests on a's 4 and b's 2 requests, one of them crossing.
+	got := p.CheckOffline(NewOfflineScores(offlineReport(0.9, nil, nil)))
+	ab := got.Offline.Missed[1]
+	if ab.AB != 1 || ab.OfA != 4 || ab.BA != 0 || ab.OfB != 2 || ab.Count() != 1 || ab.Of() != 6 {
+		t.Errorf("a-b measured %+v", ab)
+	}
+	// The input is not changed.
+	if p.Offline != nil || p.Confusions[0].Offline != nil {
+		t.Error("CheckOffline changed the probe it was given")
+	}
+}
+
+func near(a, b OfflineVerdict) bool {
+	return math.Abs(a.Score-b.Score) < 1e-9 && a.Verdict == b.Verdict && a.Accepted == b.Accepted
+}
