@@ -116,16 +116,9 @@ func runDiff(args []string, io stdio) int {
 	if want == 2 {
 		newArg = positional[1]
 	}
-	cfg, err := cfgFlags.load(newArg)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope diff: %s\n", oneLine(err))
-		return 2
-	}
-	if cfg != nil {
-		f.useConfig(cfg, fs)
-	}
-	if err := f.check(); err != nil {
-		return usageError(io, "diff", err.Error())
+	cfg, code := withConfig("diff", newArg, f, fs, cfgFlags, io)
+	if code != 0 {
+		return code
 	}
 	if err := jf.check(); err != nil {
 		return usageError(io, "diff", err.Error())

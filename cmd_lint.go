@@ -289,18 +289,26 @@ func errorsOnly(r *lint.Report) *lint.Report {
 // config; a non-zero code means the run ends, its line written.
 func configured(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, io stdio) (catalogFlags, *config.Config, int) {
 	fc := *f
+	cfg, code := withConfig("lint", arg, &fc, fs, cfgFlags, io)
+	return fc, cfg, code
+}
+
+// withConfig finds and reads the project config for the catalog arg (as
+// cfgFlags say), lets it set what f's flags left unset, and checks f; a
+// non-zero code means cmd's one line is written and the run ends.
+func withConfig(cmd, arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, io stdio) (*config.Config, int) {
 	cfg, err := cfgFlags.load(arg)
 	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return fc, nil, 2
+		fmt.Fprintf(io.err, "toolscope %s: %s\n", cmd, oneLine(err))
+		return nil, 2
 	}
 	if cfg != nil {
-		fc.useConfig(cfg, fs)
+		f.useConfig(cfg, fs)
 	}
-	if err := fc.check(); err != nil {
-		return fc, nil, usageError(io, "lint", err.Error())
+	if err := f.check(); err != nil {
+		return nil, usageError(io, cmd, err.Error())
 	}
-	return fc, cfg, 0
+	return cfg, 0
 }
 
 // lintOne loads and lints one catalog with its own config (found from its

@@ -100,16 +100,9 @@ func runProbe(args []string, io stdio) int {
 	case *probeFile != "" && !*record:
 		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
 	}
-	cfg, err := cfgFlags.load(arg)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope probe: %s\n", oneLine(err))
-		return 2
-	}
-	if cfg != nil {
-		f.useConfig(cfg, fs)
-	}
-	if err := f.check(); err != nil {
-		return usageError(io, "probe", err.Error())
+	cfg, code := withConfig("probe", arg, f, fs, cfgFlags, io)
+	if code != 0 {
+		return code
 	}
 	if spec := f.embedderSpec(); spec != "" && !slices.Contains(embed.Names(), strings.SplitN(spec, ":", 2)[0]) {
 		return usageError(io, "probe", fmt.Sprintf("--embedder %q: want one of %s", spec, strings.Join(embed.Names(), ", ")))
