@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"toolscope/core/catalog"
 	chat "toolscope/core/judge"
+	"toolscope/core/lint"
 )
 
 // J on a pair asks with the cost first, then judges it in the background;
@@ -148,7 +150,7 @@ func TestJudgeEveryReviewPair(t *testing.T) {
 	}
 	narrow := scoredModel(t, long, 80, 24)
 	press(narrow, "3", "J")
-	if f := strings.TrimRight(footerLine(narrow), " "); !strings.HasPrefix(f, " y yes · a every review pair (3: openai:m") || !strings.HasSuffix(f, "… · n no") {
+	if f := strings.TrimRight(footerLine(narrow), " "); !strings.HasPrefix(f, " judge ") || !strings.Contains(f, "y yes · a every review pair (3: openai:m") || !strings.HasSuffix(f, "… · n no") {
 		t.Errorf("the question at 80 columns: %q", f)
 	}
 	// A failed request ends the run: the rest stay unjudged, and say why.
@@ -172,5 +174,32 @@ func TestJudgeEveryReviewPair(t *testing.T) {
 	press(m, "3", "J")
 	if strings.Contains(footerLine(m), "every review pair") {
 		t.Error("offered every review pair without their cost")
+	}
+}
+
+// A pair a recorded judgment made confusable shows the judgment once: its
+// line in the detail, not again as the verdict's hint.
+func TestJudgedVerdictSaidOnce(t *testing.T) {
+	opts := mockOptions(t)
+	j := chat.Judgment{A: "get_volume_status", B: "hist_volume_status", Label: 3, Reason: "unsaid", By: "openai:m"}
+	opts.Recorded = func(a, b *catalog.Tool) (chat.Judgment, bool) {
+		return j, min(a.Name, b.Name) == j.A && max(a.Name, b.Name) == j.B
+	}
+	opts.Replay = func(r *lint.Report, cat *catalog.Catalog) *lint.Report {
+		out := *r
+		out.Similarity.Confusable = slices.Clone(r.Similarity.Confusable)
+		for i, p := range out.Similarity.Confusable {
+			if min(p.A, p.B) == j.A && max(p.A, p.B) == j.B {
+				out.Similarity.Confusable[i].Reasons = nil
+				out.Similarity.Confusable[i].Hint = chat.JudgedHint + " openai:m (label 3): " + j.Reason
+			}
+		}
+		return &out
+	}
+	m := scoredModel(t, opts, 160, 45)
+	selectPair(t, m, "get_volume_status", "hist_volume_status")
+	view := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	if n := strings.Count(view, j.Reason); n != 1 || !strings.Contains(view, "recorded judgment (openai:m): confusable, label 3") {
+		t.Errorf("the judgment's reason shows %d times (want once, on the recorded judgment's line):\n%s", n, ansi.Strip(m.View()))
 	}
 }

@@ -434,10 +434,12 @@ func (p *pairsPane) detail() []string {
 	if pt := p.probe.text(pr); pt != "" {
 		out = append(out, wholeSentences(shown(oneLine(pt)), p.w, max(p.detailHeight()-len(out)-1, 1), "(more: enter compares)")...)
 	}
-	if jt := p.judgmentText(pr); jt != "" {
+	jt := p.judgmentText(pr)
+	if jt != "" {
 		out = append(out, wholeSentences(shown(oneLine(jt)), p.w, max(p.detailHeight()-len(out)-1, 1), "(more: enter compares)")...)
 	}
-	if v != nil {
+	// A verdict the judgment set says again what its line just said.
+	if v != nil && !(jt != "" && strings.HasPrefix(v.Hint, chat.JudgedHint) && len(v.Reasons) == 0 && v.Suppression == "") {
 		text := v.Hint
 		if len(v.Reasons) > 0 {
 			text = "why: " + report.ReasonsText(v.Reasons) + ". hint: " + text

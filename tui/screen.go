@@ -131,9 +131,10 @@ func (m *Model) footer() string {
 		answers := " " + hintText(k.Yes) + " · " + hintText(k.No)
 		if a := m.asking.alt; a != nil {
 			// The third answer's hint (a cost, say) is cut before y and n
-			// would be.
+			// would be, and leaves the question a third of the line.
 			fixed := " " + hintText(k.Yes) + " · " + a.key + " " + " · " + hintText(k.No)
-			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clip(a.hint, max(w-ansi.StringWidth(fixed), 1)) + " · " + hintText(k.No)
+			question := min(ansi.StringWidth(" "+m.asking.text), w/3)
+			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clip(a.hint, max(w-ansi.StringWidth(fixed)-question, 1)) + " · " + hintText(k.No)
 		}
 		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
 	case m.exporting:

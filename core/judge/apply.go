@@ -183,7 +183,7 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 			continue
 		}
 		pf.Kind = similarity.Confusable
-		pf.Hint = fmt.Sprintf("judged confusable by %s (label %d): %s", j.By, j.Label, j.Reason)
+		pf.Hint = fmt.Sprintf("%s %s (label %d): %s", JudgedHint, j.By, j.Label, j.Reason)
 		pf.Reasons = nil
 		pf.Fixes = nil
 		if j.Fix != nil {
@@ -203,6 +203,9 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 	out.Suppressed, out.Baseline, out.Tokens, out.Judged = r.Suppressed, r.Baseline, r.Tokens, sec
 	return out
 }
+
+// JudgedHint starts the hint of a pair a judgment made confusable.
+const JudgedHint = "judged confusable by"
 
 // OfflineAccepted is an unjudged pair's offline verdict when the project
 // config accepts it.
