@@ -152,6 +152,7 @@ const (
 	RuleDeclarationRefused = "declaration-refused"
 	RuleTypeNotAName       = "type-not-a-name"
 	RuleCatalogTokens      = "catalog-tokens"
+	RuleInputExample       = "input-example-invalid"
 )
 
 // DefaultRules is the default pack, in the order findings are listed.
@@ -174,6 +175,7 @@ func DefaultRules() []Rule {
 		InvisibleCharactersRule(),
 		ToolPoisoningRule(DefaultPoisonPatterns),
 		CatalogTokensRule(DefaultMaxTokenShare, tokens.DefaultContext),
+		InputExampleRule(),
 	}
 }
 

@@ -470,3 +470,44 @@ func DeclarationRule() Rule {
 		},
 	}
 }
+
+// maxExamplesChecked bounds the input_examples one tool has validated.
+const maxExamplesChecked = 20
+
+// InputExampleRule flags an Anthropic input_example that the tool's own
+// input schema refuses: the example teaches the model a call that fails.
+func InputExampleRule() Rule {
+	return Rule{
+		ID:       RuleInputExample,
+		Severity: SeverityError,
+		Summary:  "an input_examples entry does not validate against the tool's input schema",
+		Teaching: Teaching{
+			Why: "input_examples show the model what a well-formed call looks like, and it copies them: an example the schema refuses teaches calls that fail validation (and Anthropic's API may refuse the tool definition).",
+			Fix: "Make the example a call the schema accepts: the declared names and types, every required argument; or fix the schema if the example is right.",
+			Before: `"input_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}, "required": ["query"]},
+"input_examples": [{"limit": "10"}]`,
+			After: `"input_schema": {"type": "object", "properties": {"limit": {"type": "integer"}, "query": {"type": "string"}}, "required": ["query"]},
+"input_examples": [{"query": "open incidents", "limit": 10}]`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			var out []Finding
+			for i, ex := range t.InputExamples[:min(len(t.InputExamples), maxExamplesChecked)] {
+				r := validate.Validate(ex, t.Schema)
+				if r.OK || len(r.Issues) == 0 {
+					continue
+				}
+				first := r.Issues[0]
+				where := "the example"
+				if first.Path != "" {
+					where = "'" + first.Path + "'"
+				}
+				msg := fmt.Sprintf("input_examples[%d] is refused by the input schema: %s expected %s, got %s", i, where, first.Expected, first.Got)
+				if n := len(r.Issues) - 1; n > 0 {
+					msg += fmt.Sprintf(" (and %d more)", n)
+				}
+				out = append(out, Finding{Severity: SeverityError, Param: first.Path, Message: msg})
+			}
+			return out
+		},
+	}
+}

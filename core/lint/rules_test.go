@@ -278,3 +278,43 @@ func TestThousandsAndPercent(t *testing.T) {
 		t.Errorf("percent: %s %s", percent(0.1), percent(0.053))
 	}
 }
+
+// input-example-invalid: an Anthropic input_examples entry the tool's own
+// schema refuses, one finding per example, naming it and the first issue.
+func TestInputExampleRule(t *testing.T) {
+	const schema = `{"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["query"]}`
+	tool := func(name, examples string) string {
+		return `{"name": "` + name + `", "description": "Search the incidents.", "input_schema": ` + schema + `, "input_examples": ` + examples + `}`
+	}
+	for _, tc := range []struct {
+		name     string
+		examples string
+		want     []string
+		message  string
+	}{
+		{"valid examples", `[{"query": "open"}, {"query": "sev1", "limit": 5}]`, nil, ""},
+		{"a wrong type", `[{"query": "open"}, {"query": "x", "limit": "10"}]`, []string{"s.limit error"}, "input_examples[1] is refused by the input schema: 'limit' expected integer, got string"},
+		{"a required argument missing, and more", `[{"limit": "x"}]`, []string{"s.query error"}, "(and 1 more)"},
+		{"none", `[]`, nil, ""},
+	} {
+		src := "[" + tool("s", tc.examples) + "]"
+		got := ruleFindings(t, InputExampleRule(), src)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: findings %q; want %q", tc.name, got, tc.want)
+			continue
+		}
+		if tc.message == "" {
+			continue
+		}
+		opts := DefaultOptions()
+		opts.Rules = []Rule{InputExampleRule()}
+		if f := Structural(testcat.Parse(t, src), opts); len(f) != 1 || !strings.Contains(f[0].Message, tc.message) {
+			t.Errorf("%s: message %v; want it to contain %q", tc.name, f, tc.message)
+		}
+	}
+	// At most 20 examples of a tool are checked.
+	many := strings.Repeat(`{"query": 1},`, 25)
+	if got := ruleFindings(t, InputExampleRule(), "["+tool("s", "["+strings.TrimSuffix(many, ",")+"]")+"]"); len(got) != maxExamplesChecked {
+		t.Errorf("%d findings for 25 bad examples; want %d", len(got), maxExamplesChecked)
+	}
+}
