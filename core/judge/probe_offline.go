@@ -36,6 +36,9 @@ type OfflineVerdict struct {
 	// Accepted is the project config's reason when it accepts the pair as
 	// distinct (the gate then ignores it), "" otherwise.
 	Accepted string `json:"accepted,omitempty"`
+	// Below says the pair ranked under every pair the check kept: Score is
+	// then the lowest kept score, which the pair's does not exceed.
+	Below bool `json:"below,omitempty"`
 }
 
 // flagged reports whether the check, config applied, puts the pair on a
@@ -55,6 +58,9 @@ type OfflineScores struct {
 	// Notes are the check's caveats (an uncalibrated embedder).
 	Notes []string
 	pairs map[[2]string]OfflineVerdict
+	// floor is the lowest score kept when the ranking kept only its top
+	// (every pair of a large catalog would not fit), nil when it kept all.
+	floor *float64
 }
 
 // pairKey is a pair's key whatever the order of its names.
@@ -73,6 +79,10 @@ func NewOfflineScores(r *lint.Report) *OfflineScores {
 	o := &OfflineScores{Embedder: sim.Embedder, Scoring: sim.Scoring, Thresholds: sim.Thresholds, Notes: sim.Notes, pairs: map[[2]string]OfflineVerdict{}}
 	for _, p := range sim.Ranked {
 		o.pairs[pairKey(p.A, p.B)] = OfflineVerdict{Score: p.Similarity, Verdict: OfflineNone}
+	}
+	if n := len(sim.Ranked); n > 0 && n < sim.PairCount {
+		floor := sim.Ranked[n-1].Similarity
+		o.floor = &floor
 	}
 	mark := func(list []similarity.PairFinding) {
 		for _, p := range list {
@@ -189,10 +199,25 @@ func Wilson(k, n int) (lo, hi float64) {
 // between two tools of the catalog gets the pair's verdict, and Offline
 // the missed and never-confused pairs with the tally.
 func (p Probe) CheckOffline(o *OfflineScores) Probe {
+	inCatalog := make(map[string]bool, len(p.Tools))
+	for _, t := range p.Tools {
+		inCatalog[t] = true
+	}
+	verdict := func(a, b string) (OfflineVerdict, bool) {
+		if v, ok := o.Verdict(a, b); ok {
+			return v, true
+		}
+		// A pair of the catalog under the kept ranking: not flagged, its
+		// score at most the lowest kept.
+		if o.floor != nil && a != b && inCatalog[a] && inCatalog[b] {
+			return OfflineVerdict{Score: *o.floor, Verdict: OfflineNone, Below: true}, true
+		}
+		return OfflineVerdict{}, false
+	}
 	out := p
 	out.Confusions = make([]Confusion, len(p.Confusions))
 	for i, c := range p.Confusions {
-		if v, ok := o.Verdict(c.Tool, c.Picked); ok && c.Tool != c.Picked {
+		if v, ok := verdict(c.Tool, c.Picked); ok && c.Tool != c.Picked {
 			c.Offline = &v
 		}
 		out.Confusions[i] = c
@@ -207,7 +232,7 @@ func (p Probe) CheckOffline(o *OfflineScores) Probe {
 			break // no verdicts to agree or disagree with
 		}
 		for _, b := range p.Tools[i+1:] {
-			v, ok := o.Verdict(a, b)
+			v, ok := verdict(a, b)
 			if !ok || a == b {
 				continue
 			}
@@ -260,11 +285,20 @@ func (v OfflineVerdict) words(o *Offline) string {
 	case v.Accepted != "":
 		what = "accepted in " + configName(o.Config)
 	case o.Thresholds.ReportOnly():
-		return fmt.Sprintf("%s %.2f", scoreWord(o.Scoring), v.Score)
+		return fmt.Sprintf("%s %s", scoreWord(o.Scoring), v.score())
 	case v.Verdict != OfflineNone:
 		what = similarity.Verdict(v.Verdict).Shown()
 	}
-	return fmt.Sprintf("%s %.2f, %s", scoreWord(o.Scoring), v.Score, what)
+	return fmt.Sprintf("%s %s, %s", scoreWord(o.Scoring), v.score(), what)
+}
+
+// score is the verdict's score as a line shows it: "0.69", or "under
+// 0.01" for a pair below the kept ranking.
+func (v OfflineVerdict) score() string {
+	if v.Below {
+		return fmt.Sprintf("under %.2f", v.Score)
+	}
+	return fmt.Sprintf("%.2f", v.Score)
 }
 
 // configName is the config's file name, "the project config" when unknown.

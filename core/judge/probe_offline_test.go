@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -151,4 +152,46 @@ func TestCheckOfflineSortsThePairs(t *testing.T) {
 
 func near(a, b OfflineVerdict) bool {
 	return math.Abs(a.Score-b.Score) < 1e-9 && a.Verdict == b.Verdict && a.Accepted == b.Accepted
+}
+
+// A ranking that kept only its top: a pair of the catalog under it is not
+// flagged and scores under the lowest kept ("risk under 0.15"), still
+// counted and listed when the model confused it; a name outside the
+// catalog still gets nothing.
+func TestCheckOfflineBelowTheKeptRanking(t *testing.T) {
+	r := offlineReport(0.3, map[[2]string]similarity.Verdict{{"c", "d"}: similarity.Confusable}, nil)
+	r.Similarity.PairCount = len(r.Similarity.Ranked)
+	// Keep the top three of the six pairs (scores rise along the list, so
+	// keep its end, best first, as a ranking does).
+	ranked := r.Similarity.Ranked
+	r.Similarity.Ranked = []similarity.Pair{ranked[5], ranked[4], ranked[3]}
+	o := NewOfflineScores(r)
+	cases := []ProbeCase{{Tool: "a", Picked: "b"}, {Tool: "a", Picked: "zz"}, {Tool: "b", Picked: "b"}, {Tool: "c", Picked: "c"}, {Tool: "d", Picked: "d"}}
+	got := Tabulate("m", []string{"a", "b", "c", "d"}, cases).CheckOffline(o)
+	var ab *Confusion
+	for i, c := range got.Confusions {
+		switch c.Picked {
+		case "b":
+			ab = &got.Confusions[i]
+		case "zz":
+			if c.Offline != nil {
+				t.Errorf("a name outside the catalog has a verdict: %+v", c.Offline)
+			}
+		}
+	}
+	floor := ranked[3].Similarity
+	if ab == nil || ab.Offline == nil || !ab.Offline.Below || ab.Offline.Score != floor || ab.Offline.Verdict != OfflineNone {
+		t.Fatalf("a→b: %+v; want below %.2f, not flagged", ab, floor)
+	}
+	if s := ab.suffix(got.Offline); s != fmt.Sprintf(" (offline: risk under %.2f, not flagged)", floor) {
+		t.Errorf("a→b's line adds %q", s)
+	}
+	if len(got.Offline.Missed) != 1 || got.Offline.Missed[0].A != "a" || got.Offline.Tally.Pairs != 6 {
+		t.Errorf("missed %+v, tally %+v; want a↔b missed and all 6 pairs of the covered tools counted", got.Offline.Missed, got.Offline.Tally)
+	}
+	// Every pair kept: nothing is below.
+	r.Similarity.Ranked = ranked
+	if v, ok := NewOfflineScores(r).Verdict("a", "b"); !ok || v.Below {
+		t.Errorf("with every pair ranked: %+v %v", v, ok)
+	}
 }
