@@ -46,7 +46,20 @@ func QuestionsWith(cat *catalog.Catalog, sim similarity.Result, words [][]int, p
 			byRisk[i] = append(byRisk[i], other)
 		}
 	}
-	nb := Fuse(len(cat.Tools), byRisk, words)
+	// The words' view covers the tools the scoring covered, no others (a
+	// later tool of a repeated name is left out of similarity).
+	scored := make([][]int, len(words))
+	for i, list := range words {
+		if i >= len(byRisk) || len(byRisk[i]) == 0 {
+			continue
+		}
+		for _, j := range list {
+			if j >= 0 && j < len(byRisk) && len(byRisk[j]) > 0 {
+				scored[i] = append(scored[i], j)
+			}
+		}
+	}
+	nb := Fuse(len(cat.Tools), byRisk, scored)
 	seen := map[[2]int]bool{}
 	var out []Pair
 	add := func(i, j int) {

@@ -559,3 +559,25 @@ func TestPersonAcceptRecords(t *testing.T) {
 		t.Errorf("after the undo the file holds %v (%v); want the model's judgment only", again.All(), err)
 	}
 }
+
+// Without a scoring (similarity off) nothing is asked, whatever words the
+// tools share; a tool the scoring left out (a repeated name) is in no
+// question.
+func TestQuestionsFollowTheScoring(t *testing.T) {
+	cat, err := catalog.Parse("t.json", []byte(`[
+		{"name": "alpha", "description": "Send an invoice reminder email", "input_schema": {"type": "object"}},
+		{"name": "beta", "description": "Send an invoice reminder email now", "input_schema": {"type": "object"}},
+		{"name": "alpha", "description": "Send an invoice reminder email again", "input_schema": {"type": "object"}}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qs := Questions(cat, similarity.Result{}, DefaultPerTool, nil); len(qs) != 0 {
+		t.Errorf("%d questions without a scoring", len(qs))
+	}
+	sim := similarity.Result{Neighbours: [][]similarity.Pair{{{I: 0, J: 1}}, {{I: 0, J: 1}}, nil}}
+	qs := Questions(cat, sim, DefaultPerTool, nil)
+	if len(qs) != 1 || qs[0].Names() != [2]string{"alpha", "beta"} || qs[0].A.Description != "Send an invoice reminder email" {
+		t.Errorf("questions %+v; want alpha (the first) and beta only", qs)
+	}
+}
