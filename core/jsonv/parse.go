@@ -374,6 +374,10 @@ func (p *parser) str() (string, error) {
 				b.WriteRune(r)
 			default:
 				p.i -= 1
+				if e < 0x20 || e == 0x7f {
+					// Printed raw it would break the error's one line.
+					return "", p.errf("unknown escape: a backslash before control character 0x%02x", e)
+				}
 				return "", p.errf("unknown escape \\%c", e)
 			}
 		default:

@@ -42,6 +42,7 @@ func TestParseErrors(t *testing.T) {
 		{"-", "malformed number"},
 		{"1.", "want a digit after '.'"},
 		{`"\q"`, `unknown escape \q`},
+		{"\"\\\n\"", "unknown escape: a backslash before control character 0x0a"},
 		{"\"a\nb\"", "raw line break"},
 		{strings.Repeat("[", MaxDepth+1), "nesting deeper than 512"},
 	}
@@ -104,6 +105,10 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted invalid JSON %q", data)
 		}
 		if err != nil {
+			// Every caller prints it as one line of a message.
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("a two-line error for %q: %q", data, err)
+			}
 			return
 		}
 		again, err := Parse([]byte(v.JSON()))
