@@ -273,14 +273,9 @@ func (j *judgeFlags) recordedIn(file *judge.Records) tui.RecordedFunc {
 	}
 }
 
-// replayer applies, for the explorer, the recorded judgments (the
-// judgments file's, read once, now; then the cache's) to a report exactly
+// replayerOf applies, for the explorer, the recorded judgments (file, the
+// judgments file at path as read; then the cache's) to a report exactly
 // as lint replays them without a key; nil when neither holds any.
-func (j *judgeFlags) replayer(cfg *config.Config, catalogArg string) tui.ReplayFunc {
-	return j.replayerOf(j.path(cfg, catalogArg), j.records(cfg, catalogArg))
-}
-
-// replayerOf is replayer over the judgments file at path, as read.
 func (j *judgeFlags) replayerOf(path string, file *judge.Records) tui.ReplayFunc {
 	store := j.cache()
 	if j.spec == "" && file.Len() == 0 && store.Len() == 0 {

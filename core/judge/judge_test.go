@@ -546,12 +546,11 @@ func TestPersonAcceptRecords(t *testing.T) {
 	if _, ok, stale := file.Replay(NewPair(a, changed, nil), ""); ok || !stale {
 		t.Errorf("after a text change: found %v, stale %v; want stale", ok, stale)
 	}
-	file, err = Update(path, func(r *Records) {
+	if _, err = Update(path, func(r *Records) {
 		if n := r.Remove("search_logs", "archive_search", PersonBy); n != 1 {
 			t.Errorf("removed %d", n)
 		}
-	})
-	if err != nil {
+	}); err != nil {
 		t.Fatal(err)
 	}
 	again, err := ReadFile(path)
