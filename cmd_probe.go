@@ -104,8 +104,11 @@ func runProbe(args []string, io stdio) int {
 	if code != 0 {
 		return code
 	}
-	if spec := f.embedderSpec(); spec != "" && !slices.Contains(embed.Names(), strings.SplitN(spec, ":", 2)[0]) {
-		return usageError(io, "probe", fmt.Sprintf("--embedder %q: want one of %s", spec, strings.Join(embed.Names(), ", ")))
+	if spec := f.embedderSpec(); spec != "" {
+		// Refused before any request is paid for, as lint would refuse it.
+		if err := embed.Known(spec); err != nil {
+			return usageError(io, "probe", err.Error())
+		}
 	}
 	name, err := judge.ParseSpec(*model)
 	if err != nil {
@@ -225,7 +228,11 @@ func runProbe(args []string, io stdio) int {
 		result = result.CheckOffline(scores)
 	}
 	if *record {
-		path := projectFile(*probeFile, judge.ProbeFileName, findConfig(arg), arg)
+		cfgPath := ""
+		if cfg != nil {
+			cfgPath = cfg.Path
+		}
+		path := projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
 		if err := judge.NewProbeRecord(result, tools, time.Now()).WriteFile(path); err != nil {
 			return fail(err)
 		}
@@ -334,14 +341,4 @@ func confirm(io stdio, why string) bool {
 	line, _ := bufio.NewReader(f).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
-}
-
-// findConfig is the project config lint would find for the catalog
-// argument, "" for none (the probe reads none; its record goes beside it).
-func findConfig(catalogArg string) string {
-	found, err := config.Find(catalogDir(catalogArg))
-	if err != nil {
-		return ""
-	}
-	return found
 }

@@ -226,7 +226,7 @@ func TestProbeReportsThePicksWhenTheOfflineCheckFails(t *testing.T) {
 	// An embedder name that does not exist is a usage error, before any
 	// request.
 	code, _, errb = runCmd("", "probe", "--model", "openai:scripted", "--url", srv.URL+"/v1", "--embedder", "nope", cat)
-	if code != 2 || !strings.Contains(errb, `--embedder "nope"`) || len(s.tools) != 9 {
+	if code != 2 || !strings.Contains(errb, `unknown embedder "nope" (known: `) || len(s.tools) != 9 {
 		t.Errorf("an unknown embedder: exit %d, %d picks asked: %s", code, len(s.tools), errb)
 	}
 }

@@ -61,16 +61,33 @@ func Names() []string {
 // Open resolves a spec such as "mock", "use" or "openai:MODEL" to an
 // embedder.
 func Open(spec string, opts Options) (Embedder, error) {
-	name, arg, _ := strings.Cut(spec, ":")
-	registryMu.RLock()
-	f, ok := registry[name]
-	registryMu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown embedder %q (known: %s)", spec, strings.Join(Names(), ", "))
+	f, arg, err := lookup(spec)
+	if err != nil {
+		return nil, err
 	}
 	e, err := f(arg, opts)
 	if err != nil {
 		return nil, fmt.Errorf("embedder %s: %w", spec, err)
 	}
 	return e, nil
+}
+
+// Known checks that a spec names a registered embedder, with Open's error
+// when it does not, and opens nothing: a command that spends money first
+// can refuse a misspelt --embedder before it does.
+func Known(spec string) error {
+	_, _, err := lookup(spec)
+	return err
+}
+
+// lookup finds the spec's factory and its argument.
+func lookup(spec string) (Factory, string, error) {
+	name, arg, _ := strings.Cut(spec, ":")
+	registryMu.RLock()
+	f, ok := registry[name]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, "", fmt.Errorf("unknown embedder %q (known: %s)", spec, strings.Join(Names(), ", "))
+	}
+	return f, arg, nil
 }
