@@ -347,10 +347,7 @@ func (j *judgeFlags) records(cfg *config.Config, catalogArg string) *judge.Recor
 // of the pair.
 func (j *judgeFlags) accepter(file *judge.Records) tui.AcceptRecordFunc {
 	return func(configPath string, a, b *catalog.Tool, reason string, undo bool) (string, error) {
-		path := j.file
-		if path == "" {
-			path = filepath.Join(filepath.Dir(configPath), judge.FileName)
-		}
+		path := projectFile(j.file, judge.FileName, configPath, "")
 		accept := judge.PersonAccept(judge.FromCatalog(a), judge.FromCatalog(b), reason)
 		if undo {
 			if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {

@@ -59,18 +59,7 @@ func (r *Records) Add(j Judgment) {
 // same judge (older texts, older prompt versions): a file keeps one
 // judgment per pair and judge.
 func (r *Records) Replace(j Judgment) {
-	names := ordered(j.A, j.B)
-	r.mu.Lock()
-	keep := r.byPair[names][:0]
-	for _, k := range r.byPair[names] {
-		if r.byKey[k].By == j.By {
-			delete(r.byKey, k)
-			continue
-		}
-		keep = append(keep, k)
-	}
-	r.byPair[names] = keep
-	r.mu.Unlock()
+	r.Remove(j.A, j.B, j.By)
 	r.Add(j)
 }
 
