@@ -152,16 +152,10 @@ type Tally struct {
 	Neither int `json:"neither"`
 }
 
-// PairCheck is one pair's measure beside its offline verdict: of the OfA
-// requests for A, AB went to B; of the OfB for B, BA went to A. A comes
+// PairCheck is one pair's measure beside its offline verdict. A comes
 // first in the catalog.
 type PairCheck struct {
-	A   string `json:"a"`
-	B   string `json:"b"`
-	AB  int    `json:"ab"`
-	OfA int    `json:"ofA"`
-	BA  int    `json:"ba"`
-	OfB int    `json:"ofB"`
+	Crossing
 	// Rate is (AB+BA)/(OfA+OfB), and Low and High its 95% Wilson score
 	// interval: on a handful of requests, the rate says little alone.
 	Rate    float64        `json:"rate"`
@@ -169,13 +163,6 @@ type PairCheck struct {
 	High    float64        `json:"high"`
 	Offline OfflineVerdict `json:"offline"`
 }
-
-// Count is the requests for either tool that went to the other, Of the
-// requests sent for either.
-func (c PairCheck) Count() int { return c.AB + c.BA }
-
-// Of is the requests sent for either tool.
-func (c PairCheck) Of() int { return c.OfA + c.OfB }
 
 // wilsonZ is the normal quantile of a two-sided 95% interval.
 const wilsonZ = 1.959964
@@ -236,7 +223,7 @@ func (p Probe) CheckOffline(o *OfflineScores) Probe {
 			if !ok || a == b {
 				continue
 			}
-			c := PairCheck{A: a, B: b, AB: p.Matrix[a][b], OfA: of[a], BA: p.Matrix[b][a], OfB: of[b], Offline: v}
+			c := PairCheck{Crossing: Crossing{A: a, B: b, AB: p.Matrix[a][b], OfA: of[a], BA: p.Matrix[b][a], OfB: of[b]}, Offline: v}
 			confused := c.Count() > 0
 			if !confused && (c.OfA == 0 || c.OfB == 0) {
 				continue // not covered: no request for one of them

@@ -1,9 +1,11 @@
 package judge
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"toolscope/core/lint"
@@ -193,5 +195,27 @@ func TestCheckOfflineBelowTheKeptRanking(t *testing.T) {
 	r.Similarity.Ranked = ranked
 	if v, ok := NewOfflineScores(r).Verdict("a", "b"); !ok || v.Below {
 		t.Errorf("with every pair ranked: %+v %v", v, ok)
+	}
+}
+
+// A pair's check in JSON has the documented fields, flat: a, b, ab, ofA,
+// ba, ofB, rate, low, high, offline.
+func TestPairCheckJSON(t *testing.T) {
+	c := PairCheck{Crossing: Crossing{A: "a", B: "b", AB: 1, OfA: 5, BA: 0, OfB: 5}, Rate: 0.1, Low: 0.02, High: 0.4, Offline: OfflineVerdict{Score: 0.05, Verdict: OfflineNone}}
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if want := []string{"a", "ab", "b", "ba", "high", "low", "ofA", "ofB", "offline", "rate"}; !slices.Equal(keys, want) {
+		t.Errorf("keys %v; want %v", keys, want)
 	}
 }

@@ -291,12 +291,27 @@ func (r *ProbeRecord) Changed(t Tool) bool {
 	return !ok || h != t.TextHash()
 }
 
-// PairRate is what a probe measured of a pair: how many of the requests
-// written for A went to B, and of those for B to A.
+// Crossing is what a probe measured of a pair: of the OfA requests for A,
+// AB went to B; of the OfB for B, BA went to A.
+type Crossing struct {
+	A   string `json:"a"`
+	B   string `json:"b"`
+	AB  int    `json:"ab"`
+	OfA int    `json:"ofA"`
+	BA  int    `json:"ba"`
+	OfB int    `json:"ofB"`
+}
+
+// Count is the requests for either tool that went to the other.
+func (c Crossing) Count() int { return c.AB + c.BA }
+
+// Of is the requests written for either tool.
+func (c Crossing) Of() int { return c.OfA + c.OfB }
+
+// PairRate is a recorded probe's measure of a pair, as the explorer shows
+// it beside the risk.
 type PairRate struct {
-	A, B    string
-	AB, OfA int
-	BA, OfB int
+	Crossing
 	// Stale is set when either tool's texts changed since the probe.
 	Stale bool
 }
@@ -307,7 +322,7 @@ func (r *ProbeRecord) Rate(a, b string) (PairRate, bool) {
 	if r == nil || a == b || r.of[a] == 0 || r.of[b] == 0 {
 		return PairRate{}, false
 	}
-	return PairRate{A: a, B: b, AB: r.went[[2]string{a, b}], OfA: r.of[a], BA: r.went[[2]string{b, a}], OfB: r.of[b]}, true
+	return PairRate{Crossing: Crossing{A: a, B: b, AB: r.went[[2]string{a, b}], OfA: r.of[a], BA: r.went[[2]string{b, a}], OfB: r.of[b]}}, true
 }
 
 // RateOf is Rate for two tools as they read now, stale when either
@@ -335,12 +350,6 @@ func (r *ProbeRecord) MostRequests() int {
 	}
 	return first + second
 }
-
-// Count is the requests for either tool that went to the other.
-func (p PairRate) Count() int { return p.AB + p.BA }
-
-// Of is the requests written for either tool.
-func (p PairRate) Of() int { return p.OfA + p.OfB }
 
 // Short is the rate as a pane's column shows it: "3/10", with a "*" when
 // the measurement is stale.
