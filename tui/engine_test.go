@@ -571,24 +571,9 @@ func TestNoPassBeforeTheVerdicts(t *testing.T) {
 		}
 	}
 	check("first frame")
-	queue := []tea.Cmd{m.Init()}
+	init := m.Init()
 	check("after Init")
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			_, next := m.Update(msg)
-			check(fmt.Sprintf("after %T", msg))
-			queue = append(queue, next)
-		}
-	}
+	drainEach(m, init, func(msg tea.Msg) { check(fmt.Sprintf("after %T", msg)) })
 	if h := header(); m.snap.sim == nil || !strings.Contains(h, "PASS") {
 		t.Fatalf("the clean catalog does not pass once scored: %q", h)
 	}

@@ -9,11 +9,7 @@ import (
 // too), blank lines, indentation, and a comment after a flow list; a new
 // entry takes the indentation of the list it joins.
 func TestEditsKeepTheLayout(t *testing.T) {
-	tests := []struct {
-		name, in string
-		edit     func(*Config) error
-		want     string
-	}{
+	tests := []editCase{
 		{"comments alone", "# the team's review\n# of the ops tools\n",
 			func(c *Config) error { return c.IgnoreFinding(Ignore{Tool: "x", Reason: "r"}) },
 			"# the team's review\n# of the ops tools\n\nignore:\n  - tool: x\n    reason: r\n"},
@@ -30,27 +26,7 @@ func TestEditsKeepTheLayout(t *testing.T) {
 			func(c *Config) error { _, err := c.RemoveIgnore("", "a", ""); return err },
 			"ignore:\n\n    - tool: b   # keep this one\n      reason: s\n"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := Parse("c.yaml", []byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tt.edit(c); err != nil {
-				t.Fatal(err)
-			}
-			got, err := c.Marshal()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
-			}
-			if _, err := Parse("c.yaml", got); err != nil {
-				t.Errorf("the result does not parse: %v", err)
-			}
-		})
-	}
+	runEdits(t, tests)
 }
 
 // An unedited config marshals to its own text.
@@ -159,5 +135,39 @@ func TestRepeatedSavesAddNoBlankLines(t *testing.T) {
 	}
 	if !strings.HasSuffix(in, "    reason: r\n\n# trailing note\n") || strings.Contains(in, "\n\n\n") {
 		t.Errorf("after three saves:\n%q", in)
+	}
+}
+
+// editCase is one edit of a config's text and the text it must give.
+type editCase struct {
+	name, in string
+	edit     func(*Config) error
+	want     string
+}
+
+// runEdits parses each case's text, makes its edit and checks the text
+// written, and that it parses again.
+func runEdits(t *testing.T, tests []editCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse("c.yaml", []byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.edit(c); err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+			if _, err := Parse("c.yaml", got); err != nil {
+				t.Errorf("the result does not parse: %v", err)
+			}
+		})
 	}
 }

@@ -37,11 +37,7 @@ ignore:
 // A triage that adds entries keeps every other byte of the file: the
 // entries' lines are inserted, nothing else moves.
 func TestAddedEntriesKeepEveryOtherByte(t *testing.T) {
-	tests := []struct {
-		name, in string
-		edit     func(*Config) error
-		want     string
-	}{
+	tests := []editCase{
 		{"a pair into the init template", initTemplate,
 			func(c *Config) error { return c.AcceptPair("a", "b", "r") },
 			strings.Replace(initTemplate, "accepted-pairs:\n", "accepted-pairs:\n  - tools: [a, b]\n    reason: r\n", 1)},
@@ -61,27 +57,7 @@ func TestAddedEntriesKeepEveryOtherByte(t *testing.T) {
 			func(c *Config) error { return c.AcceptPair("a", "b", "r") },
 			"version: 1   # spaced\n\n# no lists yet\naccepted-pairs:\n  - tools: [a, b]\n    reason: r\n"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := Parse("c.yaml", []byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tt.edit(c); err != nil {
-				t.Fatal(err)
-			}
-			got, err := c.Marshal()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
-			}
-			if _, err := Parse("c.yaml", got); err != nil {
-				t.Errorf("the result does not parse: %v", err)
-			}
-		})
-	}
+	runEdits(t, tests)
 }
 
 // Where the place of an entry is not plain (a flow list), the save still
