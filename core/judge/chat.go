@@ -39,14 +39,9 @@ type Options struct {
 	URLFlag string
 	// Concurrency bounds the requests in flight.
 	Concurrency int
-	// RequestTimeout, MaxAttempts, BaseBackoff and MaxWait tune the
-	// transport as for the embedder (openai.ClientOptions).
-	RequestTimeout time.Duration
-	MaxAttempts    int
-	BaseBackoff    time.Duration
-	MaxWait        time.Duration
-	// Client sends the requests; nil is a plain http.Client.
-	Client *http.Client
+	// Transport is the retry policy and the HTTP client, as for the
+	// embedder.
+	openai.Transport
 	// Getenv reads the environment; nil is os.Getenv.
 	Getenv func(string) string
 }
@@ -88,8 +83,7 @@ func New(o Options) (*Model, error) {
 		Model: o.Model, BaseURL: o.BaseURL, URLFlag: o.URLFlag,
 		URLVars: []string{EnvURL, openai.EnvURLOpenAI}, KeyVars: []string{EnvKey, openai.EnvKeyOpenAI},
 		Path: "/chat/completions", Serves: "a chat completions endpoint",
-		RequestTimeout: o.RequestTimeout, MaxAttempts: o.MaxAttempts, BaseBackoff: o.BaseBackoff,
-		MaxWait: o.MaxWait, Client: o.Client, Getenv: o.Getenv,
+		Transport: o.Transport, Getenv: o.Getenv,
 	})
 	if err != nil {
 		return nil, err

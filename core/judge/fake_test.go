@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"toolscope/embed/openai"
 )
 
 // step is one scripted answer of the fake server for a pair.
@@ -140,7 +141,7 @@ func (e env) get(k string) string { return e[k] }
 func newModel(t *testing.T, f *fake, vars env, tune func(*Options)) *Model {
 	t.Helper()
 	o := Options{Model: "judge-test", BaseURL: f.URL + "/v1", Getenv: vars.get, Concurrency: 3,
-		MaxAttempts: 4, BaseBackoff: time.Millisecond, MaxWait: 5 * time.Second, RequestTimeout: 5 * time.Second}
+		Transport: openai.Transport{MaxAttempts: 4, BaseBackoff: time.Millisecond, MaxWait: 5 * time.Second, RequestTimeout: 5 * time.Second}}
 	if tune != nil {
 		tune(&o)
 	}

@@ -39,6 +39,14 @@ type ClientOptions struct {
 	// Serves says what the endpoint is, for a 404 message ("an embeddings
 	// endpoint").
 	Serves string
+	Transport
+	// Getenv reads the environment; nil is os.Getenv.
+	Getenv func(string) string
+}
+
+// Transport is how a client sends: the retry policy and the HTTP client.
+// Zero durations and attempts take the package defaults.
+type Transport struct {
 	// RequestTimeout bounds one attempt; the caller's context bounds all.
 	RequestTimeout time.Duration
 	// MaxAttempts caps the tries of one request (first try included).
@@ -50,8 +58,6 @@ type ClientOptions struct {
 	MaxWait time.Duration
 	// Client sends the requests; nil is a plain http.Client.
 	Client *http.Client
-	// Getenv reads the environment; nil is os.Getenv.
-	Getenv func(string) string
 }
 
 // Client posts JSON requests to one OpenAI-compatible endpoint: each try

@@ -75,17 +75,8 @@ type Options struct {
 	Dimensions int
 	// BatchSize is the most inputs sent in one request.
 	BatchSize int
-	// RequestTimeout bounds one attempt; the caller's context bounds all.
-	RequestTimeout time.Duration
-	// MaxAttempts caps the tries of one request (first try included).
-	MaxAttempts int
-	// BaseBackoff is the first wait before a retry; it doubles per retry.
-	BaseBackoff time.Duration
-	// MaxWait caps one wait between tries; a Retry-After asking for more
-	// ends the retries at once.
-	MaxWait time.Duration
-	// Client sends the requests; nil is a plain http.Client.
-	Client *http.Client
+	// Transport is the retry policy and the HTTP client.
+	Transport
 	// Getenv reads the environment; nil is os.Getenv.
 	Getenv func(string) string
 }
@@ -113,8 +104,7 @@ func New(opts Options) (*Embedder, error) {
 		Model: opts.Model, BaseURL: opts.BaseURL, BaseURLFrom: opts.BaseURLFrom, URLFlag: "--embed-url",
 		URLVars: []string{EnvURL, EnvURLOpenAI}, KeyVars: []string{EnvKey, EnvKeyOpenAI},
 		Path: "/embeddings", Serves: "an embeddings endpoint",
-		RequestTimeout: opts.RequestTimeout, MaxAttempts: opts.MaxAttempts,
-		BaseBackoff: opts.BaseBackoff, MaxWait: opts.MaxWait, Client: opts.Client, Getenv: opts.Getenv,
+		Transport: opts.Transport, Getenv: opts.Getenv,
 	})
 	if err != nil {
 		return nil, err

@@ -112,7 +112,7 @@ func (e env) get(k string) string { return e[k] }
 func newEmbedder(t *testing.T, s *server, vars env, tune func(*Options)) (*Embedder, *[]time.Duration) {
 	t.Helper()
 	opts := Options{Model: "test-embed", BaseURL: s.URL + "/v1", Getenv: vars.get,
-		MaxAttempts: 4, BaseBackoff: 100 * time.Millisecond, MaxWait: 10 * time.Second, RequestTimeout: 5 * time.Second}
+		Transport: Transport{MaxAttempts: 4, BaseBackoff: 100 * time.Millisecond, MaxWait: 10 * time.Second, RequestTimeout: 5 * time.Second}}
 	if tune != nil {
 		tune(&opts)
 	}
