@@ -72,17 +72,16 @@ func (m *Model) Ask(ctx context.Context, p Pair) (Judgment, Usage, error) {
 // maxReason bounds the text kept from an answer.
 const maxReason = 600
 
-// ParseAnswer reads the model's answer: one JSON object with an integer
-// label from 0 to 3 and a non-empty reason; fix is optional but, when
-// present, holds strings. A code fence around the object, or a leading
-// <think> block, is tolerated; anything else that is not exactly that
-// object is an error, never a guess.
-func ParseAnswer(content string) (Judgment, error) {
+// answerBody is a chat answer's text with what models wrap around the
+// JSON asked for taken off: a leading <think> block (reasoning models), a
+// Markdown code fence. The judge's answer and the probe's written
+// requests are both read through it.
+func answerBody(content string) (string, error) {
 	s := strings.TrimSpace(content)
 	if rest, ok := strings.CutPrefix(s, "<think>"); ok {
 		_, after, found := strings.Cut(rest, "</think>")
 		if !found {
-			return Judgment{}, errors.New("answer is an unfinished <think> block")
+			return "", errors.New("answer is an unfinished <think> block")
 		}
 		s = strings.TrimSpace(after)
 	}
@@ -90,9 +89,22 @@ func ParseAnswer(content string) (Judgment, error) {
 		rest = strings.TrimPrefix(rest, "json")
 		body, ok := strings.CutSuffix(strings.TrimSpace(rest), "```")
 		if !ok {
-			return Judgment{}, errors.New("answer opens a code fence and never closes it")
+			return "", errors.New("answer opens a code fence and never closes it")
 		}
 		s = strings.TrimSpace(body)
+	}
+	return s, nil
+}
+
+// ParseAnswer reads the model's answer: one JSON object with an integer
+// label from 0 to 3 and a non-empty reason; fix is optional but, when
+// present, holds strings. A code fence around the object, or a leading
+// <think> block, is tolerated; anything else that is not exactly that
+// object is an error, never a guess.
+func ParseAnswer(content string) (Judgment, error) {
+	s, err := answerBody(content)
+	if err != nil {
+		return Judgment{}, err
 	}
 	if s == "" {
 		return Judgment{}, errors.New("empty answer")

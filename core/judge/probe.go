@@ -194,7 +194,10 @@ func (m *Model) WriteAll(ctx context.Context, tools []Tool, k int, progress func
 // parseRequests reads the written requests: {"requests": [...]} as asked,
 // or a bare array of strings, in a code fence or not.
 func parseRequests(content string) ([]string, error) {
-	s := unfence(content)
+	s, err := answerBody(content)
+	if err != nil {
+		return nil, err
+	}
 	var wrapped struct {
 		Requests []string `json:"requests"`
 	}
@@ -216,20 +219,14 @@ func parseExampleRequests(content string) (fromExamples, free []string, err erro
 		FromExamples []string `json:"fromExamples"`
 		Requests     []string `json:"requests"`
 	}
-	if json.Unmarshal([]byte(unfence(content)), &answer) != nil || len(answer.FromExamples) == 0 {
+	s, err := answerBody(content)
+	if err != nil {
+		return nil, nil, err
+	}
+	if json.Unmarshal([]byte(s), &answer) != nil || len(answer.FromExamples) == 0 {
 		return nil, nil, errors.New(`answer is not {"fromExamples": [...], "requests": [...]}`)
 	}
 	return answer.FromExamples, answer.Requests, nil
-}
-
-// unfence takes an answer out of a Markdown code fence, if it is in one.
-func unfence(content string) string {
-	s := strings.TrimSpace(content)
-	if rest, ok := strings.CutPrefix(s, "```"); ok {
-		rest = strings.TrimPrefix(rest, "json")
-		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "```"))
-	}
-	return s
 }
 
 // names reports whether a request mentions the tool: its name, or its

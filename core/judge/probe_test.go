@@ -110,6 +110,11 @@ func TestParseRequests(t *testing.T) {
 		{`{"requests": []}`, 0},
 		{`{"items": ["a"]}`, 0},
 		{`requests: a, b`, 0},
+		// A reasoning model's <think> block before the answer, as the
+		// judge's answers may have.
+		{"<think>the user wants\nrequests</think>\n{\"requests\": [\"a\", \"b\"]}", 2},
+		{"<think>never closed {\"requests\": [\"a\"]}", 0},
+		{"```json\n{\"requests\": [\"a\"]}", 0},
 	} {
 		got, err := parseRequests(tc.in)
 		if len(got) != tc.want || (tc.want == 0) != (err != nil) {
