@@ -52,8 +52,11 @@ type catalogFlags struct {
 	noSimilarity bool
 	rankLimit    int
 	disable      listFlag
-	format       string
-	formats      []string
+	// ruleSet is --rule-set, "" when not given (the config's, else
+	// recommended).
+	ruleSet string
+	format  string
+	formats []string
 	// outputs are --format FORMAT=FILE reports, written beside the one on
 	// stdout (format); formatGiven says --format named a stdout format.
 	outputs     []formatOutput
@@ -154,6 +157,7 @@ func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *c
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
 		fs.IntVar(&f.rankLimit, "rank-limit", similarity.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
 		fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
+		fs.StringVar(&f.ruleSet, "rule-set", "", "`SET` of rules: recommended (default), reference (the seed's pack) or all")
 	} else {
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: no embedder runs")
 	}
@@ -231,10 +235,12 @@ func (f *catalogFlags) check() error {
 			}
 		}
 	}
-	var ids []string
-	for _, r := range lint.DefaultRules() {
-		ids = append(ids, r.ID)
+	if f.ruleSet != "" {
+		if _, err := lint.ParseRuleSet(f.ruleSet); err != nil {
+			return fmt.Errorf("--rule-set %w", err)
+		}
 	}
+	ids := lint.RuleIDs()
 	for _, d := range f.disable {
 		if !slices.Contains(ids, d) {
 			return fmt.Errorf("--disable %s: no such rule (rules: %s)", d, strings.Join(ids, ", "))
@@ -255,6 +261,14 @@ func (f *catalogFlags) options() lint.Options {
 	o.Review = f.strict || f.review
 	o.RankLimit = f.rankLimit
 	o.Disabled = append([]string(nil), f.disable...)
+	set := lint.RuleSetRecommended
+	if f.config != nil && f.config.RuleSet != "" {
+		set = f.config.RuleSet
+	}
+	if f.ruleSet != "" {
+		set, _ = lint.ParseRuleSet(f.ruleSet)
+	}
+	o.Set, o.Rules = set, lint.RulesOf(set)
 	if f.config != nil {
 		f.config.Tune(&o)
 	}

@@ -18,7 +18,7 @@ func (c *Config) Tune(o *lint.Options) {
 		rc := c.Rules[r.ID]
 		switch {
 		case r.ID == lint.RuleDescription && rc.MinChars > 0:
-			o.Rules[i] = lint.DescriptionRule(rc.MinChars)
+			o.Rules[i] = lint.DescriptionRuleIn(o.Set, rc.MinChars)
 		case r.ID == lint.RuleTooManyTools && rc.MaxTools > 0:
 			o.Rules[i] = lint.TooManyToolsRule(rc.MaxTools)
 		case r.ID == lint.RuleCatalogTokens && (rc.MaxShare > 0 || rc.Context > 0):

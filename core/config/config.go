@@ -108,8 +108,10 @@ type Ignore struct {
 // Config is a loaded toolscope.yaml.
 type Config struct {
 	// Path is the file it was read from or will be saved to.
-	Path          string
-	Rules         map[string]Rule
+	Path  string
+	Rules map[string]Rule
+	// RuleSet is rule-set:, "" when not given.
+	RuleSet       lint.RuleSet
 	Similarity    Similarity
 	Strict        bool
 	AcceptedPairs []AcceptedPair
@@ -309,7 +311,7 @@ func (c *Config) decode() error {
 		}
 		root = root.Content[0]
 	}
-	c.Rules, c.Similarity, c.Strict, c.AcceptedPairs, c.Ignores, c.DiffLevels = map[string]Rule{}, Similarity{}, false, nil, nil, nil
+	c.Rules, c.RuleSet, c.Similarity, c.Strict, c.AcceptedPairs, c.Ignores, c.DiffLevels = map[string]Rule{}, "", Similarity{}, false, nil, nil, nil
 	return d.mapping(root, "the top level", map[string]func(*yaml.Node) error{
 		"version": func(n *yaml.Node) error {
 			v, err := d.integer(n, "version")
@@ -322,7 +324,19 @@ func (c *Config) decode() error {
 			c.Strict, err = d.boolean(n, "strict")
 			return err
 		},
-		"rules":          func(n *yaml.Node) error { return c.decodeRules(d, n) },
+		"rules": func(n *yaml.Node) error { return c.decodeRules(d, n) },
+		"rule-set": func(n *yaml.Node) error {
+			v, err := d.str(n, "rule-set")
+			if err != nil {
+				return err
+			}
+			set, err := lint.ParseRuleSet(v)
+			if err != nil {
+				return d.errf(n, "rule-set %s", err)
+			}
+			c.RuleSet = set
+			return nil
+		},
 		"similarity":     func(n *yaml.Node) error { return c.decodeSimilarity(d, n) },
 		"accepted-pairs": func(n *yaml.Node) error { return c.decodePairs(d, n) },
 		"ignore":         func(n *yaml.Node) error { return c.decodeIgnores(d, n) },
@@ -374,13 +388,7 @@ func scoringList() string {
 	return strings.Join(names, ", ")
 }
 
-func ruleIDs() []string {
-	var ids []string
-	for _, r := range lint.DefaultRules() {
-		ids = append(ids, r.ID)
-	}
-	return ids
-}
+func ruleIDs() []string { return lint.RuleIDs() }
 
 func (c *Config) decodeRules(d decoder, n *yaml.Node) error {
 	if isNull(n) {

@@ -178,7 +178,9 @@ type Options struct {
 	similarity.Options
 	// Gate says what fails the gate.
 	Gate
-	// Rules is the structural pack; Disabled lists rule ids to skip.
+	// Set is the rule set Rules was built from; Rules is the structural
+	// pack; Disabled lists rule ids to skip.
+	Set      RuleSet
 	Rules    []Rule
 	Disabled []string
 	// MeasureTokens counts every tool's tokens into the report's Tokens
@@ -191,6 +193,7 @@ func DefaultOptions() Options {
 	return Options{
 		Options: similarity.DefaultOptions(),
 		Gate:    Gate{FailOn: SeverityError},
+		Set:     RuleSetRecommended,
 		Rules:   DefaultRules(),
 	}
 }

@@ -104,11 +104,10 @@ func TestParityWithReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts := DefaultOptions()
+			opts.Set, opts.Rules = RuleSetReference, ReferenceRules()
 			opts.Embedder = embed.Mock{}
 			opts.Scoring = similarity.ScoringCosine
 			opts.RankLimit = 0
-			// The reference has no token meter.
-			opts.Disabled = []string{RuleCatalogTokens}
 			if mode == "report-only" {
 				inf := math.Inf(1)
 				opts.Threshold = &inf

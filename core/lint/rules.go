@@ -27,6 +27,8 @@ type Rule struct {
 	// Summary is one line saying what the rule catches.
 	Summary  string   `json:"summary"`
 	Teaching Teaching `json:"teaching"`
+	// Tier says which rule sets run the rule (rulesets.go).
+	Tier Tier `json:"tier"`
 	// Check inspects one tool with the catalog as context. It fills
 	// Severity, Message and, when they apply, Param and Suggestion; the
 	// engine fills the rest. It must not panic on any schema.
@@ -54,6 +56,9 @@ type Context struct {
 	// patterns bounds the compiling of the catalog's patterns, all rules
 	// and tools together.
 	patterns *validate.PatternBudget
+	// common holds the parameter names most tools repeat, worked out on
+	// first use (commonParams).
+	common map[string]bool
 }
 
 // TokensOver counts the catalog's tool definitions under o200k_base, in
@@ -154,36 +159,6 @@ const (
 	RuleCatalogTokens      = "catalog-tokens"
 	RuleInputExample       = "input-example-invalid"
 )
-
-// DefaultRules is the default pack, in the order findings are listed.
-func DefaultRules() []Rule {
-	return []Rule{
-		DuplicateNameRule(),
-		DescriptionRule(DefaultMinDescriptionChars),
-		SaysWhatNotWhenRule(DefaultWhenCues),
-		EnumInProseRule(DefaultValueMarkers),
-		OptionalParamRule(DefaultOmissionCues),
-		DeclarationRule(),
-		PatternRule(),
-		NameLimitsRule(),
-		SchemaNotObjectRule(),
-		RequiredUndeclaredRule(),
-		EnumTypeMismatchRule(),
-		TooManyToolsRule(DefaultMaxTools),
-		DuplicateJSONKeyRule(),
-		TypeNotANameRule(),
-		InvisibleCharactersRule(),
-		ToolPoisoningRule(DefaultPoisonPatterns),
-		CatalogTokensRule(DefaultMaxTokenShare, tokens.DefaultContext),
-		InputExampleRule(),
-	}
-}
-
-// SeedRules is the reference's pack (seed 002): the four heuristic rules
-// after duplicate-name. Parity with the reference is defined over it.
-func SeedRules() []Rule {
-	return DefaultRules()[:5]
-}
 
 // DuplicateNameRule flags a tool that repeats an earlier tool's name.
 func DuplicateNameRule() Rule {

@@ -171,6 +171,7 @@ func TestStructuralOrderPositionsAndDisable(t *testing.T) {
 ]`
 	cat := testcat.Parse(t, src)
 	opts := DefaultOptions()
+	opts.Set, opts.Rules = RuleSetReference, ReferenceRules()
 	var got []string
 	for _, f := range Structural(cat, opts) {
 		got = append(got, fmt.Sprintf("%s %s %s %d:%d #%d", f.Tool, f.Rule, f.Param, f.Line, f.Column, f.ToolIndex))

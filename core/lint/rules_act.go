@@ -1,0 +1,485 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
+	"toolscope/core/textutil"
+)
+
+// Rules for the problems reviewers reading real catalogs said a model
+// trips on: a quantity with no unit, an object with no shape, an action
+// that never names its system, a destructive tool that never says what it
+// destroys, values nobody lists, and a schema that contradicts its own
+// description. Each is opt-in until measured (docs/rules.md).
+
+// The ids of the rules for what reviewers act on.
+const (
+	RuleQuantityUnit        = "quantity-unit-unstated"
+	RuleShapelessParam      = "shapeless-param"
+	RuleGenericAction       = "generic-action"
+	RuleDestructiveUnstated = "destructive-unstated"
+	RuleUnexplainedValues   = "values-unexplained"
+	RuleSchemaContradicts   = "schema-contradicts-description"
+)
+
+// Quantity is what a parameter carrying a time, a period or an amount
+// lacks, as QuantityOf finds it.
+type Quantity struct {
+	// Param is the parameter's name.
+	Param string
+	// Kind is "time" (an instant or a bound of a window), "duration", or
+	// "amount" (a size, a distance, a sum).
+	Kind string
+	// Type is the schema's declared type ("number", "string", "").
+	Type string
+	// Partner is the other bound of a window ("to" for "from"), "" for
+	// none.
+	Partner string
+	// Said is what the description says of the value, an excerpt; "" for
+	// no description.
+	Said string
+	// Declaration is the period declaration that would make the value
+	// parse, "" when none fits (an amount).
+	Declaration string
+}
+
+// timeNames and the other name lists sort a parameter by its name's words.
+var (
+	timeNames     = []string{"time", "timestamp", "ts", "date", "datetime", "since", "until", "start", "end", "from", "to", "before", "after", "at", "expiry", "expires", "deadline"}
+	durationNames = []string{"duration", "timeout", "interval", "period", "ttl", "delay", "age", "window", "lookback", "ago", "retention", "wait"}
+	amountNames   = []string{"size", "bytes", "memory", "disk", "amount", "price", "cost", "budget", "quota", "capacity", "radius", "distance", "weight", "volume", "bandwidth"}
+	// unitWords state a unit or a format.
+	unitWords = []string{"s", "ms", "sec", "secs", "second", "seconds", "millisecond", "milliseconds", "minute", "minutes", "min", "mins",
+		"hour", "hours", "h", "day", "days", "week", "weeks", "month", "months", "year", "years", "epoch", "unix", "posix", "iso", "iso8601", "rfc", "rfc3339",
+		"utc", "yyyy", "mm", "dd", "hh", "bytes", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "percent", "percentage", "meters", "metres",
+		"meter", "km", "kilometers", "miles", "usd", "eur", "cents", "dollars", "gmt", "timestamp", "z", "relative", "now", "ago", "format", "cron"}
+	// notAQuantity in a name means the value is not a quantity at all:
+	// a zone, a name, a format, a flag.
+	notAQuantity = []string{"zone", "timezone", "tz", "name", "format", "type", "id", "ids", "key", "mode", "unit", "units", "field", "fields",
+		"sort", "order", "by", "filter", "token", "cursor", "page", "url", "path", "text", "query", "status", "granularity", "offset", "index", "point", "address"}
+)
+
+// digitExample is an example value in a description ("e.g. 1700000000",
+// "like 2024-01-01"), which states a format by showing it.
+var digitExample = regexp.MustCompile(`(?i)(e\.g\.|example|like|such as|format)[^.]{0,20}\d`)
+
+// QuantityOf reads a parameter schema: the quantity it carries with no
+// unit or format stated, or ok false. siblings are the tool's other
+// parameter names, for a window's other bound.
+func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok bool) {
+	typ := typeOf(s)
+	if typ != "" && typ != "number" && typ != "integer" && typ != "string" {
+		return q, false
+	}
+	if hasAny(s, "enum", "const", "format", "pattern") || nameHas(key, notAQuantity...) {
+		return q, false
+	}
+	words := wordsOf(key)
+	kind := ""
+	switch {
+	case nameHas(key, durationNames...):
+		kind = "duration"
+	case nameHas(key, timeNames...):
+		kind = "time"
+	case nameHas(key, amountNames...):
+		kind = "amount"
+	}
+	if kind == "" {
+		return q, false
+	}
+	// A unit in the name says it: timeout_ms, size_gb, days.
+	if slices.ContainsFunc(words, func(w string) bool { return slices.Contains(unitWords, w) && len(w) > 1 }) {
+		return q, false
+	}
+	desc := descOf(s)
+	if textHasWord(desc, unitWords...) || digitExample.MatchString(desc) {
+		return q, false
+	}
+	q = Quantity{Param: key, Kind: kind, Type: typ, Said: cut(desc, 80)}
+	if kind == "time" {
+		// "from" and "to" are times only beside their other bound, or when
+		// the description says so.
+		q.Partner = partnerOf(key, siblings)
+		if nameHas(key, "from", "to", "at", "before", "after") && q.Partner == "" && !textHasWord(desc, "time", "date", "when", "timestamp") {
+			return q, false
+		}
+	}
+	q.Declaration = declarationFor(q)
+	return q, true
+}
+
+// boundPairs are the names a window's two ends go by.
+var boundPairs = [][2]string{{"from", "to"}, {"start", "end"}, {"since", "until"}, {"after", "before"}, {"begin", "end"}, {"start", "stop"}}
+
+// partnerOf finds the other bound of a window among siblings.
+func partnerOf(key string, siblings []string) string {
+	low := strings.ToLower(key)
+	for _, bp := range boundPairs {
+		for side := range 2 {
+			a, b := bp[side], bp[1-side]
+			if !nameHas(key, a) {
+				continue
+			}
+			i := strings.Index(low, a)
+			want := low[:i] + b + low[i+len(a):]
+			for _, s := range siblings {
+				if strings.ToLower(s) == want {
+					return s
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// declarationFor is the period declaration that would make q's value
+// parse (docs/declarations.md#period): bounds for a window's two ends,
+// a lookback for a duration, a day for a date. A model's guesses (epoch
+// seconds for a number, ISO 8601 for a string) are the author's to
+// confirm.
+func declarationFor(q Quantity) string {
+	as := "iso"
+	if q.Type == "number" || q.Type == "integer" {
+		as = "epoch-s"
+	}
+	switch {
+	case q.Kind == "time" && q.Partner != "":
+		from, to := q.Param, q.Partner
+		if isUpperBound(q.Param) {
+			from, to = q.Partner, q.Param
+		}
+		return fmt.Sprintf(`"period": {"forms": [{"kind": "bounds", "from": {"argument": %s, "as": %q}, "to": {"argument": %s, "as": %q}}]}`,
+			jsonv.Quote(from), as, jsonv.Quote(to), as)
+	case q.Kind == "time" && nameHas(q.Param, "date") && q.Type != "number" && q.Type != "integer":
+		return fmt.Sprintf(`"period": {"forms": [{"kind": "day", "argument": %s}]}`, jsonv.Quote(q.Param))
+	case q.Kind == "duration" && (q.Type == "number" || q.Type == "integer") && !nameHas(q.Param, "timeout", "delay", "ttl", "wait"):
+		return fmt.Sprintf(`"period": {"forms": [{"kind": "lookback", "argument": %s, "unit": "s"}]}`, jsonv.Quote(q.Param))
+	}
+	return ""
+}
+
+// isUpperBound reports whether a bound's name is the window's end.
+func isUpperBound(key string) bool { return nameHas(key, "to", "end", "until", "before", "stop") }
+
+// QuantityUnitRule flags a parameter carrying a time, a duration or an
+// amount whose unit or format nothing states: no format, pattern or enum
+// in the schema, no unit in its name, no unit word or example value in
+// its description. For a time or a period it suggests the period
+// declaration that would make the value parse.
+func QuantityUnitRule() Rule {
+	return Rule{
+		ID:       RuleQuantityUnit,
+		Severity: SeverityWarn,
+		Tier:     TierOptIn,
+		Summary:  "a time, duration or amount with no unit or format stated",
+		Teaching: Teaching{
+			Why:    "A number called start could be epoch seconds, epoch milliseconds or minutes from now; a string called since could be ISO 8601, a date, or \"1h ago\". The model guesses, and a wrong guess is a valid call that asks for the wrong window: Datadog's schedule_downtime takes start and end with nothing said of either.",
+			Fix:    "State the unit or the format: a JSON Schema format (\"date-time\"), the unit in the description (\"POSIX seconds\"), or an example. For a window, declare its period so toolscope can check and show what a call asks for.",
+			Before: `"start": {"type": "number"}, "end": {"type": "number"}`,
+			After:  `"start": {"type": "number", "description": "Start of the downtime, POSIX seconds (e.g. 1767225600)."}, "end": {"type": "number", "description": "End, POSIX seconds; omit for an open-ended downtime."}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			props := properties(t.Schema)
+			names := make([]string, len(props))
+			for i, p := range props {
+				names[i] = p.Key
+			}
+			var out []Finding
+			for _, p := range props {
+				q, ok := QuantityOf(p.Key, p.Value, names)
+				if !ok {
+					continue
+				}
+				what := map[string]string{"time": "a time", "duration": "a duration", "amount": "an amount"}[q.Kind]
+				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
+					Message:    fmt.Sprintf("parameter '%s' carries %s but never states its unit or format: say it (\"POSIX seconds\", \"ISO 8601\", \"in MB\") or declare it", p.Key, what),
+					Suggestion: q.Declaration})
+			}
+			return out
+		},
+	}
+}
+
+// shapeWords in a description say what an object or list holds.
+var shapeWords = []string{"key", "keys", "field", "fields", "property", "properties", "containing", "contains", "with", "of", "each", "map", "mapping", "pairs", "json", "list", "array", "ids", "names", "strings", "objects"}
+
+// shapeless reports whether a parameter schema is an object or an array
+// (or untyped with no other keys) whose contents nothing states.
+func shapeless(s *jsonv.Value) bool {
+	if hasAny(s, "properties", "additionalProperties", "patternProperties", "items", "prefixItems", "$ref", "oneOf", "anyOf", "allOf", "enum", "const") {
+		return false
+	}
+	switch typeOf(s) {
+	case "object", "array":
+	case "":
+		if s.Has("type") || len(s.Members) > 1 || len(s.Members) == 1 && !s.Has("description") {
+			return false
+		}
+	default:
+		return false
+	}
+	d := descOf(s)
+	return len(wordsOf(d)) < 5 || !textHasWord(d, shapeWords...) && !strings.ContainsAny(d, "{[:")
+}
+
+// firstShapeless is the first parameter of t with no stated shape.
+func firstShapeless(t *catalog.Tool) (string, bool) {
+	for _, p := range properties(t.Schema) {
+		if shapeless(p.Value) && !mentions(t.Description, p.Key) {
+			return p.Key, true
+		}
+	}
+	return "", false
+}
+
+// ShapelessParamRule flags an object or array parameter whose contents
+// are nowhere stated: no properties or items in the schema, and neither
+// its description nor the tool's says what goes in it.
+func ShapelessParamRule() Rule {
+	return Rule{
+		ID:       RuleShapelessParam,
+		Severity: SeverityWarn,
+		Tier:     TierOptIn,
+		Summary:  "an object or array parameter whose contents are nowhere stated",
+		Teaching: Teaching{
+			Why:    "An object with no properties and a description like \"Request body\" leaves the model to invent field names; it will send something plausible that the server rejects or, worse, half-applies. Reviewers found this on a spreadsheet sort whose body was untyped and on a workflow update whose content was a bare object.",
+			Fix:    "Declare the properties (or items), or at least describe them with an example: the keys, their types, which are required.",
+			Before: `"content": {"type": "object", "description": "Workflow content"}`,
+			After:  `"content": {"type": "object", "description": "The workflow's script and bindings.", "properties": {"script": {"type": "string"}, "bindings": {"type": "array", "items": {"type": "string"}}}, "required": ["script"]}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			var out []Finding
+			for _, p := range properties(t.Schema) {
+				if !shapeless(p.Value) || mentions(t.Description, p.Key) {
+					continue
+				}
+				kind := typeOf(p.Value)
+				if kind == "" {
+					kind = "untyped value"
+				}
+				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
+					Message: fmt.Sprintf("parameter '%s' is an %s whose contents are nowhere stated: declare its properties or items, or describe them with an example", p.Key, kindArticle(kind))})
+			}
+			return out
+		},
+	}
+}
+
+func kindArticle(kind string) string {
+	if kind == "array" {
+		return "array (a list)"
+	}
+	return kind
+}
+
+// genericActions are actions that need a system to mean anything.
+var genericActions = regexp.MustCompile(`(?i)^\s*(run|execute|perform|make|send|call|invoke)\s+(a|an|the|one|any)?\s*(read-only\s+|raw\s+|custom\s+|arbitrary\s+|generic\s+)*(sql\s+)?(query|queries|statement|request|command|script|operation|call)\b`)
+
+// GenericActionRule flags a tool whose description is a generic action
+// ("Run a read-only SQL query", "Execute a request") that never names the
+// system, dialect or scope it acts on, neither in the description nor in
+// the name.
+func GenericActionRule() Rule {
+	return Rule{
+		ID:       RuleGenericAction,
+		Severity: SeverityWarn,
+		Tier:     TierOptIn,
+		Summary:  "a generic action that never names its system, dialect or scope",
+		Teaching: Teaching{
+			Why:    "\"Run a read-only SQL query\" is true of every database tool a model has ever seen. Without the system and its dialect the model writes SQL for the wrong engine, and among several servers it cannot tell which one this tool reaches.",
+			Fix:    "Name the system, the dialect and the scope: which database, which connection, which schema, and what comes back.",
+			Before: `{"name": "query", "description": "Run a read-only SQL query"}`,
+			After:  `{"name": "query", "description": "Run a read-only SQL query (PostgreSQL 16 dialect) against the connected database; returns the rows as JSON. Use list_tables first to see the schema."}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			d, _ := ownText(t.Description)
+			if !genericActions.MatchString(d) {
+				return nil
+			}
+			rest := toldWords(d, t.Name)
+			generic := []string{"run", "execute", "perform", "send", "call", "invoke", "only", "raw", "custom", "arbitrary", "generic",
+				"sql", "query", "queries", "statement", "request", "command", "script", "operation", "result", "results", "returns", "given", "against"}
+			for _, w := range rest {
+				if !slices.Contains(generic, w) {
+					return nil
+				}
+			}
+			return []Finding{{Severity: SeverityWarn,
+				Message: fmt.Sprintf("the description (%s) is a generic action that never names its system: say which system, dialect and scope it acts on", excerpt(d, 60))}}
+		},
+	}
+}
+
+// reversibility words say whether a destructive action can be undone.
+var reversibility = []string{"permanent", "permanently", "irreversible", "irreversibly", "undone", "undo", "recoverable", "restore", "restorable",
+	"trash", "recycle", "soft", "archive", "archives", "cannot", "can't", "forever", "recover"}
+
+// DestructiveUnstatedRule flags a destructive tool (delete, drop, reset,
+// purge, …) whose annotations contradict it (readOnlyHint true), or
+// which takes no argument saying what it destroys and whose description
+// says neither its target nor whether it can be undone.
+func DestructiveUnstatedRule() Rule {
+	return Rule{
+		ID:       RuleDestructiveUnstated,
+		Severity: SeverityWarn,
+		Tier:     TierOptIn,
+		Summary:  "a destructive tool whose target or annotations leave the damage unclear",
+		Teaching: Teaching{
+			Why:    "A model calls a reset as readily as a read when nothing says what it wipes. \"Reset branch\" with an optional migration version does not say whether it resets to the last migration or to nothing; a delete annotated readOnlyHint: true is approved by hosts that auto-approve reads.",
+			Fix:    "Say exactly what is destroyed, what is kept, and whether it can be undone; make the annotations agree (destructiveHint: true, readOnlyHint: false).",
+			Before: `{"name": "reset_branch", "description": "Resets migrations of a development branch.", "annotations": {"readOnlyHint": true}}`,
+			After:  `{"name": "reset_branch", "description": "Resets a development branch to a migration version, discarding every migration and the data written after it. Cannot be undone.", "annotations": {"destructiveHint": true}}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			if !destructiveName(t.Name) {
+				return nil
+			}
+			ann := t.Raw.Get("annotations")
+			if ro := ann.Get("readOnlyHint"); ro != nil && ro.Kind == jsonv.Bool && ro.Bool {
+				return []Finding{{Severity: SeverityWarn,
+					Message: "the tool's name says it destroys, but its annotations say readOnlyHint: true: hosts may run it without asking; set readOnlyHint false and destructiveHint true"}}
+			}
+			if len(requiredNames(t.Schema)) > 0 || len(properties(t.Schema)) == 0 {
+				return nil
+			}
+			d := t.Description
+			if textHasWord(d, reversibility...) {
+				return nil
+			}
+			return []Finding{{Severity: SeverityWarn,
+				Message: "the tool destroys but takes no required argument naming what, and its description says neither its target nor whether it can be undone: say what is affected when the optional arguments are left out"}}
+		},
+	}
+}
+
+// idKinds in a description say which kind of id a value is, or where
+// it comes from.
+var idSource = regexp.MustCompile(`(?i)\b(from|returned by|obtained|obtain|get it|use|see|via|by calling|uuid|guid|numeric|slug|url|e\.g\.|for example|format)\b`)
+
+// UnexplainedValuesRule flags a required string parameter with no
+// description, no enum, no format and no pattern whose name says it picks
+// from a closed set (a type, a level, a kind) or names an id, token or key
+// of an unstated kind.
+func UnexplainedValuesRule() Rule {
+	return Rule{
+		ID:       RuleUnexplainedValues,
+		Severity: SeverityWarn,
+		Tier:     TierOptIn,
+		Summary:  "a parameter whose accepted values are neither listed nor described",
+		Teaching: Teaching{
+			Why:    "A required formToken with no description could be a form's id, its URL token or a board id; a level with no enum could be any word. The model invents a plausible value and the call fails, or succeeds on the wrong thing.",
+			Fix:    "List a closed set as an enum; for an id or a token, say which kind and where it comes from (\"the form's token from its share URL, e.g. abc123\").",
+			Before: `"formToken": {"type": "string"}`,
+			After:  `"formToken": {"type": "string", "description": "The form's token: the last part of its share URL (https://forms.monday.com/forms/<token>). Get it from get_form."}`,
+		},
+		Check: func(t *catalog.Tool, c *Context) []Finding {
+			var out []Finding
+			required := requiredNames(t.Schema)
+			common := c.commonParams()
+			for _, p := range properties(t.Schema) {
+				s := p.Value
+				if common[p.Key] || !slices.Contains(required, p.Key) || typeOf(s) != "string" || hasAny(s, "enum", "const", "format", "pattern", "examples", "default") {
+					continue
+				}
+				desc := descOf(s)
+				closed := nameHas(p.Key, "type", "kind", "level", "severity", "priority", "access", "role", "scope", "category", "visibility", "permission")
+				opaque := nameHas(p.Key, "token", "key", "ref", "handle")
+				if !closed && !opaque {
+					continue
+				}
+				if desc != "" && (closed && len(wordsOf(desc)) > 3 || opaque && idSource.MatchString(desc)) {
+					continue
+				}
+				if mentions(t.Description, p.Key) {
+					continue
+				}
+				what := "its accepted values are neither listed nor described: declare an enum or describe them"
+				if opaque {
+					what = "its kind is not said: say which token or key it is and where the model gets it"
+				}
+				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
+					Message: fmt.Sprintf("parameter '%s': %s", p.Key, what)})
+			}
+			return out
+		},
+	}
+}
+
+// passWords in a description ask the model to pass keys of an object.
+var passKeys = regexp.MustCompile(`(?i)\b(pass|provide|supply|include|with|set|specify)\b[^.]{0,40}\b(keys?|fields?|properties|variables|values|pairs)\b`)
+
+// SchemaContradictsRule flags a schema that forbids what its description
+// asks for: an object parameter that allows no keys (no properties and
+// additionalProperties false) though its description asks for keys, or a
+// parameter described as a list whose schema wants an object or a string.
+func SchemaContradictsRule() Rule {
+	return Rule{
+		ID:       RuleSchemaContradicts,
+		Severity: SeverityWarn,
+		Tier:     TierOptIn,
+		Summary:  "a schema that forbids what its own description asks for",
+		Teaching: Teaching{
+			Why:    "When the description and the schema disagree, a model follows one and a validator the other: a variables object the description says to fill, but whose schema allows no keys, makes every call that follows the description invalid.",
+			Fix:    "Make the schema say what the description says: declare the keys (or additionalProperties with their type), or the array the description promises.",
+			Before: `"variables": {"type": "object", "additionalProperties": false, "description": "Values for the %placeholders% in the action, e.g. {\"email\": \"a@b.c\"}"}`,
+			After:  `"variables": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Values for the %placeholders% in the action, e.g. {\"email\": \"a@b.c\"}"}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			var out []Finding
+			for _, p := range properties(t.Schema) {
+				s := p.Value
+				desc := descOf(s)
+				if desc == "" {
+					continue
+				}
+				if typeOf(s) == "object" && noKeysAllowed(s) && (passKeys.MatchString(desc) || strings.Contains(desc, "{")) {
+					out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
+						Message: fmt.Sprintf("parameter '%s' allows no keys (no properties, additionalProperties false), but its description asks for some (%s): declare them", p.Key, excerpt(desc, 60))})
+					continue
+				}
+				if t := typeOf(s); (t == "object" || t == "string") && describesList(desc) {
+					out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
+						Message: fmt.Sprintf("parameter '%s' is described as a list (%s) but its schema wants %s: make it an array or say how the list is written", p.Key, excerpt(desc, 60), withArticle(t))})
+				}
+			}
+			return out
+		},
+	}
+}
+
+func withArticle(t string) string {
+	if t == "object" {
+		return "an object"
+	}
+	return "a " + t
+}
+
+// noKeysAllowed reports whether an object schema admits only {}.
+func noKeysAllowed(s *jsonv.Value) bool {
+	ap := s.Get("additionalProperties")
+	if ap == nil || ap.Kind != jsonv.Bool || ap.Bool {
+		return false
+	}
+	props := s.Get("properties")
+	return !hasAny(s, "patternProperties", "$ref", "oneOf", "anyOf", "allOf") && (props == nil || props.Is(jsonv.Object) && len(props.Members) == 0)
+}
+
+// listOpening is a description that starts by saying its value is a list.
+var listOpening = regexp.MustCompile(`(?i)^(an? )?(array|list) of\b`)
+
+// describesList reports whether a description opens by calling its value
+// an array or a list ("Array of user ids"), and does not say how it is
+// written in one string (comma-separated, JSON).
+func describesList(desc string) bool {
+	d := textutil.JSTrim(desc)
+	if !listOpening.MatchString(d) {
+		return false
+	}
+	low := strings.ToLower(d)
+	return !strings.Contains(low, "comma") && !strings.Contains(low, "separated") && !strings.Contains(low, "json") && !strings.Contains(low, "string")
+}
