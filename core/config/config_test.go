@@ -71,7 +71,7 @@ func TestParseFull(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, diff, ignore, rules, similarity, strict, version)`},
+		{"colour: red\n", `c.yaml:1:1: unknown key "colour" in the top level (known: accepted-pairs, diff, ignore, rule-set, rules, similarity, strict, version)`},
 		{"similarity:\n  embeder: use\n", `c.yaml:2:3: unknown key "embeder" in similarity`},
 		{"rules:\n  no-such-rule: off\n", `c.yaml:2:3: rules: no rule "no-such-rule"`},
 		{"rules:\n  enum-in-prose: loud\n", `c.yaml:2:18: rules: enum-in-prose: "loud": want off, warn or error`},
@@ -323,10 +323,16 @@ func TestApply(t *testing.T) {
 	if len(o.Disabled) != 1 || o.Disabled[0] != lint.RuleSaysWhatNotWhen {
 		t.Errorf("disabled %v", o.Disabled)
 	}
-	short := &catalog.Tool{Name: "t", Description: "A fifty-character description, said when to use it.", HasDescription: true}
+	// 44 characters that tell nothing beyond the name: under 60, not 40.
+	short := &catalog.Tool{Name: "get_store_item", Description: "Get the item from the store, from the store.", HasDescription: true}
 	for _, rule := range o.Rules {
 		if rule.ID == lint.RuleDescription && len(rule.Check(short, nil)) == 0 {
 			t.Error("min-chars 60 did not reach the rule")
+		}
+	}
+	for _, rule := range lint.DefaultRules() {
+		if rule.ID == lint.RuleDescription && len(rule.Check(short, nil)) != 0 {
+			t.Error("the default rule flags 44 characters")
 		}
 	}
 }

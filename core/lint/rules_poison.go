@@ -193,6 +193,14 @@ type hiddenScan struct {
 	kinds []string
 	per   map[string]int
 	first []rune // the first few hidden characters, for the message
+	// at is where each of first is: its place among the string's
+	// characters (1-based) and the visible text just before it.
+	at []hiddenAt
+	// hides is set when the string holds what hides or reorders text:
+	// Unicode tags, bidi embeddings, overrides or isolates, a run of
+	// strayRun or more invisible characters, or any invisible character
+	// that is not a stray (strayInvisible).
+	hides bool
 	// tags is the ASCII the Unicode tags spell (U+E0020–E007E).
 	tags []byte
 	// visible is the string with every hidden character taken out.
@@ -213,6 +221,7 @@ func scanHidden(s string) hiddenScan {
 	rs := []rune(s)
 	prev := rune(-1)
 	lastTag := false
+	run := 0 // hidden characters in a row so far
 	for i, r := range rs {
 		hidden := termsafe.Hidden(r, prev)
 		if r == 0x200d && i > 0 && i+1 < len(rs) && pictographic(rs[i-1]) && pictographic(rs[i+1]) {
@@ -220,11 +229,16 @@ func scanHidden(s string) hiddenScan {
 		}
 		prev = r
 		if !hidden {
+			run = 0
 			visible.WriteRune(r)
 			lastTag = false
 			continue
 		}
 		h.count++
+		run++
+		if !strayInvisible(r) || run >= strayRun {
+			h.hides = true
+		}
 		k := hiddenKind(r)
 		if h.per[k] == 0 {
 			h.kinds = append(h.kinds, k)
@@ -232,6 +246,7 @@ func scanHidden(s string) hiddenScan {
 		h.per[k]++
 		if len(h.first) < 3 {
 			h.first = append(h.first, r)
+			h.at = append(h.at, hiddenAt{index: i + 1, before: visibleTail(rs[:i], 24)})
 		}
 		if r >= 0xe0020 && r <= 0xe007e {
 			// Runs of tags apart in the text stay apart in what
@@ -246,6 +261,42 @@ func scanHidden(s string) hiddenScan {
 	}
 	h.visible = visible.String()
 	return h
+}
+
+// strayRun is the shortest run of stray invisible characters that counts
+// as hiding: a doubled zero-width space is a translation's slip, four in
+// a row are enough to spell bits (zero-width steganography).
+const strayRun = 4
+
+// hiddenAt is where a hidden character sits in its string.
+type hiddenAt struct {
+	index  int
+	before string
+}
+
+// strayInvisible reports whether r, alone, is a stray a translation or an
+// editor leaves in prose: a zero-width space, non-joiner or joiner, a word
+// joiner, a byte-order mark, a soft hyphen, or a directional mark (which
+// reorders nothing on its own).
+func strayInvisible(r rune) bool {
+	switch r {
+	case 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0xad, 0x200e, 0x200f, 0x61c:
+		return true
+	}
+	return false
+}
+
+// visibleTail is the last n visible characters of rs, for saying where a
+// hidden character is.
+func visibleTail(rs []rune, n int) string {
+	var out []rune
+	for i := len(rs) - 1; i >= 0 && len(out) < n; i-- {
+		if !termsafe.Hidden(rs[i], -1) && rs[i] != '\n' {
+			out = append(out, rs[i])
+		}
+	}
+	slices.Reverse(out)
+	return string(out)
 }
 
 func isASCII(s string) bool {
@@ -265,7 +316,7 @@ func InvisibleCharactersRule() Rule {
 	return Rule{
 		ID:       RuleInvisibleCharacters,
 		Severity: SeverityError,
-		Summary:  "a name, description or schema string hides characters a reader cannot see",
+		Summary:  "a string hides characters a reader cannot see (an error where they hide or reorder text, a warning for a stray one in prose)",
 		Teaching: Teaching{
 			Why: "Unicode tag characters (U+E0000–E007F) spell ASCII that no screen draws but a model reads, so a whole order can ride invisibly after an innocent sentence; zero-width characters, bidi controls and stray variation selectors do the same on a smaller scale, and make two names that look equal differ. A review, a diff or a host's approval dialog shows the visible text only. toolscope prints every such character escaped (\\U000e0049, \\u200b).",
 			Fix: "Remove the characters. If the text came from a document or a translation, strip format characters (Unicode category Cf) when you build the catalog.",
@@ -280,7 +331,15 @@ func InvisibleCharactersRule() Rule {
 				if h.count == 0 {
 					return
 				}
-				f := s.finding(SeverityError, h.message(s.label()))
+				if h.hides || !s.prose() {
+					f := s.finding(SeverityError, h.message(s.label()))
+					if s.where() == "name" {
+						f.Suggestion = h.visible
+					}
+					out = append(out, f)
+					return
+				}
+				f := s.finding(SeverityWarn, h.strayMessage(s.label()))
 				if s.where() == "name" {
 					f.Suggestion = h.visible
 				}
@@ -289,6 +348,28 @@ func InvisibleCharactersRule() Rule {
 			return out
 		},
 	}
+}
+
+// prose reports whether the site is a description or a title, where a
+// stray invisible character changes no name and hides no word.
+func (s *textSite) prose() bool {
+	w := s.where()
+	return !strings.HasSuffix(w, " key") && (strings.HasSuffix(w, "description") || strings.HasSuffix(w, "title"))
+}
+
+// strayMessage says where each stray character is and how to fix it.
+func (h *hiddenScan) strayMessage(label string) string {
+	var at []string
+	for i, r := range h.first {
+		a := h.at[i]
+		at = append(at, fmt.Sprintf("U+%04X at character %d, after %s", r, a.index, jsonv.Quote("…"+a.before)))
+	}
+	more := ""
+	if h.count > len(h.first) {
+		more = fmt.Sprintf("; %d more", h.count-len(h.first))
+	}
+	return fmt.Sprintf("%s has %d stray invisible character(s) (%s%s): they hide nothing but a model reads them and a search for the visible word misses; delete them, or strip format characters (Unicode Cf) where the text is generated",
+		label, h.count, strings.Join(at, "; "), more)
 }
 
 func (h *hiddenScan) message(label string) string {

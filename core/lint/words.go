@@ -122,6 +122,9 @@ func toldWords(text, name string) []string {
 // nothing of one tool, and whatever they lack is said once for all of
 // them. Worked out once per catalog.
 func (c *Context) commonParams() map[string]bool {
+	if c == nil {
+		return nil
+	}
 	if c.common != nil {
 		return c.common
 	}
