@@ -43,6 +43,9 @@ type Quantity struct {
 	// Said is what the description says of the value, an excerpt; "" for
 	// no description.
 	Said string
+	// Unstated says no unit or format is stated: not in the name, the
+	// schema (format, pattern) or the description.
+	Unstated bool
 	// Declaration is the period declaration that would make the value
 	// parse, "" when none fits (an amount).
 	Declaration string
@@ -52,34 +55,38 @@ type Quantity struct {
 var (
 	timeNames     = []string{"time", "timestamp", "ts", "date", "datetime", "since", "until", "start", "end", "from", "to", "before", "after", "at", "expiry", "expires", "deadline"}
 	durationNames = []string{"duration", "timeout", "interval", "period", "ttl", "delay", "age", "window", "lookback", "ago", "retention", "wait"}
-	amountNames   = []string{"size", "bytes", "memory", "disk", "amount", "price", "cost", "budget", "quota", "capacity", "radius", "distance", "weight", "volume", "bandwidth"}
+	amountNames   = []string{"size", "bytes", "amount", "price", "cost", "budget", "quota", "capacity", "radius", "distance", "weight", "bandwidth"}
 	// unitWords state a unit or a format.
 	unitWords = []string{"s", "ms", "sec", "secs", "second", "seconds", "millisecond", "milliseconds", "minute", "minutes", "min", "mins",
 		"hour", "hours", "h", "day", "days", "week", "weeks", "month", "months", "year", "years", "epoch", "unix", "posix", "iso", "iso8601", "rfc", "rfc3339",
-		"utc", "yyyy", "mm", "dd", "hh", "bytes", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "percent", "percentage", "meters", "metres",
+		"utc", "yyyy", "mm", "dd", "hh", "bytes", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "mbps", "iops", "dtu", "vcore", "units", "count", "number", "percent", "percentage", "meters", "metres",
 		"meter", "km", "kilometers", "miles", "usd", "eur", "cents", "dollars", "gmt", "timestamp", "z", "relative", "now", "ago", "format", "cron"}
 	// notAQuantity in a name means the value is not a quantity at all:
 	// a zone, a name, a format, a flag.
 	notAQuantity = []string{"zone", "timezone", "tz", "name", "format", "type", "id", "ids", "key", "mode", "unit", "units", "field", "fields",
-		"sort", "order", "by", "filter", "token", "cursor", "page", "url", "path", "text", "query", "status", "granularity", "offset", "index", "point", "address"}
+		"sort", "order", "by", "filter", "token", "cursor", "page", "url", "path", "text", "query", "status", "granularity", "offset", "index", "point", "address",
+		"uid", "uuid", "char", "chars", "line", "lines", "version", "row", "column", "set", "access", "email", "node", "element"}
+	// notATime in a description says a "start" or a "from" is a place,
+	// not a time.
+	notATime = []string{"offset", "position", "index", "character", "version", "page", "row", "line", "email", "address", "element", "node", "id", "uid"}
 )
 
 // digitExample is an example value in a description ("e.g. 1700000000",
 // "like 2024-01-01"), which states a format by showing it.
-var digitExample = regexp.MustCompile(`(?i)(e\.g\.|example|like|such as|format)[^.]{0,20}\d`)
+var digitExample = regexp.MustCompile(`(?i)(e\.g\.|example|like|such as|format|default)[^.]{0,20}\d`)
 
-// QuantityOf reads a parameter schema: the quantity it carries with no
-// unit or format stated, or ok false. siblings are the tool's other
-// parameter names, for a window's other bound.
+// QuantityOf reads a parameter schema: the time, duration or amount it
+// carries, or ok false for none. q.Unstated says nothing states its unit
+// or format. siblings are the tool's other parameter names, for a
+// window's other bound.
 func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok bool) {
 	typ := typeOf(s)
 	if typ != "" && typ != "number" && typ != "integer" && typ != "string" {
 		return q, false
 	}
-	if hasAny(s, "enum", "const", "format", "pattern") || nameHas(key, notAQuantity...) {
+	if hasAny(s, "enum", "const") || nameHas(key, notAQuantity...) {
 		return q, false
 	}
-	words := wordsOf(key)
 	kind := ""
 	switch {
 	case nameHas(key, durationNames...):
@@ -92,24 +99,26 @@ func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok b
 	if kind == "" {
 		return q, false
 	}
-	// A unit in the name says it: timeout_ms, size_gb, days.
-	if slices.ContainsFunc(words, func(w string) bool { return slices.Contains(unitWords, w) && len(w) > 1 }) {
-		return q, false
-	}
 	desc := descOf(s)
-	if textHasWord(desc, unitWords...) || digitExample.MatchString(desc) {
-		return q, false
-	}
-	q = Quantity{Param: key, Kind: kind, Type: typ, Said: cut(desc, 80)}
+	q = Quantity{Param: key, Kind: kind, Type: typ, Said: cut(desc, 120)}
 	if kind == "time" {
 		// "from" and "to" are times only beside their other bound, or when
 		// the description says so.
 		q.Partner = partnerOf(key, siblings)
-		if nameHas(key, "from", "to", "at", "before", "after") && q.Partner == "" && !textHasWord(desc, "time", "date", "when", "timestamp") {
+		if textHasWord(desc, notATime...) {
+			return q, false
+		}
+		saysTime := textHasWord(desc, "time", "date", "when", "timestamp", "datetime", "epoch", "unix")
+		numeric := typ == "number" || typ == "integer"
+		if nameHas(key, "from", "to", "at", "before", "after", "start", "end") && !saysTime && !(numeric && q.Partner != "") {
 			return q, false
 		}
 	}
-	q.Declaration = declarationFor(q)
+	// A unit in the name says it (timeout_ms, size_gb, days), as do a
+	// format, a pattern, a unit word or an example in the description.
+	unitNamed := slices.ContainsFunc(wordsOf(key), func(w string) bool { return slices.Contains(unitWords, w) && len(w) > 1 })
+	q.Unstated = !unitNamed && !hasAny(s, "format", "pattern") && !textHasWord(desc, unitWords...) && !digitExample.MatchString(desc)
+	q.Declaration = declarationFor(q, desc)
 	return q, true
 }
 
@@ -139,13 +148,21 @@ func partnerOf(key string, siblings []string) string {
 
 // declarationFor is the period declaration that would make q's value
 // parse (docs/declarations.md#period): bounds for a window's two ends,
-// a lookback for a duration, a day for a date. A model's guesses (epoch
-// seconds for a number, ISO 8601 for a string) are the author's to
+// a lookback for a window's length, a day for a date. How an end is
+// written comes from the description when it says (milliseconds, epoch
+// seconds, ISO 8601, a date); otherwise it is a guess from the type
+// (epoch seconds for a number, ISO 8601 for a string) for the author to
 // confirm.
-func declarationFor(q Quantity) string {
+func declarationFor(q Quantity, desc string) string {
 	as := "iso"
-	if q.Type == "number" || q.Type == "integer" {
+	numeric := q.Type == "number" || q.Type == "integer"
+	switch {
+	case textHasWord(desc, "ms", "millisecond", "milliseconds"):
+		as = "epoch-ms"
+	case numeric || textHasWord(desc, "epoch", "unix", "posix", "seconds"):
 		as = "epoch-s"
+	case textHasWord(desc, "yyyy") && !textHasWord(desc, "hh", "time", "t") || nameHas(q.Param, "date") && !textHasWord(desc, "time"):
+		as = "date"
 	}
 	switch {
 	case q.Kind == "time" && q.Partner != "":
@@ -155,9 +172,9 @@ func declarationFor(q Quantity) string {
 		}
 		return fmt.Sprintf(`"period": {"forms": [{"kind": "bounds", "from": {"argument": %s, "as": %q}, "to": {"argument": %s, "as": %q}}]}`,
 			jsonv.Quote(from), as, jsonv.Quote(to), as)
-	case q.Kind == "time" && nameHas(q.Param, "date") && q.Type != "number" && q.Type != "integer":
+	case q.Kind == "time" && as == "date":
 		return fmt.Sprintf(`"period": {"forms": [{"kind": "day", "argument": %s}]}`, jsonv.Quote(q.Param))
-	case q.Kind == "duration" && (q.Type == "number" || q.Type == "integer") && !nameHas(q.Param, "timeout", "delay", "ttl", "wait"):
+	case q.Kind == "duration" && numeric && nameHas(q.Param, "lookback", "window", "ago", "period", "last"):
 		return fmt.Sprintf(`"period": {"forms": [{"kind": "lookback", "argument": %s, "unit": "s"}]}`, jsonv.Quote(q.Param))
 	}
 	return ""
@@ -175,7 +192,6 @@ func QuantityUnitRule() Rule {
 	return Rule{
 		ID:       RuleQuantityUnit,
 		Severity: SeverityWarn,
-		Tier:     TierOptIn,
 		Summary:  "a time, duration or amount with no unit or format stated",
 		Teaching: Teaching{
 			Why:    "A number called start could be epoch seconds, epoch milliseconds or minutes from now; a string called since could be ISO 8601, a date, or \"1h ago\". The model guesses, and a wrong guess is a valid call that asks for the wrong window: Datadog's schedule_downtime takes start and end with nothing said of either.",
@@ -192,13 +208,21 @@ func QuantityUnitRule() Rule {
 			var out []Finding
 			for _, p := range props {
 				q, ok := QuantityOf(p.Key, p.Value, names)
-				if !ok {
+				if !ok || !q.Unstated || mentions(t.Description, p.Key) {
 					continue
 				}
-				what := map[string]string{"time": "a time", "duration": "a duration", "amount": "an amount"}[q.Kind]
-				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
-					Message:    fmt.Sprintf("parameter '%s' carries %s but never states its unit or format: say it (\"POSIX seconds\", \"ISO 8601\", \"in MB\") or declare it", p.Key, what),
-					Suggestion: q.Declaration})
+				what, say := "a time", `"POSIX seconds", "ISO 8601 with a zone"`
+				switch q.Kind {
+				case "duration":
+					what, say = "a duration", `"in seconds", "in milliseconds", "like 5m"`
+				case "amount":
+					what, say = "an amount", `"in MB", "in USD", "in metres"`
+				}
+				msg := fmt.Sprintf("parameter '%s' carries %s but never states its unit or format: say it (%s)", p.Key, what, say)
+				if q.Declaration != "" {
+					msg += ", and declare its period so toolscope reads the window a call asks for"
+				}
+				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key, Message: msg, Suggestion: q.Declaration})
 			}
 			return out
 		},
@@ -244,7 +268,6 @@ func ShapelessParamRule() Rule {
 	return Rule{
 		ID:       RuleShapelessParam,
 		Severity: SeverityWarn,
-		Tier:     TierOptIn,
 		Summary:  "an object or array parameter whose contents are nowhere stated",
 		Teaching: Teaching{
 			Why:    "An object with no properties and a description like \"Request body\" leaves the model to invent field names; it will send something plausible that the server rejects or, worse, half-applies. Reviewers found this on a spreadsheet sort whose body was untyped and on a workflow update whose content was a bare object.",
@@ -288,7 +311,6 @@ func GenericActionRule() Rule {
 	return Rule{
 		ID:       RuleGenericAction,
 		Severity: SeverityWarn,
-		Tier:     TierOptIn,
 		Summary:  "a generic action that never names its system, dialect or scope",
 		Teaching: Teaching{
 			Why:    "\"Run a read-only SQL query\" is true of every database tool a model has ever seen. Without the system and its dialect the model writes SQL for the wrong engine, and among several servers it cannot tell which one this tool reaches.",
@@ -315,14 +337,28 @@ func GenericActionRule() Rule {
 	}
 }
 
+// namesTarget reports whether a schema has, at any depth, a parameter
+// naming what to act on: an id, a name, a key, a path.
+func namesTarget(s *jsonv.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, p := range properties(s) {
+		if nameHas(p.Key, "id", "ids", "name", "names", "key", "keys", "uid", "uuid", "slug", "path", "url") || namesTarget(p.Value, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // reversibility words say whether a destructive action can be undone.
 var reversibility = []string{"permanent", "permanently", "irreversible", "irreversibly", "undone", "undo", "recoverable", "restore", "restorable",
 	"trash", "recycle", "soft", "archive", "archives", "cannot", "can't", "forever", "recover"}
 
 // DestructiveUnstatedRule flags a destructive tool (delete, drop, reset,
-// purge, …) whose annotations contradict it (readOnlyHint true), or
-// which takes no argument saying what it destroys and whose description
-// says neither its target nor whether it can be undone.
+// purge, …) which takes no argument naming what it destroys and whose
+// description says neither its target nor whether it can be undone.
+// Annotations that contradict the name are AnnotationsContradictRule's.
 func DestructiveUnstatedRule() Rule {
 	return Rule{
 		ID:       RuleDestructiveUnstated,
@@ -339,12 +375,7 @@ func DestructiveUnstatedRule() Rule {
 			if !destructiveName(t.Name) {
 				return nil
 			}
-			ann := t.Raw.Get("annotations")
-			if ro := ann.Get("readOnlyHint"); ro != nil && ro.Kind == jsonv.Bool && ro.Bool {
-				return []Finding{{Severity: SeverityWarn,
-					Message: "the tool's name says it destroys, but its annotations say readOnlyHint: true: hosts may run it without asking; set readOnlyHint false and destructiveHint true"}}
-			}
-			if len(requiredNames(t.Schema)) > 0 || len(properties(t.Schema)) == 0 {
+			if len(requiredNames(t.Schema)) > 0 || len(properties(t.Schema)) == 0 || namesTarget(t.Schema, 0) {
 				return nil
 			}
 			d := t.Description
@@ -357,10 +388,6 @@ func DestructiveUnstatedRule() Rule {
 	}
 }
 
-// idKinds in a description say which kind of id a value is, or where
-// it comes from.
-var idSource = regexp.MustCompile(`(?i)\b(from|returned by|obtained|obtain|get it|use|see|via|by calling|uuid|guid|numeric|slug|url|e\.g\.|for example|format)\b`)
-
 // UnexplainedValuesRule flags a required string parameter with no
 // description, no enum, no format and no pattern whose name says it picks
 // from a closed set (a type, a level, a kind) or names an id, token or key
@@ -369,7 +396,6 @@ func UnexplainedValuesRule() Rule {
 	return Rule{
 		ID:       RuleUnexplainedValues,
 		Severity: SeverityWarn,
-		Tier:     TierOptIn,
 		Summary:  "a parameter whose accepted values are neither listed nor described",
 		Teaching: Teaching{
 			Why:    "A required formToken with no description could be a form's id, its URL token or a board id; a level with no enum could be any word. The model invents a plausible value and the call fails, or succeeds on the wrong thing.",
@@ -388,14 +414,14 @@ func UnexplainedValuesRule() Rule {
 				}
 				desc := descOf(s)
 				closed := nameHas(p.Key, "type", "kind", "level", "severity", "priority", "access", "role", "scope", "category", "visibility", "permission")
-				opaque := nameHas(p.Key, "token", "key", "ref", "handle")
+				opaque := nameHas(p.Key, "token", "handle")
 				if !closed && !opaque {
 					continue
 				}
-				if desc != "" && (closed && len(wordsOf(desc)) > 3 || opaque && idSource.MatchString(desc)) {
+				if desc != "" && (closed && len(wordsOf(desc)) > 3 || opaque) {
 					continue
 				}
-				if mentions(t.Description, p.Key) {
+				if mentions(t.Description, p.Key) || strings.Contains(strings.ToLower(t.Description), strings.Join(wordsOf(p.Key), " ")) {
 					continue
 				}
 				what := "its accepted values are neither listed nor described: declare an enum or describe them"
@@ -421,7 +447,6 @@ func SchemaContradictsRule() Rule {
 	return Rule{
 		ID:       RuleSchemaContradicts,
 		Severity: SeverityWarn,
-		Tier:     TierOptIn,
 		Summary:  "a schema that forbids what its own description asks for",
 		Teaching: Teaching{
 			Why:    "When the description and the schema disagree, a model follows one and a validator the other: a variables object the description says to fill, but whose schema allows no keys, makes every call that follows the description invalid.",
@@ -482,4 +507,57 @@ func describesList(desc string) bool {
 	}
 	low := strings.ToLower(d)
 	return !strings.Contains(low, "comma") && !strings.Contains(low, "separated") && !strings.Contains(low, "json") && !strings.Contains(low, "string")
+}
+
+// RuleAnnotationsContradict is the id of AnnotationsContradictRule.
+const RuleAnnotationsContradict = "annotations-contradict-name"
+
+// readVerbs name a tool that only reads; writeVerbs one that changes
+// something.
+var (
+	readVerbs  = []string{"get", "list", "search", "retrieve", "query", "read", "fetch", "describe", "find", "show", "lookup", "view", "count"}
+	writeVerbs = []string{"update", "create", "set", "patch", "put", "add", "move", "send", "run", "execute", "write", "upload", "insert", "edit", "submit", "trigger", "start", "stop", "cancel", "archive"}
+)
+
+// AnnotationsContradictRule flags MCP annotations that say the opposite
+// of what the tool's title (its own or the annotations', else its name)
+// says it does: a
+// tool that only reads (search, get, list, query, find) annotated
+// destructiveHint: true, or one that destroys (delete, drop, purge, reset)
+// annotated readOnlyHint: true.
+func AnnotationsContradictRule() Rule {
+	return Rule{
+		ID:       RuleAnnotationsContradict,
+		Severity: SeverityWarn,
+		Summary:  "annotations that say the opposite of what the tool's name says it does",
+		Teaching: Teaching{
+			Why:    "Hosts act on annotations: they ask before a destructive call and may run read-only ones unasked, and a model reads them as a warning. A title search annotated destructiveHint: true gets a confirmation prompt or is avoided; a delete annotated readOnlyHint: true is run without one.",
+			Fix:    "Make the annotations say what the tool does: readOnlyHint true and destructiveHint false for a read, destructiveHint true for what deletes or overwrites.",
+			Before: `{"name": "API-post-search", "title": "Search by title", "annotations": {"destructiveHint": true}}`,
+			After:  `{"name": "API-post-search", "title": "Search by title", "annotations": {"readOnlyHint": true, "destructiveHint": false}}`,
+		},
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
+			ann := t.Raw.Get("annotations")
+			if ann == nil {
+				return nil
+			}
+			says := t.Title
+			if says == "" {
+				says, _ = ann.Get("title").Str()
+			}
+			if says == "" {
+				says = t.Name
+			}
+			hint := func(k string) bool { v := ann.Get(k); return v != nil && v.Kind == jsonv.Bool && v.Bool }
+			switch {
+			case hint("destructiveHint") && !hint("readOnlyHint") && nameHas(says, readVerbs...) && !nameHas(says, writeVerbs...) && !nameHas(says, destructiveVerbs...):
+				return []Finding{{Severity: SeverityWarn,
+					Message: fmt.Sprintf("%s reads, but the annotations say destructiveHint: true: hosts ask before every call and models avoid it; set readOnlyHint true and destructiveHint false", jsonv.Quote(says))}}
+			case hint("readOnlyHint") && nameHas(says, destructiveVerbs...):
+				return []Finding{{Severity: SeverityWarn,
+					Message: fmt.Sprintf("%s destroys, but the annotations say readOnlyHint: true: hosts may run it without asking; set readOnlyHint false and destructiveHint true", jsonv.Quote(says))}}
+			}
+			return nil
+		},
+	}
 }

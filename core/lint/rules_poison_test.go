@@ -180,8 +180,8 @@ func TestInvisibleCharactersMessage(t *testing.T) {
 }
 
 // realCatalogHits are the guard's findings in the shared real catalogs,
-// each justified: tool-poisoning flags none; invisible-characters flags
-// only zero-width spaces and soft hyphens, which Lark's translated
+// each justified: tool-poisoning flags none; invisible-characters warns
+// of stray zero-width spaces and soft hyphens only, which Lark's translated
 // descriptions carry by the dozen (56 and 4) and one StableToolBench
 // description once. They hide no message, but they are exactly what the
 // rule is for: text a reviewer cannot see, to be stripped. (Lark's
@@ -191,9 +191,9 @@ var realCatalogHits = map[string]map[string]bool{
 	"stabletoolbench-rapidapi.clean.openai.json": {RuleInvisibleCharacters: true},
 }
 
-// onlyBenignInvisibles matches a message about zero-width spaces and
-// soft hyphens only.
-var onlyBenignInvisibles = regexp.MustCompile(`\((?:\d+ (?:zero-width characters|other invisible characters)(?:, )?)+: (?:U\+(?:200B|00AD)(?:, )?)+(?:, …)?\): remove them$`)
+// onlyBenignInvisibles matches a message about stray zero-width spaces
+// and soft hyphens only, each with its place.
+var onlyBenignInvisibles = regexp.MustCompile(`has \d+ stray invisible character\(s\) \((?:U\+(?:200B|00AD) at character \d+, after "…(?:[^"\\]|\\.)*"(?:; )?)+(?:; \d+ more)?\): they hide nothing`)
 
 // TestPoisonGuardOnRealCatalogs is the false-positive check: the guard
 // over every shared real catalog flags only what realCatalogHits
@@ -214,7 +214,7 @@ func TestPoisonGuardOnRealCatalogs(t *testing.T) {
 				t.Errorf("%s: %s: %s: %s", filepath.Base(path), f.Tool, f.Rule, f.Message)
 				continue
 			}
-			if f.Rule == RuleInvisibleCharacters && !onlyBenignInvisibles.MatchString(f.Message) {
+			if f.Rule == RuleInvisibleCharacters && (f.Severity != SeverityWarn || !onlyBenignInvisibles.MatchString(f.Message)) {
 				t.Errorf("%s: %s: more than zero-width characters and soft hyphens: %s", filepath.Base(path), f.Tool, f.Message)
 			}
 		}

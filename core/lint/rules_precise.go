@@ -17,8 +17,8 @@ import (
 
 // ToldDescriptionRule is description-missing-or-short judged by what the
 // text tells: no description is an error; one under minChars warns only
-// when it tells nothing beyond the tool's name, when it is a generated
-// breadcrumb, or when it is that short for a tool whose input needs
+// when it tells nothing beyond the tool's name, when it is a generic
+// action ("Run a read-only SQL query"), or when it is that short for a tool whose input needs
 // explaining (six or more parameters of its own, or an object with no
 // stated shape).
 func ToldDescriptionRule(minChars int) Rule {
@@ -37,7 +37,7 @@ func ToldDescriptionRule(minChars int) Rule {
 			if d == "" {
 				return []Finding{{Severity: SeverityError, Message: "the tool has no description: the model can only guess from its name"}}
 			}
-			own, crumb := ownText(d)
+			own, _ := ownText(d)
 			n := textutil.UTF16Len(own)
 			if n >= minChars {
 				return nil
@@ -48,8 +48,6 @@ func ToldDescriptionRule(minChars int) Rule {
 				return []Finding{{Severity: SeverityWarn, Message: fmt.Sprintf("the description (%s) is a generic action in %d characters: say which system, dialect and scope it acts on", excerpt(own, 60), n)}}
 			case len(told) == 0:
 				return []Finding{{Severity: SeverityWarn, Message: fmt.Sprintf("the description (%s) says nothing the name %s does not: say what it acts on and returns", excerpt(own, 60), jsonv.Quote(t.Name))}}
-			case crumb:
-				return []Finding{{Severity: SeverityWarn, Message: fmt.Sprintf("the description is a generated heading (%s): say in a sentence what the tool acts on and returns", excerpt(own, 60))}}
 			}
 			if p, ok := firstShapeless(t); ok {
 				return []Finding{{Severity: SeverityWarn, Message: fmt.Sprintf("the description is %d characters and parameter '%s' has no stated shape: say what the input holds", n, p)}}

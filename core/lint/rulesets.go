@@ -105,6 +105,7 @@ func AllRules() []Rule {
 		ShapelessParamRule(),
 		GenericActionRule(),
 		DestructiveUnstatedRule(),
+		AnnotationsContradictRule(),
 		UnexplainedValuesRule(),
 		SchemaContradictsRule(),
 	}

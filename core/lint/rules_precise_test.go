@@ -1,0 +1,204 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"toolscope/core/internal/testcat"
+	"toolscope/core/jsonv"
+)
+
+// Each recommended check on the shapes reviewers rated: what they called
+// noise stays quiet, what they called true is reported.
+func TestRecommendedChecks(t *testing.T) {
+	props := func(p string) string { return `{"type": "object", "properties": {` + p + `}}` }
+	cases := []struct {
+		name string
+		rule Rule
+		src  string
+		want []string
+	}{
+		// description-missing-or-short, judged by what the text tells
+		{"no description is an error", ToldDescriptionRule(40), testcat.List(testcat.Tool("a", "-", "")), []string{"a error"}},
+		{"short and clear passes", ToldDescriptionRule(40), testcat.List(testcat.Tool("fileshare_delete", "Delete a file share", "")), nil},
+		{"short and saying only the name warns", ToldDescriptionRule(40), testcat.List(testcat.Tool("sort-excel-range", "Sort an Excel range.", "")), []string{"sort-excel-range warn"}},
+		{"a generated wrapper around the name warns", ToldDescriptionRule(40), testcat.List(testcat.Tool("API-retrieve-a-block", "Notion | Retrieve a block\nError Responses:\n400: Bad request", "")), []string{"API-retrieve-a-block warn"}},
+		{"a generic action warns", ToldDescriptionRule(40), testcat.List(testcat.Tool("query", "Run a read-only SQL query", props(`"sql": {"type": "string"}`))), []string{"query warn"}},
+		{"short beside a shapeless object warns", ToldDescriptionRule(40), testcat.List(testcat.Tool("workflow_update", "Update a Workers workflow", props(`"content": {"type": "object"}`))), []string{"workflow_update warn"}},
+		{"short for six parameters warns", ToldDescriptionRule(40), testcat.List(testcat.Tool("stories-search", "Find Shortcut stories.", props(`"a": {}, "b": {}, "c": {}, "d": {}, "e": {}, "f": {}`))), []string{"stories-search warn"}},
+		{"long enough passes whatever it says", ToldDescriptionRule(20), testcat.List(testcat.Tool("sort-excel-range", "Sort an Excel range.", "")), nil},
+
+		// says-what-not-when, for descriptions that add nothing
+		{"a plain action naming its object passes", SaysWhenRule(), testcat.List(testcat.Tool("mute_host", "Mute a host in Datadog", "")), nil},
+		{"repeating the name warns", SaysWhenRule(), testcat.List(testcat.Tool("delete_item", "Delete an item", "")), []string{"delete_item warn"}},
+		{"'Use this to' is a when", SaysWhenRule(), testcat.List(testcat.Tool("delete_item", "Delete an item. Use this to clean up.", "")), nil},
+		{"'instead' is a when", SaysWhenRule(), testcat.List(testcat.Tool("get_item", "DEPRECATED: get_item_v2 instead", "")), nil},
+		{"no description is the description rule's", SaysWhenRule(), testcat.List(testcat.Tool("a", "-", "")), nil},
+
+		// enum-in-prose, closed lists only
+		{"a closed list warns", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"state": {"type": "string", "description": "one of new, acknowledged, resolved"}`))), []string{`t.state warn "enum": ["new","acknowledged","resolved"]`}},
+		{"a query's examples are no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"query": {"type": "string", "description": "values a | b | c"}`))), nil},
+		{"a list of examples is no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"mode": {"type": "string", "description": "such as fast | slow"}`))), nil},
+
+		// optional-param-undocumented, where omission is neither said nor plain
+		{"a default answers it", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"limit": {"type": "integer", "default": 50, "description": "Page size"}`))), nil},
+		{"a count with no default warns", OmissionRule(), testcat.List(testcat.Tool("list_hosts", testcat.Long, props(`"count": {"type": "number", "description": "Number of hosts to return"}`))), []string{"list_hosts.count warn"}},
+		{"a time with no default warns", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"timezone": {"type": "string", "description": "IANA zone"}`))), []string{"t.timezone warn"}},
+		{"an enum with no default warns", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"travel": {"type": "string", "enum": ["car", "foot"], "description": "How to travel"}`))), []string{"t.travel warn"}},
+		{"no description warns", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"proxy": {"type": "string", "enum": ["basic", "auto"]}`))), []string{"t.proxy warn"}},
+		{"a described filter is plain", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"filter": {"type": "string", "description": "Narrow the results"}`))), nil},
+		{"a described cursor is plain", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"cursor": {"type": "string", "description": "Pagination cursor"}`))), nil},
+		{"a described boolean is plain", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"mobile": {"type": "boolean", "description": "Emulate a phone"}`))), nil},
+		{"an update's fields are plain", OmissionRule(), testcat.List(testcat.Tool("update_incident", testcat.Long, props(`"severity": {"type": "string", "enum": ["a", "b"], "description": "New severity"}`))), nil},
+		{"a destructive tool's options are not", OmissionRule(), testcat.List(testcat.Tool("reset_branch", testcat.Long, props(`"migration_version": {"type": "string", "description": "Reset to this version"}`))), []string{"reset_branch.migration_version warn"}},
+		{"documented in the tool's description", OmissionRule(), testcat.List(testcat.Tool("t", "Takes `params`: an object of filters.", props(`"params": {"type": "object"}`))), nil},
+		{"required parameters are not this rule's", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}`)), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ruleFindings(t, c.rule, c.src); !slices.Equal(got, c.want) {
+				t.Errorf("findings = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// Parameters most of a catalog's tools repeat (an Azure catalog's retry
+// settings) are said once for all, and are no tool's finding.
+func TestCommonParametersAreLeftAlone(t *testing.T) {
+	var tools []string
+	for i, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"} {
+		limit := ""
+		if i < 4 {
+			limit = `, "limit": {"type": "integer", "description": "Max results"}`
+		}
+		tools = append(tools, testcat.Tool("get_"+n, testcat.Long, `{"type": "object", "properties": {"retry-max": {"type": "integer", "description": "Most retries"}`+limit+`}}`))
+	}
+	got := ruleFindings(t, OmissionRule(), testcat.List(tools...))
+	want := []string{"get_a.limit warn", "get_b.limit warn", "get_c.limit warn", "get_d.limit warn"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings = %q, want %q (retry-max is on every tool)", got, want)
+	}
+}
+
+func TestActRules(t *testing.T) {
+	props := func(p string) string { return `{"type": "object", "properties": {` + p + `}}` }
+	cases := []struct {
+		name string
+		rule Rule
+		src  string
+		want []string
+	}{
+		{"a window's bounds with no unit", QuantityUnitRule(), testcat.List(testcat.Tool("schedule_downtime", testcat.Long, props(`"start": {"type": "number"}, "end": {"type": "number"}`))),
+			[]string{`schedule_downtime.start warn "period": {"forms": [{"kind": "bounds", "from": {"argument": "start", "as": "epoch-s"}, "to": {"argument": "end", "as": "epoch-s"}}]}`,
+				`schedule_downtime.end warn "period": {"forms": [{"kind": "bounds", "from": {"argument": "start", "as": "epoch-s"}, "to": {"argument": "end", "as": "epoch-s"}}]}`}},
+		{"a unit in the description", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"from": {"type": "number", "description": "Start, seconds since the Unix epoch"}, "to": {"type": "number", "description": "End, epoch seconds"}`))), nil},
+		{"a unit in the name", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"timeout_ms": {"type": "number"}`))), nil},
+		{"a format in the schema", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"since": {"type": "string", "format": "date-time"}`))), nil},
+		{"an example value", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"rateInterval": {"type": "string", "description": "Rate interval (default: 5m)"}`))), nil},
+		{"a duration", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"delay": {"type": "number"}`))), []string{"t.delay warn"}},
+		{"a date", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"planned_start_date": {"type": "string", "description": "Start date"}`))), []string{`t.planned_start_date warn "period": {"forms": [{"kind": "day", "argument": "planned_start_date"}]}`}},
+		{"a sender is no time", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"from": {"type": "string", "description": "The email address to send from"}, "to": {"type": "string"}`))), nil},
+		{"an offset is no time", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"start": {"type": "integer", "description": "Starting offset for pagination"}`))), nil},
+		{"an element pair is no window", QuantityUnitRule(), testcat.List(testcat.Tool("drag", testcat.Long, props(`"from_uid": {"type": "string"}, "to_uid": {"type": "string"}`))), nil},
+
+		{"an object with no shape", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"content": {"type": "object", "description": "Workflow content"}`))), []string{"t.content warn"}},
+		{"an object with properties", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"content": {"type": "object", "properties": {"a": {}}}`))), nil},
+		{"an object whose keys are described", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"labels": {"type": "object", "description": "Label names mapped to their values, e.g. {\"env\": \"prod\"}"}`))), nil},
+		{"an array with items", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"ids": {"type": "array", "items": {"type": "string"}}`))), nil},
+
+		{"a generic query", GenericActionRule(), testcat.List(testcat.Tool("query", "Run a read-only SQL query", "")), []string{"query warn"}},
+		{"a query naming its system", GenericActionRule(), testcat.List(testcat.Tool("query", "Run a read-only SQL query against the PostgreSQL warehouse", "")), nil},
+
+		{"a read annotated destructive", AnnotationsContradictRule(), testcat.List(`{"name": "API-post-search", "annotations": {"title": "Post Search", "destructiveHint": true}}`), []string{"API-post-search warn"}},
+		{"a delete annotated read-only", AnnotationsContradictRule(), testcat.List(`{"name": "delete_row", "annotations": {"readOnlyHint": true}}`), []string{"delete_row warn"}},
+		{"a delete annotated destructive", AnnotationsContradictRule(), testcat.List(`{"name": "delete_row", "annotations": {"destructiveHint": true}}`), nil},
+
+		{"a token of no stated kind", UnexplainedValuesRule(), testcat.List(testcat.Tool("get_form", testcat.Long, `{"type": "object", "properties": {"formToken": {"type": "string"}}, "required": ["formToken"]}`)), []string{"get_form.formToken warn"}},
+		{"a token the tool describes", UnexplainedValuesRule(), testcat.List(testcat.Tool("get_form", "Get a form by its form token, the last part of its URL.", `{"type": "object", "properties": {"formToken": {"type": "string"}}, "required": ["formToken"]}`)), nil},
+		{"a closed set with an enum", UnexplainedValuesRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"level": {"type": "string", "enum": ["a"]}}, "required": ["level"]}`)), nil},
+
+		{"an object that allows no keys", SchemaContradictsRule(), testcat.List(testcat.Tool("act", testcat.Long, props(`"variables": {"type": "object", "properties": {}, "additionalProperties": false, "description": "Pass the variable keys used in the template"}`))), []string{"act.variables warn"}},
+		{"a list described, a string wanted", SchemaContradictsRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"types": {"type": "string", "description": "List of resource types"}`))), []string{"t.types warn"}},
+		{"a comma-separated list in a string", SchemaContradictsRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"types": {"type": "string", "description": "List of resource types, comma-separated"}`))), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ruleFindings(t, c.rule, c.src); !slices.Equal(got, c.want) {
+				t.Errorf("findings = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// The sets: reference is the seed's pack with the seed's checks; all
+// holds every recommended rule and the opt-in ones; recommended holds no
+// opt-in rule; each id keeps one meaning in every set.
+func TestRuleSets(t *testing.T) {
+	ids := func(rs []Rule) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	ref := ids(ReferenceRules())
+	want := []string{RuleDuplicateName, RuleDescription, RuleSaysWhatNotWhen, RuleEnumInProse, RuleOptionalParam, RuleDeclarationRefused,
+		RulePatternNotECMA, RuleNameLimits, RuleSchemaNotObject, RuleRequiredUndeclared, RuleEnumTypeMismatch}
+	if !slices.Equal(ref, want) {
+		t.Errorf("reference = %v, want %v", ref, want)
+	}
+	all, rec := AllRules(), RecommendedRules()
+	for _, r := range rec {
+		if r.Tier != TierRecommended {
+			t.Errorf("recommended holds %s of tier %s", r.ID, r.Tier)
+		}
+	}
+	optIn := 0
+	for _, r := range all {
+		if r.Tier == TierOptIn {
+			optIn++
+		} else if !slices.Contains(ids(rec), r.ID) {
+			t.Errorf("%s is in all but not recommended", r.ID)
+		}
+	}
+	if optIn == 0 || len(all) != len(rec)+optIn {
+		t.Errorf("all %d rules, recommended %d, opt-in %d", len(all), len(rec), optIn)
+	}
+	for _, id := range ref {
+		if !slices.Contains(ids(all), id) {
+			t.Errorf("reference rule %s has no recommended or opt-in check", id)
+		}
+	}
+	for _, s := range RuleSets {
+		if got, err := ParseRuleSet(string(s)); err != nil || got != s {
+			t.Errorf("ParseRuleSet(%s) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseRuleSet("strict"); err == nil || !strings.Contains(err.Error(), "recommended, reference, all") {
+		t.Errorf("ParseRuleSet(strict) error %v", err)
+	}
+}
+
+// QuantityOf reads the description's unit into the declaration even when
+// the rule has nothing to say: the explorer suggests it for a value that
+// fails.
+func TestQuantityDeclarationFromDescription(t *testing.T) {
+	parse := func(src string) *jsonv.Value {
+		v, err := jsonv.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	s := parse(`{"type": "number", "description": "Start of the queried time period, seconds since the Unix epoch."}`)
+	q, ok := QuantityOf("from", s, []string{"from", "to", "query"})
+	if !ok || q.Unstated || q.Partner != "to" || !strings.Contains(q.Declaration, `"as": "epoch-s"`) || !strings.Contains(q.Said, "seconds since the Unix epoch") {
+		t.Errorf("QuantityOf = %+v, %v", q, ok)
+	}
+	ms := parse(`{"type": "integer", "description": "End, in milliseconds"}`)
+	if q, _ := QuantityOf("end_time", ms, []string{"start_time", "end_time"}); !strings.Contains(q.Declaration, `"as": "epoch-ms"`) || !strings.Contains(q.Declaration, `"from": {"argument": "start_time"`) {
+		t.Errorf("declaration %s", q.Declaration)
+	}
+}
