@@ -288,7 +288,7 @@ func TestRulesDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	for _, r := range lint.DefaultRules() {
+	for _, r := range lint.AllRules() {
 		i := strings.Index(doc, "\n## "+r.ID+"\n")
 		if i < 0 {
 			t.Errorf("docs/rules.md has no section %q", r.ID)

@@ -137,8 +137,18 @@ func TestLintDisable(t *testing.T) {
 
 func TestRulesCommand(t *testing.T) {
 	code, out, _ := runCmd("", "rules")
-	if code != 0 || !strings.Contains(out, "says-what-not-when (warn)") || !strings.Contains(out, "Before:") {
+	if code != 0 || !strings.Contains(out, "says-what-not-when (warn, recommended)") || !strings.Contains(out, "Before:") || strings.Contains(out, "destructive-unstated") {
 		t.Errorf("rules: exit %d\n%.300s", code, out)
+	}
+	// Each set lists its own rules; all shows the opt-in ones with their tier.
+	if code, out, _ := runCmd("", "rules", "--rule-set", "all"); code != 0 || !strings.Contains(out, "destructive-unstated (warn, opt-in)") {
+		t.Errorf("rules --rule-set all: exit %d\n%.300s", code, out)
+	}
+	if code, out, _ := runCmd("", "rules", "--rule-set", "reference"); code != 0 || !strings.Contains(out, "says-what-not-when (warn, reference)") || strings.Contains(out, "tool-poisoning") {
+		t.Errorf("rules --rule-set reference: exit %d\n%.300s", code, out)
+	}
+	if code, _, errOut := runCmd("", "rules", "--rule-set", "strict"); code != 2 || !strings.Contains(errOut, "want recommended, reference, all") {
+		t.Errorf("rules --rule-set strict: exit %d %s", code, errOut)
 	}
 	code, out, _ = runCmd("", "rules", "--format", "json")
 	var doc struct{ Rules []struct{ ID string } }

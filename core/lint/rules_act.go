@@ -364,7 +364,7 @@ func DestructiveUnstatedRule() Rule {
 		ID:       RuleDestructiveUnstated,
 		Severity: SeverityWarn,
 		Tier:     TierOptIn,
-		Summary:  "a destructive tool whose target or annotations leave the damage unclear",
+		Summary:  "a destructive tool that never says what it destroys or whether it can be undone",
 		Teaching: Teaching{
 			Why:    "A model calls a reset as readily as a read when nothing says what it wipes. \"Reset branch\" with an optional migration version does not say whether it resets to the last migration or to nothing; a delete annotated readOnlyHint: true is approved by hosts that auto-approve reads.",
 			Fix:    "Say exactly what is destroyed, what is kept, and whether it can be undone; make the annotations agree (destructiveHint: true, readOnlyHint: false).",

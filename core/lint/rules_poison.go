@@ -318,7 +318,7 @@ func InvisibleCharactersRule() Rule {
 		Severity: SeverityError,
 		Summary:  "a string hides characters a reader cannot see (an error where they hide or reorder text, a warning for a stray one in prose)",
 		Teaching: Teaching{
-			Why: "Unicode tag characters (U+E0000–E007F) spell ASCII that no screen draws but a model reads, so a whole order can ride invisibly after an innocent sentence; zero-width characters, bidi controls and stray variation selectors do the same on a smaller scale, and make two names that look equal differ. A review, a diff or a host's approval dialog shows the visible text only. toolscope prints every such character escaped (\\U000e0049, \\u200b).",
+			Why: "Unicode tag characters (U+E0000–E007F) spell ASCII that no screen draws but a model reads, so a whole order can ride invisibly after an innocent sentence; zero-width characters, bidi controls and stray variation selectors do the same on a smaller scale, and make two names that look equal differ. A review, a diff or a host's approval dialog shows the visible text only. toolscope prints every such character escaped (\\U000e0049, \\u200b). What hides or reorders text is an error; a lone zero-width space or soft hyphen that a translation left in a description hides nothing and is a warning, with its place.",
 			Fix: "Remove the characters. If the text came from a document or a translation, strip format characters (Unicode category Cf) when you build the catalog.",
 			Before: `{"name": "add", "description": "Adds two numbers.\U000E0049\U000E0047\U000E004E…"}` +
 				"\n  (prints as: Adds two numbers.)",

@@ -524,7 +524,11 @@ func WriteRulesText(w io.Writer, rules []lint.Rule) error {
 		if k > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(b, "%s (%s)\n  %s\n\n", safe(r.ID), r.Severity, safe(r.Summary))
+		tier := ""
+		if r.Tier != "" {
+			tier = ", " + string(r.Tier)
+		}
+		fmt.Fprintf(b, "%s (%s%s)\n  %s\n\n", safe(r.ID), r.Severity, tier, safe(r.Summary))
 		fmt.Fprintf(b, "  Why: %s\n  Fix: %s\n", safe(r.Teaching.Why), safe(r.Teaching.Fix))
 		fmt.Fprintf(b, "  Before:\n%s\n  After:\n%s\n", indent(termsafe.Block(r.Teaching.Before), "    "), indent(termsafe.Block(r.Teaching.After), "    "))
 	}
