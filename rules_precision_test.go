@@ -141,7 +141,9 @@ func TestLintRuleSet(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("lint %v: exit %d %s", args, code, errOut)
 		}
-		var r struct{ Structural []struct{ Rule, Param string } }
+		var r struct {
+			Structural []struct{ Rule, Param string }
+		}
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
