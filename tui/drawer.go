@@ -15,6 +15,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/declare"
 	"toolscope/core/jsonv"
+	"toolscope/core/lint"
 	"toolscope/core/validate"
 )
 
@@ -335,6 +336,7 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 			if is.Hint != "" {
 				add(toneMuted, "    hint: "+is.Hint)
 			}
+			periodAdvice(add, tool, decl, is)
 		}
 		for _, warn := range res.Warnings {
 			add(toneWarn, "  ~ "+warn)
@@ -355,6 +357,28 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 		}
 	}
 	return out, modelText
+}
+
+// periodAdvice follows an issue on a time or a period the tool declares
+// no period for: what the parameter's description says of its format,
+// and the declaration that would let toolscope read the window a call
+// asks for (the quantity-unit-unstated rule's reading of the parameter).
+func periodAdvice(add func(tone, string), tool *catalog.Tool, decl declaration, is validate.Issue) {
+	if is.Path == "" || strings.ContainsAny(is.Path, ".[") || is.Got == "missing" || decl.refusal != nil || decl.rules != nil && decl.rules.Period != nil {
+		return
+	}
+	q, ok := lint.TimeArgument(tool.Schema, is.Path)
+	if !ok {
+		return
+	}
+	if q.Said != "" {
+		add(toneMuted, "    its description says: "+q.Said)
+	} else {
+		add(toneMuted, "    its description says nothing of the format")
+	}
+	if q.Declaration != "" {
+		add(toneMuted, "    no period is declared; with "+q.Declaration+" toolscope reads the window a call asks for")
+	}
 }
 
 // refused reports whether any line is a refusal.

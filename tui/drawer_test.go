@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/catalog"
+	"toolscope/core/validate"
 )
 
 // periodCatalog has one tool whose period argument's choices carry said
@@ -76,5 +77,63 @@ func TestDrawerPeriods(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDrawerPeriodAdvice: a time argument that fails on a tool declaring
+// no period gets what its description says of the format and the
+// declaration that would let toolscope read the window; a declared period,
+// a value that passes, or a parameter that is no time get nothing.
+func TestDrawerPeriodAdvice(t *testing.T) {
+	const src = `[
+ {"name": "query_metrics", "description": "Query timeseries points of metrics from Datadog",
+  "inputSchema": {"type": "object", "properties": {
+   "from": {"type": "number", "description": "Start of the queried time period, seconds since the Unix epoch."},
+   "to": {"type": "number", "description": "End of the queried time period, seconds since the Unix epoch."},
+   "query": {"type": "string"}}, "required": ["from", "to", "query"]}}
+]`
+	cat, err := catalog.Parse("dd.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := `"period": {"forms": [{"kind": "bounds", "from": {"argument": "from", "as": "epoch-s"}, "to": {"argument": "to", "as": "epoch-s"}}]}`
+	cases := []struct {
+		name, args    string
+		want, notWant []string
+	}{
+		{"a relative time where epoch seconds are wanted", `{"from": "1h ago", "to": 1767225600, "query": "avg:cpu{*}"}`,
+			[]string{"'from': expected number, got string", "its description says: Start of the queried time period, seconds since the Unix epoch.", "no period is declared; with"},
+			nil},
+		{"a value that passes", `{"from": 1767222000, "to": 1767225600, "query": "avg:cpu{*}"}`,
+			[]string{"✓ valid"}, []string{"no period is declared"}},
+		{"a parameter that is no time", `{"from": 1767222000, "to": 1767225600, "query": 5}`,
+			[]string{"'query': expected string, got number"}, []string{"its description says", "no period is declared"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := settledModel(Options{Catalog: cat}, 200, 50)
+			press(m, "a")
+			send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(c.args), Paste: true})
+			view := ansi.Strip(m.View())
+			for _, w := range c.want {
+				if !strings.Contains(view, w) {
+					t.Errorf("drawer lacks %q:\n%s", w, ansi.Strip(m.View()))
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(view, w) {
+					t.Errorf("drawer shows %q:\n%s", w, ansi.Strip(m.View()))
+				}
+			}
+		})
+	}
+	// The whole declaration, as the drawer's lines hold it before wrapping.
+	lines, _ := judgeArguments(cat.Tools[0], declaration{}, cases[0].args, validate.Enforce, time.Now(), time.UTC)
+	var text []string
+	for _, l := range lines {
+		text = append(text, l.text)
+	}
+	if !strings.Contains(strings.Join(text, "\n"), "no period is declared; with "+decl+" toolscope reads the window a call asks for") {
+		t.Errorf("drawer lines lack the declaration:\n%s", strings.Join(text, "\n"))
 	}
 }

@@ -561,3 +561,28 @@ func AnnotationsContradictRule() Rule {
 		},
 	}
 }
+
+// TimeArgument reads the top-level parameter param of a tool's input
+// schema as QuantityOf does, for a value that failed: ok only when it
+// carries a time or a duration. The explorer uses it to say what the
+// description says of the format and which period declaration would let
+// toolscope read the window.
+func TimeArgument(schema *jsonv.Value, param string) (Quantity, bool) {
+	props := properties(schema)
+	var names []string
+	var s *jsonv.Value
+	for _, p := range props {
+		names = append(names, p.Key)
+		if p.Key == param {
+			s = p.Value
+		}
+	}
+	if s == nil {
+		return Quantity{}, false
+	}
+	q, ok := QuantityOf(param, s, names)
+	if !ok || q.Kind == "amount" {
+		return Quantity{}, false
+	}
+	return q, true
+}
