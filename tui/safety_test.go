@@ -322,7 +322,7 @@ func TestFooterPromptsKeepTheirAnswers(t *testing.T) {
 	press(m, "esc", "C")
 	check("the call's question", ": ▏ · enter confirm · esc no")
 	press(m, "esc", "2", "I")
-	check("the finding to ignore", "? 1-5, numbered in the Tool pane", "esc cancel")
+	check("the finding to ignore", "? 1-4, numbered in the Tool pane", "esc cancel")
 	view := ansi.Strip(m.View())
 	for _, want := range []string{"1 ~ ", "2 ~ ", "3 ~ "} {
 		if !strings.Contains(view, want) {

@@ -208,7 +208,7 @@ func QuantityUnitRule() Rule {
 			var out []Finding
 			for _, p := range props {
 				q, ok := QuantityOf(p.Key, p.Value, names)
-				if !ok || !q.Unstated || mentions(t.Description, p.Key) {
+				if !ok || !q.Unstated || mentions(t.Description, p.Key) || declared(t, p.Key) {
 					continue
 				}
 				what, say := "a time", `"POSIX seconds", "ISO 8601 with a zone"`

@@ -214,7 +214,7 @@ func OmissionRule() Rule {
 			destructive := destructiveName(t.Name)
 			toolSays := saysOmission(t.Description) && update
 			for _, p := range properties(t.Schema) {
-				if slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") {
+				if slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
 					continue
 				}
 				desc := descOf(p.Value)
@@ -294,3 +294,13 @@ var destructiveVerbs = []string{"delete", "drop", "reset", "purge", "destroy", "
 
 // destructiveName reports whether a tool's name says it destroys.
 func destructiveName(name string) bool { return nameHas(name, destructiveVerbs...) }
+
+// declared reports whether the tool's declarations rule the argument: an
+// askOrAssume rule says what its omission does, a period how it is
+// written.
+func declared(t *catalog.Tool, key string) bool {
+	if t.AskOrAssume.Has(key) {
+		return true
+	}
+	return t.Period != nil && strings.Contains(t.Period.JSON(), jsonv.Quote(key))
+}

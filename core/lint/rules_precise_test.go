@@ -202,3 +202,18 @@ func TestQuantityDeclarationFromDescription(t *testing.T) {
 		t.Errorf("declaration %s", q.Declaration)
 	}
 }
+
+// An argument the tool's declarations rule says what its omission does
+// and how it is written: neither rule asks for it again.
+func TestDeclaredArgumentsAreSaid(t *testing.T) {
+	src := testcat.List(`{"name": "hist", "description": "` + testcat.Long + `",
+  "inputSchema": {"type": "object", "properties": {"window": {"type": "string", "description": "How far back"}, "since": {"type": "string"}}},
+  "askOrAssume": {"window": {"assume": "24h"}},
+  "period": {"argument": "window", "spelling": "lookback"}}`)
+	if got := ruleFindings(t, OmissionRule(), src); !slices.Equal(got, []string{"hist.since warn"}) {
+		t.Errorf("optional-param-undocumented = %q, want since only", got)
+	}
+	if got := ruleFindings(t, QuantityUnitRule(), src); !slices.Equal(got, []string{"hist.since warn"}) {
+		t.Errorf("quantity-unit-unstated = %q, want since only", got)
+	}
+}
