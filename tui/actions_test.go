@@ -112,7 +112,7 @@ func TestZoom(t *testing.T) {
 // The wheel scrolls the pane under the pointer; a click focuses it and
 // selects the row; a tab click in the tabs layout focuses that tab.
 func TestMouse(t *testing.T) {
-	m := scoredModel(t, mockOptions(t), 160, 20)
+	m := scoredModel(t, seedOptions(t), 160, 20)
 	if len(m.tool.lines) <= m.tool.h+mouseWheelLines {
 		t.Fatalf("the tool pane does not scroll at 160x20: %d lines in %d", len(m.tool.lines), m.tool.h)
 	}

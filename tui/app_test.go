@@ -489,7 +489,7 @@ func TestRankingScrollKeepsTheCursorInView(t *testing.T) {
 func TestTeachingExamplesWrapWhole(t *testing.T) {
 	for _, size := range [][2]int{{80, 40}, {120, 60}, {200, 60}} {
 		for _, zoom := range []bool{false, true} {
-			m := scoredModel(t, mockOptions(t), size[0], size[1])
+			m := scoredModel(t, seedOptions(t), size[0], size[1])
 			press(m, "2", "w")
 			if zoom {
 				press(m, "z")

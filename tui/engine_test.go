@@ -25,6 +25,14 @@ import (
 
 // mockOptions explores the test catalog with the mock embedder, the way
 // the command line would, at a fixed clock.
+// seedOptions are mockOptions with the seed's rule pack, which gives the
+// first tool of testdata/ops.json enough findings to scroll and teach.
+func seedOptions(t testing.TB) Options {
+	o := mockOptions(t)
+	o.Lint.Set, o.Lint.Rules = lint.RuleSetReference, lint.ReferenceRules()
+	return o
+}
+
 func mockOptions(t testing.TB) Options {
 	return Options{
 		Catalog:   testCatalog(t),
