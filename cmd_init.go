@@ -95,11 +95,15 @@ version: 1
 # Warnings and review pairs fail the gate too (as --strict).
 # strict: false
 
+# The rules run (as --rule-set): recommended, reference (the seed's pack) or
+# all (recommended and the opt-in rules). Format: docs/rules.md#rule-sets
+# rule-set: recommended
+
 # Rule severities: off, warn or error (every finding of the rule then has
 # it); leave a rule out to keep its own. 'toolscope rules' explains each.
 rules:
 `)
-	for _, r := range lint.DefaultRules() {
+	for _, r := range lint.AllRules() {
 		switch r.ID {
 		case lint.RuleDescription:
 			fmt.Fprintf(&b, "  # %s: {severity: %s, min-chars: %d}\n", r.ID, r.Severity, lint.DefaultMinDescriptionChars)

@@ -30,7 +30,10 @@ func TestInit(t *testing.T) {
 		t.Errorf("init's file must change nothing until edited: %+v", c)
 	}
 	data, _ := os.ReadFile(path)
-	for _, r := range lint.DefaultRules() {
+	if c.RuleSet != "" || !strings.Contains(string(data), "# rule-set: recommended\n") {
+		t.Errorf("init's file must name the rule set, commented out: rule-set %q", c.RuleSet)
+	}
+	for _, r := range lint.AllRules() {
 		if !strings.Contains(string(data), "# "+r.ID+": ") {
 			t.Errorf("init's file does not list rule %s", r.ID)
 		}

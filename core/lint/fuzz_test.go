@@ -9,13 +9,15 @@ import (
 )
 
 // FuzzSchemaRules puts any JSON in a tool's input schema and descriptions:
-// rules must never panic on weird schemas.
+// the rules of every set must never panic on weird schemas.
 func FuzzSchemaRules(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"object","properties":{"a":{"type":"string","description":"one of x, y | z","pattern":"(?<=a)b"}},"required":["a","b"]}`,
 		`{"properties":[],"required":{"x":1},"items":[{"enum":null}]}`,
 		`{"type":["integer",7],"enum":[1.5,"x",{"a":[]},null]}`,
 		`{"type":"object","properties":{"n":{"type":"array","items":{"type":"object","patternProperties":{"^x":true},"required":["x1"]}}}}`,
+		`{"type":"object","properties":{"start":{"type":["number","null"]},"end":{"type":"number"},"body":{},"v":{"type":"object","properties":{},"additionalProperties":false,"description":"pass keys {a}"}}}`,
+		`{"properties":{"from":{"type":"string","description":"List of dates"},"to":{"enum":[]},"formToken":{"type":"string"}},"required":["formToken","from"]}`,
 		`"not an object"`, `[1,2]`, `null`, `{"pattern":"[","properties":{"p":{"pattern":"(?P<x>"}}}`,
 	} {
 		f.Add(s, "Use for one of: a, b.")
@@ -29,9 +31,13 @@ func FuzzSchemaRules(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, f := range Structural(cat, DefaultOptions()) {
-			if f.Rule == "" || f.Message == "" || (f.Severity != SeverityError && f.Severity != SeverityWarn) {
-				t.Fatalf("malformed finding %+v", f)
+		for _, set := range RuleSets {
+			opts := DefaultOptions()
+			opts.Set, opts.Rules = set, RulesOf(set)
+			for _, f := range Structural(cat, opts) {
+				if f.Rule == "" || f.Message == "" || (f.Severity != SeverityError && f.Severity != SeverityWarn) {
+					t.Fatalf("%s: malformed finding %+v", set, f)
+				}
 			}
 		}
 	})

@@ -55,7 +55,7 @@ type Quantity struct {
 var (
 	timeNames     = []string{"time", "timestamp", "ts", "date", "datetime", "since", "until", "start", "end", "from", "to", "before", "after", "at", "expiry", "expires", "deadline"}
 	durationNames = []string{"duration", "timeout", "interval", "period", "ttl", "delay", "age", "window", "lookback", "ago", "retention", "wait"}
-	amountNames   = []string{"size", "bytes", "amount", "price", "cost", "budget", "quota", "capacity", "radius", "distance", "weight", "bandwidth"}
+	amountNames   = []string{"size", "bytes", "quota", "capacity", "radius", "distance", "weight", "bandwidth"}
 	// unitWords state a unit or a format.
 	unitWords = []string{"s", "ms", "sec", "secs", "second", "seconds", "millisecond", "milliseconds", "minute", "minutes", "min", "mins",
 		"hour", "hours", "h", "day", "days", "week", "weeks", "month", "months", "year", "years", "epoch", "unix", "posix", "iso", "iso8601", "rfc", "rfc3339",
