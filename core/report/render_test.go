@@ -344,8 +344,8 @@ func TestRulesListings(t *testing.T) {
 	}
 	var doc struct {
 		Rules []struct {
-			ID, Severity, Summary string
-			Teaching              lint.Teaching
+			ID, Severity, Summary, Tier string
+			Teaching                    lint.Teaching
 		}
 		Scorings []struct{ Name, Meaning string }
 	}
@@ -356,7 +356,7 @@ func TestRulesListings(t *testing.T) {
 		t.Fatalf("%d rules in JSON", len(doc.Rules))
 	}
 	for _, r := range doc.Rules {
-		if r.Teaching.Why == "" || r.Teaching.Before == "" || !strings.Contains(text.String(), r.ID+" ("+r.Severity+")") {
+		if r.Teaching.Why == "" || r.Teaching.Before == "" || r.Tier != "recommended" || !strings.Contains(text.String(), r.ID+" ("+r.Severity+", "+r.Tier+")") {
 			t.Errorf("rule %s incomplete in the listings", r.ID)
 		}
 	}
