@@ -27,13 +27,12 @@ const (
 	RuleSchemaContradicts   = "schema-contradicts-description"
 )
 
-// Quantity is what a parameter carrying a time, a period or an amount
-// lacks, as QuantityOf finds it.
+// Quantity is what a parameter carrying a time or a period states of
+// it, as QuantityOf finds it.
 type Quantity struct {
 	// Param is the parameter's name.
 	Param string
-	// Kind is "time" (an instant or a bound of a window), "duration", or
-	// "amount" (a size, a distance, a sum).
+	// Kind is "time" (an instant or a bound of a window) or "duration".
 	Kind string
 	// Type is the schema's declared type ("number", "string", "").
 	Type string
@@ -47,7 +46,7 @@ type Quantity struct {
 	// schema (format, pattern) or the description.
 	Unstated bool
 	// Declaration is the period declaration that would make the value
-	// parse, "" when none fits (an amount).
+	// parse, "" when none fits.
 	Declaration string
 }
 
@@ -55,28 +54,31 @@ type Quantity struct {
 var (
 	timeNames     = []string{"time", "timestamp", "ts", "date", "datetime", "since", "until", "start", "end", "from", "to", "before", "after", "at", "expiry", "expires", "deadline"}
 	durationNames = []string{"duration", "timeout", "interval", "period", "ttl", "delay", "age", "window", "lookback", "ago", "retention", "wait"}
-	amountNames   = []string{"size", "bytes", "quota", "capacity", "radius", "distance", "weight", "bandwidth"}
 	// unitWords state a unit or a format.
 	unitWords = []string{"s", "ms", "sec", "secs", "second", "seconds", "millisecond", "milliseconds", "minute", "minutes", "min", "mins",
 		"hour", "hours", "h", "day", "days", "week", "weeks", "month", "months", "year", "years", "epoch", "unix", "posix", "iso", "iso8601", "rfc", "rfc3339",
 		"utc", "yyyy", "mm", "dd", "hh", "bytes", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "mbps", "iops", "dtu", "vcore", "units", "count", "number", "percent", "percentage", "meters", "metres",
-		"meter", "km", "kilometers", "miles", "usd", "eur", "cents", "dollars", "gmt", "timestamp", "z", "relative", "now", "ago", "format", "cron"}
+		"meter", "km", "kms", "kilometers", "miles", "usd", "eur", "cents", "dollars", "gmt", "timestamp", "z", "relative", "now", "ago", "format", "cron",
+		"ns", "nanosecond", "nanoseconds", "us", "microsecond", "microseconds", "radians", "degrees", "kg", "kgs", "kilograms", "grams", "lbs", "pounds",
+		"cm", "inches", "feet", "ft", "px", "pixels", "yyyymmdd", "iso-8601", "8601"}
 	// notAQuantity in a name means the value is not a quantity at all:
 	// a zone, a name, a format, a flag.
 	notAQuantity = []string{"zone", "timezone", "tz", "name", "format", "type", "id", "ids", "key", "mode", "unit", "units", "field", "fields",
 		"sort", "order", "by", "filter", "token", "cursor", "page", "url", "path", "text", "query", "status", "granularity", "offset", "index", "point", "address",
-		"uid", "uuid", "char", "chars", "line", "lines", "version", "row", "column", "set", "access", "email", "node", "element"}
+		"uid", "uuid", "char", "chars", "line", "lines", "version", "row", "column", "set", "access", "email", "node", "element",
+		"lat", "lon", "lng", "latitude", "longitude", "x", "y", "z", "coordinate", "coordinates", "range", "supplier", "factory"}
 	// notATime in a description says a "start" or a "from" is a place,
 	// not a time.
 	notATime = []string{"offset", "position", "index", "character", "version", "page", "row", "line", "email", "address", "element", "node", "id", "uid"}
 )
 
-// digitExample is an example value in a description ("e.g. 1700000000",
-// "like 2024-01-01"), which states a format by showing it.
-var digitExample = regexp.MustCompile(`(?i)(e\.g\.|example|like|such as|format|default)[^.]{0,20}\d`)
+// exampleGiven is an example or a default in a description ("e.g.
+// daily", "like 2024-01-01", "default: 5m"), which states a format by
+// showing it.
+var exampleGiven = regexp.MustCompile(`(?i)\b(e\.g\.|eg\.|i\.e\.|for example|example|such as|format|default)|\blike\s+\S*\d`)
 
-// QuantityOf reads a parameter schema: the time, duration or amount it
-// carries, or ok false for none. q.Unstated says nothing states its unit
+// QuantityOf reads a parameter schema: the time or duration it carries,
+// or ok false for none. q.Unstated says nothing states its unit
 // or format. siblings are the tool's other parameter names, for a
 // window's other bound.
 func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok bool) {
@@ -87,14 +89,16 @@ func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok b
 	if hasAny(s, "enum", "const") || nameHas(key, notAQuantity...) {
 		return q, false
 	}
+	// A person's age is in years; a sibling holding the unit states it.
+	if nameHas(key, "age") && !nameHas(key, "max", "min", "cache") || slices.ContainsFunc(siblings, func(n string) bool { return n != key && nameHas(n, "unit", "units") }) {
+		return q, false
+	}
 	kind := ""
 	switch {
 	case nameHas(key, durationNames...):
 		kind = "duration"
 	case nameHas(key, timeNames...):
 		kind = "time"
-	case nameHas(key, amountNames...):
-		kind = "amount"
 	}
 	if kind == "" {
 		return q, false
@@ -108,16 +112,17 @@ func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok b
 		if textHasWord(desc, notATime...) {
 			return q, false
 		}
-		saysTime := textHasWord(desc, "time", "date", "when", "timestamp", "datetime", "epoch", "unix")
+		saysTime := textHasWord(desc, "time", "date", "when", "timestamp", "datetime", "epoch", "unix") || nameHas(key, "time", "date", "timestamp", "ts", "datetime")
 		numeric := typ == "number" || typ == "integer"
-		if nameHas(key, "from", "to", "at", "before", "after", "start", "end") && !saysTime && !(numeric && q.Partner != "") {
+		if nameHas(key, "from", "to", "at", "before", "after", "start", "end") && !saysTime && !(numeric && q.Partner != "" && desc == "") {
 			return q, false
 		}
 	}
 	// A unit in the name says it (timeout_ms, size_gb, days), as do a
 	// format, a pattern, a unit word or an example in the description.
 	unitNamed := slices.ContainsFunc(wordsOf(key), func(w string) bool { return slices.Contains(unitWords, w) && len(w) > 1 })
-	q.Unstated = !unitNamed && !hasAny(s, "format", "pattern") && !textHasWord(desc, unitWords...) && !digitExample.MatchString(desc)
+	q.Unstated = !unitNamed && !hasAny(s, "format", "pattern", "default", "examples", "example", "example_value") &&
+		!textHasWord(desc, unitWords...) && !exampleGiven.MatchString(desc)
 	q.Declaration = declarationFor(q, desc)
 	return q, true
 }
@@ -183,16 +188,16 @@ func declarationFor(q Quantity, desc string) string {
 // isUpperBound reports whether a bound's name is the window's end.
 func isUpperBound(key string) bool { return nameHas(key, "to", "end", "until", "before", "stop") }
 
-// QuantityUnitRule flags a parameter carrying a time, a duration or an
-// amount whose unit or format nothing states: no format, pattern or enum
-// in the schema, no unit in its name, no unit word or example value in
+// QuantityUnitRule flags a parameter carrying a time or a duration whose
+// unit or format nothing states: no format, pattern, enum, default or
+// example in the schema, no unit in its name, no unit word or example in
 // its description. For a time or a period it suggests the period
 // declaration that would make the value parse.
 func QuantityUnitRule() Rule {
 	return Rule{
 		ID:       RuleQuantityUnit,
 		Severity: SeverityWarn,
-		Summary:  "a time, duration or amount with no unit or format stated",
+		Summary:  "a time or a duration with no unit or format stated",
 		Teaching: Teaching{
 			Why:    "A number called start could be epoch seconds, epoch milliseconds or minutes from now; a string called since could be ISO 8601, a date, or \"1h ago\". The model guesses, and a wrong guess is a valid call that asks for the wrong window: Datadog's schedule_downtime takes start and end with nothing said of either.",
 			Fix:    "State the unit or the format: a JSON Schema format (\"date-time\"), the unit in the description (\"POSIX seconds\"), or an example. For a window, declare its period so toolscope can check and show what a call asks for.",
@@ -212,11 +217,8 @@ func QuantityUnitRule() Rule {
 					continue
 				}
 				what, say := "a time", `"POSIX seconds", "ISO 8601 with a zone"`
-				switch q.Kind {
-				case "duration":
+				if q.Kind == "duration" {
 					what, say = "a duration", `"in seconds", "in milliseconds", "like 5m"`
-				case "amount":
-					what, say = "an amount", `"in MB", "in USD", "in metres"`
 				}
 				msg := fmt.Sprintf("parameter '%s' carries %s but never states its unit or format: say it (%s)", p.Key, what, say)
 				if q.Declaration != "" {
@@ -248,6 +250,9 @@ func shapeless(s *jsonv.Value) bool {
 		return false
 	}
 	d := descOf(s)
+	if hasAny(s, "default", "examples", "example") || exampleGiven.MatchString(d) {
+		return false
+	}
 	return len(wordsOf(d)) < 5 || !textHasWord(d, shapeWords...) && !strings.ContainsAny(d, "{[:")
 }
 
@@ -409,7 +414,7 @@ func UnexplainedValuesRule() Rule {
 			common := c.commonParams()
 			for _, p := range properties(t.Schema) {
 				s := p.Value
-				if common[p.Key] || !slices.Contains(required, p.Key) || typeOf(s) != "string" || hasAny(s, "enum", "const", "format", "pattern", "examples", "default") {
+				if common[p.Key] || !slices.Contains(required, p.Key) || typeOf(s) != "string" || hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "example_value", "default") {
 					continue
 				}
 				desc := descOf(s)
@@ -580,9 +585,5 @@ func TimeArgument(schema *jsonv.Value, param string) (Quantity, bool) {
 	if s == nil {
 		return Quantity{}, false
 	}
-	q, ok := QuantityOf(param, s, names)
-	if !ok || q.Kind == "amount" {
-		return Quantity{}, false
-	}
-	return q, true
+	return QuantityOf(param, s, names)
 }
