@@ -60,7 +60,7 @@ var (
 		"utc", "yyyy", "mm", "dd", "hh", "bytes", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "mbps", "iops", "dtu", "vcore", "units", "count", "number", "percent", "percentage", "meters", "metres",
 		"meter", "km", "kms", "kilometers", "miles", "usd", "eur", "cents", "dollars", "gmt", "timestamp", "z", "relative", "now", "ago", "format", "cron",
 		"ns", "nanosecond", "nanoseconds", "us", "microsecond", "microseconds", "radians", "degrees", "kg", "kgs", "kilograms", "grams", "lbs", "pounds",
-		"cm", "inches", "feet", "ft", "px", "pixels", "yyyymmdd", "iso-8601", "8601"}
+		"cm", "inches", "feet", "ft", "px", "pixels", "yyyymmdd", "iso-8601", "8601", "beats", "frames", "ticks"}
 	// notAQuantity in a name means the value is not a quantity at all:
 	// a zone, a name, a format, a flag.
 	notAQuantity = []string{"zone", "timezone", "tz", "name", "format", "type", "id", "ids", "key", "mode", "unit", "units", "field", "fields",
@@ -75,7 +75,7 @@ var (
 // exampleGiven is an example or a default in a description ("e.g.
 // daily", "like 2024-01-01", "default: 5m"), which states a format by
 // showing it.
-var exampleGiven = regexp.MustCompile(`(?i)\b(e\.g\.|eg\.|i\.e\.|for example|example|such as|format|default)|\blike\s+\S*\d`)
+var exampleGiven = regexp.MustCompile(`(?i)\b(e\.g\.|eg\.|i\.e\.|for example|example|such as|format|default|one of|allowed|allows|possible values)|\blike\s+\S*\d|\w\s*\|\s*\w`)
 
 // QuantityOf reads a parameter schema: the time or duration it carries,
 // or ok false for none. q.Unstated says nothing states its unit
