@@ -50,14 +50,10 @@ func OpenCache(dir string) *Cache {
 		c.err = fmt.Errorf("judgment cache: %w", err)
 		return c
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := readBounded(c.path, false)
 	unlock()
-	if err != nil && !os.IsNotExist(err) {
-		c.err = fmt.Errorf("judgment cache: %w", err)
-		return c
-	}
-	if len(data) > maxFileBytes {
-		c.err = fmt.Errorf("judgment cache %s: larger than %d MiB, not read", c.path, maxFileBytes>>20)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		c.err = fmt.Errorf("judgment cache %w", err)
 		return c
 	}
 	// Damaged lines (a torn append) are skipped, never fatal.

@@ -39,6 +39,9 @@ type Example struct {
 	Tool    string `json:"tool"`
 }
 
+// MaxExamplesBytes bounds an examples file.
+const MaxExamplesBytes = 16 << 20
+
 // ReadExamples reads a JSON-lines file of {"request", "tool"}; blank lines
 // and lines starting with # are skipped. Tools must be in names; errors
 // name the line.

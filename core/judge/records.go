@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -154,18 +153,28 @@ func (r *Records) Judged(names [2]string) bool {
 
 // ReadFile reads a judgments file: one JSON judgment per line, blank lines
 // and lines starting with # skipped. A missing file is an empty set; a bad
-// line is an error naming the file and the line.
+// line is an error naming the file and the line. Anything but a regular
+// file, or one over 64 MiB, is refused unread.
 func ReadFile(path string) (*Records, error) {
+	return readFile(path, false)
+}
+
+// ReadFoundFile reads a judgments file a run found rather than was given
+// (beside the project config, in the catalog's directory): as ReadFile,
+// and like the config it is refused when another user owns it or may
+// write it, since its judgments decide what lint reports.
+func ReadFoundFile(path string) (*Records, error) {
+	return readFile(path, true)
+}
+
+func readFile(path string, owned bool) (*Records, error) {
 	r := NewRecords()
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, owned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("judgments %s: %w", path, err)
-	}
-	if len(data) > maxFileBytes {
-		return nil, fmt.Errorf("judgments %s: larger than %d MiB", path, maxFileBytes>>20)
+		return nil, fmt.Errorf("judgments %w", err)
 	}
 	if err := r.parse(data, func(line int, err error) error {
 		return fmt.Errorf("judgments %s:%d: %w", path, line, err)
@@ -173,6 +182,22 @@ func ReadFile(path string) (*Records, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// readBounded reads a record file (judgments, probe record) through
+// safefile.Read: a regular file only, at most maxFileBytes; owned adds the
+// ownership check. An ownership refusal says how to read the file anyway.
+func readBounded(path string, owned bool) ([]byte, error) {
+	data, err := safefile.Read(path, safefile.ReadOptions{Max: maxFileBytes, Owned: owned})
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist):
+		return data, err
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, fmt.Errorf("%s: larger than %d MiB, not read", path, maxFileBytes>>20)
+	case errors.Is(err, safefile.ErrNotOwned):
+		return nil, fmt.Errorf("%w: not read (name the file with its flag to use it anyway)", err)
+	}
+	return nil, err
 }
 
 // Parse reads judgments-file text (see ReadFile); errors name the line.
