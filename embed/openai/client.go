@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"strings"
 	"syscall"
 	"time"
@@ -112,7 +113,10 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%s is not an http(s) URL: %q (it starts with http:// or https://)", from, showURL(u))
 	}
-	u.Path = strings.TrimRight(u.Path, "/")
+	// Dot segments are resolved here, once: the path sent is the path
+	// $TOOLSCOPE_TRUSTED_URLS is compared with (url.Parse has decoded
+	// %2e%2e to "..").
+	u.Path = strings.TrimRight(cleanPath(u.Path), "/")
 	if !strings.HasSuffix(u.Path, opts.Path) {
 		u.Path += opts.Path
 	}
@@ -128,7 +132,53 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	if c.key != "" && opts.BaseURL != "" && opts.BaseURLFrom != "" && !Trusted(u, getenv(EnvTrusted)) {
 		c.key, c.withheld = "", opts.BaseURLFrom
 	}
+	if c.key != "" {
+		// The key is added by the transport, to requests for the
+		// endpoint's own origin only: a redirect elsewhere (another port,
+		// a subdomain, https to http) is followed without it.
+		hc := *c.opts.Client
+		base := hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		hc.Transport = &keyTransport{base: base, key: c.key, origin: u}
+		c.opts.Client = &hc
+	}
 	return c, nil
+}
+
+// keyTransport sends the key with the requests for origin's scheme, host
+// and port, and with no other.
+type keyTransport struct {
+	base   http.RoundTripper
+	key    string
+	origin *url.URL
+}
+
+func (t *keyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if sameOrigin(req.URL, t.origin) {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", "Bearer "+t.key)
+	}
+	return t.base.RoundTrip(req)
+}
+
+// sameOrigin reports whether a and b have one scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+// cleanPath resolves the dot segments of an absolute URL path, keeping a
+// trailing slash; "" stays "".
+func cleanPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	c := path.Clean("/" + p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
 }
 
 // Endpoint is the URL requests go to, without credentials or query.
@@ -235,9 +285,6 @@ func (c *Client) attempt(ctx context.Context, body []byte, decode func([]byte) e
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "toolscope")
-	if c.key != "" {
-		req.Header.Set("Authorization", "Bearer "+c.key)
-	}
 	resp, err := c.opts.Client.Do(req)
 	if err != nil {
 		return c.transportFailure(ctx, "send", err)

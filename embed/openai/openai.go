@@ -114,8 +114,9 @@ func New(opts Options) (*Embedder, error) {
 
 // Trusted reports whether list (the value of $TOOLSCOPE_TRUSTED_URLS: URLs
 // separated by spaces or commas) holds u: same scheme, host and port, and
-// u's path at or under the listed one. Userinfo, query and fragment of
-// either side do not count.
+// u's path at or under the listed one, both with their dot segments
+// resolved ("/ok/v1/../../other" is "/other"). Userinfo, query and
+// fragment of either side do not count.
 func Trusted(u *url.URL, list string) bool {
 	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 		t, err := url.Parse(f)
@@ -125,8 +126,8 @@ func Trusted(u *url.URL, list string) bool {
 		if !strings.EqualFold(t.Scheme, u.Scheme) || !strings.EqualFold(hostPort(t), hostPort(u)) {
 			continue
 		}
-		base := strings.TrimRight(t.Path, "/")
-		if u.Path == base || strings.HasPrefix(u.Path, base+"/") {
+		base, p := strings.TrimRight(cleanPath(t.Path), "/"), cleanPath(u.Path)
+		if p == base || strings.HasPrefix(p, base+"/") {
 			return true
 		}
 	}
