@@ -34,6 +34,8 @@ type textSite struct {
 	param string
 	pos   jsonv.Pos
 	text  string
+	// ident says text is an identifier: the tool's name or a key.
+	ident bool
 }
 
 // where names the string for a message: "description",
@@ -41,9 +43,10 @@ type textSite struct {
 func (s *textSite) where() string { return strings.Join(s.path, "") }
 
 // eachText visits every string a model reads of t, in file order within
-// each part: the name, the title, the description, then the input and
-// output schemas (keys and string values). The site is reused: a visit
-// keeps nothing of it.
+// each part: the name, the title, the description, the input and output
+// schemas (keys and string values), then what else a host may pass on to
+// the model: Anthropic's input_examples, annotations.title and _meta (keys
+// and string values). The site is reused: a visit keeps nothing of it.
 func eachText(t *catalog.Tool, visit func(*textSite)) {
 	w := textWalker{visit: visit, path: make([]string, 0, 24)}
 	field := func(key, text string) {
@@ -51,7 +54,7 @@ func eachText(t *catalog.Tool, visit func(*textSite)) {
 		if v := entryField(t.Raw, key); v != nil {
 			pos = v.Pos
 		}
-		w.site = textSite{path: []string{key}, pos: pos, text: text}
+		w.site = textSite{path: []string{key}, pos: pos, text: text, ident: key == "name"}
 		visit(&w.site)
 	}
 	field("name", t.Name)
@@ -63,6 +66,13 @@ func eachText(t *catalog.Tool, visit func(*textSite)) {
 	}
 	w.walk(t.Schema, "inputSchema", "", false)
 	w.walk(t.OutputSchema, "outputSchema", "", false)
+	if t.Format == catalog.FormatAnthropic {
+		w.walk(t.Raw.Get("input_examples"), "input_examples", "", false)
+	}
+	if title := t.Annotations.Get("title"); title.Is(jsonv.String) {
+		w.walk(title, "annotations.title", "", false)
+	}
+	w.walk(t.Meta, "_meta", "", false)
 }
 
 // entryField finds a tool field in its entry, also inside OpenAI Chat's
@@ -85,8 +95,8 @@ type textWalker struct {
 	site  textSite
 }
 
-func (w *textWalker) emit(param string, pos jsonv.Pos, text string) {
-	w.site = textSite{path: w.path, param: param, pos: pos, text: text}
+func (w *textWalker) emit(param string, pos jsonv.Pos, text string, ident bool) {
+	w.site = textSite{path: w.path, param: param, pos: pos, text: text, ident: ident}
 	w.visit(&w.site)
 }
 
@@ -100,7 +110,7 @@ func (w *textWalker) walk(v *jsonv.Value, piece, param string, props bool) {
 	w.path = append(w.path, piece)
 	switch v.Kind {
 	case jsonv.String:
-		w.emit(param, v.Pos, v.Text)
+		w.emit(param, v.Pos, v.Text, false)
 	case jsonv.Array:
 		for i, it := range v.Items {
 			w.walk(it, indexPiece(i), param, false)
@@ -119,7 +129,7 @@ func (w *textWalker) walk(v *jsonv.Value, piece, param string, props bool) {
 			if props {
 				keyParam = p
 			}
-			w.emit(keyParam, m.Pos, m.Key)
+			w.emit(keyParam, m.Pos, m.Key, true)
 			w.path = append(w.path[:len(w.path)-1], ".")
 			w.walk(m.Value, m.Key, p, !props && m.Key == "properties")
 			w.path = w.path[:len(w.path)-1]
@@ -392,11 +402,7 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 				if len(s.text) < minOrderLen {
 					return
 				}
-				h := scanHidden(s.text)
-				text := h.visible
-				if len(h.tags) > 0 {
-					text += "\n" + string(h.tags)
-				}
+				text := orderText(s)
 				present := needles.scan(text)
 				var seen []string
 				for i, p := range patterns {
@@ -414,6 +420,18 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 			return out
 		},
 	}
+}
+
+// orderText is the site's text as the patterns read it: without its
+// hidden characters, what Unicode tags spell after it on a line of its
+// own, folded as a model reads it (foldForOrders).
+func orderText(s *textSite) string {
+	h := scanHidden(s.text)
+	text := foldForOrders(h.visible, s.ident)
+	if len(h.tags) > 0 {
+		text += "\n" + string(h.tags)
+	}
+	return text
 }
 
 // minOrderLen is the shortest text that can hold an order: a schema's

@@ -1,0 +1,28 @@
+package lint
+
+import (
+	"fmt"
+	"testing"
+
+	"toolscope/core/internal/testcat"
+)
+
+// BenchmarkToolPoisoning runs the tool-poisoning rule alone over every
+// tool of the benchmark catalogs (see BenchmarkAnalyze).
+func BenchmarkToolPoisoning(b *testing.B) {
+	for _, n := range []int{5000} {
+		cat := testcat.Synth(b, n)
+		rule := ToolPoisoningRule(DefaultPoisonPatterns)
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			findings := 0
+			for b.Loop() {
+				findings = 0
+				for _, t := range cat.Tools {
+					findings += len(rule.Check(t, nil))
+				}
+			}
+			b.ReportMetric(float64(findings), "findings")
+		})
+	}
+}
