@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"toolscope/core/internal/testcat"
+	"toolscope/internal/measure"
 )
 
 // BenchmarkToolPoisoning runs the tool-poisoning rule alone over every
@@ -16,12 +17,14 @@ func BenchmarkToolPoisoning(b *testing.B) {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			findings := 0
+			cpu := measure.CPUTime()
 			for b.Loop() {
 				findings = 0
 				for _, t := range cat.Tools {
 					findings += len(rule.Check(t, nil))
 				}
 			}
+			b.ReportMetric((measure.CPUTime()-cpu).Seconds()/float64(b.N)*1e3, "cpu-ms/op")
 			b.ReportMetric(float64(findings), "findings")
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
@@ -386,6 +387,7 @@ var DefaultPoisonPatterns = []poisonPattern{
 // too.
 func ToolPoisoningRule(patterns []poisonPattern) Rule {
 	needles := indexNeeds(patterns)
+	unions := &unionCache{patterns: patterns}
 	return Rule{
 		ID:       RuleToolPoisoning,
 		Severity: SeverityError,
@@ -404,6 +406,17 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 				}
 				text := orderText(s)
 				present := needles.scan(text)
+				// The patterns whose words the text holds are tried in one
+				// pass first: most texts that hold the words hold no order.
+				var candidates uint64
+				for i, p := range patterns {
+					if i < 64 && needles.holds(present, i, p) {
+						candidates |= 1 << i
+					}
+				}
+				if candidates != 0 && len(patterns) <= 64 && !unions.get(candidates).MatchString(text) {
+					return
+				}
 				var seen []string
 				for i, p := range patterns {
 					if !needles.holds(present, i, p) {
@@ -432,6 +445,30 @@ func orderText(s *textSite) string {
 		text += "\n" + string(h.tags)
 	}
 	return text
+}
+
+// unionCache compiles, for each set of patterns met together, one
+// expression matching what any of them matches, so that a text is read
+// once whatever the number of patterns it may hold.
+type unionCache struct {
+	patterns []poisonPattern
+	byMask   sync.Map // uint64 → *regexp.Regexp
+}
+
+// get is the union of the patterns whose bits are set in mask.
+func (u *unionCache) get(mask uint64) *regexp.Regexp {
+	if re, ok := u.byMask.Load(mask); ok {
+		return re.(*regexp.Regexp)
+	}
+	var alts []string
+	for i, p := range u.patterns {
+		if mask&(1<<i) != 0 {
+			alts = append(alts, "(?:"+strings.TrimPrefix(p.re.String(), "(?i)")+")")
+		}
+	}
+	re := regexp.MustCompile("(?i)" + strings.Join(alts, "|"))
+	u.byMask.Store(mask, re)
+	return re
 }
 
 // minOrderLen is the shortest text that can hold an order: a schema's
