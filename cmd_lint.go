@@ -466,7 +466,11 @@ func writeReports(w io.Writer, format string, runs []linted, color bool) error {
 	case "sarif":
 		var sr []report.SARIFRun
 		for _, r := range runs {
-			sr = append(sr, report.SARIFRun{Report: r.report, Catalog: r.catalogFor(format), Rules: ranRules(r.flags)})
+			pack := ""
+			if r.flags.config != nil {
+				pack = r.flags.config.Path
+			}
+			sr = append(sr, report.SARIFRun{Report: r.report, Catalog: r.catalogFor(format), Rules: ranRules(r.flags), Pack: pack})
 		}
 		return report.WriteSARIFRuns(w, sr, sarifOptions(runs[0].flags))
 	}
