@@ -32,9 +32,11 @@ func TestSARIFForManyCatalogsStaysInGitHubsLimits(t *testing.T) {
 	type sarifLog struct {
 		Runs []struct {
 			AutomationDetails struct{ ID string }
-			Tool              struct{ Driver struct{ Rules []struct{ ID string } } }
-			Artifacts         []struct{ Location struct{ URI string } }
-			Results           []struct {
+			Tool              struct {
+				Driver struct{ Rules []struct{ ID string } }
+			}
+			Artifacts []struct{ Location struct{ URI string } }
+			Results   []struct {
 				Locations []struct {
 					PhysicalLocation struct {
 						ArtifactLocation struct {
