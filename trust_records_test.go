@@ -70,3 +70,14 @@ func TestFoundJudgmentsMustBeYours(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxCostMustBeANumber: a cost cap that is no number would skip the
+// confirmation; it is a usage error before anything is sent.
+func TestMaxCostMustBeANumber(t *testing.T) {
+	for _, v := range []string{"NaN", "Inf", "-1"} {
+		code, _, errOut := runCmd("", "probe", "--model", "openai:m", "--max-cost", v, demoPath)
+		if code != 2 || !strings.Contains(errOut, "--max-cost") {
+			t.Errorf("--max-cost %s: exit %d, stderr %q; want a usage error naming it", v, code, errOut)
+		}
+	}
+}

@@ -40,6 +40,8 @@ func (m *Model) Request(p Pair) map[string]any {
 // is a *MalformedError. Transport failures (after the transport's own
 // retries) are returned as they are.
 func (m *Model) Ask(ctx context.Context, p Pair) (Judgment, Usage, error) {
+	ctx, cancel := m.bounded(ctx)
+	defer cancel()
 	var why string
 	var used Usage
 	for range 2 {

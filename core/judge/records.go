@@ -214,8 +214,9 @@ func Parse(data []byte) (*Records, error) {
 // return, or nil to skip it.
 func (r *Records) parse(data []byte, onBad func(line int, err error) error) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), maxFileBytes)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 0, 4<<10), maxLineBytes)
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 || line[0] == '#' {
 			continue
@@ -229,11 +230,21 @@ func (r *Records) parse(data []byte, onBad func(line int, err error) error) erro
 		}
 		r.Add(j)
 	}
-	if err := sc.Err(); err != nil {
-		return onBad(0, err)
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return onBad(n, fmt.Errorf("a line over %d MiB: no judgment is that long", maxLineBytes>>20))
+	} else if err != nil {
+		return onBad(n, err)
 	}
 	return nil
 }
+
+// maxLineBytes bounds one judgment line: two names, a reason, a fix and a
+// hash take a few hundred bytes.
+const maxLineBytes = 1 << 20
+
+// maxRecordReason bounds a recorded reason as it is read: a model's is
+// clipped to maxReason when it answers, a person's is a sentence.
+const maxRecordReason = 2000
 
 // parseRecord reads and checks one judgment line.
 func parseRecord(line []byte) (Judgment, error) {
@@ -257,6 +268,7 @@ func parseRecord(line []byte) (Judgment, error) {
 	case !strings.HasPrefix(j.Texts, "sha256:"):
 		return j, errors.New(`"texts" must be the pair's "sha256:…" text hash`)
 	}
+	j.Reason = clip(j.Reason, maxRecordReason)
 	return j, nil
 }
 

@@ -41,6 +41,9 @@ type ClientOptions struct {
 	// endpoint").
 	Serves string
 	Transport
+	// MaxBodyBytes bounds one answer's body; 0 is 256 MiB (an embeddings
+	// answer of 256 long vectors).
+	MaxBodyBytes int
 	// Getenv reads the environment; nil is os.Getenv.
 	Getenv func(string) string
 }
@@ -92,6 +95,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	setDefault(&opts.RequestTimeout, DefaultRequestTimeout)
 	setDefault(&opts.BaseBackoff, DefaultBaseBackoff)
 	setDefault(&opts.MaxWait, DefaultMaxWait)
+	setDefault(&opts.MaxBodyBytes, maxBodyBytes)
 	if opts.Client == nil {
 		opts.Client = &http.Client{}
 	}
@@ -290,12 +294,13 @@ func (c *Client) attempt(ctx context.Context, body []byte, decode func([]byte) e
 		return c.transportFailure(ctx, "send", err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	limit := c.opts.MaxBodyBytes
+	data, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
 		return c.transportFailure(ctx, "read response", err)
 	}
-	if len(data) > maxBodyBytes {
-		return &failure{status: resp.StatusCode, step: fmt.Sprintf("response larger than %d MiB", maxBodyBytes>>20)}
+	if len(data) > limit {
+		return &failure{status: resp.StatusCode, step: "response larger than " + sizeText(limit)}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return c.statusFailure(resp, data)
@@ -311,7 +316,9 @@ func (c *Client) attempt(ctx context.Context, body []byte, decode func([]byte) e
 // nor a refused connection (nothing listens: say so at once).
 func (c *Client) transportFailure(ctx context.Context, step string, err error) *failure {
 	if ctx.Err() != nil {
-		return &failure{step: step + ": " + ctx.Err().Error(), cause: ctx.Err()}
+		// The cause says which deadline it was, when the caller set one.
+		cause := context.Cause(ctx)
+		return &failure{step: step + ": " + cause.Error(), cause: cause}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &failure{step: fmt.Sprintf("%s: no answer within %s (request timeout)", step, c.opts.RequestTimeout), cause: err, retry: true}
@@ -365,4 +372,12 @@ func (c *Client) keyNames(open, close string) string {
 		s += open + v + close
 	}
 	return s
+}
+
+// sizeText spells a byte limit: "256 MiB", "512 KiB".
+func sizeText(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }

@@ -1,0 +1,163 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"toolscope/embed/openai"
+)
+
+// chatServer answers every chat request with answer(body) and records the
+// bodies.
+func chatServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, body map[string]any)) (*httptest.Server, func() []map[string]any) {
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mu.Lock()
+		bodies = append(bodies, body)
+		mu.Unlock()
+		answer(w, r, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []map[string]any {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]map[string]any(nil), bodies...)
+	}
+}
+
+func chatAnswer(content string) string {
+	b, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"content": content}}}})
+	return string(b)
+}
+
+var limitPair = NewPair(Tool{Name: "a", Description: "Reads a."}, Tool{Name: "b", Description: "Reads b."}, nil)
+
+// TestJudgeAnswersAreBounded: every request says max_tokens (or, to an
+// endpoint that refuses it, max_completion_tokens), an answer over the
+// size cap is refused, and one deadline bounds a question whatever the
+// tries and retries.
+func TestJudgeAnswersAreBounded(t *testing.T) {
+	t.Run("max_tokens", func(t *testing.T) {
+		srv, bodies := chatServer(t, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			w.Write([]byte(chatAnswer(`{"label": 1, "reason": "told apart"}`)))
+		})
+		m, err := New(Options{Model: "m", BaseURL: srv.URL, Getenv: env{}.get})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := m.Ask(context.Background(), limitPair); err != nil {
+			t.Fatal(err)
+		}
+		if got := bodies()[0]["max_tokens"]; got != float64(MaxAnswerTokens) {
+			t.Errorf("max_tokens %v, want %d", got, MaxAnswerTokens)
+		}
+	})
+	t.Run("max_completion_tokens", func(t *testing.T) {
+		srv, bodies := chatServer(t, func(w http.ResponseWriter, _ *http.Request, body map[string]any) {
+			if _, ok := body["max_tokens"]; ok {
+				http.Error(w, `{"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."}}`, http.StatusBadRequest)
+				return
+			}
+			w.Write([]byte(chatAnswer(`{"label": 1, "reason": "told apart"}`)))
+		})
+		m, err := New(Options{Model: "m", BaseURL: srv.URL, Getenv: env{}.get})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := m.Ask(context.Background(), limitPair); err != nil {
+			t.Fatal(err)
+		}
+		all := bodies()
+		if last := all[len(all)-1]; last["max_completion_tokens"] != float64(MaxAnswerTokens) {
+			t.Errorf("the retry sent %v, want max_completion_tokens %d", last, MaxAnswerTokens)
+		}
+	})
+	t.Run("a huge answer", func(t *testing.T) {
+		huge := chatAnswer(`{"label": 1, "reason": "` + strings.Repeat("x", 2*maxAnswerBytes) + `"}`)
+		srv, _ := chatServer(t, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) { w.Write([]byte(huge)) })
+		m, err := New(Options{Model: "m", BaseURL: srv.URL, Getenv: env{}.get, Transport: openai.Transport{MaxAttempts: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = m.Ask(context.Background(), limitPair)
+		if err == nil || !strings.Contains(err.Error(), "response larger than 1 MiB") {
+			t.Errorf("error %v, want the answer refused for its size", err)
+		}
+	})
+	t.Run("one deadline", func(t *testing.T) {
+		srv, _ := chatServer(t, func(w http.ResponseWriter, r *http.Request, _ map[string]any) {
+			<-r.Context().Done() // a server that never finishes its answer
+		})
+		m, err := New(Options{Model: "m", BaseURL: srv.URL, Getenv: env{}.get, Deadline: 50 * time.Millisecond,
+			Transport: openai.Transport{RequestTimeout: time.Hour, MaxAttempts: 5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = m.Ask(context.Background(), limitPair)
+		if err == nil || !strings.Contains(err.Error(), "the deadline of one question") {
+			t.Errorf("error %v, want the question's deadline named", err)
+		}
+	})
+}
+
+// TestWrittenRequestsAreBounded: a written request longer than
+// MaxRequestBytes is not kept.
+func TestWrittenRequestsAreBounded(t *testing.T) {
+	long := strings.Repeat("please find the thing ", MaxRequestBytes/10)
+	answer, _ := json.Marshal(map[string]any{"requests": []string{"find the report for March", long}})
+	srv, _ := chatServer(t, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+		w.Write([]byte(chatAnswer(string(answer))))
+	})
+	m, err := New(Options{Model: "m", BaseURL: srv.URL, Getenv: env{}.get})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := m.Write(context.Background(), Tool{Name: "get_report", Description: "Gets a report."}, []string{"other"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 1 || cases[0].Request != "find the report for March" {
+		t.Errorf("kept %+v, want the short request only", cases)
+	}
+}
+
+// TestPricesAreNumbers: NaN, infinite and negative prices are refused.
+func TestPricesAreNumbers(t *testing.T) {
+	for _, s := range []string{"NaN,NaN", "nan,1", "1,NaN", "Inf,1", "1,+Inf", "-1,1", "1,-0.5", "1e7,1"} {
+		if _, err := ParsePrice(s); err == nil {
+			t.Errorf("ParsePrice(%q) accepted", s)
+		}
+	}
+	if p, err := ParsePrice("0.40,1.60"); err != nil || p != (Price{0.40, 1.60}) {
+		t.Errorf("ParsePrice(0.40,1.60) = %v, %v", p, err)
+	}
+}
+
+// TestRecordsAreBoundedAsRead: a recorded reason is clipped as it is
+// read, and a line too long for any judgment is an error naming it.
+func TestRecordsAreBoundedAsRead(t *testing.T) {
+	line := func(reason string) string {
+		b, _ := json.Marshal(Judgment{A: "a", B: "b", Label: 1, Reason: reason, By: PersonBy, Texts: "sha256:x"})
+		return string(b) + "\n"
+	}
+	r, err := Parse([]byte(line(strings.Repeat("r", 50_000))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len([]rune(r.All()[0].Reason)); got > maxRecordReason+1 {
+		t.Errorf("a reason of %d characters kept, want at most %d", got, maxRecordReason+1)
+	}
+	_, err = Parse([]byte("# judgments\n" + line(strings.Repeat("r", 2<<20))))
+	if err == nil || !strings.HasPrefix(err.Error(), "line 2: a line over 1 MiB") {
+		t.Errorf("error %v, want one naming line 2", err)
+	}
+}
