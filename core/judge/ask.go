@@ -123,6 +123,9 @@ func ParseAnswer(content string) (Judgment, error) {
 	if dec.More() {
 		return Judgment{}, errors.New("answer has text after the JSON object")
 	}
+	if err := checkKeys([]byte(s)); err != nil {
+		return Judgment{}, fmt.Errorf("answer names %w", err)
+	}
 	if raw.Label == nil {
 		return Judgment{}, errors.New(`answer has no "label"`)
 	}

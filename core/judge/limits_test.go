@@ -161,3 +161,40 @@ func TestRecordsAreBoundedAsRead(t *testing.T) {
 		t.Errorf("error %v, want one naming line 2", err)
 	}
 }
+
+// TestDuplicateAndCaseVariantKeysAreRefused: a key twice, or a known key
+// in another case, in a judgments line or a model's answer is an error,
+// never "the last one wins".
+func TestDuplicateAndCaseVariantKeysAreRefused(t *testing.T) {
+	rec := `"a": "x", "b": "y", "reason": "r", "by": "person", "texts": "sha256:1"`
+	records := []struct {
+		line, want string
+	}{
+		{`{` + rec + `, "label": 3, "LABEL": 0}`, `"label" and "LABEL": one key spelled twice`},
+		{`{` + rec + `, "label": 3, "label": 0}`, `"label" twice`},
+		{`{` + rec + `, "label": 3, "Reason": "other"}`, `"reason" and "Reason"`},
+		{`{` + rec + `, "label": 1, "fix": {"a": "p", "A": "q"}}`, `"fix": "a" and "A"`},
+	}
+	for _, c := range records {
+		_, err := Parse([]byte(c.line + "\n"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%s): %v, want an error with %q", c.line, err, c.want)
+		}
+	}
+	if _, err := Parse([]byte(`{` + rec + `, "label": 3}` + "\n")); err != nil {
+		t.Errorf("a plain line refused: %v", err)
+	}
+	answers := []struct {
+		answer, want string
+	}{
+		{`{"label": 3, "reason": "same", "LABEL": 0}`, `"label" and "LABEL"`},
+		{`{"label": 3, "reason": "same", "label": 0}`, `"label" twice`},
+		{`{"label": 2, "reason": "a", "REASON": "b"}`, `"reason" and "REASON"`},
+	}
+	for _, c := range answers {
+		_, err := ParseAnswer(c.answer)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseAnswer(%s): %v, want an error with %q", c.answer, err, c.want)
+		}
+	}
+}

@@ -254,6 +254,9 @@ func parseRecord(line []byte) (Judgment, error) {
 	if err := dec.Decode(&j); err != nil {
 		return j, fmt.Errorf("not a judgment: %s", clip(oneLine(err.Error()), 120))
 	}
+	if err := checkKeys(line); err != nil {
+		return j, fmt.Errorf("the judgment names %w", err)
+	}
 	switch {
 	case dec.More():
 		return j, errors.New("text after the judgment")
