@@ -425,19 +425,19 @@ func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc, tui.JudgeCost
 	}
 	ask := func(ctx context.Context, a, b *catalog.Tool, siblings []string) (judge.Judgment, bool, error) {
 		p := pairOf(a, b, siblings)
-		if rec, ok := store.Lookup(p, m.ID(), judge.PromptVersion); ok {
+		if rec, ok := store.Lookup(p, m.ID(), judge.PromptVersion, m.Endpoint()); ok {
 			return rec, true, nil
 		}
 		got, _, err := m.Ask(ctx, p)
 		if err != nil {
 			return judge.Judgment{}, false, err
 		}
-		store.Store(got)
+		store.Store(got, m.Endpoint())
 		return got, false, nil
 	}
 	cost := func(a, b *catalog.Tool, siblings []string) string {
 		p := pairOf(a, b, siblings)
-		if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion); ok {
+		if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion, m.Endpoint()); ok {
 			return m.ID() + " judged it before: no request"
 		}
 		return m.ID() + ": " + judge.EstimatePairs([]judge.Pair{p}, price).String("--judge-price")
@@ -446,7 +446,7 @@ func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc, tui.JudgeCost
 		var ask []judge.Pair
 		for i, t := range pairs {
 			p := pairOf(t[0], t[1], siblings[i])
-			if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion); !ok {
+			if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion, m.Endpoint()); !ok {
 				ask = append(ask, p)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -196,5 +198,80 @@ func TestDuplicateAndCaseVariantKeysAreRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseAnswer(%s): %v, want an error with %q", c.answer, err, c.want)
 		}
+	}
+}
+
+// rawHidden is what no record file may hold raw: a bidi override, a C1
+// control, tag characters.
+const rawHidden = "say \u202eevil\u202c \u0085 \U000E0049\U000E0047"
+
+// TestRecordsKeepNoRawHiddenCharacters: the judgments file, the judgment
+// cache and the probe record write a model's text with such characters
+// escaped, and read it back the same.
+func TestRecordsKeepNoRawHiddenCharacters(t *testing.T) {
+	hasRaw := func(data []byte) bool {
+		for _, r := range string(data) {
+			if r == 0x202e || r == 0x85 || r >= 0xe0000 && r <= 0xe007f {
+				return true
+			}
+		}
+		return false
+	}
+	dir := t.TempDir()
+	j := Judgment{A: "a", B: "b", Label: 2, Reason: rawHidden, By: "openai:m", Prompt: PromptVersion, Texts: "sha256:x"}
+
+	file := filepath.Join(dir, FileName)
+	if _, err := Record(file, []Judgment{j}); err != nil {
+		t.Fatal(err)
+	}
+	c := OpenCache(filepath.Join(dir, "cache"))
+	c.Store(j, "http://127.0.0.1:1/v1/chat/completions")
+	record := filepath.Join(dir, ProbeFileName)
+	p := Probe{Model: "openai:m", Cases: []ProbeCase{{Tool: "a", Request: rawHidden, Picked: "b"}}}
+	if err := NewProbeRecord(p, []Tool{{Name: "a"}, {Name: "b"}}, time.Now()).WriteFile(record); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{file, filepath.Join(dir, "cache", CacheFile), record} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasRaw(data) {
+			t.Errorf("%s holds raw hidden characters:\n%s", filepath.Base(path), data)
+		}
+	}
+	back, err := ReadFile(file)
+	if err != nil || back.All()[0].Reason != rawHidden {
+		t.Errorf("the judgments file read back %v, %v", back.All(), err)
+	}
+	if c2 := OpenCache(filepath.Join(dir, "cache")); c2.Len() != 1 || c2.All()[0].Reason != rawHidden {
+		t.Errorf("the cache read back %v", c2.All())
+	}
+	pr, err := ReadProbeFile(record)
+	if err != nil || pr.Cases[0].Request != rawHidden {
+		t.Errorf("the probe record read back %+v, %v", pr, err)
+	}
+}
+
+// TestCacheIsKeyedByEndpoint: a judgment one server made under model name
+// M does not replay for M at another server; at its own server it does.
+func TestCacheIsKeyedByEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	at := func(url string) *Model {
+		m, err := New(Options{Model: "m", BaseURL: url, Getenv: env{}.get})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	one, other := at("http://127.0.0.1:1/v1"), at("http://127.0.0.1:2/v1")
+	j := Judgment{A: limitPair.A.Name, B: limitPair.B.Name, Label: 0, Reason: "told apart", By: one.ID(), Prompt: PromptVersion, Texts: limitPair.TextHash()}
+	OpenCache(dir).Store(j, one.Endpoint())
+	cache := OpenCache(dir)
+	if plan := NewPlan(other, []Pair{limitPair}, nil, cache, 0); plan.Results[0].Status == Replayed {
+		t.Error("another server's answer replayed")
+	}
+	if plan := NewPlan(one, []Pair{limitPair}, nil, cache, 0); plan.Results[0].Status != Replayed {
+		t.Error("the server's own answer not replayed")
 	}
 }

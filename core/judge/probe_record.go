@@ -13,6 +13,7 @@ import (
 
 	"toolscope/core/jsonv"
 	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 // ProbeFileName is the probe record kept in a repository beside
@@ -109,7 +110,9 @@ func closing(n int) string {
 // temp file beside it, renamed over it); a symlink or anything but a
 // regular file at path is refused.
 func (r *ProbeRecord) WriteFile(path string) error {
-	if err := safefile.Write(path, r.Encode()); err != nil {
+	// Written requests come from a model: bidi overrides, C1 controls
+	// and tag characters are kept escaped.
+	if err := safefile.Write(path, termsafe.EscapeJSON(r.Encode())); err != nil {
 		return fmt.Errorf("probe %w", err)
 	}
 	return nil

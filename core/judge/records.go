@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 // FileName is the judgments file kept in a repository beside
@@ -257,9 +258,15 @@ func parseRecord(line []byte) (Judgment, error) {
 	if err := checkKeys(line); err != nil {
 		return j, fmt.Errorf("the judgment names %w", err)
 	}
-	switch {
-	case dec.More():
+	if dec.More() {
 		return j, errors.New("text after the judgment")
+	}
+	return checkRecord(j)
+}
+
+// checkRecord checks a judgment read from a file, its reason clipped.
+func checkRecord(j Judgment) (Judgment, error) {
+	switch {
 	case j.A == "" || j.B == "" || j.A == j.B:
 		return j, errors.New(`"a" and "b" must name two different tools`)
 	case j.Label < 0 || j.Label > 3:
@@ -286,7 +293,9 @@ func (r *Records) Encode() []byte {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	return b.Bytes()
+	// A model's reason may hold a bidi override or tag characters: the
+	// file keeps them escaped, the same strings, shown as they are.
+	return termsafe.EscapeJSON(b.Bytes())
 }
 
 // WriteFile writes the records to path atomically (core/safefile: a

@@ -187,6 +187,17 @@ func JSON(w io.Writer) io.Writer { return jsonWriter{w} }
 type jsonWriter struct{ w io.Writer }
 
 func (j jsonWriter) Write(p []byte) (int, error) {
+	if _, err := j.w.Write(EscapeJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// EscapeJSON returns JSON text p with the characters a terminal may act
+// on, or that hide text, spelled as \u escapes (see JSON): a file written
+// so (a record, a cache) holds the same strings and no raw bidi override,
+// C1 control or tag character. p itself is returned when it has none.
+func EscapeJSON(p []byte) []byte {
 	i, prev := 0, rune(-1)
 	for i < len(p) {
 		r, size := utf8.DecodeRune(p[i:])
@@ -197,7 +208,7 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 		prev = r
 	}
 	if i == len(p) {
-		return j.w.Write(p)
+		return p
 	}
 	out := make([]byte, 0, len(p)+16)
 	out = append(out, p[:i]...)
@@ -211,8 +222,5 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 		i += size
 		prev = r
 	}
-	if _, err := j.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return out
 }
