@@ -183,6 +183,9 @@ func runLint(args []string, io stdio) int {
 		runs = append(runs, run)
 	}
 	p.end()
+	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.

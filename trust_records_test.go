@@ -1,10 +1,13 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -79,5 +82,52 @@ func TestMaxCostMustBeANumber(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, "--max-cost") {
 			t.Errorf("--max-cost %s: exit %d, stderr %q; want a usage error naming it", v, code, errOut)
 		}
+	}
+}
+
+// TestOutputsDoNotOverwriteWhatTheRunRead: --format FORMAT=FILE on the
+// config or the judgments file the run read is a usage error, and the
+// file is left as it was.
+func TestOutputsDoNotOverwriteWhatTheRunRead(t *testing.T) {
+	dir := t.TempDir()
+	cat := demoIn(t, dir)
+	cfg := filepath.Join(dir, "toolscope.yaml")
+	judgments := filepath.Join(dir, "toolscope.judgments.jsonl")
+	for p, data := range map[string]string{cfg: "rules: {}\n", judgments: "# judgments\n"} {
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, target := range []string{cfg, judgments} {
+		before, _ := os.ReadFile(target)
+		code, _, errOut := runCmd("", "lint", "--no-similarity", "--config", cfg, "--format", "json="+target, cat)
+		after, _ := os.ReadFile(target)
+		if code != 2 || !strings.Contains(errOut, "would overwrite") || string(after) != string(before) {
+			t.Errorf("--format json=%s: exit %d, stderr %q, file changed %v; want a usage error and the file kept", filepath.Base(target), code, errOut, string(after) != string(before))
+		}
+	}
+}
+
+// TestPlantedProbeRecordIsRefusedBeforeAnyRequest: a symlink at the
+// probe record is refused before a request is paid for.
+func TestPlantedProbeRecordIsRefusedBeforeAnyRequest(t *testing.T) {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		http.Error(w, `{"error": {"message": "no"}}`, http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	cat := demoIn(t, dir)
+	target := filepath.Join(dir, "elsewhere.json")
+	if err := os.Symlink(target, filepath.Join(dir, "toolscope.probe.json")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	code, _, errOut := runCmd("", "probe", "--model", "openai:m", "--url", srv.URL+"/v1", "--yes", "--record", "--no-config", "--no-similarity", cat)
+	if code != 2 || !strings.Contains(errOut, "symlink") || requests.Load() != 0 {
+		t.Errorf("exit %d, stderr %q, %d requests; want exit 2 naming the symlink and no request", code, errOut, requests.Load())
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Error("the symlink's target was written")
 	}
 }

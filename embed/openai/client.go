@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -73,7 +74,9 @@ type Client struct {
 	endpoint string // where requests go
 	shown    string // endpoint without credentials or query, for messages
 	key      string
-	keyVar   string // which variable the key came from
+	// keyPattern finds the key echoed in another case or spaced out.
+	keyPattern *regexp.Regexp
+	keyVar     string // which variable the key came from
 	// withheld names the config that chose the endpoint when a key was
 	// there but not sent to it (see ClientOptions.BaseURLFrom).
 	withheld string
@@ -137,6 +140,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		c.key, c.withheld = "", opts.BaseURLFrom
 	}
 	if c.key != "" {
+		c.keyPattern = keyPattern(c.key)
 		// The key is added by the transport, to requests for the
 		// endpoint's own origin only: a redirect elsewhere (another port,
 		// a subdomain, https to http) is followed without it.

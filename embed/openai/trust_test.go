@@ -2,8 +2,10 @@ package openai
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -120,4 +122,41 @@ func TestKeyStaysOnTheEndpointsOrigin(t *testing.T) {
 			t.Errorf("a redirect on the endpoint's origin lost the key: Authorization %q", auth)
 		}
 	})
+}
+
+// TestEchoedKeyIsScrubbedInAnyCaseOrSpacing: a 401 body that echoes the
+// key upper-cased, spaced out or split by dashes shows none of it.
+func TestEchoedKeyIsScrubbedInAnyCaseOrSpacing(t *testing.T) {
+	const key = "sk-Test0123456789abcdef"
+	spaced := strings.Join(strings.Split(key, ""), " ")
+	echoes := []string{key, strings.ToUpper(key), strings.ToLower(key), spaced, strings.ToUpper(spaced),
+		strings.Join(strings.Split(key, ""), "-"), strings.Join(strings.Split(key, ""), "_")}
+	flat := func(s string) string {
+		return strings.ToLower(strings.NewReplacer(" ", "", "-", "", "_", "", ".", "", "\t", "").Replace(s))
+	}
+	for _, echo := range echoes {
+		t.Run(echo, func(t *testing.T) {
+			s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusUnauthorized)
+				fmt.Fprintf(w, `{"error": {"message": "Incorrect API key provided: %s"}}`, echo)
+			}))
+			defer s.Close()
+			c, err := NewClient(ClientOptions{Model: "m", BaseURL: s.URL, KeyVars: []string{"KEY"}, Path: "/chat",
+				Getenv: env{"KEY": key}.get})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.opts.MaxAttempts = 1
+			err = c.Post(context.Background(), map[string]string{}, "test", func([]byte) error { return nil })
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if strings.Contains(flat(err.Error()), flat(key)) {
+				t.Errorf("the key shows: %v", err)
+			}
+			if !strings.Contains(err.Error(), "[redacted]") {
+				t.Errorf("nothing redacted: %v", err)
+			}
+		})
+	}
 }
