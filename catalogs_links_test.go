@@ -16,10 +16,9 @@ import (
 // the run naming it.
 func TestSymlinkedCatalogsAreNeverSkippedInSilence(t *testing.T) {
 	bad := `[{"name": "x", "description": "", "inputSchema": {"type": "object"}}]`
-	good, err := os.ReadFile(demoPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Not the demo: its non-ECMA pattern is warned about once a process,
+	// and TestCheckArgs wants that warning.
+	good := []byte(`[{"name": "get_report", "description": "Returns the monthly sales report for a region. Use it when asked about sales figures.", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "description": "The sales region."}}, "required": ["region"]}}]`)
 	setup := func(t *testing.T) (root, cats string) {
 		root = t.TempDir()
 		cats = filepath.Join(root, "cats")
