@@ -90,8 +90,21 @@ func isFileArg(a string) bool { return a != "" && a != "-" && !live.IsLive(a) }
 func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // jsonFilesUnder lists the *.json files under dir in lexical order, past
-// hidden directories, dependencies and known non-catalog files.
+// hidden directories, dependencies and known non-catalog files. A symlink
+// is never skipped in silence: one named *.json is listed (the loader
+// reads what it points at, or says why it cannot), one to a directory is
+// walked too, once (a loop ends there).
 func jsonFilesUnder(dir string) ([]string, error) {
+	return jsonFilesBelow(dir, map[string]bool{})
+}
+
+func jsonFilesBelow(dir string, walked map[string]bool) ([]string, error) {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		if walked[real] {
+			return nil, nil
+		}
+		walked[real] = true
+	}
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -102,9 +115,26 @@ func jsonFilesUnder(dir string) ([]string, error) {
 			if p != dir && (strings.HasPrefix(name, ".") || skippedDirs[name]) {
 				return filepath.SkipDir
 			}
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				walked[real] = true
+			}
 			return nil
 		}
-		if strings.HasSuffix(name, ".json") && !notCatalogFiles[name] && d.Type().IsRegular() {
+		isJSON := strings.HasSuffix(name, ".json") && !notCatalogFiles[name]
+		if d.Type()&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			switch {
+			case err == nil && st.IsDir() && !strings.HasPrefix(name, ".") && !skippedDirs[name]:
+				// The trailing separator walks what the link points at.
+				below, err := jsonFilesBelow(p+string(filepath.Separator), walked)
+				out = append(out, below...)
+				return err
+			case isJSON:
+				out = append(out, p) // a dangling one too: its error is said
+			}
+			return nil
+		}
+		if isJSON && d.Type().IsRegular() {
 			out = append(out, p)
 		}
 		return nil
@@ -158,10 +188,9 @@ func globFiles(pattern string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(filepath.FromSlash(root), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == filepath.FromSlash(root) {
-				return err
-			}
-			return nil // an unreadable subdirectory matches nothing
+			// The root, or a subdirectory the pattern reaches into that
+			// cannot be read: the files in it are not matched in silence.
+			return err
 		}
 		rel, _ := filepath.Rel(filepath.FromSlash(root), p)
 		if rel == "." {
@@ -174,14 +203,21 @@ func globFiles(pattern string) ([]string, error) {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && matchSegments(rest, parts) {
+		// A symlink that matches is listed: the loader reads what it
+		// points at, or says why it cannot.
+		if (d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) && matchSegments(rest, parts) {
 			out = append(out, p)
 		}
 		return nil
 	})
 	// A literal prefix that names nothing matches nothing: missing, through
 	// a file, or longer than a file name may be.
-	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, syscall.ENAMETOOLONG) {
+	var pe *fs.PathError
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
+	case errors.As(err, &pe) && filepath.Clean(pe.Path) != filepath.Clean(filepath.FromSlash(root)):
+		return nil, fmt.Errorf("%s: %s: %w", pattern, pe.Path, pe.Err)
+	default:
 		return nil, fmt.Errorf("%s: %w", pattern, unwrapPathError(err))
 	}
 	return out, nil

@@ -90,6 +90,16 @@ func (j *judgeFlags) path(cfg *config.Config, catalogArg string) string {
 	return projectFile(j.file, judge.FileName, cfgPath, catalogArg)
 }
 
+// read reads the judgments file at path: one named by --judgments as it
+// is, one found (beside the config, in the catalog's or the working
+// directory) only when it is the user's own, as the config is.
+func (j *judgeFlags) read(path string) (*judge.Records, error) {
+	if j.file != "" {
+		return judge.ReadFile(path)
+	}
+	return judge.ReadFoundFile(path)
+}
+
 // projectFile is where a file the repository keeps (the judgments, the
 // probe record) is read and written: given when a flag names it, else
 // name beside the project config (cfgPath), else in the catalog file's
@@ -141,7 +151,7 @@ func (j *judgeFlags) cacheDir() string {
 // endpoint).
 func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Catalog, cfg *config.Config, catalogArg string, io stdio, name string) (*lint.Report, error) {
 	path := j.path(cfg, catalogArg)
-	file, err := judge.ReadFile(path)
+	file, err := j.read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +343,7 @@ func sameLists(a, b [][]similarity.Pair) bool {
 // records is the judgments file's records for the explorer (an unreadable
 // file holds none: lint names the error).
 func (j *judgeFlags) records(cfg *config.Config, catalogArg string) *judge.Records {
-	file, err := judge.ReadFile(j.path(cfg, catalogArg))
+	file, err := j.read(j.path(cfg, catalogArg))
 	if err != nil {
 		return judge.NewRecords()
 	}
@@ -415,19 +425,19 @@ func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc, tui.JudgeCost
 	}
 	ask := func(ctx context.Context, a, b *catalog.Tool, siblings []string) (judge.Judgment, bool, error) {
 		p := pairOf(a, b, siblings)
-		if rec, ok := store.Lookup(p, m.ID(), judge.PromptVersion); ok {
+		if rec, ok := store.Lookup(p, m.ID(), judge.PromptVersion, m.Endpoint()); ok {
 			return rec, true, nil
 		}
 		got, _, err := m.Ask(ctx, p)
 		if err != nil {
 			return judge.Judgment{}, false, err
 		}
-		store.Store(got)
+		store.Store(got, m.Endpoint())
 		return got, false, nil
 	}
 	cost := func(a, b *catalog.Tool, siblings []string) string {
 		p := pairOf(a, b, siblings)
-		if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion); ok {
+		if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion, m.Endpoint()); ok {
 			return m.ID() + " judged it before: no request"
 		}
 		return m.ID() + ": " + judge.EstimatePairs([]judge.Pair{p}, price).String("--judge-price")
@@ -436,7 +446,7 @@ func (j *judgeFlags) explorer() (tui.JudgeFunc, tui.JudgeCostFunc, tui.JudgeCost
 		var ask []judge.Pair
 		for i, t := range pairs {
 			p := pairOf(t[0], t[1], siblings[i])
-			if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion); !ok {
+			if _, ok := store.Lookup(p, m.ID(), judge.PromptVersion, m.Endpoint()); !ok {
 				ask = append(ask, p)
 			}
 		}

@@ -183,6 +183,9 @@ func runLint(args []string, io stdio) int {
 		runs = append(runs, run)
 	}
 	p.end()
+	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
@@ -466,7 +469,11 @@ func writeReports(w io.Writer, format string, runs []linted, color bool) error {
 	case "sarif":
 		var sr []report.SARIFRun
 		for _, r := range runs {
-			sr = append(sr, report.SARIFRun{Report: r.report, Catalog: r.catalogFor(format), Rules: ranRules(r.flags)})
+			pack := ""
+			if r.flags.config != nil {
+				pack = r.flags.config.Path
+			}
+			sr = append(sr, report.SARIFRun{Report: r.report, Catalog: r.catalogFor(format), Rules: ranRules(r.flags), Pack: pack})
 		}
 		return report.WriteSARIFRuns(w, sr, sarifOptions(runs[0].flags))
 	}

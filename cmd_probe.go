@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/judge"
+	"toolscope/core/safefile"
 	"toolscope/core/termsafe"
 	"toolscope/core/tokens"
 	"toolscope/embed"
@@ -95,8 +97,8 @@ func runProbe(args []string, io stdio) int {
 		return usageError(io, "probe", fmt.Sprintf("--k %d is outside 1..100", *k))
 	case *concurrency < 1 || *concurrency > 64:
 		return usageError(io, "probe", fmt.Sprintf("--concurrency %d is outside 1..64", *concurrency))
-	case *maxCost < 0:
-		return usageError(io, "probe", "--max-cost is negative")
+	case !finite(*maxCost) || *maxCost < 0:
+		return usageError(io, "probe", fmt.Sprintf("--max-cost %v is not a number of dollars, 0 or more", *maxCost))
 	case *probeFile != "" && !*record:
 		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
 	}
@@ -126,6 +128,18 @@ func runProbe(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "toolscope probe: %s\n", oneLine(err))
 		return 2
 	}
+	recordPath := ""
+	if *record {
+		cfgPath := ""
+		if cfg != nil {
+			cfgPath = cfg.Path
+		}
+		recordPath = projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
+		// Refused before any request is paid for, not after.
+		if err := safefile.Check(recordPath); err != nil {
+			return fail(fmt.Errorf("probe record %w", err))
+		}
+	}
 	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--url", Concurrency: *concurrency})
 	if err != nil {
 		return fail(err)
@@ -140,9 +154,12 @@ func runProbe(args []string, io stdio) int {
 	}
 	var cases []judge.ProbeCase
 	if *examples != "" {
-		data, err := os.ReadFile(*examples)
+		data, err := safefile.Read(*examples, safefile.ReadOptions{Max: judge.MaxExamplesBytes})
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return fail(fmt.Errorf("examples %s: larger than %s", *examples, safefile.Bytes(judge.MaxExamplesBytes)))
+		}
 		if err != nil {
-			return fail(fmt.Errorf("examples: %w", err))
+			return fail(fmt.Errorf("examples %w", err))
 		}
 		ex, err := judge.ReadExamples(data, names)
 		if err != nil {
@@ -227,16 +244,13 @@ func runProbe(args []string, io stdio) int {
 	case scores != nil:
 		result = result.CheckOffline(scores)
 	}
+	// The picks are paid for: a record that cannot be written is said
+	// after the report, which is written whatever.
+	var recordErr error
 	if *record {
-		cfgPath := ""
-		if cfg != nil {
-			cfgPath = cfg.Path
+		if recordErr = judge.NewProbeRecord(result, tools, time.Now()).WriteFile(recordPath); recordErr == nil {
+			fmt.Fprintf(io.err, "toolscope probe: recorded %d requests for %d tools in %s\n", len(result.Cases), len(result.Matrix), termsafe.Line(recordPath))
 		}
-		path := projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
-		if err := judge.NewProbeRecord(result, tools, time.Now()).WriteFile(path); err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(io.err, "toolscope probe: recorded %d requests for %d tools in %s\n", len(result.Cases), len(result.Matrix), termsafe.Line(path))
 	}
 	out := &stickyWriter{w: io.out}
 	switch *format {
@@ -253,6 +267,9 @@ func runProbe(args []string, io stdio) int {
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope probe: writing the report: %s\n", oneLine(err))
 		return 2
+	}
+	if recordErr != nil {
+		return fail(recordErr)
 	}
 	return 0
 }
@@ -342,3 +359,6 @@ func confirm(io stdio, why string) bool {
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
 }
+
+// finite reports whether f is a number, neither NaN nor infinite.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

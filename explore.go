@@ -142,7 +142,11 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 			cfgPath = cfg.Path
 		}
 		path := projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
-		if probe, err = judge.ReadProbeFile(path); err != nil {
+		read := judge.ReadFoundProbeFile
+		if *probeFile != "" {
+			read = judge.ReadProbeFile
+		}
+		if probe, err = read(path); err != nil {
 			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 			return nil, 2, false
 		}

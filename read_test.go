@@ -32,7 +32,9 @@ func runInput(r io.Reader, args ...string) (int, string, string) {
 
 // TestEndlessInputStopsAtTheLimit: input with no end (stdin, /dev/zero,
 // a FIFO fed for ever, ARGS) is read no further than the limit and
-// refused with one line naming the source and the limit.
+// refused with one line naming the source and the limit; a settings file
+// (an mcp-config, a config, a baseline) must be a regular file and a
+// device is refused unread.
 func TestEndlessInputStopsAtTheLimit(t *testing.T) {
 	limit := "over the 64 MiB input limit"
 	check := func(t *testing.T, code int, errOut, source string) {
@@ -72,9 +74,9 @@ func TestEndlessInputStopsAtTheLimit(t *testing.T) {
 		want string
 	}{
 		{"diff OLD", []string{"diff", "--no-similarity", "/dev/zero", demoPath}, "toolscope diff: OLD: /dev/zero: " + limit},
-		{"--mcp-config", []string{"lint", "--mcp-config", "/dev/zero"}, "toolscope lint: /dev/zero: over the 4 MiB limit for an mcp-config"},
-		{"--config", []string{"lint", "--no-similarity", "--config", "/dev/zero", demoPath}, "toolscope lint: /dev/zero: larger than 1024 KiB"},
-		{"--baseline", []string{"lint", "--no-similarity", "--baseline", "/dev/zero", demoPath}, "toolscope lint: baseline /dev/zero: larger than 64 MiB"},
+		{"--mcp-config", []string{"lint", "--mcp-config", "/dev/zero"}, "toolscope lint: /dev/zero: cannot read: not a regular file (a device)"},
+		{"--config", []string{"lint", "--no-similarity", "--config", "/dev/zero", demoPath}, "toolscope lint: /dev/zero: cannot read: not a regular file (a device)"},
+		{"--baseline", []string{"lint", "--no-similarity", "--baseline", "/dev/zero", demoPath}, "toolscope lint: baseline /dev/zero: cannot read: not a regular file (a device)"},
 	} {
 		t.Run(c.name+" /dev/zero", func(t *testing.T) {
 			code, _, errOut := runCmd("", c.args...)

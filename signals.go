@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // stopSignals end a command the way Ctrl-C does: whatever a live source
@@ -29,18 +31,44 @@ func signalName(s os.Signal) string {
 	return s.String()
 }
 
+// stopGrace is how long a command has, once a stop signal cancelled its
+// context, to wind up by itself (close and reap live servers, write what
+// it must): past it toolscope exits, whatever the command is blocked on.
+var stopGrace = 5 * time.Second
+
+// exitStopped ends the process for a stop signal the command did not
+// answer in time; tests replace it.
+var exitStopped = func(s os.Signal) {
+	fmt.Fprintf(os.Stderr, "toolscope: %s\n", signalError{s})
+	code := 1
+	if n, ok := s.(syscall.Signal); ok {
+		code = 128 + int(n) // the shell's code for a process a signal ended
+	}
+	os.Exit(code)
+}
+
 // signalContext returns a context cancelled, with a signalError as its
 // cause, when a stop signal arrives. Until stop is called the signals no
-// longer end the process by themselves.
+// longer end the process by themselves; a command that has not returned
+// stopGrace after the signal is ended by exitStopped.
 func signalContext(parent context.Context) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, stopSignals...)
 	done := make(chan struct{})
 	go func() {
+		var s os.Signal
 		select {
-		case s := <-ch:
+		case s = <-ch:
 			cancel(signalError{s})
+		case <-done:
+			return
+		}
+		grace := time.NewTimer(stopGrace)
+		defer grace.Stop()
+		select {
+		case <-grace.C:
+			exitStopped(s)
 		case <-done:
 		}
 	}()

@@ -280,17 +280,16 @@ func (f *File) WriteFile(path string) error {
 
 // Load reads a baseline file.
 func Load(path string) (*File, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("baseline %s: cannot read: %w", path, unwrapPath(err))
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("baseline %s: cannot read: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
+	data, err := safefile.Read(path, safefile.ReadOptions{Max: MaxFileBytes})
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("baseline %s: larger than %d MiB", path, MaxFileBytes>>20)
+	}
+	if err != nil {
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			err = se.Err
+		}
+		return nil, fmt.Errorf("baseline %s: cannot read: %w", path, err)
 	}
 	f, err := Parse(data)
 	if err != nil {

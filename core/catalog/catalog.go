@@ -13,11 +13,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 
 	"toolscope/core/jsonv"
+	"toolscope/core/safefile"
 )
 
 // MaxFileBytes is the largest catalog accepted.
@@ -155,27 +155,30 @@ func Read(path string, stdin io.Reader) (data []byte, source string, err error) 
 		data, err = ReadLimited("stdin", stdin, 0)
 		return data, "stdin", err
 	}
-	f, err := os.Open(path)
+	data, err = safefile.Read(path, safefile.ReadOptions{Max: MaxFileBytes, Streams: true})
 	if err != nil {
-		return nil, path, cannotRead(path, err)
+		return nil, path, readError(path, err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, path, cannotRead(path, err)
+	return data, path, nil
+}
+
+// readError is a safefile.Read error as an *Error naming source.
+func readError(source string, err error) error {
+	var big *safefile.TooLargeError
+	switch {
+	case errors.As(err, &big) && big.Size > 0:
+		return &Error{Source: source, Msg: fmt.Sprintf("file is %d bytes, over the %d MiB limit", big.Size, MaxFileBytes>>20)}
+	case errors.As(err, &big):
+		return tooBig(source)
 	}
-	if st.IsDir() {
-		return nil, path, &Error{Source: path, Msg: "is a directory, want a catalog file"}
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		err = se.Err
 	}
-	size := int64(0)
-	if st.Mode().IsRegular() {
-		if st.Size() > MaxFileBytes {
-			return nil, path, &Error{Source: path, Msg: fmt.Sprintf("file is %d bytes, over the %d MiB limit", st.Size(), MaxFileBytes>>20)}
-		}
-		size = st.Size()
+	if errors.Is(err, safefile.ErrDirectory) {
+		return &Error{Source: source, Msg: "is a directory, want a catalog file"}
 	}
-	data, err = ReadLimited(path, f, size)
-	return data, path, err
+	return cannotRead(source, err)
 }
 
 // ReadLimited reads r to its end, or fails once it holds more than
@@ -183,32 +186,11 @@ func Read(path string, stdin io.Reader) (data []byte, source string, err error) 
 // what r is expected to hold (0: unknown), to allocate once. Errors are
 // *Error values naming source.
 func ReadLimited(source string, r io.Reader, size int64) ([]byte, error) {
-	const limit = MaxFileBytes + 1 // one byte more tells the input is too big
-	if size <= 0 || size > MaxFileBytes {
-		size = 4096
+	data, err := safefile.ReadLimited(r, size, MaxFileBytes)
+	if err != nil {
+		return nil, readError(source, err)
 	}
-	buf := make([]byte, 0, size+1)
-	for {
-		if len(buf) >= limit {
-			return nil, tooBig(source)
-		}
-		if len(buf) == cap(buf) {
-			// Doubling, but never past the limit: the buffer stays within
-			// the limit's size whatever the input.
-			buf = slices.Grow(buf, min(2*cap(buf), limit)-len(buf))
-		}
-		n, err := r.Read(buf[len(buf):min(cap(buf), limit)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			if len(buf) > MaxFileBytes {
-				return nil, tooBig(source)
-			}
-			return buf, nil
-		}
-		if err != nil {
-			return nil, cannotRead(source, err)
-		}
-	}
+	return data, nil
 }
 
 func tooBig(source string) error {

@@ -25,6 +25,7 @@ import (
 
 	"toolscope/core/diff"
 	"toolscope/core/lint"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 )
 
@@ -201,23 +202,18 @@ func Find(dir string) (string, error) {
 
 // Load reads a config file.
 func Load(path string) (*Config, error) {
-	fh, err := os.Open(path)
+	data, err := safefile.Read(path, safefile.ReadOptions{Max: MaxFileBytes})
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, &Error{Path: path, Msg: fmt.Sprintf("larger than %d KiB", MaxFileBytes>>10)}
+	}
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			err = se.Err
 		}
 		return nil, &Error{Path: path, Msg: "cannot read: " + err.Error()}
 	}
-	defer fh.Close()
-	var b bytes.Buffer
-	if _, err := b.ReadFrom(io.LimitReader(fh, MaxFileBytes+1)); err != nil {
-		return nil, &Error{Path: path, Msg: "cannot read: " + err.Error()}
-	}
-	if b.Len() > MaxFileBytes {
-		return nil, &Error{Path: path, Msg: fmt.Sprintf("larger than %d KiB", MaxFileBytes>>10)}
-	}
-	return Parse(path, b.Bytes())
+	return Parse(path, data)
 }
 
 // Parse reads a config from its YAML; path names it in errors. Unknown

@@ -40,6 +40,8 @@ func (m *Model) Request(p Pair) map[string]any {
 // is a *MalformedError. Transport failures (after the transport's own
 // retries) are returned as they are.
 func (m *Model) Ask(ctx context.Context, p Pair) (Judgment, Usage, error) {
+	ctx, cancel := m.bounded(ctx)
+	defer cancel()
 	var why string
 	var used Usage
 	for range 2 {
@@ -120,6 +122,9 @@ func ParseAnswer(content string) (Judgment, error) {
 	}
 	if dec.More() {
 		return Judgment{}, errors.New("answer has text after the JSON object")
+	}
+	if err := checkKeys([]byte(s)); err != nil {
+		return Judgment{}, fmt.Errorf("answer names %w", err)
 	}
 	if raw.Label == nil {
 		return Judgment{}, errors.New(`answer has no "label"`)

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,11 +11,13 @@ import (
 	"sync"
 
 	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 // CacheFile is the disk cache's name under the cache directory; the
-// version starts a fresh file if the record format changes.
-const CacheFile = "judgments-v1.jsonl"
+// version starts a fresh file if the record format changes (v2: each line
+// names the endpoint that answered).
+const CacheFile = "judgments-v2.jsonl"
 
 // Cache keeps every judgment a model made on disk, keyed like the records
 // (the pair's texts, the model, the prompt version), so that a run asks
@@ -25,7 +28,13 @@ const CacheFile = "judgments-v1.jsonl"
 // after a crash) is skipped on reading.
 type Cache struct {
 	path string
+	// Records hold every cached judgment, whichever endpoint answered: a
+	// replay with no judge named takes any.
 	*Records
+	// at holds the judgments by key and endpoint: a judge named replays
+	// only what its own endpoint answered (one model name on two servers
+	// may be two models).
+	at map[string]Judgment
 
 	mu sync.Mutex
 	// Err is the last disk problem; the cache keeps working in memory.
@@ -36,7 +45,7 @@ type Cache struct {
 
 // OpenCache reads the cache under dir ("" keeps it in memory only).
 func OpenCache(dir string) *Cache {
-	c := &Cache{Records: NewRecords()}
+	c := &Cache{Records: NewRecords(), at: map[string]Judgment{}}
 	if dir == "" {
 		return c
 	}
@@ -50,19 +59,74 @@ func OpenCache(dir string) *Cache {
 		c.err = fmt.Errorf("judgment cache: %w", err)
 		return c
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := readBounded(c.path, false)
 	unlock()
-	if err != nil && !os.IsNotExist(err) {
-		c.err = fmt.Errorf("judgment cache: %w", err)
-		return c
-	}
-	if len(data) > maxFileBytes {
-		c.err = fmt.Errorf("judgment cache %s: larger than %d MiB, not read", c.path, maxFileBytes>>20)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		c.err = fmt.Errorf("judgment cache %w", err)
 		return c
 	}
 	// Damaged lines (a torn append) are skipped, never fatal.
-	c.Records.parse(data, func(int, error) error { c.damaged++; return nil })
+	c.parse(data)
 	return c
+}
+
+// cacheLine is one line of the cache file: a judgment and the endpoint
+// that made it.
+type cacheLine struct {
+	Endpoint string `json:"endpoint"`
+	Judgment
+}
+
+// parse adds the cache file's lines, counting the damaged ones.
+func (c *Cache) parse(data []byte) {
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if len(line) > maxLineBytes {
+			c.damaged++
+			continue
+		}
+		var cl cacheLine
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&cl); err != nil || dec.More() || cl.Endpoint == "" || checkKeys(line) != nil {
+			c.damaged++
+			continue
+		}
+		j, err := checkRecord(cl.Judgment)
+		if err != nil {
+			c.damaged++
+			continue
+		}
+		c.add(j, cl.Endpoint)
+	}
+}
+
+// add holds j as endpoint's.
+func (c *Cache) add(j Judgment, endpoint string) {
+	c.Records.Add(j)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if j.B < j.A {
+		// As Records.Add orders it.
+		j.A, j.B = j.B, j.A
+		if j.Fix != nil {
+			f := Fix{A: j.Fix.B, B: j.Fix.A}
+			j.Fix = &f
+		}
+	}
+	c.at[j.Key()+"\x00"+endpoint] = j
+}
+
+// Lookup finds the judgment of exactly this pair's texts by this judge,
+// prompt version and endpoint.
+func (c *Cache) Lookup(p Pair, by, prompt, endpoint string) (Judgment, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	j, ok := c.at[key(p.Names(), p.TextHash(), by, prompt)+"\x00"+endpoint]
+	return j, ok
 }
 
 // Damaged is the number of lines skipped as damaged when the file was read.
@@ -78,14 +142,15 @@ func (c *Cache) Err() error {
 	return c.err
 }
 
-// Store records j in memory and appends it to the file.
-func (c *Cache) Store(j Judgment) {
-	c.Records.Add(j)
+// Store records j, answered by endpoint, in memory and appends it to the
+// file.
+func (c *Cache) Store(j Judgment, endpoint string) {
+	c.add(j, endpoint)
 	if c.path == "" {
 		return
 	}
-	line, _ := json.Marshal(j)
-	line = append(line, '\n')
+	line, _ := json.Marshal(cacheLine{Endpoint: endpoint, Judgment: j})
+	line = append(termsafe.EscapeJSON(line), '\n')
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {

@@ -49,7 +49,7 @@ func TestCacheConcurrentWritersAndReaders(t *testing.T) {
 			c := OpenCache(dir)
 			for i := range each {
 				c.Store(Judgment{A: fmt.Sprintf("tool_%d", w), B: fmt.Sprintf("other_%d", i), Label: i % 4,
-					Reason: reason, By: PersonBy, Texts: fmt.Sprintf("sha256:%d-%d", w, i)})
+					Reason: reason, By: PersonBy, Texts: fmt.Sprintf("sha256:%d-%d", w, i)}, "http://127.0.0.1:1/v1/chat/completions")
 			}
 			if c.Err() != nil {
 				t.Error(c.Err())
@@ -74,7 +74,7 @@ func TestCacheConcurrentWritersAndReaders(t *testing.T) {
 func TestCacheReadWaitsForAnAppend(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, CacheFile)
-	line, _ := json.Marshal(Judgment{A: "a", B: "b", Label: 0, Reason: "told apart", By: PersonBy, Texts: "sha256:1"})
+	line, _ := json.Marshal(cacheLine{Endpoint: "http://127.0.0.1:1/v1/chat/completions", Judgment: Judgment{A: "a", B: "b", Label: 0, Reason: "told apart", By: PersonBy, Texts: "sha256:1"}})
 	line = append(line, '\n')
 	unlock, err := safefile.Lock(path)
 	if err != nil {

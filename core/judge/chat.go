@@ -28,6 +28,20 @@ const (
 // DefaultConcurrency is how many requests are in flight at once.
 const DefaultConcurrency = 4
 
+// DefaultDeadline is how long one question may take, all tries included:
+// a server that answers a byte at a time cannot hold a pair for the
+// retries' sum (5 tries of 120 s).
+const DefaultDeadline = 3 * time.Minute
+
+// MaxAnswerTokens is the max_tokens every request sends: a judgment is a
+// few dozen tokens, k written requests a few hundred, and a reasoning
+// model's thinking fits; an endpoint cannot bill more for one answer.
+const MaxAnswerTokens = 4096
+
+// maxAnswerBytes bounds one chat answer's body: MaxAnswerTokens of text,
+// JSON-escaped, fit many times over.
+const maxAnswerBytes = 1 << 20
+
 // Options configure New. Zero values take the defaults.
 type Options struct {
 	// Model is the MODEL of openai:MODEL.
@@ -39,6 +53,10 @@ type Options struct {
 	URLFlag string
 	// Concurrency bounds the requests in flight.
 	Concurrency int
+	// Deadline bounds one question (a pair judged, a tool's requests
+	// written, a request's pick), every try and retry included; 0 is
+	// DefaultDeadline.
+	Deadline time.Duration
 	// Transport is the retry policy and the HTTP client, as for the
 	// embedder.
 	openai.Transport
@@ -58,6 +76,24 @@ type Model struct {
 	// autoChoice is set once the endpoint refused tool_choice "required":
 	// later requests ask for "auto".
 	autoChoice atomic.Bool
+	// completionTokens is set once the endpoint refused max_tokens (the
+	// reasoning models want max_completion_tokens).
+	completionTokens atomic.Bool
+	deadline         time.Duration
+}
+
+// deadlineError is the cause of a question's context that ran out.
+type deadlineError struct{ d time.Duration }
+
+func (e deadlineError) Error() string {
+	return fmt.Sprintf("no answer within %s (the deadline of one question, every try included)", e.d)
+}
+
+func (e deadlineError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// bounded is ctx under the model's deadline for one question.
+func (m *Model) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, m.deadline, deadlineError{m.deadline})
 }
 
 // New checks the options and reads the endpoint and key from the
@@ -66,8 +102,11 @@ func New(o Options) (*Model, error) {
 	if strings.TrimSpace(o.Model) == "" {
 		return nil, errors.New("no model named: use openai:MODEL (e.g. openai:gpt-4.1-mini)")
 	}
-	if o.Concurrency < 0 {
-		return nil, errors.New("negative concurrency")
+	if o.Concurrency < 0 || o.Deadline < 0 {
+		return nil, errors.New("negative concurrency or deadline")
+	}
+	if o.Deadline == 0 {
+		o.Deadline = DefaultDeadline
 	}
 	if o.Concurrency == 0 {
 		o.Concurrency = DefaultConcurrency
@@ -83,12 +122,12 @@ func New(o Options) (*Model, error) {
 		Model: o.Model, BaseURL: o.BaseURL, URLFlag: o.URLFlag,
 		URLVars: []string{EnvURL, openai.EnvURLOpenAI}, KeyVars: []string{EnvKey, openai.EnvKeyOpenAI},
 		Path: "/chat/completions", Serves: "a chat completions endpoint",
-		Transport: o.Transport, Getenv: o.Getenv,
+		Transport: o.Transport, MaxBodyBytes: maxAnswerBytes, Getenv: o.Getenv,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Model{name: o.Model, client: c, concurrency: o.Concurrency}, nil
+	return &Model{name: o.Model, client: c, concurrency: o.Concurrency, deadline: o.Deadline}, nil
 }
 
 // ParseSpec reads a --judge or --model value, openai:MODEL, into the model
@@ -156,6 +195,11 @@ func (m *Model) chat(ctx context.Context, payload map[string]any) (chatResponse,
 	if _, ok := payload["tool_choice"]; ok && m.autoChoice.Load() {
 		payload["tool_choice"] = "auto"
 	}
+	if m.completionTokens.Load() {
+		payload["max_completion_tokens"] = MaxAnswerTokens
+	} else {
+		payload["max_tokens"] = MaxAnswerTokens
+	}
 	var r chatResponse
 	decode := func(body []byte) error {
 		r = chatResponse{}
@@ -175,6 +219,10 @@ func (m *Model) chat(ctx context.Context, payload map[string]any) (chatResponse,
 	_, jsonMode := payload["response_format"]
 	choice, _ := payload["tool_choice"].(string)
 	switch {
+	case strings.Contains(oerr.Step, "max_tokens") && !m.completionTokens.Load():
+		m.completionTokens.Store(true)
+		delete(payload, "max_tokens")
+		payload["max_completion_tokens"] = MaxAnswerTokens
 	case jsonMode && strings.Contains(oerr.Step, "response_format"):
 		m.plain.Store(true)
 		delete(payload, "response_format")

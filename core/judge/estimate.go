@@ -40,7 +40,8 @@ func ParsePrice(s string) (Price, error) {
 	in, out, ok := strings.Cut(s, ",")
 	pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
 	po, err2 := strconv.ParseFloat(strings.TrimSpace(out), 64)
-	if !ok || err1 != nil || err2 != nil || pi < 0 || po < 0 || pi > 1e6 || po > 1e6 {
+	// Written so that NaN fails too: every comparison with it is false.
+	if !ok || err1 != nil || err2 != nil || !(pi >= 0 && pi <= 1e6) || !(po >= 0 && po <= 1e6) {
 		return Price{}, fmt.Errorf("price %q is not IN,OUT in dollars per million tokens (e.g. 0.40,1.60)", s)
 	}
 	return Price{pi, po}, nil

@@ -39,6 +39,9 @@ type Example struct {
 	Tool    string `json:"tool"`
 }
 
+// MaxExamplesBytes bounds an examples file.
+const MaxExamplesBytes = 16 << 20
+
 // ReadExamples reads a JSON-lines file of {"request", "tool"}; blank lines
 // and lines starting with # are skipped. Tools must be in names; errors
 // name the line.
@@ -101,6 +104,8 @@ func writeMessage(t Tool, siblings []string, k int) (system, user string, n int)
 // name the tool are dropped (so the answer may hold fewer than k); a
 // malformed answer is asked once more.
 func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]ProbeCase, error) {
+	ctx, cancel := m.bounded(ctx)
+	defer cancel()
 	system, msg, n := writeMessage(t, siblings, k)
 	payload := func() map[string]any {
 		return map[string]any{
@@ -139,7 +144,7 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 			kept := 0
 			for _, q := range requests {
 				q = oneLine(q)
-				if q != "" && !names(q, t.Name) && kept < most {
+				if q != "" && len(q) <= MaxRequestBytes && !names(q, t.Name) && kept < most {
 					out = append(out, ProbeCase{Tool: t.Name, Request: q, From: from})
 					kept++
 				}
@@ -151,6 +156,10 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 	}
 	return nil, &MalformedError{Why: why}
 }
+
+// MaxRequestBytes bounds a written request: a user's request is a
+// sentence or two, and each is sent again with the whole catalog.
+const MaxRequestBytes = 1000
 
 // WriteAll has the model write k requests for every tool, with bounded
 // concurrency: written[i] is tool i's cases, their picks to come (nil when
@@ -242,6 +251,8 @@ func names(request, tool string) bool {
 // required, and returns the name of the tool the model called (NoPick if
 // it called none).
 func (m *Model) Pick(ctx context.Context, request string, tools []json.RawMessage) (string, Usage, error) {
+	ctx, cancel := m.bounded(ctx)
+	defer cancel()
 	payload := map[string]any{
 		"model":       m.name,
 		"messages":    []map[string]string{{"role": "user", "content": request}},

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"toolscope/core/jsonv"
 	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 // ProbeFileName is the probe record kept in a repository beside
@@ -110,7 +110,9 @@ func closing(n int) string {
 // temp file beside it, renamed over it); a symlink or anything but a
 // regular file at path is refused.
 func (r *ProbeRecord) WriteFile(path string) error {
-	if err := safefile.Write(path, r.Encode()); err != nil {
+	// Written requests come from a model: bidi overrides, C1 controls
+	// and tag characters are kept escaped.
+	if err := safefile.Write(path, termsafe.EscapeJSON(r.Encode())); err != nil {
 		return fmt.Errorf("probe %w", err)
 	}
 	return nil
@@ -118,17 +120,26 @@ func (r *ProbeRecord) WriteFile(path string) error {
 
 // ReadProbeFile reads a probe record; a missing file is nil and no error.
 // A bad file is one error naming the file, and the line and column where
-// the file says something else than a record.
+// the file says something else than a record. Anything but a regular
+// file, or one over 64 MiB, is refused unread.
 func ReadProbeFile(path string) (*ProbeRecord, error) {
-	data, err := os.ReadFile(path)
+	return readProbeFile(path, false)
+}
+
+// ReadFoundProbeFile reads a probe record a run found rather than was
+// given: as ReadProbeFile, refused when another user owns it or may write
+// it (see ReadFoundFile).
+func ReadFoundProbeFile(path string) (*ProbeRecord, error) {
+	return readProbeFile(path, true)
+}
+
+func readProbeFile(path string, owned bool) (*ProbeRecord, error) {
+	data, err := readBounded(path, owned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("probe %w", err)
-	}
-	if len(data) > maxFileBytes {
-		return nil, fmt.Errorf("probe %s: larger than %d MiB", path, maxFileBytes>>20)
 	}
 	r, err := ParseProbeRecord(data)
 	if err != nil {

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 
 	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 // FileName is the judgments file kept in a repository beside
@@ -154,18 +154,28 @@ func (r *Records) Judged(names [2]string) bool {
 
 // ReadFile reads a judgments file: one JSON judgment per line, blank lines
 // and lines starting with # skipped. A missing file is an empty set; a bad
-// line is an error naming the file and the line.
+// line is an error naming the file and the line. Anything but a regular
+// file, or one over 64 MiB, is refused unread.
 func ReadFile(path string) (*Records, error) {
+	return readFile(path, false)
+}
+
+// ReadFoundFile reads a judgments file a run found rather than was given
+// (beside the project config, in the catalog's directory): as ReadFile,
+// and like the config it is refused when another user owns it or may
+// write it, since its judgments decide what lint reports.
+func ReadFoundFile(path string) (*Records, error) {
+	return readFile(path, true)
+}
+
+func readFile(path string, owned bool) (*Records, error) {
 	r := NewRecords()
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, owned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("judgments %s: %w", path, err)
-	}
-	if len(data) > maxFileBytes {
-		return nil, fmt.Errorf("judgments %s: larger than %d MiB", path, maxFileBytes>>20)
+		return nil, fmt.Errorf("judgments %w", err)
 	}
 	if err := r.parse(data, func(line int, err error) error {
 		return fmt.Errorf("judgments %s:%d: %w", path, line, err)
@@ -173,6 +183,22 @@ func ReadFile(path string) (*Records, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// readBounded reads a record file (judgments, probe record) through
+// safefile.Read: a regular file only, at most maxFileBytes; owned adds the
+// ownership check. An ownership refusal says how to read the file anyway.
+func readBounded(path string, owned bool) ([]byte, error) {
+	data, err := safefile.Read(path, safefile.ReadOptions{Max: maxFileBytes, Owned: owned})
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist):
+		return data, err
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, fmt.Errorf("%s: larger than %d MiB, not read", path, maxFileBytes>>20)
+	case errors.Is(err, safefile.ErrNotOwned):
+		return nil, fmt.Errorf("%w: not read (name the file with its flag to use it anyway)", err)
+	}
+	return nil, err
 }
 
 // Parse reads judgments-file text (see ReadFile); errors name the line.
@@ -189,8 +215,9 @@ func Parse(data []byte) (*Records, error) {
 // return, or nil to skip it.
 func (r *Records) parse(data []byte, onBad func(line int, err error) error) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), maxFileBytes)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 0, 4<<10), maxLineBytes)
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 || line[0] == '#' {
 			continue
@@ -204,11 +231,21 @@ func (r *Records) parse(data []byte, onBad func(line int, err error) error) erro
 		}
 		r.Add(j)
 	}
-	if err := sc.Err(); err != nil {
-		return onBad(0, err)
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return onBad(n, fmt.Errorf("a line over %d MiB: no judgment is that long", maxLineBytes>>20))
+	} else if err != nil {
+		return onBad(n, err)
 	}
 	return nil
 }
+
+// maxLineBytes bounds one judgment line: two names, a reason, a fix and a
+// hash take a few hundred bytes.
+const maxLineBytes = 1 << 20
+
+// maxRecordReason bounds a recorded reason as it is read: a model's is
+// clipped to maxReason when it answers, a person's is a sentence.
+const maxRecordReason = 2000
 
 // parseRecord reads and checks one judgment line.
 func parseRecord(line []byte) (Judgment, error) {
@@ -218,9 +255,18 @@ func parseRecord(line []byte) (Judgment, error) {
 	if err := dec.Decode(&j); err != nil {
 		return j, fmt.Errorf("not a judgment: %s", clip(oneLine(err.Error()), 120))
 	}
-	switch {
-	case dec.More():
+	if err := checkKeys(line); err != nil {
+		return j, fmt.Errorf("the judgment names %w", err)
+	}
+	if dec.More() {
 		return j, errors.New("text after the judgment")
+	}
+	return checkRecord(j)
+}
+
+// checkRecord checks a judgment read from a file, its reason clipped.
+func checkRecord(j Judgment) (Judgment, error) {
+	switch {
 	case j.A == "" || j.B == "" || j.A == j.B:
 		return j, errors.New(`"a" and "b" must name two different tools`)
 	case j.Label < 0 || j.Label > 3:
@@ -232,6 +278,7 @@ func parseRecord(line []byte) (Judgment, error) {
 	case !strings.HasPrefix(j.Texts, "sha256:"):
 		return j, errors.New(`"texts" must be the pair's "sha256:…" text hash`)
 	}
+	j.Reason = clip(j.Reason, maxRecordReason)
 	return j, nil
 }
 
@@ -246,7 +293,9 @@ func (r *Records) Encode() []byte {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	return b.Bytes()
+	// A model's reason may hold a bidi override or tag characters: the
+	// file keeps them escaped, the same strings, shown as they are.
+	return termsafe.EscapeJSON(b.Bytes())
 }
 
 // WriteFile writes the records to path atomically (core/safefile: a

@@ -78,12 +78,12 @@ func (p *Plan) Count(s Status) int {
 // first maxPairs of them (0 for no limit), the rest unjudged.
 func NewPlan(m *Model, pairs []Pair, file *Records, cache *Cache, maxPairs int) *Plan {
 	p := &Plan{}
-	by := ""
+	by, endpoint := "", ""
 	if m != nil {
-		by = m.ID()
+		by, endpoint = m.ID(), m.Endpoint()
 	}
 	for _, pair := range pairs {
-		if j, ok := replay(pair, by, file, cache); ok {
+		if j, ok := replay(pair, by, endpoint, file, cache); ok {
 			p.Results = append(p.Results, Result{Pair: pair, Status: Replayed, Judgment: &j})
 			continue
 		}
@@ -110,7 +110,7 @@ func NewPlan(m *Model, pairs []Pair, file *Records, cache *Cache, maxPairs int) 
 // replay finds a judgment that holds for pair: a person's or, with a
 // judge named, that judge's under the current prompt; with none, any
 // recorded one, the file's first.
-func replay(pair Pair, by string, file *Records, cache *Cache) (Judgment, bool) {
+func replay(pair Pair, by, endpoint string, file *Records, cache *Cache) (Judgment, bool) {
 	if file != nil {
 		if j, ok, _ := file.Replay(pair, by); ok && (by == "" || j.By == PersonBy || (j.By == by && j.Prompt == PromptVersion)) {
 			return j, true
@@ -123,7 +123,7 @@ func replay(pair Pair, by string, file *Records, cache *Cache) (Judgment, bool) 
 		j, ok, _ := cache.Replay(pair, "")
 		return j, ok
 	}
-	if j, ok := cache.Lookup(pair, by, PromptVersion); ok {
+	if j, ok := cache.Lookup(pair, by, PromptVersion, endpoint); ok {
 		return j, true
 	}
 	if j, ok, _ := cache.Replay(pair, ""); ok && j.By == PersonBy {
@@ -167,7 +167,7 @@ func (m *Model) Execute(ctx context.Context, plan *Plan, cache *Cache, progress 
 		case err == nil:
 			r.Status, r.Judgment, r.Why = Asked, &j, ""
 			if cache != nil {
-				cache.Store(j)
+				cache.Store(j, m.Endpoint())
 			}
 		case errors.As(err, &malformed):
 			r.Why = WhyMalformed + ": " + malformed.Why

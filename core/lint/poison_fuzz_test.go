@@ -59,10 +59,7 @@ func FuzzGuard(f *testing.F) {
 				if h.count > 0 && termsafe.Block(s.text) == s.text {
 					t.Fatalf("%s: %q flagged as hiding %d characters, yet prints as itself", s.where(), s.text, h.count)
 				}
-				text := h.visible
-				if len(h.tags) > 0 {
-					text += "\n" + string(h.tags)
-				}
+				text := orderText(s)
 				present := needles.scan(text)
 				for i, p := range patterns {
 					if firstMatch(p, text) != "" && !needles.holds(present, i, p) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
@@ -34,6 +35,8 @@ type textSite struct {
 	param string
 	pos   jsonv.Pos
 	text  string
+	// ident says text is an identifier: the tool's name or a key.
+	ident bool
 }
 
 // where names the string for a message: "description",
@@ -41,9 +44,10 @@ type textSite struct {
 func (s *textSite) where() string { return strings.Join(s.path, "") }
 
 // eachText visits every string a model reads of t, in file order within
-// each part: the name, the title, the description, then the input and
-// output schemas (keys and string values). The site is reused: a visit
-// keeps nothing of it.
+// each part: the name, the title, the description, the input and output
+// schemas (keys and string values), then what else a host may pass on to
+// the model: Anthropic's input_examples, annotations.title and _meta (keys
+// and string values). The site is reused: a visit keeps nothing of it.
 func eachText(t *catalog.Tool, visit func(*textSite)) {
 	w := textWalker{visit: visit, path: make([]string, 0, 24)}
 	field := func(key, text string) {
@@ -51,7 +55,7 @@ func eachText(t *catalog.Tool, visit func(*textSite)) {
 		if v := entryField(t.Raw, key); v != nil {
 			pos = v.Pos
 		}
-		w.site = textSite{path: []string{key}, pos: pos, text: text}
+		w.site = textSite{path: []string{key}, pos: pos, text: text, ident: key == "name"}
 		visit(&w.site)
 	}
 	field("name", t.Name)
@@ -63,6 +67,13 @@ func eachText(t *catalog.Tool, visit func(*textSite)) {
 	}
 	w.walk(t.Schema, "inputSchema", "", false)
 	w.walk(t.OutputSchema, "outputSchema", "", false)
+	if t.Format == catalog.FormatAnthropic {
+		w.walk(t.Raw.Get("input_examples"), "input_examples", "", false)
+	}
+	if title := t.Annotations.Get("title"); title.Is(jsonv.String) {
+		w.walk(title, "annotations.title", "", false)
+	}
+	w.walk(t.Meta, "_meta", "", false)
 }
 
 // entryField finds a tool field in its entry, also inside OpenAI Chat's
@@ -85,8 +96,8 @@ type textWalker struct {
 	site  textSite
 }
 
-func (w *textWalker) emit(param string, pos jsonv.Pos, text string) {
-	w.site = textSite{path: w.path, param: param, pos: pos, text: text}
+func (w *textWalker) emit(param string, pos jsonv.Pos, text string, ident bool) {
+	w.site = textSite{path: w.path, param: param, pos: pos, text: text, ident: ident}
 	w.visit(&w.site)
 }
 
@@ -100,7 +111,7 @@ func (w *textWalker) walk(v *jsonv.Value, piece, param string, props bool) {
 	w.path = append(w.path, piece)
 	switch v.Kind {
 	case jsonv.String:
-		w.emit(param, v.Pos, v.Text)
+		w.emit(param, v.Pos, v.Text, false)
 	case jsonv.Array:
 		for i, it := range v.Items {
 			w.walk(it, indexPiece(i), param, false)
@@ -119,7 +130,7 @@ func (w *textWalker) walk(v *jsonv.Value, piece, param string, props bool) {
 			if props {
 				keyParam = p
 			}
-			w.emit(keyParam, m.Pos, m.Key)
+			w.emit(keyParam, m.Pos, m.Key, true)
 			w.path = append(w.path[:len(w.path)-1], ".")
 			w.walk(m.Value, m.Key, p, !props && m.Key == "properties")
 			w.path = w.path[:len(w.path)-1]
@@ -457,6 +468,7 @@ var DefaultPoisonPatterns = []poisonPattern{
 // too.
 func ToolPoisoningRule(patterns []poisonPattern) Rule {
 	needles := indexNeeds(patterns)
+	unions := &unionCache{patterns: patterns}
 	return Rule{
 		ID:       RuleToolPoisoning,
 		Severity: SeverityError,
@@ -473,12 +485,19 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 				if len(s.text) < minOrderLen {
 					return
 				}
-				h := scanHidden(s.text)
-				text := h.visible
-				if len(h.tags) > 0 {
-					text += "\n" + string(h.tags)
-				}
+				text := orderText(s)
 				present := needles.scan(text)
+				// The patterns whose words the text holds are tried in one
+				// pass first: most texts that hold the words hold no order.
+				var candidates uint64
+				for i, p := range patterns {
+					if i < 64 && needles.holds(present, i, p) {
+						candidates |= 1 << i
+					}
+				}
+				if candidates != 0 && len(patterns) <= 64 && !unions.get(candidates).MatchString(text) {
+					return
+				}
 				var seen []string
 				for i, p := range patterns {
 					if !needles.holds(present, i, p) {
@@ -495,6 +514,42 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 			return out
 		},
 	}
+}
+
+// orderText is the site's text as the patterns read it: without its
+// hidden characters, what Unicode tags spell after it on a line of its
+// own, folded as a model reads it (foldForOrders).
+func orderText(s *textSite) string {
+	h := scanHidden(s.text)
+	text := foldForOrders(h.visible, s.ident)
+	if len(h.tags) > 0 {
+		text += "\n" + string(h.tags)
+	}
+	return text
+}
+
+// unionCache compiles, for each set of patterns met together, one
+// expression matching what any of them matches, so that a text is read
+// once whatever the number of patterns it may hold.
+type unionCache struct {
+	patterns []poisonPattern
+	byMask   sync.Map // uint64 → *regexp.Regexp
+}
+
+// get is the union of the patterns whose bits are set in mask.
+func (u *unionCache) get(mask uint64) *regexp.Regexp {
+	if re, ok := u.byMask.Load(mask); ok {
+		return re.(*regexp.Regexp)
+	}
+	var alts []string
+	for i, p := range u.patterns {
+		if mask&(1<<i) != 0 {
+			alts = append(alts, "(?:"+strings.TrimPrefix(p.re.String(), "(?i)")+")")
+		}
+	}
+	re := regexp.MustCompile("(?i)" + strings.Join(alts, "|"))
+	u.byMask.Store(mask, re)
+	return re
 }
 
 // minOrderLen is the shortest text that can hold an order: a schema's

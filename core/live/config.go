@@ -3,12 +3,11 @@ package live
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"strings"
 
 	"toolscope/core/jsonv"
+	"toolscope/core/safefile"
 )
 
 // maxConfigBytes bounds an mcp-config file; real ones are a few KiB.
@@ -26,23 +25,18 @@ type Config struct {
 
 // LoadConfig reads an mcp-config file.
 func LoadConfig(path string) (*Config, error) {
-	f, err := os.Open(path)
-	if err == nil {
-		defer f.Close()
-		var data []byte
-		data, err = io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-		switch {
-		case err == nil && len(data) > maxConfigBytes:
-			return nil, fmt.Errorf("%s: over the %d MiB limit for an mcp-config", path, maxConfigBytes>>20)
-		case err == nil:
-			return ParseConfig(path, data)
+	data, err := safefile.Read(path, safefile.ReadOptions{Max: maxConfigBytes})
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, fmt.Errorf("%s: over the %d MiB limit for an mcp-config", path, maxConfigBytes>>20)
+	}
+	if err != nil {
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			err = se.Err
 		}
+		return nil, fmt.Errorf("%s: cannot read: %w", path, err)
 	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return nil, fmt.Errorf("%s: cannot read: %w", path, err)
+	return ParseConfig(path, data)
 }
 
 // ParseConfig reads the servers of an mcp-config document: an object whose

@@ -161,7 +161,16 @@ type SARIFRun struct {
 	Catalog *catalog.Catalog
 	// Rules is the pack that ran on this catalog (its config's).
 	Rules []lint.Rule
+	// Pack names the rule pack (the config's path, "" for none): in a log
+	// of more than MaxSARIFRuns catalogs, the catalogs of one pack share a
+	// run.
+	Pack string
 }
+
+// MaxSARIFRuns is the most runs a log holds: GitHub code scanning refuses
+// a file of more. A log of more catalogs has a run per rule pack instead
+// of one per catalog.
+const MaxSARIFRuns = 20
 
 // MaxSARIFResults is the most results WriteSARIF writes: GitHub code
 // scanning refuses a run with more, and a log that size already takes
@@ -175,20 +184,33 @@ func WriteSARIF(w io.Writer, r *lint.Report, cat *catalog.Catalog, o SARIFOption
 	return WriteSARIFRuns(w, []SARIFRun{{Report: r, Catalog: cat, Rules: o.Rules}}, o)
 }
 
-// WriteSARIFRuns writes one SARIF 2.1.0 log with a run per catalog, each
-// with its own runAutomationDetails.id ("toolscope/PATH/"): GitHub code
-// scanning no longer merges several runs of one category in an upload. A
-// run with more than MaxSARIFResults results is refused, before anything
-// is written.
+// WriteSARIFRuns writes one SARIF 2.1.0 log. Up to MaxSARIFRuns catalogs
+// get a run each, with its own runAutomationDetails.id
+// ("toolscope/PATH/"): GitHub code scanning no longer merges several runs
+// of one category in an upload. More catalogs than that share a run per
+// rule pack ("toolscope/catalogs/", or "toolscope/catalogs/PACK/" when
+// there are several), which describes its rules once and lists every
+// catalog as an artifact: GitHub refuses a file of more than 20 runs, and
+// a run per catalog repeated the rules' help in each. A run with more than
+// MaxSARIFResults results, or more than MaxSARIFRuns packs, is refused
+// before anything is written.
 func WriteSARIFRuns(w io.Writer, runs []SARIFRun, o SARIFOptions) error {
-	for _, r := range runs {
-		if n := sarifResultCount(r.Report); n > MaxSARIFResults {
-			return fmt.Errorf("%s: the SARIF log would hold %d results, over the %d a run may hold (GitHub code scanning refuses more): fix or ignore findings, use a baseline that matches the catalog, or choose another format", r.Catalog.Source, n, MaxSARIFResults)
-		}
-	}
 	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{}}
-	for _, r := range runs {
-		log.Runs = append(log.Runs, sarifRunOf(r.Report, r.Catalog, r.Rules, o))
+	if len(runs) <= MaxSARIFRuns {
+		for _, r := range runs {
+			if n := sarifResultCount(r.Report); n > MaxSARIFResults {
+				return fmt.Errorf("%s: the SARIF log would hold %d results, over the %d a run may hold (GitHub code scanning refuses more): fix or ignore findings, use a baseline that matches the catalog, or choose another format", r.Catalog.Source, n, MaxSARIFResults)
+			}
+		}
+		for _, r := range runs {
+			log.Runs = append(log.Runs, sarifRunOf(r.Report, r.Catalog, r.Rules, o))
+		}
+	} else {
+		packed, err := sarifPackedRuns(runs, o)
+		if err != nil {
+			return err
+		}
+		log.Runs = packed
 	}
 	enc := json.NewEncoder(termsafe.JSON(w))
 	enc.SetEscapeHTML(false)
@@ -199,7 +221,75 @@ func WriteSARIFRuns(w io.Writer, runs []SARIFRun, o SARIFOptions) error {
 // srcRoot is the base id relative artifact locations refer to.
 const srcRoot = "%SRCROOT%"
 
+// sarifPackedRuns is a run per rule pack, in the order packs are first
+// met, each holding its catalogs' results.
+func sarifPackedRuns(runs []SARIFRun, o SARIFOptions) ([]sarifRun, error) {
+	var packs []string
+	byPack := map[string][]SARIFRun{}
+	for _, r := range runs {
+		if _, ok := byPack[r.Pack]; !ok {
+			packs = append(packs, r.Pack)
+		}
+		byPack[r.Pack] = append(byPack[r.Pack], r)
+	}
+	if len(packs) > MaxSARIFRuns {
+		return nil, fmt.Errorf("the SARIF log would hold %d runs, one per config, over the %d a file may hold (GitHub code scanning refuses more): lint fewer configs' catalogs in one run, or choose another format", len(packs), MaxSARIFRuns)
+	}
+	var out []sarifRun
+	for _, p := range packs {
+		n := 0
+		for _, r := range byPack[p] {
+			n += sarifResultCount(r.Report)
+		}
+		if n > MaxSARIFResults {
+			where := "the catalogs linted without a config"
+			if p != "" {
+				where = "the catalogs of " + p
+			}
+			return nil, fmt.Errorf("%s: the SARIF log would hold %d results in one run, over the %d a run may hold (GitHub code scanning refuses more): fix or ignore findings, use baselines, lint them in several runs, or choose another format", where, n, MaxSARIFResults)
+		}
+		b := newSARIFRun(byPack[p][0].Rules, o)
+		for _, r := range byPack[p] {
+			b.add(r.Report, r.Catalog)
+		}
+		id := "toolscope/catalogs/"
+		if len(packs) > 1 {
+			id += sarifPackName(p) + "/"
+		}
+		b.run.AutomationDetails = &sarifAutomation{ID: id}
+		out = append(out, b.run)
+	}
+	return out, nil
+}
+
+// sarifPackName is a pack's part of a category: the config's path as a
+// URI, "default" for none.
+func sarifPackName(pack string) string {
+	if pack == "" {
+		return "default"
+	}
+	uri, _ := artifactURI(pack)
+	return uri
+}
+
+// sarifRunOf is the run of one catalog.
 func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIFOptions) sarifRun {
+	b := newSARIFRun(rules, o)
+	if uri, file := b.add(r, cat); file {
+		b.run.AutomationDetails = &sarifAutomation{ID: "toolscope/" + uri + "/"}
+	}
+	return b.run
+}
+
+// sarifRunBuilder fills one run: its rules described once, then the
+// results of each catalog added.
+type sarifRunBuilder struct {
+	run   sarifRun
+	index map[string]int
+	o     SARIFOptions
+}
+
+func newSARIFRun(rules []lint.Rule, o SARIFOptions) *sarifRunBuilder {
 	driver := sarifDriver{Name: "toolscope", Version: o.Version, InformationURI: o.InformationURI}
 	index := map[string]int{}
 	for _, rule := range rules {
@@ -210,9 +300,16 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 		index[rule.ID] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRuleOf(rule, o))
 	}
-	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}
-	uri, file := artifactURI(cat.Source)
+	return &sarifRunBuilder{run: sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}}, index: index, o: o}
+}
+
+// add appends cat's artifact (when it is a file) and r's results; uri is
+// the artifact's.
+func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string, file bool) {
+	o, index, run := b.o, b.index, &b.run
+	uri, file = artifactURI(cat.Source)
 	base := ""
+	artifact := len(run.Artifacts)
 	if file {
 		if o.SrcRoot != "" && !strings.Contains(uri, ":") && !strings.HasPrefix(uri, "/") {
 			base = srcRoot
@@ -222,8 +319,7 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 			}
 			run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: rootURI.String()}}
 		}
-		run.Artifacts = []sarifArtifact{{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}}}
-		run.AutomationDetails = &sarifAutomation{ID: "toolscope/" + uri + "/"}
+		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}})
 	}
 	// locate is a result's location: at line:col, or at the tool's own
 	// position when line is 0.
@@ -235,8 +331,8 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 		loc := sarifLocation{LogicalLocations: []sarifLogicalLocation{{Name: tool, FullyQualifiedName: fq, Kind: "function"}}}
 		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
 			t := cat.Tools[toolIndex]
-			zero := 0
-			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &zero}}
+			at := artifact
+			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at}}
 			if line == 0 {
 				line, col = t.Pos.Line, t.Pos.Col
 			}
@@ -315,7 +411,7 @@ func sarifRunOf(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, o SARIF
 		}
 		run.Results = append(run.Results, res)
 	}
-	return run
+	return uri, file
 }
 
 // sarifResultCount is how many results WriteSARIF would write for r.

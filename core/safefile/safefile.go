@@ -7,6 +7,10 @@
 // a random name in the target's directory, then renames it over the
 // target: a rename replaces a symlink instead of following it, and a
 // planted PATH.tmp is never opened. Any failure removes the temp file.
+//
+// Read is the other side: every file a repository or a user points at
+// (catalogs, configs, baselines, record files, examples) is read through
+// it, bounded before anything is allocated and never waiting on a FIFO.
 package safefile
 
 import (

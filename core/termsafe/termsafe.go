@@ -102,16 +102,21 @@ func unsafe(r, prev rune, keepLines bool) bool {
 // cannot tell from none, while a model still reads it: the Unicode format
 // characters (zero-width spaces and joiners, the word joiner, bidi
 // embeddings, overrides, isolates and marks, the byte-order mark, the soft
-// hyphen, the tags U+E0000–E007F that spell hidden ASCII), the Hangul
-// fillers, and the supplementary variation selectors (U+E0100–E01EF),
-// whose runs can carry bytes after a single visible character.
+// hyphen, the tags U+E0000–E007F that spell hidden ASCII), the other
+// default-ignorable characters a font draws as nothing though they are no
+// format characters (the combining grapheme joiner U+034F, the Khmer
+// inherent vowels U+17B4–17B5, the Hangul fillers), and the supplementary
+// variation selectors (U+E0100–E01EF), whose runs can carry bytes after a
+// single visible character.
 func Invisible(r rune) bool {
 	switch {
 	case r < 0xad:
 		return false
-	case r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0:
-		return true
 	case r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r):
+		// U+034F, U+115F–1160, U+17B4–17B5, U+2065, U+3164, U+FFA0,
+		// U+FFF0–FFF8 and the unassigned tag-plane code points.
 		return true
 	case r >= 0x600 && r <= 0x605, r == 0x6dd, r == 0x70f, r == 0x890, r == 0x891, r == 0x8e2, r == 0x110bd, r == 0x110cd:
 		// Prepended concatenation marks (the Arabic number sign ...) are
@@ -126,10 +131,15 @@ func Invisible(r rune) bool {
 // (U+FE00–FE0F) that does not directly follow a visible symbol. One
 // selector after an emoji or a symbol picks how it is drawn (the ⚠️ of a
 // warning); a selector anywhere else changes nothing on screen, and a run
-// of them is how bytes are smuggled after one character.
+// of them is how bytes are smuggled after one character. The Mongolian
+// free variation selectors (U+180B–180D, U+180F) likewise hide text
+// anywhere but after a Mongolian letter.
 func Hidden(r, prev rune) bool {
-	if r >= 0xfe00 && r <= 0xfe0f {
+	switch {
+	case r >= 0xfe00 && r <= 0xfe0f:
 		return prev < 0x2000 || prev >= 0xfe00 && prev <= 0xfe0f || Invisible(prev)
+	case r >= 0x180b && r <= 0x180d, r == 0x180f:
+		return prev < 0x1820 || prev > 0x18aa
 	}
 	return Invisible(r)
 }
@@ -177,6 +187,17 @@ func JSON(w io.Writer) io.Writer { return jsonWriter{w} }
 type jsonWriter struct{ w io.Writer }
 
 func (j jsonWriter) Write(p []byte) (int, error) {
+	if _, err := j.w.Write(EscapeJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// EscapeJSON returns JSON text p with the characters a terminal may act
+// on, or that hide text, spelled as \u escapes (see JSON): a file written
+// so (a record, a cache) holds the same strings and no raw bidi override,
+// C1 control or tag character. p itself is returned when it has none.
+func EscapeJSON(p []byte) []byte {
 	i, prev := 0, rune(-1)
 	for i < len(p) {
 		r, size := utf8.DecodeRune(p[i:])
@@ -187,7 +208,7 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 		prev = r
 	}
 	if i == len(p) {
-		return j.w.Write(p)
+		return p
 	}
 	out := make([]byte, 0, len(p)+16)
 	out = append(out, p[:i]...)
@@ -201,8 +222,5 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 		i += size
 		prev = r
 	}
-	if _, err := j.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return out
 }

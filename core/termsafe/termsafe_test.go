@@ -111,3 +111,35 @@ func TestJSON(t *testing.T) {
 		t.Errorf("escapes or plain text missing: %s", out)
 	}
 }
+
+// TestInvisibleOutsideCf: characters a font draws as nothing that are
+// not format characters (Mn, Lo) are escaped too, so two strings that
+// differ by one never print alike; a Mongolian variation selector after a
+// Mongolian letter is drawn and kept.
+func TestInvisibleOutsideCf(t *testing.T) {
+	cases := []struct {
+		in, want string
+	}{
+		{"a\u034fdd", `a\u034fdd`},
+		{"a\u17b4dd", `a\u17b4dd`},
+		{"a\u17b5dd", `a\u17b5dd`},
+		{"a\u180bdd", `a\u180bdd`},
+		{"a\u180ddd", `a\u180ddd`},
+		{"a\u180fdd", `a\u180fdd`},
+		{"a\u115fdd", `a\u115fdd`},
+		{"a\u2065dd", `a\u2065dd`},
+		{"\u1820\u180b", "\u1820\u180b"}, // a Mongolian letter's variant
+		{"café", "café"},
+	}
+	for _, c := range cases {
+		if got := Line(c.in); got != c.want {
+			t.Errorf("Line(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if Safe(c.in) != (c.in == c.want) {
+			t.Errorf("Safe(%q) = %v", c.in, Safe(c.in))
+		}
+	}
+	if Line("add") == Line("a\u034fdd") {
+		t.Error("two different names print alike")
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -40,6 +42,9 @@ type ClientOptions struct {
 	// endpoint").
 	Serves string
 	Transport
+	// MaxBodyBytes bounds one answer's body; 0 is 256 MiB (an embeddings
+	// answer of 256 long vectors).
+	MaxBodyBytes int
 	// Getenv reads the environment; nil is os.Getenv.
 	Getenv func(string) string
 }
@@ -69,7 +74,9 @@ type Client struct {
 	endpoint string // where requests go
 	shown    string // endpoint without credentials or query, for messages
 	key      string
-	keyVar   string // which variable the key came from
+	// keyPattern finds the key echoed in another case or spaced out.
+	keyPattern *regexp.Regexp
+	keyVar     string // which variable the key came from
 	// withheld names the config that chose the endpoint when a key was
 	// there but not sent to it (see ClientOptions.BaseURLFrom).
 	withheld string
@@ -91,6 +98,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	setDefault(&opts.RequestTimeout, DefaultRequestTimeout)
 	setDefault(&opts.BaseBackoff, DefaultBaseBackoff)
 	setDefault(&opts.MaxWait, DefaultMaxWait)
+	setDefault(&opts.MaxBodyBytes, maxBodyBytes)
 	if opts.Client == nil {
 		opts.Client = &http.Client{}
 	}
@@ -112,7 +120,10 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%s is not an http(s) URL: %q (it starts with http:// or https://)", from, showURL(u))
 	}
-	u.Path = strings.TrimRight(u.Path, "/")
+	// Dot segments are resolved here, once: the path sent is the path
+	// $TOOLSCOPE_TRUSTED_URLS is compared with (url.Parse has decoded
+	// %2e%2e to "..").
+	u.Path = strings.TrimRight(cleanPath(u.Path), "/")
 	if !strings.HasSuffix(u.Path, opts.Path) {
 		u.Path += opts.Path
 	}
@@ -128,7 +139,54 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	if c.key != "" && opts.BaseURL != "" && opts.BaseURLFrom != "" && !Trusted(u, getenv(EnvTrusted)) {
 		c.key, c.withheld = "", opts.BaseURLFrom
 	}
+	if c.key != "" {
+		c.keyPattern = keyPattern(c.key)
+		// The key is added by the transport, to requests for the
+		// endpoint's own origin only: a redirect elsewhere (another port,
+		// a subdomain, https to http) is followed without it.
+		hc := *c.opts.Client
+		base := hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		hc.Transport = &keyTransport{base: base, key: c.key, origin: u}
+		c.opts.Client = &hc
+	}
 	return c, nil
+}
+
+// keyTransport sends the key with the requests for origin's scheme, host
+// and port, and with no other.
+type keyTransport struct {
+	base   http.RoundTripper
+	key    string
+	origin *url.URL
+}
+
+func (t *keyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if sameOrigin(req.URL, t.origin) {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", "Bearer "+t.key)
+	}
+	return t.base.RoundTrip(req)
+}
+
+// sameOrigin reports whether a and b have one scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+// cleanPath resolves the dot segments of an absolute URL path, keeping a
+// trailing slash; "" stays "".
+func cleanPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	c := path.Clean("/" + p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
 }
 
 // Endpoint is the URL requests go to, without credentials or query.
@@ -235,20 +293,18 @@ func (c *Client) attempt(ctx context.Context, body []byte, decode func([]byte) e
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "toolscope")
-	if c.key != "" {
-		req.Header.Set("Authorization", "Bearer "+c.key)
-	}
 	resp, err := c.opts.Client.Do(req)
 	if err != nil {
 		return c.transportFailure(ctx, "send", err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	limit := c.opts.MaxBodyBytes
+	data, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
 		return c.transportFailure(ctx, "read response", err)
 	}
-	if len(data) > maxBodyBytes {
-		return &failure{status: resp.StatusCode, step: fmt.Sprintf("response larger than %d MiB", maxBodyBytes>>20)}
+	if len(data) > limit {
+		return &failure{status: resp.StatusCode, step: "response larger than " + sizeText(limit)}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return c.statusFailure(resp, data)
@@ -264,7 +320,9 @@ func (c *Client) attempt(ctx context.Context, body []byte, decode func([]byte) e
 // nor a refused connection (nothing listens: say so at once).
 func (c *Client) transportFailure(ctx context.Context, step string, err error) *failure {
 	if ctx.Err() != nil {
-		return &failure{step: step + ": " + ctx.Err().Error(), cause: ctx.Err()}
+		// The cause says which deadline it was, when the caller set one.
+		cause := context.Cause(ctx)
+		return &failure{step: step + ": " + cause.Error(), cause: cause}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &failure{step: fmt.Sprintf("%s: no answer within %s (request timeout)", step, c.opts.RequestTimeout), cause: err, retry: true}
@@ -318,4 +376,12 @@ func (c *Client) keyNames(open, close string) string {
 		s += open + v + close
 	}
 	return s
+}
+
+// sizeText spells a byte limit: "256 MiB", "512 KiB".
+func sizeText(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }

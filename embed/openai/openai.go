@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,8 +115,9 @@ func New(opts Options) (*Embedder, error) {
 
 // Trusted reports whether list (the value of $TOOLSCOPE_TRUSTED_URLS: URLs
 // separated by spaces or commas) holds u: same scheme, host and port, and
-// u's path at or under the listed one. Userinfo, query and fragment of
-// either side do not count.
+// u's path at or under the listed one, both with their dot segments
+// resolved ("/ok/v1/../../other" is "/other"). Userinfo, query and
+// fragment of either side do not count.
 func Trusted(u *url.URL, list string) bool {
 	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 		t, err := url.Parse(f)
@@ -125,8 +127,8 @@ func Trusted(u *url.URL, list string) bool {
 		if !strings.EqualFold(t.Scheme, u.Scheme) || !strings.EqualFold(hostPort(t), hostPort(u)) {
 			continue
 		}
-		base := strings.TrimRight(t.Path, "/")
-		if u.Path == base || strings.HasPrefix(u.Path, base+"/") {
+		base, p := strings.TrimRight(cleanPath(t.Path), "/"), cleanPath(u.Path)
+		if p == base || strings.HasPrefix(p, base+"/") {
 			return true
 		}
 	}
@@ -361,12 +363,32 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// scrub removes the key from text bound for a user, in case a server echoed it.
+// scrub removes the key from text bound for a user, in case a server
+// echoed it: as it is, and in any case or spaced out ("SK-ABC…",
+// "s k - a b c…"), as a server's error page may print it.
 func (c *Client) scrub(s string) string {
 	if c.key == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, c.key, "[redacted]")
+	s = strings.ReplaceAll(s, c.key, "[redacted]")
+	if c.keyPattern != nil {
+		s = c.keyPattern.ReplaceAllString(s, "[redacted]")
+	}
+	return s
+}
+
+// keyPattern matches key in any case with spaces, dots, dashes or
+// underscores between its characters; nil for a key too short to tell
+// from words.
+func keyPattern(key string) *regexp.Regexp {
+	if len(key) < 8 {
+		return nil
+	}
+	var parts []string
+	for _, r := range key {
+		parts = append(parts, regexp.QuoteMeta(string(r)))
+	}
+	return regexp.MustCompile(`(?i)` + strings.Join(parts, `[\s._\-]*`))
 }
 
 // showURL is a URL fit for messages: no credentials, no query (either may

@@ -1,6 +1,6 @@
 //go:build unix
 
-package config
+package safefile
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 	"syscall"
 )
 
-// checkOwner says why a config found by search may not be read: the file
+// CheckOwner says why a file a repository supplies may not be trusted: the file
 // (or a symlink to it) belongs to another user, or others may write it,
 // or a group other than the user's own may. A group-writable file of the
 // user's own group stays readable: many systems give each user a group of
 // their own and a umask of 002.
-func checkOwner(path string) error {
+func CheckOwner(path string) error {
 	uid, gid := os.Getuid(), os.Getgid()
 	for _, stat := range []func(string) (os.FileInfo, error){os.Lstat, os.Stat} {
 		st, err := stat(path)

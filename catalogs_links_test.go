@@ -1,0 +1,102 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSymlinkedCatalogsAreNeverSkippedInSilence: under a linted folder a
+// symlinked catalog is linted (its failure fails the run), a dangling one
+// is named, a symlinked folder is walked once (a loop ends); under a glob
+// a matching symlink is linted and a subfolder that cannot be read fails
+// the run naming it.
+func TestSymlinkedCatalogsAreNeverSkippedInSilence(t *testing.T) {
+	bad := `[{"name": "x", "description": "", "inputSchema": {"type": "object"}}]`
+	// Not the demo: its non-ECMA pattern is warned about once a process,
+	// and TestCheckArgs wants that warning.
+	good := []byte(`[{"name": "get_report", "description": "Returns the monthly sales report for a region. Use it when asked about sales figures.", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "description": "The sales region."}}, "required": ["region"]}}]`)
+	setup := func(t *testing.T) (root, cats string) {
+		root = t.TempDir()
+		cats = filepath.Join(root, "cats")
+		for _, d := range []string{filepath.Join(cats, "a"), filepath.Join(root, "elsewhere", "more")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for p, data := range map[string][]byte{
+			filepath.Join(cats, "ok.json"):                      good,
+			filepath.Join(root, "elsewhere", "failing.json"):    []byte(bad),
+			filepath.Join(root, "elsewhere", "more", "x2.json"): []byte(bad),
+		} {
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return root, cats
+	}
+	link := func(t *testing.T, target, at string) {
+		t.Helper()
+		if err := os.Symlink(target, at); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	t.Run("a symlinked failing catalog fails the run", func(t *testing.T) {
+		root, cats := setup(t)
+		link(t, filepath.Join(root, "elsewhere", "failing.json"), filepath.Join(cats, "a", "linked.json"))
+		code, out, errOut := runCmd("", "lint", "--no-similarity", cats)
+		if code != 1 || !strings.Contains(out, "linked.json") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 naming linked.json", code, out, errOut)
+		}
+	})
+	t.Run("a dangling symlink is named", func(t *testing.T) {
+		_, cats := setup(t)
+		link(t, "/nonexistent/tools.json", filepath.Join(cats, "a", "gone.json"))
+		code, _, errOut := runCmd("", "lint", "--no-similarity", cats)
+		if code != 2 || !strings.Contains(errOut, "gone.json") {
+			t.Errorf("exit %d, stderr %q; want exit 2 naming gone.json", code, errOut)
+		}
+	})
+	t.Run("a symlinked folder is walked, a loop ends", func(t *testing.T) {
+		root, cats := setup(t)
+		link(t, filepath.Join(root, "elsewhere", "more"), filepath.Join(cats, "more"))
+		link(t, cats, filepath.Join(cats, "a", "loop"))
+		targets, err := expandCatalogs([]string{cats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tg := range targets {
+			names = append(names, filepath.Base(tg.arg))
+		}
+		if len(targets) != 2 || !strings.HasSuffix(targets[0].arg, "x2.json") {
+			t.Errorf("targets %v, want cats/more/x2.json and cats/ok.json once each", names)
+		}
+	})
+	t.Run("a matching symlink under a glob is linted", func(t *testing.T) {
+		root, cats := setup(t)
+		link(t, filepath.Join(root, "elsewhere", "failing.json"), filepath.Join(cats, "a", "linked.json"))
+		code, out, errOut := runCmd("", "lint", "--no-similarity", cats+"/**/*.json")
+		if code != 1 || !strings.Contains(out, "linked.json") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 naming linked.json", code, out, errOut)
+		}
+	})
+	t.Run("an unreadable subfolder under a glob fails the run", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root reads every directory")
+		}
+		_, cats := setup(t)
+		private := filepath.Join(cats, "private")
+		if err := os.Mkdir(private, 0); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(private, 0o755) })
+		code, _, errOut := runCmd("", "lint", "--no-similarity", cats+"/**/*.json")
+		if code != 2 || !strings.Contains(errOut, private+": permission denied") {
+			t.Errorf("exit %d, stderr %q; want exit 2 naming %s", code, errOut, private)
+		}
+	})
+}
