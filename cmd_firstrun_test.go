@@ -24,6 +24,7 @@ func TestFirstRun(t *testing.T) {
 	}
 	one := write("one.json", `{"tools": [{"name": "get_thing", "description": "Get one thing by its id.", "inputSchema": {"type": "object"}}]}`)
 	twin := write("twin.json", `{"tools": [{"name": "a", "description": "Get one thing.", "inputSchema": {"type": "object"}}, {"name": "a", "description": "Get it again.", "inputSchema": {"type": "object"}}]}`)
+	pair := write("pair.json", `{"tools": [{"name": "get_thing", "description": "Get one thing by its id. Use when the id is known.", "inputSchema": {"type": "object"}}, {"name": "send_mail", "description": "Send an email to one person. Use to notify.", "inputSchema": {"type": "object"}}]}`)
 	yamlFile := write("tools.yaml", "tools:\n  - name: get_thing\n")
 	yamlNamedJSON := write("tools.json", "# the catalog\ntools: []\n")
 	notJSON := write("notes.txt", "hello world\n")
@@ -52,6 +53,9 @@ func TestFirstRun(t *testing.T) {
 		{"text that is no YAML either", []string{"lint", notJSON}, 2, "", "not valid JSON", "YAML"},
 		{"one tool says so", []string{"lint", one}, 0, "Similarity: skipped (one tool: nothing to compare it with); structural rules only", "", ""},
 		{"no similarity says so", []string{"lint", "--no-similarity", demoPath}, 1, "Similarity: skipped (no embedder: --no-similarity); structural rules only", "", ""},
+		{"one argument is one", []string{"check-args", demoPath}, 2, "", "want CATALOG TOOL [ARGS], got 1 argument (see", ""},
+		{"one argument to diff", []string{"diff", demoPath}, 2, "", "got 1 argument (see", ""},
+		{"one pair is one", []string{"lint", pair}, 0, "; 1 pair compared)", "", ""},
 		{"one name twice says so", []string{"lint", twin}, 1, "Similarity: skipped (fewer than two distinct tools: the 2 share one name)", "", ""},
 	}
 	for _, tc := range cases {

@@ -86,7 +86,7 @@ func runProbe(args []string, io stdio) int {
 	arg, rest, given := live.catalogArgs(positional)
 	switch {
 	case !given || len(rest) > 0:
-		return usageError(io, "probe", fmt.Sprintf("want one CATALOG; got %d arguments", len(positional)))
+		return usageError(io, "probe", fmt.Sprintf("want one CATALOG; got %s", plural(len(positional), "argument", "arguments")))
 	case *model == "":
 		return usageError(io, "probe", "--model openai:MODEL is required")
 	case !slices.Contains(probeFormats, *format):
@@ -202,7 +202,7 @@ func runProbe(args []string, io stdio) int {
 			case malformed[i] != "":
 				fmt.Fprintf(io.err, "toolscope probe: note: %s: no requests written: malformed answer (asked twice): %s\n", termsafe.Line(t.Name), termsafe.Line(malformed[i]))
 			case len(written[i]) < *k:
-				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %d requests kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), *k)
+				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %s kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), plural(*k, "request", "requests"))
 			}
 			cases = append(cases, written[i]...)
 		}
@@ -236,7 +236,7 @@ func runProbe(args []string, io stdio) int {
 		if err := judge.NewProbeRecord(result, tools, time.Now()).WriteFile(path); err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(io.err, "toolscope probe: recorded %d requests for %d tools in %s\n", len(result.Cases), len(result.Matrix), termsafe.Line(path))
+		fmt.Fprintf(io.err, "toolscope probe: recorded %s for %s in %s\n", plural(len(result.Cases), "request", "requests"), plural(len(result.Matrix), "tool", "tools"), termsafe.Line(path))
 	}
 	out := &stickyWriter{w: io.out}
 	switch *format {

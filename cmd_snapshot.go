@@ -40,7 +40,7 @@ func runSnapshot(args []string, io stdio) int {
 	case !given:
 		return usageError(io, "snapshot", "want a CATALOG: a live server (mcp:COMMAND or an http(s):// URL), a file or '-'")
 	case len(rest) > 0:
-		return usageError(io, "snapshot", fmt.Sprintf("want one CATALOG, got %d arguments", len(positional)))
+		return usageError(io, "snapshot", fmt.Sprintf("want one CATALOG, got %s", plural(len(positional), "argument", "arguments")))
 	case arg == "" && live.config == "":
 		return usageError(io, "snapshot", "CATALOG is empty")
 	}

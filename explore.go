@@ -118,7 +118,7 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	// No CATALOG is the demo.
 	arg, rest, _ := f.live.catalogArgs(positional)
 	if len(rest) > 0 {
-		return nil, exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %d arguments", len(positional))), false
+		return nil, exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %s", plural(len(positional), "argument", "arguments"))), false
 	}
 	kind := resolveSource(arg, f)
 	if kind == sourceDemo && cfgFlags.path == "" {

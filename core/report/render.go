@@ -84,7 +84,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	if !sim.Analyzed {
 		fmt.Fprintf(t, "Similarity: skipped (%s); structural rules only\n", skippedWhy(sim, r.ToolCount))
 	} else {
-		fmt.Fprintf(t, "Similarity (%s embedder, %s scoring; %s; %d pairs compared)\n", safe(sim.Embedder), sim.Scoring, thresholdText(sim), sim.PairCount)
+		fmt.Fprintf(t, "Similarity (%s embedder, %s scoring; %s; %s compared)\n", safe(sim.Embedder), sim.Scoring, thresholdText(sim), plural(sim.PairCount, "pair"))
 		for _, n := range sim.Notes {
 			fmt.Fprintln(t, t.style(ansiDim, "  note: "+safe(n)))
 		}
