@@ -137,7 +137,9 @@ func (p *pairsPane) Update(msg tea.Msg) tea.Cmd {
 		p.move(d)
 	} else if key.Matches(km, p.keys.Scope) {
 		p.global = !p.global
-		p.cursor, p.offset = 0, 0
+		// Either list starts at its top, the worst pairs: no pair is
+		// carried over from the other (-1 selects none, show clamps).
+		p.cursor, p.offset = -1, 0
 		p.show(p.snap, p.tool, p.pending, p.thresholds)
 	}
 	return nil

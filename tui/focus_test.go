@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// g opens the ranking at its top, the worst pairs, whichever tool is
+// selected and from whichever pane; g again in Pairs goes back to the
+// tool's neighbours, at their top too.
+func TestWorstPairsOpenAtTheTop(t *testing.T) {
+	for _, from := range [][]string{{"g"}, {"3", "g"}, {"2", "g"}} {
+		m := scoredModel(t, mockOptions(t), 160, 45)
+		for selectedName(m) != "resize_volume" {
+			press(m, "down")
+		}
+		// The tool's nearest pair is not the worst one: the old cursor
+		// would have opened the ranking on it, further down.
+		top := m.snap.sim.Ranked[0]
+		if top.A == "resize_volume" || top.B == "resize_volume" {
+			t.Fatal("the test catalog changed: resize_volume is in the worst pair")
+		}
+		press(m, from...)
+		if !m.pairs.global || m.focus != panePairs {
+			t.Fatalf("%v: global %v, focus %v", from, m.pairs.global, m.focus)
+		}
+		if pr, _ := m.pairs.selected(); m.pairs.cursor != 0 || m.pairs.offset != 0 || pr.A != top.A || pr.B != top.B {
+			t.Errorf("%v: the ranking opened at row %d (top %d, %s ↔ %s), want the worst pair %s ↔ %s at the top", from, m.pairs.cursor, m.pairs.offset, pr.A, pr.B, top.A, top.B)
+		}
+		press(m, "down", "down", "g")
+		if m.pairs.global || m.pairs.cursor != 0 {
+			t.Errorf("%v then g: global %v, row %d; want the neighbours at their top", from, m.pairs.global, m.pairs.cursor)
+		}
+	}
+}
+
+// enter in the filter ends it and opens the tool it leaves selected: the
+// Detail keys work at once (w shows the teaching text). ↓ ends it and
+// stays in the list.
+func TestEnterInTheFilterOpensTheTool(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "/")
+	typeKeys(m, "query")
+	press(m, "enter")
+	if m.tools.Typing() || m.focus != paneTool || selectedName(m) != "query_metrics" {
+		t.Fatalf("after enter: typing %v, focus %v, selected %q", m.tools.Typing(), m.focus, selectedName(m))
+	}
+	before := m.tool.why
+	press(m, "w")
+	if m.tool.why == before {
+		t.Error("w after enter in the filter did nothing")
+	}
+	if len(m.tools.rows) != 1 {
+		t.Errorf("the filter was not kept: %d rows", len(m.tools.rows))
+	}
+	m = newTestModel(t, 160, 45)
+	press(m, "/")
+	typeKeys(m, "vol")
+	press(m, "down")
+	if m.tools.Typing() || m.focus != paneTools {
+		t.Errorf("after ↓: typing %v, focus %v; want the list", m.tools.Typing(), m.focus)
+	}
+	// A filter that keeps no tool has nothing to open.
+	m = newTestModel(t, 160, 45)
+	press(m, "/")
+	typeKeys(m, "zzzzqqq")
+	press(m, "enter")
+	if m.focus != paneTools {
+		t.Errorf("enter on an empty filter moved focus to %v", m.focus)
+	}
+}
+
+// Closing the drawer gives focus back to the pane it was opened from, at
+// every layout, by a and by esc (the first esc stops typing).
+func TestDrawerCloseReturnsFocus(t *testing.T) {
+	for _, size := range [][2]int{{160, 45}, {110, 40}, {80, 24}} {
+		for _, from := range []struct {
+			keys []string
+			pane paneID
+		}{{[]string{"1"}, paneTools}, {[]string{"2"}, paneTool}, {[]string{"3"}, panePairs}} {
+			for _, closeKeys := range [][]string{{"esc", "a"}, {"esc", "esc"}} {
+				m := scoredModel(t, mockOptions(t), size[0], size[1])
+				press(m, from.keys...)
+				press(m, "a")
+				if m.focus != paneArgs || !m.drawerOpen {
+					t.Fatalf("a did not open the drawer")
+				}
+				press(m, closeKeys...)
+				if m.drawerOpen || m.focus != from.pane {
+					t.Errorf("%dx%d: opened from %v, closed with %v: open %v, focus %v", size[0], size[1], from.pane, closeKeys, m.drawerOpen, m.focus)
+				}
+			}
+		}
+	}
+}
+
+// H with no project config says why it does nothing.
+func TestHideWithoutAConfigSaysWhy(t *testing.T) {
+	m := newTestModel(t, 160, 45)
+	press(m, "H")
+	if !strings.Contains(m.notice, "toolscope.yaml") || !strings.Contains(footerLine(m), "H hides what toolscope.yaml accepts") {
+		t.Errorf("H without a config: notice %q, footer %q", m.notice, footerLine(m))
+	}
+	o := mockOptions(t)
+	o.ConfigPath = "/nonexistent/dir/toolscope.yaml"
+	m = scoredModel(t, o, 160, 45)
+	press(m, "H")
+	if !strings.Contains(m.notice, "A accepts a pair, I ignores a finding") {
+		t.Errorf("H before any config is written: %q", m.notice)
+	}
+}
