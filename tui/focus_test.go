@@ -1,8 +1,21 @@
 package tui
 
 import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/catalog"
+	"toolscope/core/config"
+	"toolscope/core/lint"
 )
 
 // g opens the ranking at its top, the worst pairs, whichever tool is
@@ -107,5 +120,71 @@ func TestHideWithoutAConfigSaysWhy(t *testing.T) {
 	press(m, "H")
 	if !strings.Contains(m.notice, "A accepts a pair, I ignores a finding") {
 		t.Errorf("H before any config is written: %q", m.notice)
+	}
+}
+
+// The wide footer lists every key that works now: each in words, or its
+// key after "also" when the words do not fit. Narrow footers list what
+// fits, and keep help and quit.
+func TestWideFooterListsEveryKeyThatWorks(t *testing.T) {
+	dir := t.TempDir()
+	catPath := filepath.Join(dir, "ops.json")
+	data, err := os.ReadFile("testdata/ops.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(catPath, data, 0o644)
+	cfgPath := filepath.Join(dir, "toolscope.yaml")
+	os.WriteFile(cfgPath, []byte("rules:\n  says-what-not-when: warn\n"), 0o644)
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := mockOptions(t)
+	o.Config, o.ConfigPath = cfg, cfgPath
+	o.Reload = func(context.Context) (*catalog.Catalog, error) { return catalog.Load(catPath, nil) }
+	o.Export = func(io.Writer, string, *lint.Report, *catalog.Catalog) error { return nil }
+	for _, w := range []int{140, 160, 200} {
+		for _, keys := range [][]string{{}, {"2"}, {"3"}, {"3", "g"}} {
+			m := scoredModel(t, o, w, 45)
+			// Watched, as a catalog file is (set after the start: the
+			// watcher itself would keep the test's drain waiting).
+			m.opts.Watch = catPath
+			m.Update(tea.WindowSizeMsg{Width: w, Height: 45})
+			press(m, keys...)
+			footer := footerLine(m)
+			listed := map[string]bool{}
+			for _, part := range strings.Split(strings.TrimSpace(footer), " · ") {
+				if rest, ok := strings.CutPrefix(part, "also "); ok {
+					for _, k := range strings.Fields(rest) {
+						listed[k] = true
+					}
+					continue
+				}
+				listed[strings.Fields(part)[0]] = true
+			}
+			k := m.keys
+			for _, b := range []struct {
+				b    key.Binding
+				name []string // how the footer may name it
+			}{
+				{k.Scoring, []string{"s"}}, {k.Embedder, []string{"m"}}, {k.Export, []string{"e"}}, {k.Reload, []string{"r"}},
+				{k.WhatIf, []string{"d"}}, {k.NextMatch, []string{"n"}}, {k.Copy, []string{"c"}}, {k.EditFile, []string{"E"}},
+				{k.HideTriaged, []string{"H"}}, {k.Raise, []string{"+/-", "+-"}}, {k.Widen, []string{"]/[", "]["}},
+				{k.Filter, []string{"/"}}, {k.Arguments, []string{"a"}}, {k.NextPane, []string{"tab"}}, {k.Zoom, []string{"z"}},
+				{k.Help, []string{"?"}}, {k.Quit, []string{"q"}},
+			} {
+				if !b.b.Enabled() {
+					t.Errorf("%d %v: %s is off; the test wants every key working", w, keys, b.b.Help().Key)
+					continue
+				}
+				if !slices.ContainsFunc(b.name, func(n string) bool { return listed[n] }) {
+					t.Errorf("%d columns, after %v: the footer leaves out %s:\n%q", w, keys, b.b.Help().Key, footer)
+				}
+			}
+			if ansi.StringWidth(footer) > w {
+				t.Errorf("the footer is %d wide at %d", ansi.StringWidth(footer), w)
+			}
+		}
 	}
 }
