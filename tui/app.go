@@ -778,13 +778,14 @@ func (m *Model) quit() {
 	}
 	var drafts []string
 	if n := m.drawer.draftCount(); n > 0 {
-		drafts = append(drafts, "the argument drafts of "+plural(n, "tool"))
+		drafts = append(drafts, "arguments of "+plural(n, "tool"))
 	}
 	if n := len(m.whatIfDrafts); n > 0 {
-		drafts = append(drafts, "the edited descriptions of "+plural(n, "tool"))
+		drafts = append(drafts, "descriptions of "+plural(n, "tool"))
 	}
 	if len(drafts) > 0 {
-		m.ask("quit and lose "+strings.Join(drafts, " and ")+"?", func() tea.Cmd {
+		// Short enough for 80 columns with its answers.
+		m.ask("quit and lose the drafts ("+strings.Join(drafts, ", ")+")?", func() tea.Cmd {
 			m.quitting = true
 			return nil
 		})

@@ -188,3 +188,53 @@ func TestWideFooterListsEveryKeyThatWorks(t *testing.T) {
 		}
 	}
 }
+
+// Text is cut where it matters least: a Detail title keeps the tool's
+// name whole (the section tabs give way), a comparison at 80 columns
+// keeps "accepted", the quit question fits with its answers, and the
+// header keeps the token count beside "1 accepted".
+func TestTitlesKeepWhatMatters(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "toolscope.yaml")
+	os.WriteFile(cfgPath, []byte("accepted-pairs:\n  - tools: [get_volume_status, hist_volume_status]\n    reason: the history tool is only offered to the audit agent\n"), 0o644)
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := mockOptions(t)
+	o.Config, o.ConfigPath = cfg, cfgPath
+
+	for _, w := range []int{140, 160} {
+		m := scoredModel(t, o, w, 45)
+		press(m, "down") // hist_volume_status
+		top := strings.Split(ansi.Strip(m.View()), "\n")[1]
+		if !strings.Contains(top, "─ hist_volume_status ── [Findings]") {
+			t.Errorf("%d columns: the Detail title cuts the name: %q", w, top)
+		}
+	}
+
+	m := scoredModel(t, o, 80, 24)
+	press(m, "3", "g", "enter")
+	if m.compare == nil {
+		t.Fatal("enter did not compare")
+	}
+	view := ansi.Strip(m.View())
+	if title := strings.Split(view, "\n")[2]; !strings.Contains(title, "confusable, accepted") {
+		t.Errorf("the comparison's title at 80 columns hides the verdict: %q", title)
+	}
+
+	m = scoredModel(t, o, 80, 24)
+	press(m, "a")
+	typeKeys(m, `{"volume_id": "vol-1"}`)
+	press(m, "esc", "esc", "q")
+	if f := footerLine(m); !strings.Contains(f, "quit and lose the drafts (arguments of 1 tool)? y yes · n no") {
+		t.Errorf("the quit question at 80 columns: %q", f)
+	}
+
+	// 145 columns: room for the counts, the token count and "1 accepted",
+	// not for "1 accepted, 0 ignored" as well.
+	m = scoredModel(t, o, 145, 45)
+	if header := strings.Split(ansi.Strip(m.View()), "\n")[0]; !strings.Contains(header, "1 accepted · FAIL") || !strings.Contains(header, "400 tokens") {
+		t.Errorf("the header at 145 columns drops the token count beside the accepted pair: %q", header)
+	}
+}

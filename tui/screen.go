@@ -135,9 +135,11 @@ func (m *Model) footer() string {
 			// would be, and leaves the question a third of the line.
 			fixed := " " + hintText(k.Yes) + " · " + a.key + " " + " · " + hintText(k.No)
 			question := min(ansi.StringWidth(" "+m.asking.text), w/3)
-			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clip(a.hint, max(w-ansi.StringWidth(fixed)-question, 1)) + " · " + hintText(k.No)
+			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clipMiddle(a.hint, max(w-ansi.StringWidth(fixed)-question, 1)) + " · " + hintText(k.No)
 		}
-		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
+		// A question too long is cut in its middle: its end (a price,
+		// what is lost) matters as much as its start.
+		return m.styles.Warn.Render(clip(clipMiddle(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
 	case m.exporting:
 		return m.styles.Footer.Render(" " + m.exportPrompt(w-1))
 	case m.triage != nil:

@@ -180,7 +180,7 @@ func TestWhatIfKeepsADraftPerTool(t *testing.T) {
 		t.Fatal("no to ctrl+r dropped the draft")
 	}
 	press(m, "esc", "q")
-	if m.quitting || m.asking == nil || !strings.Contains(m.asking.text, "edited descriptions of 1 tool") {
+	if m.quitting || m.asking == nil || !strings.Contains(m.asking.text, "descriptions of 1 tool") {
 		t.Fatalf("q with a draft: quitting %v, question %+v", m.quitting, m.asking)
 	}
 	press(m, "n")
