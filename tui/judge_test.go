@@ -22,7 +22,7 @@ func TestJudgeThePairWithCostFirst(t *testing.T) {
 	fail := false
 	opts := mockOptions(t)
 	opts.JudgeCost = func(a, b *catalog.Tool, siblings []string) string {
-		return "openai:m: 1 requests, about 900 input tokens, about $0.01"
+		return "openai:m: 1 request, about 900 input tokens, about $0.01"
 	}
 	opts.Judge = func(ctx context.Context, a, b *catalog.Tool, siblings []string) (chat.Judgment, bool, error) {
 		asked = append(asked, [2]string{a.Name, b.Name})
