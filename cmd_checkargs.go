@@ -113,10 +113,10 @@ func runCheckArgs(args []string, io stdio) int {
 	}
 	catArg, rest, _ := lf.catalogArgs(pos)
 	if lf.config == "" && (len(rest) < 1 || len(rest) > 2) {
-		return usageError(io, name, fmt.Sprintf("want CATALOG TOOL [ARGS], got %d arguments", len(pos)))
+		return usageError(io, name, fmt.Sprintf("want CATALOG TOOL [ARGS], got %s", plural(len(pos), "argument", "arguments")))
 	}
 	if lf.config != "" && (len(rest) < 1 || len(rest) > 2) {
-		return usageError(io, name, fmt.Sprintf("with --mcp-config, want TOOL [ARGS], got %d arguments", len(pos)))
+		return usageError(io, name, fmt.Sprintf("with --mcp-config, want TOOL [ARGS], got %s", plural(len(pos), "argument", "arguments")))
 	}
 	if lf.config == "" && catArg == "" {
 		return usageError(io, name, errEmptyCatalog)

@@ -93,7 +93,7 @@ func runDiff(args []string, io stdio) int {
 		want = 1
 	}
 	if len(positional) != want {
-		return usageError(io, "diff", fmt.Sprintf("want OLD and NEW (or OLD and --mcp-config FILE); got %d arguments", len(positional)))
+		return usageError(io, "diff", fmt.Sprintf("want OLD and NEW (or OLD and --mcp-config FILE); got %s", plural(len(positional), "argument", "arguments")))
 	}
 	if slices.Contains(positional, "") {
 		return usageError(io, "diff", errEmptyCatalog)

@@ -33,7 +33,7 @@ func runInit(args []string, io stdio) int {
 		return code
 	}
 	if len(positional) > 1 {
-		return usageError(io, "init", fmt.Sprintf("want at most one DIR; got %d arguments", len(positional)))
+		return usageError(io, "init", fmt.Sprintf("want at most one DIR; got %s", plural(len(positional), "argument", "arguments")))
 	}
 	text := initConfig()
 	if len(positional) == 1 && positional[0] == "-" {

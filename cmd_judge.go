@@ -195,7 +195,7 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 			if io.errTTY {
 				// One line rewritten in place, cleared at the end.
 				progress = func(done, total int) {
-					fmt.Fprintf(io.err, "\r\x1b[Ktoolscope %s: judged %d of %d pairs", name, done, total)
+					fmt.Fprintf(io.err, "\r\x1b[Ktoolscope %s: judged %d of %s", name, done, plural(total, "pair", "pairs"))
 				}
 			}
 			out = m.Execute(ctx, plan, store, progress)
@@ -232,7 +232,7 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 			return nil, err
 		}
 		shownFile = path
-		fmt.Fprintf(io.err, "toolscope %s: recorded %d judgments in %s (%d in all)\n", name, len(held), termsafe.Line(path), recorded.Len())
+		fmt.Fprintf(io.err, "toolscope %s: recorded %s in %s (%d in all)\n", name, plural(len(held), "judgment", "judgments"), termsafe.Line(path), recorded.Len())
 	}
 	return judge.Apply(r, cat, out.Results, judgeID, shownFile, asked, out.Err), nil
 }

@@ -96,7 +96,7 @@ func runLint(args []string, io stdio) int {
 	var targets []target
 	switch {
 	case f.live.config != "" && len(positional) > 0:
-		return usageError(io, "lint", fmt.Sprintf("want CATALOG arguments or --mcp-config FILE, not both; got %d arguments", len(positional)))
+		return usageError(io, "lint", fmt.Sprintf("want CATALOG arguments or --mcp-config FILE, not both; got %s", plural(len(positional), "argument", "arguments")))
 	case f.live.config != "":
 		targets = []target{{arg: ""}}
 	case len(positional) == 0:

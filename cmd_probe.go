@@ -88,7 +88,7 @@ func runProbe(args []string, io stdio) int {
 	arg, rest, given := live.catalogArgs(positional)
 	switch {
 	case !given || len(rest) > 0:
-		return usageError(io, "probe", fmt.Sprintf("want one CATALOG; got %d arguments", len(positional)))
+		return usageError(io, "probe", fmt.Sprintf("want one CATALOG; got %s", plural(len(positional), "argument", "arguments")))
 	case *model == "":
 		return usageError(io, "probe", "--model openai:MODEL is required")
 	case !slices.Contains(probeFormats, *format):
@@ -219,7 +219,7 @@ func runProbe(args []string, io stdio) int {
 			case malformed[i] != "":
 				fmt.Fprintf(io.err, "toolscope probe: note: %s: no requests written: malformed answer (asked twice): %s\n", termsafe.Line(t.Name), termsafe.Line(malformed[i]))
 			case len(written[i]) < *k:
-				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %d requests kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), *k)
+				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %s kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), plural(*k, "request", "requests"))
 			}
 			cases = append(cases, written[i]...)
 		}
@@ -249,7 +249,7 @@ func runProbe(args []string, io stdio) int {
 	var recordErr error
 	if *record {
 		if recordErr = judge.NewProbeRecord(result, tools, time.Now()).WriteFile(recordPath); recordErr == nil {
-			fmt.Fprintf(io.err, "toolscope probe: recorded %d requests for %d tools in %s\n", len(result.Cases), len(result.Matrix), termsafe.Line(recordPath))
+			fmt.Fprintf(io.err, "toolscope probe: recorded %s for %s in %s\n", plural(len(result.Cases), "request", "requests"), plural(len(result.Matrix), "tool", "tools"), termsafe.Line(recordPath))
 		}
 	}
 	out := &stickyWriter{w: io.out}

@@ -205,7 +205,7 @@ func TestProbeReportsThePicksWhenTheOfflineCheckFails(t *testing.T) {
 			t.Errorf("%s: stderr lacks the one note:\n%s", format, errb)
 		}
 		if format == "text" {
-			if !strings.Contains(out, "1 of 1 requests for alpha_search went to beta_lookup\n") || strings.Contains(out, "offline") {
+			if !strings.Contains(out, "1 of 1 request for alpha_search went to beta_lookup\n") || strings.Contains(out, "offline") {
 				t.Errorf("the text report:\n%s", out)
 			}
 			continue

@@ -318,7 +318,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, doubleDash(err)
+			return nil, flagSuggestion(fs, doubleDash(err))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

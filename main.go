@@ -73,6 +73,10 @@ func run(args []string, io stdio) int {
 		if c, ok := commands[args[0]]; ok {
 			return c.run(args[1:], io)
 		}
+		if msg, ok := unknownCommand(args); ok {
+			fmt.Fprintf(io.err, "toolscope: %s\n", termsafe.Line(msg))
+			return 2
+		}
 	}
 	if explore == nil {
 		usage(io.err)

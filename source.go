@@ -34,7 +34,7 @@ func (h *headerFlag) String() string {
 	if len(*h) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d headers", len(*h))
+	return plural(len(*h), "header", "headers")
 }
 
 func (h *headerFlag) Set(s string) error {

@@ -175,6 +175,9 @@ type Model struct {
 	focus  paneID
 
 	drawerOpen bool
+	// drawerFrom is the pane that had focus when the drawer opened: closing
+	// the drawer gives focus back to it.
+	drawerFrom paneID
 	helpOpen   bool
 	helpScroll int
 	// start is the start screen while a live source is reached.
@@ -590,6 +593,16 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.triagePromptKey(msg)
 	}
 	if m.panes[m.focus].Typing() {
+		if m.focus == paneTools && msg.Type == tea.KeyEnter {
+			// enter ends the filter and opens the tool it leaves
+			// selected, as enter on the list does: the Detail keys (w,
+			// I, f) then act at once. ↓ ends it and stays in the list.
+			cmd := m.toPane(msg)
+			if !m.tools.Typing() && m.tools.selectedTool() >= 0 {
+				m.setFocus(paneTool)
+			}
+			return cmd
+		}
 		return m.toPane(msg)
 	}
 	if m.compare != nil {
@@ -670,6 +683,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.editCatalog()
 	case key.Matches(msg, k.HideTriaged):
 		m.toggleTriaged()
+	case !k.HideTriaged.Enabled() && pressed(msg, k.HideTriaged):
+		// A key that cannot act says why rather than nothing.
+		m.notice = "H hides what toolscope.yaml accepts and ignores: " + m.noConfigWhy()
 	case key.Matches(msg, k.Accept) && (m.focus == panePairs || m.compare != nil),
 		key.Matches(msg, k.Ignore) && m.focus == paneTool && m.compare == nil,
 		key.Matches(msg, k.Undo) && (m.focus == panePairs || m.focus == paneTool || m.compare != nil):
@@ -762,13 +778,14 @@ func (m *Model) quit() {
 	}
 	var drafts []string
 	if n := m.drawer.draftCount(); n > 0 {
-		drafts = append(drafts, "the argument drafts of "+plural(n, "tool"))
+		drafts = append(drafts, "arguments of "+plural(n, "tool"))
 	}
 	if n := len(m.whatIfDrafts); n > 0 {
-		drafts = append(drafts, "the edited descriptions of "+plural(n, "tool"))
+		drafts = append(drafts, "descriptions of "+plural(n, "tool"))
 	}
 	if len(drafts) > 0 {
-		m.ask("quit and lose "+strings.Join(drafts, " and ")+"?", func() tea.Cmd {
+		// Short enough for 80 columns with its answers.
+		m.ask("quit and lose the drafts ("+strings.Join(drafts, ", ")+")?", func() tea.Cmd {
 			m.quitting = true
 			return nil
 		})
@@ -948,6 +965,9 @@ func (m *Model) setFocus(id paneID) {
 }
 
 func (m *Model) openDrawer() {
+	if m.focus != paneArgs {
+		m.drawerFrom = m.focus
+	}
 	m.drawerOpen = true
 	m.focus = paneArgs
 	m.resize(m.layout.Width, m.layout.Height)
@@ -955,7 +975,10 @@ func (m *Model) openDrawer() {
 
 func (m *Model) closeDrawer() {
 	m.drawerOpen = false
-	m.focus = paneTool
+	m.focus = m.drawerFrom
+	if m.focus == paneArgs {
+		m.focus = paneTool
+	}
 	m.resize(m.layout.Width, m.layout.Height)
 }
 

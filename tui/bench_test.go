@@ -126,7 +126,7 @@ func rankingModel(b testing.TB, pairs int) *Model {
 }
 
 // BenchmarkRankingJump is End then Home in the global ranking of 5,000
-// pairs, each with its frame (README: under 50 ms a jump).
+// pairs, each with its frame (docs/performance.md: under 50 ms a jump).
 func BenchmarkRankingJump(b *testing.B) {
 	m := rankingModel(b, 5000)
 	b.ReportAllocs()
@@ -145,7 +145,7 @@ func BenchmarkRankingJump(b *testing.B) {
 
 // BenchmarkListKeystroke is j or k in the tool list of a 1,000-tool
 // catalog, scored, to a fresh frame at 200x60: the explorer's side of a
-// keystroke (README: keystroke to frame).
+// keystroke (docs/performance.md: keystroke to frame).
 func BenchmarkListKeystroke(b *testing.B) {
 	cat, err := catalog.Parse("big.json", bigCatalog(1000))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
@@ -50,14 +51,26 @@ func (c *compareView) setSize(w, h int) {
 }
 
 func (c *compareView) title() string {
-	t := shown(c.a.Name) + " ↔ " + shown(c.b.Name) + " · " + scoreText(c.scoring, c.pair.Similarity)
+	names := shown(c.a.Name) + " ↔ " + shown(c.b.Name)
+	score := " · " + scoreText(c.scoring, c.pair.Similarity)
+	affinity, verdict := "", ""
 	if c.pair.Affinity != nil {
-		t += fmt.Sprintf(" · affinity %.2f", *c.pair.Affinity)
+		affinity = fmt.Sprintf(" · affinity %.2f", *c.pair.Affinity)
 	}
 	if c.verdict != nil {
-		t += " · " + verdictText(c.verdict)
+		verdict = " · " + verdictText(c.verdict)
 	}
-	return t
+	// The verdict ("confusable, accepted") and the score always show:
+	// the affinity gives way first, then the names are cut in their
+	// middles.
+	room := c.w - 3 // the frame's border, its corner rule and the spaces around the title
+	if c.w <= 0 || ansi.StringWidth(names+score+affinity+verdict) <= room {
+		return names + score + affinity + verdict
+	}
+	if ansi.StringWidth(names+score+verdict) <= room {
+		return names + score + verdict
+	}
+	return pairNames(shown(c.a.Name), shown(c.b.Name), max(room-ansi.StringWidth(score+verdict), 12)) + score + verdict
 }
 
 func (c *compareView) rebuild() {

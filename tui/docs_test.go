@@ -9,10 +9,10 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// The key maps in the README and docs/explorer.md name every key the
-// explorer answers to.
+// The key map in docs/explorer.md names every key the explorer answers
+// to.
 func TestDocsListEveryKey(t *testing.T) {
-	for _, doc := range []string{"../README.md", "../docs/explorer.md"} {
+	for _, doc := range []string{"../docs/explorer.md"} {
 		data, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)

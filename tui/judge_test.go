@@ -22,7 +22,7 @@ func TestJudgeThePairWithCostFirst(t *testing.T) {
 	fail := false
 	opts := mockOptions(t)
 	opts.JudgeCost = func(a, b *catalog.Tool, siblings []string) string {
-		return "openai:m: 1 requests, about 900 input tokens, about $0.01"
+		return "openai:m: 1 request, about 900 input tokens, about $0.01"
 	}
 	opts.Judge = func(ctx context.Context, a, b *catalog.Tool, siblings []string) (chat.Judgment, bool, error) {
 		asked = append(asked, [2]string{a.Name, b.Name})
@@ -143,14 +143,15 @@ func TestJudgeEveryReviewPair(t *testing.T) {
 	if want := "judged " + strconv.Itoa(len(review)) + " review pairs: 0 confusable, " + strconv.Itoa(len(review)) + " cleared"; m.notice != want || len(m.judgments) != len(review) {
 		t.Errorf("notice %q (want %q), %d judgments kept", m.notice, want, len(m.judgments))
 	}
-	// On a narrow screen the offer's cost is cut, never the answers.
+	// On a narrow screen the offer is cut in its middle, never the
+	// answers nor the price at its end.
 	long := opts
 	long.JudgeCostAll = func([][2]*catalog.Tool, [][]string) string {
 		return "openai:m: 3 not judged before, 3 requests, about 1490 input and 360 output tokens, about $0.01"
 	}
 	narrow := scoredModel(t, long, 80, 24)
 	press(narrow, "3", "J")
-	if f := strings.TrimRight(footerLine(narrow), " "); !strings.HasPrefix(f, " judge ") || !strings.Contains(f, "y yes · a every review pair (3: openai:m") || !strings.HasSuffix(f, "… · n no") {
+	if f := strings.TrimRight(footerLine(narrow), " "); !strings.HasPrefix(f, " judge ") || !strings.Contains(f, "y yes · a every review pair ") || !strings.HasSuffix(f, "about $0.01) · n no") {
 		t.Errorf("the question at 80 columns: %q", f)
 	}
 	// A failed request ends the run: the rest stay unjudged, and say why.

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -137,7 +139,9 @@ func (p *pairsPane) Update(msg tea.Msg) tea.Cmd {
 		p.move(d)
 	} else if key.Matches(km, p.keys.Scope) {
 		p.global = !p.global
-		p.cursor, p.offset = 0, 0
+		// Either list starts at its top, the worst pairs: no pair is
+		// carried over from the other (-1 selects none, show clamps).
+		p.cursor, p.offset = -1, 0
 		p.show(p.snap, p.tool, p.pending, p.thresholds)
 	}
 	return nil
@@ -414,8 +418,12 @@ func (p *pairsPane) detail() []string {
 	st := p.styles
 	names := shown(pr.A) + " ↔ " + shown(pr.B)
 	facts := p.score(pr.Similarity)
+	var th *similarity.Thresholds
+	if p.snap.sim != nil && !p.snap.sim.Thresholds.ReportOnly() && p.snap.sim.Scoring == similarity.ScoringRisk {
+		th = &p.snap.sim.Thresholds
+	}
 	if pr.Risk != nil {
-		facts = fmt.Sprintf("risk %.2f", *pr.Risk)
+		facts = "risk " + riskText(*pr.Risk, th)
 	} else if pr.Affinity != nil {
 		facts += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
 	}
@@ -424,6 +432,9 @@ func (p *pairsPane) detail() []string {
 		facts += " · " + verdictText(v)
 	} else {
 		facts += " · no verdict"
+	}
+	if pr.Risk != nil && th != nil {
+		facts += bandNote(*pr.Risk, *th, v, p.judgmentText(pr) != "")
 	}
 	// The facts go under the names rather than lose the verdict at the
 	// end of a line too narrow for both; the hint has the rest of the room.
@@ -490,4 +501,68 @@ func (p *pairsPane) clickRow(row int) {
 		}
 		y += h
 	}
+}
+
+// riskText writes a risk with two decimals, or with as many more (up to
+// five) as it takes for the text not to read as at or over a threshold it
+// is under, or under one it reaches: 0.066 under a review start of 0.0689
+// is "0.066", never "0.07".
+func riskText(r float64, th *similarity.Thresholds) string {
+	if th == nil {
+		return fmt.Sprintf("%.2f", r)
+	}
+	bars := []float64{th.Confusability, max(0, th.Confusability-th.WatchBand)}
+	for d := 2; d < 5; d++ {
+		text := fmt.Sprintf("%.*f", d, r)
+		shown, _ := strconv.ParseFloat(text, 64)
+		ok := true
+		for _, b := range bars {
+			if (r < b) != (shown < b) {
+				ok = false
+			}
+		}
+		if ok {
+			return text
+		}
+	}
+	return fmt.Sprintf("%.5f", r)
+}
+
+// bandNote says, after a pair's verdict, what the thresholds shown above
+// it would not: that its risk is just under a band's start (the bar with
+// the digits that tell them apart), or why its verdict is not its band's
+// (a judgment, an accept).
+func bandNote(r float64, th similarity.Thresholds, v *similarity.PairFinding, judged bool) string {
+	review := max(0, th.Confusability-th.WatchBand)
+	band := similarity.Verdict("")
+	switch {
+	case r >= th.Confusability:
+		band = similarity.Confusable
+	case r >= review:
+		band = similarity.Watch
+	}
+	got := similarity.Verdict("")
+	if v != nil {
+		got = v.Kind
+	}
+	if got != band {
+		bandName := "no verdict"
+		if band != "" {
+			bandName = band.Shown()
+		}
+		if judged {
+			return " (judged; the risk alone: " + bandName + ")"
+		}
+		return " (the risk alone: " + bandName + ")"
+	}
+	// Just under a start the two-decimal thresholds would hide.
+	for _, b := range []struct {
+		at   float64
+		name string
+	}{{th.Confusability, "confusable"}, {review, "review"}} {
+		if r < b.at && fmt.Sprintf("%.2f", r) == fmt.Sprintf("%.2f", b.at) {
+			return fmt.Sprintf(" (just under %s at %s)", b.name, strconv.FormatFloat(math.Round(b.at*1e5)/1e5, 'f', -1, 64))
+		}
+	}
+	return ""
 }

@@ -37,7 +37,7 @@ func TestQuitWithDraftsAsksFirst(t *testing.T) {
 		t.Fatalf("draftCount %d, want 1", n)
 	}
 	press(m, "q")
-	if m.quitting || !strings.Contains(footerLine(m), "lose the argument drafts of 1 tool? y yes · n no") {
+	if m.quitting || !strings.Contains(footerLine(m), "quit and lose the drafts (arguments of 1 tool)? y yes · n no") {
 		t.Fatalf("q with a draft: quitting %v, footer %q", m.quitting, footerLine(m))
 	}
 	press(m, "2") // other keys wait for the answer

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -134,9 +135,11 @@ func (m *Model) footer() string {
 			// would be, and leaves the question a third of the line.
 			fixed := " " + hintText(k.Yes) + " · " + a.key + " " + " · " + hintText(k.No)
 			question := min(ansi.StringWidth(" "+m.asking.text), w/3)
-			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clip(a.hint, max(w-ansi.StringWidth(fixed)-question, 1)) + " · " + hintText(k.No)
+			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clipMiddle(a.hint, max(w-ansi.StringWidth(fixed)-question, 1)) + " · " + hintText(k.No)
 		}
-		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
+		// A question too long is cut in its middle: its end (a price,
+		// what is lost) matters as much as its start.
+		return m.styles.Warn.Render(clip(clipMiddle(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
 	case m.exporting:
 		return m.styles.Footer.Render(" " + m.exportPrompt(w-1))
 	case m.triage != nil:
@@ -146,26 +149,26 @@ func (m *Model) footer() string {
 	case m.start != nil:
 		return m.styles.Footer.Render(clip(" esc cancel · q quit", w))
 	}
-	var items []string
+	var items []footItem
 	if m.notice != "" {
 		// What just happened is said first and never dropped: cut in its
 		// middle (a path's) to the room the help and quit keys leave.
 		room := w - 1 - ansi.StringWidth(" · "+hintText(k.Help)+" · "+hintText(k.Quit))
-		items = append(items, m.styles.Warn.Render(clipMiddle(shown(m.notice), max(room, 1))))
+		items = append(items, footItem{text: m.styles.Warn.Render(clipMiddle(shown(m.notice), max(room, 1))), must: true})
 	}
 	p := m.focused()
 	if !m.helpOpen && !p.Typing() && m.compare == nil {
 		// The way to the worst pairs and the zoom come first, from the
 		// first screen on.
 		if k.Scope.Enabled() && m.focus != panePairs {
-			items = append(items, "g worst pairs")
+			items = append(items, footItem{text: "g worst pairs", key: "g"})
 		}
-		items = append(items, "z zoom")
+		items = append(items, footItem{text: "z zoom", key: "z"})
 	}
 	n := 0
 	for _, b := range p.Keys() {
 		if b.Enabled() && n < footerPaneKeys && !m.helpOpen {
-			items = append(items, hintText(b))
+			items = append(items, keyItem(b, shortKeyHint(b)))
 			n++
 		}
 	}
@@ -173,43 +176,113 @@ func (m *Model) footer() string {
 	switch {
 	case m.helpOpen:
 		// In help only the movement keys scroll; the pane's keys close it.
-		items = append(items, "↑/↓ pgup/pgdn scroll")
+		items = append(items, footItem{text: "↑/↓ pgup/pgdn scroll"})
 		tail = []string{hintText(k.ForceQuit), "q or any other key closes help"}
 	case p.Typing():
 		tail = []string{hintText(k.ForceQuit)}
 	case m.compare != nil:
 	default:
-		items = append(items, hintText(k.NextPane), hintText(k.Filter), hintText(k.Arguments))
+		items = append(items, keyItem(k.NextPane, hintText(k.NextPane)), keyItem(k.Filter, hintText(k.Filter)), keyItem(k.Arguments, hintText(k.Arguments)))
 		if k.Raise.Enabled() {
-			items = append(items, "+/- threshold")
+			items = append(items, footItem{text: "+/- threshold", key: "+-"}, footItem{text: "]/[ review band", key: "]["})
 		}
-		for _, b := range []key.Binding{k.Scoring, k.Embedder, k.Export, k.Reload} {
+		// Every other key that works now: a wide footer names the keys
+		// whose words do not fit after "also" (? says what each does).
+		for _, b := range []key.Binding{k.Scoring, k.Embedder, k.Export, k.Reload, k.WhatIf, k.NextMatch, k.Copy, k.EditFile, k.HideTriaged} {
 			if b.Enabled() {
-				items = append(items, hintText(b))
+				text := hintText(b)
+				switch b.Help().Key {
+				case k.WhatIf.Help().Key:
+					text = "d what-if"
+				case k.Copy.Help().Key:
+					text = "c copy"
+				case k.NextMatch.Help().Key:
+					text = "n next flagged"
+				}
+				items = append(items, keyItem(b, text))
 			}
 		}
 	}
 	end := strings.Join(tail, " · ")
-	line := ""
-	seen := map[string]bool{}
-	for _, it := range items {
-		if seen[it] {
-			continue
+	line, all := fitFooter(items, len(items), w, end)
+	if !all && m.layout.Mode == ModeWide {
+		// As many in words as leave room for the keys of the rest.
+		for words := len(items) - 1; words >= 0; words-- {
+			if l, fits := fitFooter(items, words, w, end); fits {
+				line = l
+				break
+			}
 		}
-		seen[it] = true
-		next := it
-		if line != "" {
-			next = line + " · " + it
-		}
-		if 1+ansi.StringWidth(next)+ansi.StringWidth(" · "+end) > w {
-			break
-		}
-		line = next
 	}
 	if line != "" {
 		line += " · "
 	}
 	return m.styles.Footer.Render(clip(" "+line+end, w))
+}
+
+// footItem is a footer entry: its words, and its key alone for the
+// "also" list ("" when it cannot go there: a notice, a movement key).
+type footItem struct {
+	text, key string
+	// must is a notice: in words, or the line does not fit.
+	must bool
+}
+
+// keyItem is b's footer entry with text as its words.
+func keyItem(b key.Binding, text string) footItem {
+	k := b.Help().Key
+	if strings.ContainsAny(k, "↑↓←→") || strings.Contains(k, "pg") || k == "home" || k == "end" {
+		// A movement key: its words or nothing.
+		k = ""
+	}
+	return footItem{text: text, key: k}
+}
+
+// fitFooter joins the first words items in words and the keys of the rest
+// after "also", each once, before end in w cells. fits reports whether
+// every item is on the line; when words is len(items) and they do not all
+// fit, line holds as many as do.
+func fitFooter(items []footItem, words, w int, end string) (line string, fits bool) {
+	seen := map[string]bool{}
+	var also []string
+	for i, f := range items {
+		if i >= words {
+			if f.must {
+				return line, false
+			}
+			if f.key == "" {
+				// A movement key, help's scroll: they go without saying.
+				continue
+			}
+			if !seen[f.text] && !slices.Contains(also, f.key) {
+				also = append(also, f.key)
+			}
+			continue
+		}
+		if seen[f.text] {
+			continue
+		}
+		seen[f.text] = true
+		next := f.text
+		if line != "" {
+			next = line + " · " + f.text
+		}
+		if 1+ansi.StringWidth(next)+ansi.StringWidth(" · "+end) > w {
+			return line, false
+		}
+		line = next
+	}
+	if len(also) > 0 {
+		next := "also " + strings.Join(also, " ")
+		if line != "" {
+			next = line + " · " + next
+		}
+		if 1+ansi.StringWidth(next)+ansi.StringWidth(" · "+end) > w {
+			return line, false
+		}
+		line = next
+	}
+	return line, true
 }
 
 // promptFieldMin is the least room a footer prompt's text field gets.
@@ -247,3 +320,10 @@ func promptLine(before string, field *textinput.Model, after string, w int) stri
 
 // hintText is a key and what it does, as the footer lists it.
 func hintText(k key.Binding) string { return k.Help().Key + " " + k.Help().Desc }
+
+// shortKeyHint is a pane key's footer hint without its parenthesis: "I
+// ignore a finding".
+func shortKeyHint(b key.Binding) string {
+	desc, _, _ := strings.Cut(b.Help().Desc, " (")
+	return b.Help().Key + " " + desc
+}

@@ -49,16 +49,30 @@ func (m *Model) header() string {
 		count(plural(r.Summary.Errors, "error"), r.Summary.Errors, st.Error.Render),
 		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render)}
 	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
-		long = append(long, st.Muted.Render(fmt.Sprintf("%d accepted, %d ignored", len(sup.Pairs), len(sup.Findings))))
+		// Only the counts there are: "1 accepted", not "1 accepted, 0
+		// ignored".
+		var parts []string
+		if n := len(sup.Pairs); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d accepted", n))
+		}
+		if n := len(sup.Findings); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d ignored", n))
+		}
+		long = append(long, st.Muted.Render(strings.Join(parts, ", ")))
 	}
 	long = append(long, verdict)
 	line := " " + strings.Join(long, " · ")
-	if tok := m.tokensStatus(); tok != "" {
-		// The catalog's tokens beside its tool count, where they fit: the
-		// long form is not given up for them.
-		long[2] += ", " + tok
-		if with := " " + strings.Join(long, " · "); ansi.StringWidth(with) <= m.layout.Width {
-			line = with
+	if tok, short := m.tokensStatus(), m.tokensShort(); tok != "" {
+		// The catalog's tokens beside its tool count, where they fit (the
+		// count alone when its share does not): the long form is not
+		// given up for them.
+		tools := long[2]
+		for _, t := range []string{tok, short} {
+			long[2] = tools + ", " + t
+			if with := " " + strings.Join(long, " · "); ansi.StringWidth(with) <= m.layout.Width {
+				line = with
+				break
+			}
 		}
 	}
 	// The form follows the width, not the content: under the wide layout

@@ -61,6 +61,15 @@ func (m *Model) tokensStatus() string {
 	return fmt.Sprintf("%s tokens (%s of %s)", thousands(t.Total.O200k), sharePercent(t.Share), kilo(t.Context))
 }
 
+// tokensShort is the catalog's token count alone: "3,044 tokens".
+func (m *Model) tokensShort() string {
+	t := m.tokens
+	if t == nil || m.snap == nil || t.cat != m.snap.cat {
+		return ""
+	}
+	return thousands(t.Total.O200k) + " tokens"
+}
+
 // toolTokens is tool i's o200k_base count, false until counted.
 func toolTokens(t *tokenCounts, s *snapshot, i int) (int, bool) {
 	if t == nil || s == nil || t.cat != s.cat || i < 0 || i >= len(t.Tools) {

@@ -138,8 +138,16 @@ func (p *toolPane) title() string {
 			tabs[s] = "[" + tabs[s] + "]"
 		}
 	}
-	rest := " ── " + strings.Join(tabs, " │ ")
-	return clipMiddle(name, max(p.w-ansi.StringWidth(rest)-4, 12)) + rest
+	// The name is what the title is for: the section tabs give way
+	// first (to the current section alone, then to nothing), and the
+	// name is cut only when it does not fit by itself.
+	room := p.w - 3 // the frame's border, its corner rule and the spaces around the title
+	for _, rest := range []string{" ── " + strings.Join(tabs, " │ "), " ── " + tabs[cur]} {
+		if ansi.StringWidth(name)+ansi.StringWidth(rest) <= room {
+			return name + rest
+		}
+	}
+	return clipMiddle(name, max(room, 12))
 }
 
 // rebuild renders the pane's lines for the current tool and size.

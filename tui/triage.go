@@ -417,3 +417,12 @@ func (m *Model) toggleTriaged() {
 		m.notice = "accepted and ignored results hidden"
 	}
 }
+
+// noConfigWhy says why there is nothing for H to hide: no config read,
+// and whether triage could write one.
+func (m *Model) noConfigWhy() string {
+	if m.configPath() == "" {
+		return "none is read here (the demo, or --no-config)"
+	}
+	return "there is none yet (A accepts a pair, I ignores a finding, and either writes " + m.configShown() + ")"
+}

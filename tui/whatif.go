@@ -253,6 +253,7 @@ func (v *whatIfView) render() {
 	case v.before == nil:
 		add(st.Muted, "scoring the description as it is…")
 	}
+	lastWhy := ""
 	for _, r := range v.rows {
 		bm, bn := v.band(r.before)
 		am, an := v.band(r.after)
@@ -261,10 +262,19 @@ func (v *whatIfView) render() {
 			line += " (with its draft)"
 		}
 		v.lines = append(v.lines, clip(line, v.w))
-		if len(r.reasons) > 0 {
-			for _, l := range wrap("why: "+shown(report.ReasonsText(r.reasons)), max(v.w-4, 1)) {
-				v.lines = append(v.lines, st.Muted.Render("    "+l))
-			}
+		// The reasons are for a pair that is or was flagged: a pair
+		// clear before and after has nothing to explain, and a sentence
+		// the row above gave is not said again.
+		if len(r.reasons) == 0 || bn == "clear" && an == "clear" {
+			continue
+		}
+		why := "why: " + shown(report.ReasonsText(r.reasons))
+		if why == lastWhy {
+			why = "why: as above"
+		}
+		lastWhy = "why: " + shown(report.ReasonsText(r.reasons))
+		for _, l := range wrap(why, max(v.w-4, 1)) {
+			v.lines = append(v.lines, st.Muted.Render("    "+l))
 		}
 	}
 }

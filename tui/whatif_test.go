@@ -180,7 +180,7 @@ func TestWhatIfKeepsADraftPerTool(t *testing.T) {
 		t.Fatal("no to ctrl+r dropped the draft")
 	}
 	press(m, "esc", "q")
-	if m.quitting || m.asking == nil || !strings.Contains(m.asking.text, "edited descriptions of 1 tool") {
+	if m.quitting || m.asking == nil || !strings.Contains(m.asking.text, "descriptions of 1 tool") {
 		t.Fatalf("q with a draft: quitting %v, question %+v", m.quitting, m.asking)
 	}
 	press(m, "n")
@@ -365,4 +365,41 @@ func other(pair [2]string, name string) string {
 		return pair[1]
 	}
 	return pair[0]
+}
+
+// The what-if explains a pair that is or was flagged, once: a pair clear
+// before and after gets no "why", and a sentence the row above gave is
+// not repeated.
+func TestWhatIfSaysEachWhyOnce(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	drain(m, press(m, "d"))
+	v := m.whatIf
+	if v == nil {
+		t.Fatal("d did not open the what-if")
+	}
+	th := m.snap.sim.Thresholds
+	flagged, clear := th.Confusability+0.01, 0.01
+	same := []similarity.Reason{{Feature: "adaptive", Effect: 1, Text: "their names and first sentences read closer than each usually does to its nearest tools"}}
+	other := []similarity.Reason{{Feature: "rare", Effect: 1, Text: "their names, descriptions and parameters use the same rare words"}}
+	v.rows = []whatIfRow{
+		{other: "a_tool", before: flagged, after: clear, reasons: same},
+		{other: "b_tool", before: flagged, after: flagged, reasons: same},
+		{other: "c_tool", before: clear, after: clear, reasons: same},
+		{other: "d_tool", before: clear, after: clear, reasons: other},
+		{other: "e_tool", before: clear, after: flagged, reasons: other},
+	}
+	v.render()
+	text := ansi.Strip(strings.Join(v.lines, "\n"))
+	if n := strings.Count(text, "read closer than each usually does"); n != 1 {
+		t.Errorf("the same reason said %d times:\n%s", n, text)
+	}
+	if n := strings.Count(text, "why: as above"); n != 1 {
+		t.Errorf("%d 'as above', want 1 (b_tool):\n%s", n, text)
+	}
+	if n := strings.Count(text, "same rare words"); n != 1 {
+		t.Errorf("e_tool, flagged after, has its why %d times; d_tool, clear, must have none:\n%s", n, text)
+	}
+	if n := strings.Count(text, "why:"); n != 3 {
+		t.Errorf("%d whys, want 3 (a, b as above, e):\n%s", n, text)
+	}
 }

@@ -214,7 +214,11 @@ func Parse(source string, data []byte) (*Catalog, error) {
 	if err != nil {
 		var se *jsonv.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &Error{Source: source, Entry: entryAt(data, se.Pos.Offset), Pos: &se.Pos, Msg: "not valid JSON: " + se.Msg}
+			msg := "not valid JSON: " + se.Msg
+			if looksLikeYAML(source, data) {
+				msg += " (a catalog is JSON; this reads as YAML: convert it, e.g. with yq -o json)"
+			}
+			return nil, &Error{Source: source, Entry: entryAt(data, se.Pos.Offset), Pos: &se.Pos, Msg: msg}
 		}
 		return nil, &Error{Source: source, Msg: err.Error()}
 	}
@@ -576,4 +580,31 @@ func EditDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// looksLikeYAML says whether text that is not JSON reads as YAML: a
+// .yaml or .yml name, or a first line that is a document marker, a
+// comment, a list item or a "key:" mapping.
+func looksLikeYAML(source string, data []byte) bool {
+	lower := strings.ToLower(source)
+	if strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml") {
+		return true
+	}
+	text := strings.TrimLeft(string(data[:min(len(data), 4096)]), " \t\r\n\ufeff")
+	first, _, _ := strings.Cut(text, "\n")
+	first = strings.TrimRight(first, "\r ")
+	switch {
+	case first == "---", strings.HasPrefix(first, "--- "), strings.HasPrefix(first, "#"), strings.HasPrefix(first, "- "):
+		return true
+	}
+	key, _, ok := strings.Cut(first, ":")
+	if !ok || key == "" {
+		return false
+	}
+	for _, r := range key {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -26,6 +26,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","error":{"message":"line one\nline two"}}`))
 	f.Add([]byte("\ufeff[{\"name\":\"a\"},\n{\"name\":\"b\",}]"))
 	f.Add([]byte(`[{"name":"a","input_schema":{},"input_examples":[{"q":1},{"q":[2]}]},{"name":"b","input_schema":{},"input_examples":[3]}]`))
+	// YAML, which a catalog is not: the error says so, still in one line.
+	for _, y := range []string{"tools:\n  - name: a\n", "---\ntools: []\n", "# tools\n- name: a\n", "\ufeff  key-1: v\r\n"} {
+		f.Add([]byte(y))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("f.json", data)
 		if err != nil {

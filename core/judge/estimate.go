@@ -139,7 +139,7 @@ func EstimateProbe(tools []Tool, k, requests int, written bool, catalogTokens in
 // String is the estimate in one line; priceFlag names the flag that gives
 // a price when none is known.
 func (e Estimate) String(priceFlag string) string {
-	s := fmt.Sprintf("%d requests, about %s input and %s output tokens", e.Requests, kilo(e.InTokens), kilo(e.OutTokens))
+	s := fmt.Sprintf("%s, about %s input and %s output tokens", count(e.Requests, "request", "requests"), kilo(e.InTokens), kilo(e.OutTokens))
 	if e.Dollars == nil {
 		return s + ", price unknown (give one with " + priceFlag + " IN,OUT dollars per million tokens)"
 	}

@@ -391,7 +391,7 @@ func (c Confusion) Sentence() string {
 	if picked == NoPick {
 		picked = "no tool"
 	}
-	return fmt.Sprintf("%d of %d requests for %s went to %s", c.Count, c.Of, c.Tool, picked)
+	return fmt.Sprintf("%d of %s for %s went to %s", c.Count, count(c.Of, "request", "requests"), c.Tool, picked)
 }
 
 // PickAll sends every case's request with bounded concurrency and fills

@@ -330,7 +330,7 @@ func (c PairCheck) pair() string { return c.A + " ↔ " + c.B }
 // on and its interval: "3 of 6 requests for either went to the other
 // (95% interval 19–81%)".
 func (c PairCheck) measure() string {
-	return fmt.Sprintf("%d of %d requests for either went to the other (95%% interval %s)", c.Count(), c.Of(), c.interval())
+	return fmt.Sprintf("%d of %s for either went to the other (95%% interval %s)", c.Count(), count(c.Of(), "request", "requests"), c.interval())
 }
 
 func (c PairCheck) interval() string {
@@ -339,8 +339,8 @@ func (c PairCheck) interval() string {
 
 // line is the tally in one sentence.
 func (t Tally) line() string {
-	return fmt.Sprintf("Of %d pairs probed: %d confused and flagged offline, %d confused but not flagged, %d flagged confusable but never confused, %d neither.",
-		t.Pairs, t.ConfusedFlagged, t.Missed, t.NeverConfused, t.Neither)
+	return fmt.Sprintf("Of %s probed: %d confused and flagged offline, %d confused but not flagged, %d flagged confusable but never confused, %d neither.",
+		count(t.Pairs, "pair", "pairs"), t.ConfusedFlagged, t.Missed, t.NeverConfused, t.Neither)
 }
 
 // writeOfflineText is the text report's agreement section.

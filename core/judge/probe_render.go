@@ -36,7 +36,7 @@ func (p Probe) summary() string {
 	if p.FromInputExamples > 0 {
 		from = fmt.Sprintf(" (%d written from input_examples)", p.FromInputExamples)
 	}
-	return fmt.Sprintf("%s: %d requests for %d tools%s, %d went to the tool they were meant for (%.0f%%)", p.Model, n, len(p.Matrix), from, p.Correct, pct)
+	return fmt.Sprintf("%s: %s for %s%s, %d went to the tool they were meant for (%.0f%%)", p.Model, count(n, "request", "requests"), count(len(p.Matrix), "tool", "tools"), from, p.Correct, pct)
 }
 
 // WriteText renders the probe for a terminal: the summary, the confusions

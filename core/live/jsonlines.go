@@ -223,5 +223,8 @@ func (s *skipped) note(scrub func(line string, front, back bool) string) string 
 	if s.n == 1 {
 		return fmt.Sprintf("skipped a line on stdout that is not a JSON-RPC message: %q", first)
 	}
+	if s.n == 1 {
+		return fmt.Sprintf("skipped a line on stdout that is not a JSON-RPC message: %q", first)
+	}
 	return fmt.Sprintf("skipped %d lines on stdout that are not JSON-RPC messages, the first: %q", s.n, first)
 }

@@ -82,9 +82,9 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	sim := r.Similarity
 	t.WriteString("\n")
 	if !sim.Analyzed {
-		fmt.Fprintln(t, "Similarity: skipped (no embedder, or fewer than two distinct tools); structural rules only")
+		fmt.Fprintf(t, "Similarity: skipped (%s); structural rules only\n", skippedWhy(sim, r.ToolCount))
 	} else {
-		fmt.Fprintf(t, "Similarity (%s embedder, %s scoring; %s; %d pairs compared)\n", safe(sim.Embedder), sim.Scoring, thresholdText(sim), sim.PairCount)
+		fmt.Fprintf(t, "Similarity (%s embedder, %s scoring; %s; %s compared)\n", safe(sim.Embedder), sim.Scoring, thresholdText(sim), plural(sim.PairCount, "pair"))
 		for _, n := range sim.Notes {
 			fmt.Fprintln(t, t.style(ansiDim, "  note: "+safe(n)))
 		}
@@ -561,4 +561,19 @@ func WriteRulesJSON(w io.Writer, rules []lint.Rule) error {
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// skippedWhy says why similarity was not scored: no embedder was asked
+// for, or the catalog has fewer than two distinct tools to compare.
+func skippedWhy(sim similarity.Result, tools int) string {
+	switch {
+	case sim.Embedder == "":
+		return "no embedder: --no-similarity"
+	case tools == 1:
+		return "one tool: nothing to compare it with"
+	case tools == 0:
+		return "no tools"
+	default:
+		return fmt.Sprintf("fewer than two distinct tools: the %d share one name", tools)
+	}
 }

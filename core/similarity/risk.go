@@ -202,6 +202,10 @@ func reasonText(f Feature, x Features, up bool, c reasonContext) string {
 	return ""
 }
 
+// prepositions join an object to what it belongs to in a name:
+// activity_to_incident, labels_from_query.
+var prepositions = map[string]bool{"to": true, "from": true, "in": true, "into": true, "on": true, "of": true, "for": true, "by": true, "with": true}
+
 // nestedText says which name holds the other's object and what it adds.
 func nestedText(c reasonContext) string {
 	general, specific, gp, sp := c.nameA, c.nameB, c.a, c.b
@@ -210,8 +214,16 @@ func nestedText(c reasonContext) string {
 	}
 	var extra []string
 	for _, w := range sp.said {
-		if !slices.Contains(gp.object, strings.TrimSuffix(singular(w), "_")) {
+		if !slices.Contains(gp.object, strings.TrimSuffix(singular(w), "_")) && !stopWords[w] {
 			extra = append(extra, w)
+		}
+	}
+	// add_activity_to_incident beside create_incident: the general
+	// object follows a preposition, so the specific tool acts on
+	// something else that belongs to it, and is no narrower tool.
+	for k, w := range sp.said {
+		if k > 0 && prepositions[w] && k+1 < len(sp.said) && slices.Contains(gp.object, strings.TrimSuffix(singular(sp.said[len(sp.said)-1]), "_")) {
+			return fmt.Sprintf("%s acts on %s of the %s that %s is about", specific, quoteJoin(sp.said[:k], " "), strings.Join(sp.said[k+1:], " "), general)
 		}
 	}
 	if gp.verb != "" && gp.action == sp.action {

@@ -104,12 +104,65 @@ func ownWords(x, y nameParts, xt, yt []string) (name, terms []string) {
 		}
 	}
 	for _, w := range xt {
-		// An identifier (another tool's name, a parameter) is no condition.
-		if !slices.Contains(yt, w) && !slices.Contains(name, w) && !strings.Contains(w, "_") {
+		// An identifier (another tool's name, a parameter, a fragment of
+		// a UUID in an example) is no condition; a word the other uses in
+		// its singular or plural is not this one's own.
+		if !hasTerm(yt, w) && !hasTerm(name, w) && !hasTerm(terms, w) && !strings.Contains(w, "_") && !idFragment(w) {
 			terms = add(terms, w)
 		}
 	}
 	return name, terms
+}
+
+// hasTerm reports whether ws holds w, in its singular or plural:
+// "incident" and "incidents" are one term.
+func hasTerm(ws []string, w string) bool {
+	s := singular(w)
+	return slices.ContainsFunc(ws, func(x string) bool { return x == w || singular(x) == s })
+}
+
+// idFragment reports whether w is a piece of an identifier rather than a
+// word: digits only, or hexadecimal with a digit in it (the parts of a
+// UUID, "3fa85f64", "4562", "b3fc2c96").
+func idFragment(w string) bool {
+	digit := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'f':
+		default:
+			return false
+		}
+	}
+	return digit
+}
+
+// sharesObject reports whether two names are about the same thing: an
+// object word in common, singular or plural.
+func sharesObject(a, b nameParts) bool {
+	for _, w := range a.object {
+		if !stopWords[w] && hasTerm(b.object, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// asHint reads a name again for a hint when its action word is the other
+// name's object: in rollback_deploy beside get_deploy, "deploy" is the
+// thing both are about and "rollback" the action, though only deploy is
+// a known action word. The risk keeps its own reading.
+func asHint(p, o nameParts) nameParts {
+	if p.verb == "" || p.lead == p.verb || isAction(p.lead) || stopWords[p.lead] || len(p.said) != 1 || p.said[0] != p.lead || !hasTerm(o.object, p.verb) {
+		return p
+	}
+	q := p
+	q.verb, q.action, q.kind = p.lead, p.lead, kindAct
+	q.said = []string{p.verb}
+	q.object = []string{singular(p.verb)}
+	return q
 }
 
 // onAxis finds the pole ws place a tool at on axis, with the words that
@@ -134,6 +187,7 @@ func onAxis(ws []string, axis string) (string, []string) {
 //  4. Both descriptions at different poles of a known axis: that axis.
 //  5. Else each description's own words.
 func chooseAxis(a, b nameParts, at, bt []string) choiceAxis {
+	a, b = asHint(a, b), asHint(b, a)
 	na, ta := ownWords(a, b, at, bt)
 	nb, tb := ownWords(b, a, bt, at)
 	all := func(n, t []string) []string { return append(slices.Clip(n), t...) }
@@ -150,9 +204,13 @@ func chooseAxis(a, b nameParts, at, bt []string) choiceAxis {
 		switch {
 		case pa != "" && pb != "" && pa != pb:
 			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis, pb, sb}}
-		case pa != "" && pb == "" && otherPole[pa] != "" && a.action == b.action:
+		// Only one tool is placed: the other stands at the opposite pole
+		// only when both are about the same thing (get_volume_status
+		// and hist_volume_status), not when they share just an action
+		// (get_logs is no "one item" beside get_all_services).
+		case pa != "" && pb == "" && otherPole[pa] != "" && a.action == b.action && sharesObject(a, b):
 			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis: axis, pole: otherPole[pa]}}
-		case pb != "" && pa == "" && otherPole[pb] != "" && a.action == b.action:
+		case pb != "" && pa == "" && otherPole[pb] != "" && a.action == b.action && sharesObject(a, b):
 			return choiceAxis{name: axis, a: axisSide{axis: axis, pole: otherPole[pb]}, b: axisSide{axis, pb, sb}}
 		}
 	}
@@ -210,16 +268,21 @@ func (s axisSide) condition(p nameParts, o axisSide) string {
 		return fmt.Sprintf("the request is to %s %s %s", s.pole, article, strings.Join(obj, " "))
 	case "", "name":
 		switch {
-		case s.axis == "name" && len(s.words) > 0 && len(p.said) > len(s.words):
+		case s.axis == "name" && len(s.words) > 0 && len(p.said) >= len(s.words):
 			// The words only its name has, in the name's own phrase: "the
-			// loki label values" says more than "values".
+			// loki label values" says more than "values", "all services"
+			// more than "all or services".
 			var phrase []string
 			for _, w := range p.said {
 				if !stopWords[w] {
 					phrase = append(phrase, w)
 				}
 			}
-			return "the request is about the " + strings.Join(phrase, " ")
+			article := "the "
+			if len(phrase) > 0 && axisWords[phrase[0]].axis == "scope" {
+				article = ""
+			}
+			return "the request is about " + article + strings.Join(phrase, " ")
 		case len(s.words) > 0:
 			return "the request is about " + orList(s.words)
 		case o.axis == "name" && len(o.words) > 0:
@@ -295,6 +358,7 @@ func (c choiceAxis) title(a, b string) (string, string) {
 // the axis that tells them apart. A description that already names the
 // other gets none.
 func riskFixes(a, b *catalog.Tool, pa, pb nameParts, c choiceAxis, aNamesB, bNamesA bool) []Fix {
+	pa, pb = asHint(pa, pb), asHint(pb, pa)
 	var out []Fix
 	if !aNamesB {
 		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", b.OwnName(), c.b.condition(pb, c.a), takes(ownParams(b, a)))})
