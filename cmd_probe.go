@@ -27,9 +27,14 @@ const (
 For each tool the model writes K requests that need that tool without
 naming it; for a tool with Anthropic input_examples (example arguments),
 one of them from each example, as the call it should lead to (or
---examples gives the requests: JSON lines of {"request", "tool"}).
-Each request is then sent with the whole catalog as tools, a tool call
-required, and the tool called is recorded. The output is the confusion
+--examples gives the requests: JSON lines of {"request", "tool"}, the
+tool null for a request no tool fits). Each request is then sent with
+the whole catalog as tools, a tool call required (--tool-choice auto
+leaves it to the model: negatives need it), --repeats N times (the first
+in catalog order, the others in orders shuffled from --seed), and the
+tool called is recorded with its arguments, which go through the
+boundary check-args applies (schema, declarations, periods) against the
+tool called. The output is the confusion
 matrix and, per tool, where its requests went ("3 of 5 requests for a went
 to b"). --record keeps the probe in a file (toolscope.probe.json beside
 toolscope.yaml by default) that the explorer reads: the Pairs pane shows,
@@ -74,6 +79,9 @@ func runProbe(args []string, io stdio) int {
 	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
 	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
 	probeFile := fs.String("probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
+	choice := fs.String("tool-choice", judge.ChoiceRequired, "`CHOICE` sent: required (a tool call required) or auto (the model may call none; negatives need it)")
+	repeats := fs.Int("repeats", 1, "send each request `N` times: the first in catalog order, the others in orders shuffled from --seed")
+	seed := fs.Uint64("seed", 1, "the `SEED` the orders of the repeats after the first are shuffled from")
 	// The offline check's flags are lint's: the embedder, the scoring,
 	// the thresholds and the project config.
 	f := newPairFlags(fs, nil)
@@ -97,6 +105,10 @@ func runProbe(args []string, io stdio) int {
 		return usageError(io, "probe", fmt.Sprintf("--concurrency %d is outside 1..64", *concurrency))
 	case *maxCost < 0:
 		return usageError(io, "probe", "--max-cost is negative")
+	case *choice != judge.ChoiceRequired && *choice != judge.ChoiceAuto:
+		return usageError(io, "probe", fmt.Sprintf("--tool-choice %q is not required or auto", *choice))
+	case *repeats < 1 || *repeats > judge.MaxRepeats:
+		return usageError(io, "probe", fmt.Sprintf("--repeats %d is outside 1..%d", *repeats, judge.MaxRepeats))
 	case *probeFile != "" && !*record:
 		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
 	}
@@ -148,8 +160,15 @@ func runProbe(args []string, io stdio) int {
 		if err != nil {
 			return fail(fmt.Errorf("examples %s: %w", *examples, err))
 		}
+		negatives := 0
 		for _, e := range ex {
 			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request, From: judge.FromExamples})
+			if e.Tool == judge.NoPick {
+				negatives++
+			}
+		}
+		if negatives > 0 && *choice != judge.ChoiceAuto {
+			return usageError(io, "probe", fmt.Sprintf("examples %s: %d requests are meant for no tool (\"tool\": null); with --tool-choice required the model must call one: add --tool-choice auto", *examples, negatives))
 		}
 	}
 
@@ -158,6 +177,7 @@ func runProbe(args []string, io stdio) int {
 	if *examples == "" {
 		requests = *k * len(tools)
 	}
+	requests *= *repeats
 	p, known := judge.PriceFor(name, m.Endpoint(), price)
 	if known {
 		price = &p
@@ -211,13 +231,16 @@ func runProbe(args []string, io stdio) int {
 		// Nothing to send: a record of nothing would replace the last one.
 		return fail(errors.New("no request to send: every request written named its tool or came back malformed (see the notes above); nothing recorded"))
 	}
-	used, err := m.PickAll(ctx, cases, defs, progress("requests sent:"))
+	cases = repeated(cases, *repeats)
+	used, err := m.PickAll(ctx, cases, defs, judge.PickOptions{Choice: *choice, Seed: *seed, Progress: progress("requests sent:")})
 	clear()
 	if err != nil {
 		return fail(err)
 	}
+	judge.CheckArguments(cases, cat, time.Now(), time.Local)
 	result := judge.Tabulate(m.ID(), names, cases)
 	result.Usage = used
+	result.ToolChoice, result.Seed = *choice, *seed
 	scores, err := offlineScores(ctx, cat, f, cfg, io)
 	switch {
 	case err != nil:
@@ -314,9 +337,14 @@ func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 	}
 	out.Cases = make([]judge.ProbeCase, len(p.Cases))
 	for i, c := range p.Cases {
-		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked), From: c.From}
+		issues := make([]string, len(c.ArgumentIssues))
+		for j, is := range c.ArgumentIssues {
+			issues[j] = clean(is)
+		}
+		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked), From: c.From, Repeat: c.Repeat, Arguments: c.Arguments, ArgumentIssues: issues}
 	}
 	safe := judge.Tabulate(p.Model, out.Tools, out.Cases)
+	safe.ToolChoice, safe.Seed, safe.Usage = p.ToolChoice, p.Seed, p.Usage
 	if scores != nil && p.Offline != nil {
 		sc := scores.Renamed(clean)
 		sc.Embedder, sc.Config = clean(sc.Embedder), clean(sc.Config)
@@ -328,6 +356,19 @@ func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 	}
 	safe.OfflineError = p.OfflineError
 	return safe
+}
+
+// repeated is every case sent n times, numbered 1..n: all of the first
+// sending, then all of the second, and so on.
+func repeated(cases []judge.ProbeCase, n int) []judge.ProbeCase {
+	out := make([]judge.ProbeCase, 0, len(cases)*n)
+	for r := 1; r <= n; r++ {
+		for _, c := range cases {
+			c.Repeat = r
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // confirm asks on a terminal whether to go on; off a terminal the answer

@@ -251,6 +251,7 @@ func New(opts Options) *Model {
 	m.pairs.judgments, m.pairs.recorded = m.judgments, opts.Recorded
 	m.pairs.probe = newProbeRates(opts.Probe)
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
+	m.drawer.probe = opts.Probe
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
 	if opts.Catalog == nil {
 		// A live source still to reach: an empty catalog until it answers.

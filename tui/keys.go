@@ -86,9 +86,11 @@ type KeyMap struct {
 	// Arguments drawer.
 	Edit     key.Binding
 	Skeleton key.Binding
-	CallTool key.Binding
-	Mode     key.Binding
-	Clear    key.Binding
+	// ModelArgs loads the model's own arguments from the probe record.
+	ModelArgs key.Binding
+	CallTool  key.Binding
+	Mode      key.Binding
+	Clear     key.Binding
 
 	// A question in the footer (quit with argument drafts).
 	Yes key.Binding
@@ -170,11 +172,12 @@ func DefaultKeyMap() KeyMap {
 		Accept:  b("A", "accept the pair (toolscope.yaml)", "A"),
 		Judge:   b("J", "judge the pair with the chat model (cost first)", "J"),
 
-		Edit:     b("enter/i", "edit", "enter", "i"),
-		Skeleton: b("t", "skeleton of the required arguments", "t"),
-		CallTool: b("C", "call the tool on the live server", "C"),
-		Mode:     b("v", "mode", "v"),
-		Clear:    b("x", "clear", "x"),
+		Edit:      b("enter/i", "edit", "enter", "i"),
+		Skeleton:  b("t", "skeleton of the required arguments", "t"),
+		ModelArgs: b("p", "the model's own arguments (probe record)", "p"),
+		CallTool:  b("C", "call the tool on the live server", "C"),
+		Mode:      b("v", "mode", "v"),
+		Clear:     b("x", "clear", "x"),
 
 		// Enabled only while a question is asked.
 		Yes: off(b("y", "yes", "y")),

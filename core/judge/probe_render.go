@@ -36,14 +36,20 @@ func (p Probe) summary() string {
 	if p.FromInputExamples > 0 {
 		from = fmt.Sprintf(" (%d written from input_examples)", p.FromInputExamples)
 	}
-	return fmt.Sprintf("%s: %d requests for %d tools%s, %d went to the tool they were meant for (%.0f%%)", p.Model, n, len(p.Matrix), from, p.Correct, pct)
+	tools := len(p.Matrix)
+	if p.Matrix[NoPick] != nil {
+		tools-- // the negatives' row
+	}
+	return fmt.Sprintf("%s: %d requests for %d tools%s, %d went to the tool they were meant for (%.0f%%)", p.Model, n, tools, from, p.Correct, pct)
 }
 
 // WriteText renders the probe for a terminal: the summary, the confusions
 // in words, and the matrix with numbered columns.
 func (p Probe) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "probe %s\n\n", p.summary())
+	fmt.Fprintf(&b, "probe %s\n", p.summary())
+	p.writeTallyText(&b)
+	b.WriteString("\n")
 	if len(p.Confusions) == 0 {
 		b.WriteString("No request went to another tool.\n")
 	} else {
@@ -103,6 +109,8 @@ func (p Probe) WriteJSON(w io.Writer) error {
 func (p Probe) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### toolscope probe\n\n%s\n\n", mdEscape(p.summary()))
+	p.writeTallyMarkdown(&b)
+	b.WriteString("\n")
 	if len(p.Confusions) == 0 {
 		b.WriteString("No request went to another tool.\n")
 	} else {
