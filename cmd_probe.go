@@ -20,7 +20,7 @@ import (
 )
 
 const (
-	probeUsage   = "probe --model openai:MODEL [flags] CATALOG"
+	probeUsage   = "probe --model openai:MODEL [flags] CATALOG  |  probe diff OLD NEW"
 	probeSummary = "ask a chat model which tool it would call for realistic requests, and tabulate its picks"
 	probeHelp    = probeSummary + `.
 
@@ -55,6 +55,9 @@ a terminal). The endpoint is --url, else $TOOLSCOPE_JUDGE_URL, else
 $OPENAI_BASE_URL, else OpenAI; the key is $TOOLSCOPE_JUDGE_KEY or
 $OPENAI_API_KEY. See docs/judge.md.
 
+toolscope probe diff OLD NEW compares two records request by request
+(McNemar's exact p); see toolscope probe diff --help.
+
 Exit codes: 0 the probe ran, 2 usage or input error, a refused cost or a
 failed request.`
 )
@@ -67,6 +70,9 @@ func init() {
 var probeFormats = []string{"text", "json", "markdown"}
 
 func runProbe(args []string, io stdio) int {
+	if len(args) > 0 && args[0] == "diff" {
+		return runProbeDiff(args[1:], io)
+	}
 	fs := newFlagSet("probe")
 	model := fs.String("model", "", "the chat `MODEL` to probe, openai:NAME (required)")
 	url := fs.String("url", "", "the OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")

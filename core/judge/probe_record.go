@@ -444,3 +444,40 @@ func (p PairRate) Sentences() [2]string {
 		Confusion{Tool: p.B, Picked: p.A, Count: p.BA, Of: p.OfB}.Sentence(),
 	}
 }
+
+// Accuracy is the share of the record's cases that went where they were
+// meant to (negatives to no tool), with its 95% Wilson interval.
+func (r *ProbeRecord) Accuracy() Share {
+	right := 0
+	for _, c := range r.Cases {
+		if c.Right() {
+			right++
+		}
+	}
+	return NewShare(right, len(r.Cases))
+}
+
+// Stale names what differs between the catalog's tools now and those the
+// probe saw: a tool whose texts changed, one the catalog no longer has,
+// one added since. The model chooses among the whole catalog, so any of
+// them makes the measure one of other texts. Nil when none does.
+func (r *ProbeRecord) Stale(tools []Tool) []string {
+	var out []string
+	now := map[string]bool{}
+	for _, t := range tools {
+		now[t.Name] = true
+		h, ok := r.texts[t.Name]
+		switch {
+		case !ok:
+			out = append(out, t.Name+" (added)")
+		case h != t.TextHash():
+			out = append(out, t.Name+" (changed)")
+		}
+	}
+	for _, t := range r.Tools {
+		if !now[t.Name] {
+			out = append(out, t.Name+" (removed)")
+		}
+	}
+	return out
+}
