@@ -75,12 +75,14 @@ func runProbe(args []string, io stdio) int {
 	}
 	fs := newFlagSet("probe")
 	model := fs.String("model", "", "the chat `MODEL` to probe, openai:NAME (required)")
-	url := fs.String("url", "", "the OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	url := fs.String("model-url", "", "the probed model's OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	fs.StringVar(url, "url", "", "the old spelling of --model-url")
 	k := fs.Int("k", 5, "requests the model writes per tool")
 	examples := fs.String("examples", "", "`FILE` of JSON lines {\"request\", \"tool\"} to send instead of written requests")
 	format := fs.String("format", "text", "output `FORMAT`: "+strings.Join(probeFormats, ", "))
 	maxCost := fs.Float64("max-cost", 1, "ask before running when the estimate is over this many `DOLLARS`")
-	priceText := fs.String("price", "", "the model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
+	priceText := fs.String("model-price", "", "the probed model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
+	fs.StringVar(priceText, "price", "", "the old spelling of --model-price")
 	yes := fs.Bool("yes", false, "run whatever the estimate, without asking")
 	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
 	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
@@ -88,6 +90,7 @@ func runProbe(args []string, io stdio) int {
 	choice := fs.String("tool-choice", judge.ChoiceRequired, "`CHOICE` sent: required (a tool call required) or auto (the model may call none; negatives need it)")
 	repeats := fs.Int("repeats", 1, "send each request `N` times: the first in catalog order, the others in orders shuffled from --seed")
 	seed := fs.Uint64("seed", 1, "the `SEED` the orders of the repeats after the first are shuffled from")
+	ff := addFixFlags(fs)
 	// The offline check's flags are lint's: the embedder, the scoring,
 	// the thresholds and the project config.
 	f := newPairFlags(fs, nil)
@@ -118,6 +121,9 @@ func runProbe(args []string, io stdio) int {
 	case *probeFile != "" && !*record:
 		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
 	}
+	if err := ff.check(); err != nil {
+		return usageError(io, "probe", err.Error())
+	}
 	cfg, code := withConfig("probe", arg, f, fs, cfgFlags, io)
 	if code != 0 {
 		return code
@@ -136,7 +142,7 @@ func runProbe(args []string, io stdio) int {
 	if *priceText != "" {
 		p, err := judge.ParsePrice(*priceText)
 		if err != nil {
-			return usageError(io, "probe", "--price: "+err.Error())
+			return usageError(io, "probe", "--model-price: "+err.Error())
 		}
 		price = &p
 	}
@@ -144,7 +150,7 @@ func runProbe(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "toolscope probe: %s\n", oneLine(err))
 		return 2
 	}
-	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--url", Concurrency: *concurrency})
+	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--model-url", Concurrency: *concurrency})
 	if err != nil {
 		return fail(err)
 	}
@@ -189,7 +195,7 @@ func runProbe(args []string, io stdio) int {
 		price = &p
 	}
 	est := judge.EstimateProbe(tools, *k, requests, *examples == "", measured.Total.O200k, price)
-	fmt.Fprintf(io.err, "toolscope probe: %s at %s: %s\n", m.ID(), m.Endpoint(), est.String("--price"))
+	fmt.Fprintf(io.err, "toolscope probe: %s at %s: %s\n", m.ID(), m.Endpoint(), est.String("--model-price"))
 	if !*yes && (est.Dollars == nil || *est.Dollars > *maxCost) {
 		why := "the price is unknown"
 		if est.Dollars != nil {
@@ -256,16 +262,39 @@ func runProbe(args []string, io stdio) int {
 	case scores != nil:
 		result = result.CheckOffline(scores)
 	}
+	cfgPath := ""
+	if cfg != nil {
+		cfgPath = cfg.Path
+	}
 	if *record {
-		cfgPath := ""
-		if cfg != nil {
-			cfgPath = cfg.Path
-		}
 		path := projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
 		if err := judge.NewProbeRecord(result, tools, time.Now()).WriteFile(path); err != nil {
 			return fail(err)
 		}
 		fmt.Fprintf(io.err, "toolscope probe: recorded %d requests for %d tools in %s\n", len(result.Cases), len(result.Matrix), termsafe.Line(path))
+	}
+	fixFailed := false
+	if *ff.fix {
+		run := fixRun{flags: ff, model: m, modelURL: *url, price: price, maxCost: *maxCost, yes: *yes, cat: cat, arg: arg, cfgPath: cfgPath,
+			seed: *seed, choice: *choice, conc: *concurrency, writable: isCatalogFile(arg, live)}
+		fixes, used, err := run.runFixes(ctx, result, io)
+		result.Usage.PromptTokens += used.PromptTokens
+		result.Usage.CompletionTokens += used.CompletionTokens
+		if err != nil {
+			// The probe is paid for: it is reported whatever the fixes did.
+			fmt.Fprintf(io.err, "toolscope probe: fix: %s\n", oneLine(err))
+			fixFailed = true
+		} else {
+			result.Fixes = fixes
+			if *ff.write {
+				if err := run.writeFixes(fixes, io); err != nil {
+					fmt.Fprintf(io.err, "toolscope probe: --write: %s\n", oneLine(err))
+					fixFailed = true
+				}
+			} else if len(keptSentences(fixes)) > 0 {
+				fmt.Fprintln(io.err, "toolscope probe: nothing written: --write appends the kept sentences to the catalog's descriptions")
+			}
+		}
 	}
 	out := &stickyWriter{w: io.out}
 	switch *format {
@@ -281,6 +310,9 @@ func runProbe(args []string, io stdio) int {
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope probe: writing the report: %s\n", oneLine(err))
+		return 2
+	}
+	if fixFailed {
 		return 2
 	}
 	return 0
@@ -361,6 +393,14 @@ func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 		safe = safe.CheckOffline(sc)
 	}
 	safe.OfflineError = p.OfflineError
+	if p.Fixes != nil {
+		safe.Fixes = make([]judge.FixTrial, len(p.Fixes))
+		for i, f := range p.Fixes {
+			f.A, f.B, f.Why = clean(f.A), clean(f.B), clean(f.Why)
+			f.Sentences = judge.FixSentences{A: clean(f.Sentences.A), B: clean(f.Sentences.B)}
+			safe.Fixes[i] = f
+		}
+	}
 	return safe
 }
 

@@ -419,7 +419,10 @@ type Probe struct {
 	Seed    uint64 `json:"seed"`
 	// Unstable lists every request whose picks differ across its repeats.
 	Unstable []Unstable `json:"unstable"`
-	Usage    Usage      `json:"usage"`
+	// Fixes are the fixes tried (probe --fix), nil when none was asked
+	// for.
+	Fixes []FixTrial `json:"fixes,omitempty"`
+	Usage Usage      `json:"usage"`
 	// Offline sets the picks beside toolscope's static similarity check
 	// on the same catalog (CheckOffline); nil when it did not run, with
 	// the reason in OfflineError.

@@ -59,6 +59,7 @@ func (p Probe) WriteText(w io.Writer) error {
 		}
 	}
 	p.writeOfflineText(&b)
+	p.writeFixesText(&b)
 	cols := p.columns()
 	width := 0
 	for _, t := range p.Tools {
@@ -136,6 +137,7 @@ func (p Probe) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	p.writeOfflineMarkdown(&b)
+	p.writeFixesMarkdown(&b)
 	cols := p.columns()
 	b.WriteString("\n<details><summary>Matrix (rows: the tool meant, columns: the tool picked)</summary>\n\n| |")
 	for i := range cols {

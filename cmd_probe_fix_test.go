@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"toolscope/core/catalog"
+	"toolscope/core/judge"
+)
+
+// fixStandIn probes the stand-in's catalog (a file in its own
+// directory) with --fix and the flags given, and reads the JSON.
+func fixStandIn(t *testing.T, url, cat string, extra ...string) (judge.Probe, int, string) {
+	t.Helper()
+	ex := writeFile(t, "examples.jsonl", standInExamples)
+	args := append([]string{"probe", "--model", "openai:standin", "--model-url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--fix", "--format", "json"}, extra...)
+	code, out, errb := runCmd("", append(args, cat)...)
+	var p judge.Probe
+	if out != "" {
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+	}
+	return p, code, errb
+}
+
+// probe --fix tries the judge's sentences for each confused pair on the
+// same requests: the search pair's help is kept, the mail and calendar
+// pair's harm ("read my mail" goes to read_calendar) rejected, and
+// --write adds only the kept sentences to the file, every other byte
+// kept.
+func TestProbeFixKeepsTheHelpfulFixAndRejectsTheHarmfulOne(t *testing.T) {
+	s, url := newStandIn(t)
+	cat := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(cat, []byte(standInCatalog), 0o644)
+	p, code, errb := fixStandIn(t, url, cat)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if len(p.Fixes) != 2 {
+		t.Fatalf("fixes %+v", p.Fixes)
+	}
+	help, harm := p.Fixes[0], p.Fixes[1]
+	if help.A != "search_files" || help.B != "search_logs" || help.Sentences != (judge.FixSentences{A: "Use it for documents.", B: "Use it for error messages."}) ||
+		help.Before != (judge.Count{Right: 3, Of: 4}) || help.After != (judge.Count{Right: 4, Of: 4}) || help.Better != 1 || help.Worse != 0 ||
+		help.P != 1 || !help.Kept || help.Judgment != "asked" || !strings.HasPrefix(help.Why, "kept: 1 more request went right") {
+		t.Errorf("the helpful fix: %+v", help)
+	}
+	if harm.A != "send_mail" || harm.B != "read_calendar" || harm.Sentences != (judge.FixSentences{A: "Also shows events for a person.", B: "Reads calendar mail invitations."}) ||
+		harm.Before != (judge.Count{Right: 4, Of: 6}) || harm.After != (judge.Count{Right: 3, Of: 6}) || harm.Better != 0 || harm.Worse != 1 ||
+		harm.Kept || !strings.Contains(harm.Why, `rejected: 1 request that went right went wrong ("read my mail" for send_mail now went to read_calendar)`) {
+		t.Errorf("the harmful fix: %+v", harm)
+	}
+	if data, _ := os.ReadFile(cat); string(data) != standInCatalog {
+		t.Errorf("without --write the catalog changed")
+	}
+	// The re-test sent only the requests touching each pair: 4 and 6.
+	if s.judged != 2 || s.sent != 11+4+6 {
+		t.Errorf("%d judged, %d sent; want 2 and 21", s.judged, s.sent)
+	}
+	_, code, errb = fixStandIn(t, url, cat, "--write")
+	if code != 0 {
+		t.Fatalf("--write: exit %d: %s", code, errb)
+	}
+	want := strings.NewReplacer(`"Search files by name."`, `"Search files by name. Use it for documents."`, `"Search logs by text."`, `"Search logs by text. Use it for error messages."`).Replace(standInCatalog)
+	if data, _ := os.ReadFile(cat); string(data) != want {
+		t.Errorf("--write wrote\n%s\nwant\n%s", data, want)
+	}
+	if !strings.Contains(errb, "wrote to search_logs's description: Use it for error messages.") || strings.Contains(errb, "send_mail's description") {
+		t.Errorf("stderr: %s", errb)
+	}
+	// The text report shows both, before → after, with the verdicts.
+	ex := writeFile(t, "examples.jsonl", standInExamples)
+	os.WriteFile(cat, []byte(standInCatalog), 0o644)
+	code, out, _ := runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--fix", cat)
+	for _, w := range []string{
+		"search_files ↔ search_logs: kept: 1 more request went right that went wrong before, none went wrong",
+		"    search_logs + \"Use it for error messages.\"\n",
+		"before 4 of 6 right, after 3 of 6; 0 better, 1 worse; McNemar exact p = 1",
+	} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("exit %d, no %q in\n%s", code, w, out)
+		}
+	}
+}
+
+// A recorded judgment's sentences are reused (the judge is not asked for
+// that pair); a live catalog (here stdin) gets the kept sentences
+// printed, never written; the fix flags without --fix are refused.
+func TestProbeFixReusesRecordedJudgmentsAndPrintsForALiveCatalog(t *testing.T) {
+	s, url := newStandIn(t)
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(standInCatalog), 0o644)
+	c, err := catalog.Parse(cat, []byte(standInCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := c.Lookup("search_files")
+	logs, _ := c.Lookup("search_logs")
+	pair := judge.NewPair(judge.FromCatalog(files), judge.FromCatalog(logs), nil)
+	if _, err := judge.Record(filepath.Join(dir, judge.FileName), []judge.Judgment{{A: "search_files", B: "search_logs", Label: 2, Reason: "r",
+		Fix: &judge.Fix{A: "For documents only.", B: "For error lines."}, By: "openai:standin", Prompt: judge.PromptVersion, Texts: pair.TextHash()}}); err != nil {
+		t.Fatal(err)
+	}
+	p, code, errb := fixStandIn(t, url, cat)
+	if code != 0 || len(p.Fixes) != 2 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if f := p.Fixes[0]; f.Judgment != "recorded" || f.Sentences.B != "For error lines." || !f.Kept {
+		t.Errorf("the recorded judgment was not reused: %+v", f)
+	}
+	if s.judged != 1 || !strings.Contains(errb, "2 confused pairs, 1 sentences recorded, 1 to ask openai:standin; 10 requests to send again") {
+		t.Errorf("%d judged; stderr %s", s.judged, errb)
+	}
+	ex := writeFile(t, "examples.jsonl", standInExamples)
+	code, _, errb = runCmd(standInCatalog, "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--fix", "--write", "--judgments", filepath.Join(dir, "none.jsonl"), "-")
+	if code != 0 || !strings.Contains(errb, "the catalog is not a file") || !strings.Contains(errb, "  search_logs: Use it for error messages.\n") {
+		t.Errorf("stdin: exit %d: %s", code, errb)
+	}
+	for _, flag := range [][]string{{"--write"}, {"--judge", "openai:x"}, {"--judge-url", url}} {
+		args := append(append([]string{"probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes"}, flag...), cat)
+		if code, _, errb := runCmd("", args...); code != 2 || !strings.Contains(errb, "add --fix") {
+			t.Errorf("%v without --fix: exit %d: %s", flag, code, errb)
+		}
+	}
+}
