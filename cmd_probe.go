@@ -51,9 +51,15 @@ check fails, the probe is reported without it and a note says why.
 
 The cost is estimated and printed first. When it is over --max-cost, or no
 price is known, the probe asks before sending (or needs --yes when not on
-a terminal). The endpoint is --url, else $TOOLSCOPE_JUDGE_URL, else
+a terminal). The endpoint is --model-url, else $TOOLSCOPE_JUDGE_URL, else
 $OPENAI_BASE_URL, else OpenAI; the key is $TOOLSCOPE_JUDGE_KEY or
 $OPENAI_API_KEY. See docs/judge.md.
+
+--fix tests the judge's proposed sentences for each confused pair: the
+requests that touch the pair are sent again with both descriptions
+amended, in the same orders, and the fix is kept only when more go right
+and none goes wrong (McNemar's exact p beside it); --write appends the
+kept sentences to the catalog file's descriptions, nothing else.
 
 toolscope probe diff OLD NEW compares two records request by request
 (McNemar's exact p); see toolscope probe diff --help.
