@@ -128,3 +128,22 @@ func TestProbeFixReusesRecordedJudgmentsAndPrintsForALiveCatalog(t *testing.T) {
 		}
 	}
 }
+
+// The probed model's flags answer to both spellings: --model-url and
+// --model-price, and the old --url and --price.
+func TestProbeModelFlagsKeepTheirOldSpellings(t *testing.T) {
+	s, url := newStandIn(t)
+	cat := writeFile(t, "tools.json", standInCatalog)
+	ex := writeFile(t, "examples.jsonl", standInExamples)
+	for _, names := range [][2]string{{"--url", "--price"}, {"--model-url", "--model-price"}} {
+		// A price makes the estimate over --max-cost: refused off a terminal.
+		code, _, errb := runCmd("", "probe", "--model", "openai:standin", names[0], url, names[1], "1000,1000", "--max-cost", "0.01", "--examples", ex, "--tool-choice", "auto", cat)
+		if code != 2 || !strings.Contains(errb, "not run: the estimate is over --max-cost") || s.sent != 0 {
+			t.Errorf("%v: exit %d, %d sent: %s", names, code, s.sent, errb)
+		}
+		code, _, errb = runCmd("", "probe", "--model", "openai:standin", names[0], url, names[1], "oops", "--examples", ex, cat)
+		if code != 2 || !strings.Contains(errb, "--model-price:") {
+			t.Errorf("%v: a bad price: exit %d: %s", names, code, errb)
+		}
+	}
+}
