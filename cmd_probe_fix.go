@@ -132,11 +132,10 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 		names[i] = t.Name
 	}
 	type planned struct {
-		pair     judge.Pair
-		sent     judge.FixSentences
-		from     string
-		idx      []int
-		rejected string
+		pair judge.Pair
+		sent judge.FixSentences
+		from string
+		idx  []int
 	}
 	plan := make([]planned, len(pairs))
 	var ask []judge.Pair
@@ -184,38 +183,8 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 	}
 	for i := range plan {
 		pl := &plan[i]
-		if pl.from == "" {
-			j, u, err := jm.Ask(ctx, pl.pair)
-			used.PromptTokens += u.PromptTokens
-			used.CompletionTokens += u.CompletionTokens
-			var bad *judge.MalformedError
-			switch {
-			case errors.As(err, &bad):
-				pl.rejected = "the judge's answer was malformed (asked twice): " + bad.Why
-			case err != nil:
-				return nil, used, err
-			case j.Fix == nil:
-				pl.rejected = "the judge proposed no sentence"
-			default:
-				pl.sent, pl.from = sentencesFor(j, pairs[i].A), "asked"
-			}
-		}
 		cp := pairs[i]
-		if pl.rejected != "" {
-			t := judge.Unproven(cp.A, cp.B, pl.rejected)
-			trials = append(trials, t)
-			continue
-		}
-		amended := make([]json.RawMessage, len(defs))
-		copy(amended, defs)
-		for _, s := range []struct{ tool, sentence string }{{cp.A, pl.sent.A}, {cp.B, pl.sent.B}} {
-			t, _ := r.cat.Lookup(s.tool)
-			nt := *t
-			nt.Description = judge.Amend(t.Description, s.sentence)
-			amended[t.Index] = json.RawMessage(tokens.Definition(&nt))
-		}
-		t := judge.FixTrial{A: cp.A, B: cp.B, Sentences: pl.sent, Judgment: pl.from}
-		t, u, err := r.model.Retest(ctx, t, p.Cases, pl.idx, amended, judge.PickOptions{Choice: r.choice, Seed: r.seed})
+		t, u, err := tryFix(ctx, jm, r.model, pl.pair, pl.sent, pl.from, r.cat, defs, p.Cases, pl.idx, judge.PickOptions{Choice: r.choice, Seed: r.seed}, cp.A)
 		used.PromptTokens += u.PromptTokens
 		used.CompletionTokens += u.CompletionTokens
 		if err != nil {
@@ -224,6 +193,46 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 		trials = append(trials, t)
 	}
 	return trials, used, nil
+}
+
+// tryFix is one pair's fix: the sentences given (from "recorded"), else
+// asked of the judge jm, then the cases at idx sent again to the probed
+// model pm with both descriptions amended. a is the pair's first tool in
+// catalog order. A malformed answer, or none with a sentence, rejects the
+// fix without a re-test; a failed request is returned.
+func tryFix(ctx context.Context, jm, pm *judge.Model, pair judge.Pair, sent judge.FixSentences, from string, cat *catalog.Catalog, defs []json.RawMessage, cases []judge.ProbeCase, idx []int, o judge.PickOptions, a string) (judge.FixTrial, judge.Usage, error) {
+	var used judge.Usage
+	b := pair.A.Name
+	if b == a {
+		b = pair.B.Name
+	}
+	if from == "" {
+		j, u, err := jm.Ask(ctx, pair)
+		used = u
+		var bad *judge.MalformedError
+		switch {
+		case errors.As(err, &bad):
+			return judge.Unproven(a, b, "the judge's answer was malformed (asked twice): "+bad.Why), used, nil
+		case err != nil:
+			return judge.FixTrial{}, used, err
+		case j.Fix == nil:
+			return judge.Unproven(a, b, "the judge proposed no sentence"), used, nil
+		}
+		sent, from = sentencesFor(j, a), "asked"
+	}
+	amended := make([]json.RawMessage, len(defs))
+	copy(amended, defs)
+	for _, s := range []struct{ tool, sentence string }{{a, sent.A}, {b, sent.B}} {
+		t, _ := cat.Lookup(s.tool)
+		nt := *t
+		nt.Description = judge.Amend(t.Description, s.sentence)
+		amended[t.Index] = json.RawMessage(tokens.Definition(&nt))
+	}
+	t := judge.FixTrial{A: a, B: b, Sentences: sent, Judgment: from}
+	t, u, err := pm.Retest(ctx, t, cases, idx, amended, o)
+	used.PromptTokens += u.PromptTokens
+	used.CompletionTokens += u.CompletionTokens
+	return t, used, err
 }
 
 // sentencesFor is a judgment's sentences with a the pair's first tool in

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -145,5 +146,56 @@ func TestProbeModelFlagsKeepTheirOldSpellings(t *testing.T) {
 		if code != 2 || !strings.Contains(errb, "--model-price:") {
 			t.Errorf("%v: a bad price: exit %d: %s", names, code, errb)
 		}
+	}
+}
+
+// The explorer's F runs the same loop for one pair: the record's
+// requests that touch it sent again to the record's model, the judge's
+// sentences asked; a stale record is refused before any request.
+func TestExplorerFixRunsTheLoopForOnePair(t *testing.T) {
+	s, url := newStandIn(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tools.json")
+	os.WriteFile(path, []byte(standInCatalog), 0o644)
+	ex := writeFile(t, "examples.jsonl", standInExamples)
+	if code, _, errb := runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--record", path); code != 0 {
+		t.Fatalf("probe: exit %d: %s", code, errb)
+	}
+	rec, err := judge.ReadProbeFile(filepath.Join(dir, judge.ProbeFileName))
+	if err != nil || rec == nil {
+		t.Fatal(err)
+	}
+	jf := &judgeFlags{spec: "openai:standin", url: url, file: filepath.Join(dir, "none.jsonl")}
+	fix, cost := jf.fixer(rec, nil, path)
+	if fix == nil || cost == nil {
+		t.Fatal("no fixer with a judge and a record")
+	}
+	cat, _ := catalog.Parse(path, []byte(standInCatalog))
+	files, _ := cat.Lookup("search_files")
+	logs, _ := cat.Lookup("search_logs")
+	mail, _ := cat.Lookup("send_mail")
+	cal, _ := cat.Lookup("read_calendar")
+	sent := s.sent
+	if line, ok := cost(cat, files, logs); !ok || !strings.Contains(line, "the judge asked, 4 requests to openai:standin sent again") || s.sent != sent {
+		t.Errorf("cost %q %v", line, ok)
+	}
+	if tr, err := fix(context.Background(), cat, files, logs); err != nil || !tr.Kept || tr.Better != 1 || s.sent != sent+4 {
+		t.Errorf("the search pair: %+v %v", tr, err)
+	}
+	if tr, err := fix(context.Background(), cat, mail, cal); err != nil || tr.Kept || tr.Worse != 1 {
+		t.Errorf("the mail pair: %+v %v", tr, err)
+	}
+	changed, _ := catalog.Parse(path, []byte(strings.Replace(standInCatalog, "Search logs by text.", "Search logs.", 1)))
+	f2, _ := changed.Lookup("search_files")
+	l2, _ := changed.Lookup("search_logs")
+	sent = s.sent
+	if line, ok := cost(changed, f2, l2); ok || !strings.Contains(line, "stale") {
+		t.Errorf("stale: %q %v", line, ok)
+	}
+	if _, err := fix(context.Background(), changed, f2, l2); err == nil || s.sent != sent {
+		t.Errorf("a stale record was re-tested: %v", err)
+	}
+	if f, c := (&judgeFlags{url: url}).fixer(rec, nil, path); f != nil || c != nil {
+		t.Error("a fixer without --judge")
 	}
 }

@@ -82,6 +82,9 @@ type KeyMap struct {
 	Accept  key.Binding
 	// Judge asks the chat model (--judge) about the selected pair.
 	Judge key.Binding
+	// FixPair tests the judge's sentences for a pair the probe saw
+	// confused.
+	FixPair key.Binding
 
 	// Arguments drawer.
 	Edit     key.Binding
@@ -171,6 +174,7 @@ func DefaultKeyMap() KeyMap {
 		Compare: b("enter", "compare", "enter"),
 		Accept:  b("A", "accept the pair (toolscope.yaml)", "A"),
 		Judge:   b("J", "judge the pair with the chat model (cost first)", "J"),
+		FixPair: b("F", "fix the confused pair: the judge's sentences tested on the probe's requests (cost first)", "F"),
 
 		Edit:      b("enter/i", "edit", "enter", "i"),
 		Skeleton:  b("t", "skeleton of the required arguments", "t"),
