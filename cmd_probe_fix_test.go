@@ -199,3 +199,23 @@ func TestExplorerFixRunsTheLoopForOnePair(t *testing.T) {
 		t.Error("a fixer without --judge")
 	}
 }
+
+// With --fix and no pair confused there is nothing to try: the JSON says
+// so with an empty list, the text in a line, and nothing is asked.
+func TestProbeFixWithNothingConfused(t *testing.T) {
+	s, url := newStandIn(t)
+	cat := writeFile(t, "tools.json", standInCatalog)
+	ex := writeFile(t, "plain.jsonl", "{\"request\": \"search files named report\", \"tool\": \"search_files\"}\n{\"request\": \"send mail to Ann\", \"tool\": \"send_mail\"}\n")
+	code, out, errb := runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--fix", "--format", "json", cat)
+	if code != 0 || !strings.Contains(out, `"fixes": []`) || s.judged != 0 {
+		t.Errorf("exit %d, %d judged: %s\n%s", code, s.judged, errb, out)
+	}
+	code, out, _ = runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--fix", cat)
+	if code != 0 || !strings.Contains(out, "Fixes: no confused pair, nothing to fix.") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--format", "json", cat)
+	if code != 0 || !strings.Contains(out, `"fixes": null`) {
+		t.Errorf("without --fix: exit %d:\n%s", code, out)
+	}
+}

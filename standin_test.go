@@ -12,6 +12,17 @@ import (
 	"toolscope/core/judge"
 )
 
+// The stand-in drives the probe's end-to-end checks:
+//   - per-tool counts and argument issues: TestProbeChecksTheModelsArguments;
+//   - two negatives, one over-trigger: TestProbeNegativesCountOverTriggers;
+//   - under --repeats 10 only the order-dependent requests are unstable:
+//     TestProbeRepeatsReportOnlyOrderDependentRequests;
+//   - the helpful fix kept, the harmful one rejected, --write changing only
+//     the kept tools: TestProbeFixKeepsTheHelpfulFixAndRejectsTheHarmfulOne;
+//   - lint --min-accuracy replaying the record with no model reachable:
+//     TestLintMinAccuracyReplaysTheRecordedProbe;
+//   - probe diff: TestProbeDiffPairsTwoRecords.
+
 // standIn is a deterministic model behind an OpenAI-compatible endpoint.
 // Asked for a tool call, it picks the tool that shares the most words with
 // the request (the tool's name split at _ and its description; a few

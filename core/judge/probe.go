@@ -419,9 +419,9 @@ type Probe struct {
 	Seed    uint64 `json:"seed"`
 	// Unstable lists every request whose picks differ across its repeats.
 	Unstable []Unstable `json:"unstable"`
-	// Fixes are the fixes tried (probe --fix), nil when none was asked
-	// for.
-	Fixes []FixTrial `json:"fixes,omitempty"`
+	// Fixes are the fixes tried (probe --fix): empty when no pair was
+	// confused, nil (null) when none was asked for.
+	Fixes []FixTrial `json:"fixes"`
 	Usage Usage      `json:"usage"`
 	// Offline sets the picks beside toolscope's static similarity check
 	// on the same catalog (CheckOffline); nil when it did not run, with

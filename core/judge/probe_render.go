@@ -111,7 +111,7 @@ func (p Probe) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### toolscope probe\n\n%s\n\n", mdEscape(p.summary()))
 	p.writeTallyMarkdown(&b)
-	b.WriteString("\n")
+	b.WriteString("\n#### Confusions\n\n")
 	if len(p.Confusions) == 0 {
 		b.WriteString("No request went to another tool.\n")
 	} else {
