@@ -200,6 +200,7 @@ func FuzzParseProbeRecord(f *testing.F) {
 	f.Add(NewProbeRecord(p, tools, time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)).Encode())
 	f.Add([]byte(`{"probe": 1, "model": "m", "date": "2026-03-10T12:00:00Z", "tools": [], "cases": []}`))
 	f.Add([]byte(`{"probe": 1, "tools": [{"name": "a", "name": "b"}]}`))
+	f.Add([]byte(`{"probe": 1, "model": "m", "date": "2026-03-10T12:00:00Z", "toolChoice": "auto", "repeats": 2, "seed": 18446744073709551615, "tools": [{"name": "a", "texts": "sha256:0"}], "cases": [{"tool": "(none)", "request": "r", "picked": "a", "repeat": 2, "arguments": {"q": [1, "\u0007"]}, "argumentIssues": ["x"]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseProbeRecord(data)
 		if err != nil {

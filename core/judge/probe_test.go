@@ -95,6 +95,7 @@ func TestReadExamplesNegatives(t *testing.T) {
 
 func FuzzReadExamples(f *testing.F) {
 	f.Add([]byte("{\"request\": \"x\", \"tool\": \"a\"}\n# c\n"))
+	f.Add([]byte("{\"request\": \"no tool\", \"tool\": null}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ex, err := ReadExamples(data, []string{"a", "b"})
 		if err != nil {
