@@ -58,6 +58,9 @@ type linted struct {
 	cat    *catalog.Catalog
 	report *lint.Report
 	flags  *catalogFlags
+	// probePath is where the catalog's probe record is found, as the
+	// explorer finds it.
+	probePath string
 }
 
 // lintRun is what a lint run's flags ask beyond the catalog flags.
@@ -74,6 +77,8 @@ type lintRun struct {
 	// merge lints the catalogs as one, as a host that is given all of
 	// them sees them.
 	merge bool
+	// probe replays the recorded probe (--min-accuracy).
+	probe probeGate
 }
 
 func runLint(args []string, io stdio) int {
@@ -87,6 +92,7 @@ func runLint(args []string, io stdio) int {
 	fs.IntVar(&lr.maxWarnings, "max-warnings", -1, "fail when the run has more than `N` warnings, over every catalog (-1: no limit)")
 	fs.Var(&lr.failOn, "fail-on", "`LIST` of what else fails the gate: review (the review pairs), stale (a config ignore or accept entry, or a baseline entry, that matched nothing)")
 	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory)")
+	lr.probe = addProbeGateFlags(fs)
 	jf := addJudgeFlags(fs)
 	jf.noCache = &f.noCache
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
@@ -144,6 +150,9 @@ func runLint(args []string, io stdio) int {
 		return usageError(io, "lint", fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
 	}
 	if err := jf.check(); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
+	if err := lr.probe.check(len(targets), lr.merge); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	// The JSON output shows every tool's token count; counting is paid
@@ -229,6 +238,7 @@ func runLint(args []string, io stdio) int {
 // under --fail-on stale; warnings over --max-warnings fail the catalogs
 // that have them.
 func (lr *lintRun) gate(runs []linted, io stdio) bool {
+	lr.probe.apply(runs, io)
 	warnings := 0
 	for _, r := range runs {
 		if len(r.cat.Tools) == 0 {
@@ -350,7 +360,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	if arg == "" {
 		path = cat.Source
 	}
-	return linted{path: path, cat: cat, report: report, flags: &fc}, 0
+	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg)}, 0
 }
 
 // lintMerged loads every catalog and lints them as one (--merge): each

@@ -22,16 +22,21 @@ import (
 )
 
 const (
-	probeUsage   = "probe --model openai:MODEL [flags] CATALOG"
+	probeUsage   = "probe --model openai:MODEL [flags] CATALOG  |  probe diff OLD NEW"
 	probeSummary = "ask a chat model which tool it would call for realistic requests, and tabulate its picks"
 	probeHelp    = probeSummary + `.
 
 For each tool the model writes K requests that need that tool without
 naming it; for a tool with Anthropic input_examples (example arguments),
 one of them from each example, as the call it should lead to (or
---examples gives the requests: JSON lines of {"request", "tool"}).
-Each request is then sent with the whole catalog as tools, a tool call
-required, and the tool called is recorded. The output is the confusion
+--examples gives the requests: JSON lines of {"request", "tool"}, the
+tool null for a request no tool fits). Each request is then sent with
+the whole catalog as tools, a tool call required (--tool-choice auto
+leaves it to the model: negatives need it), --repeats N times (the first
+in catalog order, the others in orders shuffled from --seed), and the
+tool called is recorded with its arguments, which go through the
+boundary check-args applies (schema, declarations, periods) against the
+tool called. The output is the confusion
 matrix and, per tool, where its requests went ("3 of 5 requests for a went
 to b"). --record keeps the probe in a file (toolscope.probe.json beside
 toolscope.yaml by default) that the explorer reads: the Pairs pane shows,
@@ -48,9 +53,18 @@ check fails, the probe is reported without it and a note says why.
 
 The cost is estimated and printed first. When it is over --max-cost, or no
 price is known, the probe asks before sending (or needs --yes when not on
-a terminal). The endpoint is --url, else $TOOLSCOPE_JUDGE_URL, else
+a terminal). The endpoint is --model-url, else $TOOLSCOPE_JUDGE_URL, else
 $OPENAI_BASE_URL, else OpenAI; the key is $TOOLSCOPE_JUDGE_KEY or
 $OPENAI_API_KEY. See docs/judge.md.
+
+--fix tests the judge's proposed sentences for each confused pair: the
+requests that touch the pair are sent again with both descriptions
+amended, in the same orders, and the fix is kept only when more go right
+and none goes wrong (McNemar's exact p beside it); --write appends the
+kept sentences to the catalog file's descriptions, nothing else.
+
+toolscope probe diff OLD NEW compares two records request by request
+(McNemar's exact p); see toolscope probe diff --help.
 
 Exit codes: 0 the probe ran, 2 usage or input error, a refused cost or a
 failed request.`
@@ -64,18 +78,27 @@ func init() {
 var probeFormats = []string{"text", "json", "markdown"}
 
 func runProbe(args []string, io stdio) int {
+	if len(args) > 0 && args[0] == "diff" {
+		return runProbeDiff(args[1:], io)
+	}
 	fs := newFlagSet("probe")
 	model := fs.String("model", "", "the chat `MODEL` to probe, openai:NAME (required)")
-	url := fs.String("url", "", "the OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	url := fs.String("model-url", "", "the probed model's OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	fs.StringVar(url, "url", "", "the old spelling of --model-url")
 	k := fs.Int("k", 5, "requests the model writes per tool")
 	examples := fs.String("examples", "", "`FILE` of JSON lines {\"request\", \"tool\"} to send instead of written requests")
 	format := fs.String("format", "text", "output `FORMAT`: "+strings.Join(probeFormats, ", "))
 	maxCost := fs.Float64("max-cost", 1, "ask before running when the estimate is over this many `DOLLARS`")
-	priceText := fs.String("price", "", "the model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
+	priceText := fs.String("model-price", "", "the probed model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
+	fs.StringVar(priceText, "price", "", "the old spelling of --model-price")
 	yes := fs.Bool("yes", false, "run whatever the estimate, without asking")
 	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
 	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
 	probeFile := fs.String("probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
+	choice := fs.String("tool-choice", judge.ChoiceRequired, "`CHOICE` sent: required (a tool call required) or auto (the model may call none; negatives need it)")
+	repeats := fs.Int("repeats", 1, "send each request `N` times: the first in catalog order, the others in orders shuffled from --seed")
+	seed := fs.Uint64("seed", 1, "the `SEED` the orders of the repeats after the first are shuffled from")
+	ff := addFixFlags(fs)
 	// The offline check's flags are lint's: the embedder, the scoring,
 	// the thresholds and the project config.
 	f := newPairFlags(fs, nil)
@@ -99,8 +122,15 @@ func runProbe(args []string, io stdio) int {
 		return usageError(io, "probe", fmt.Sprintf("--concurrency %d is outside 1..64", *concurrency))
 	case !finite(*maxCost) || *maxCost < 0:
 		return usageError(io, "probe", fmt.Sprintf("--max-cost %v is not a number of dollars, 0 or more", *maxCost))
+	case *choice != judge.ChoiceRequired && *choice != judge.ChoiceAuto:
+		return usageError(io, "probe", fmt.Sprintf("--tool-choice %q is not required or auto", *choice))
+	case *repeats < 1 || *repeats > judge.MaxRepeats:
+		return usageError(io, "probe", fmt.Sprintf("--repeats %d is outside 1..%d", *repeats, judge.MaxRepeats))
 	case *probeFile != "" && !*record:
 		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
+	}
+	if err := ff.check(); err != nil {
+		return usageError(io, "probe", err.Error())
 	}
 	cfg, code := withConfig("probe", arg, f, fs, cfgFlags, io)
 	if code != 0 {
@@ -120,7 +150,7 @@ func runProbe(args []string, io stdio) int {
 	if *priceText != "" {
 		p, err := judge.ParsePrice(*priceText)
 		if err != nil {
-			return usageError(io, "probe", "--price: "+err.Error())
+			return usageError(io, "probe", "--model-price: "+err.Error())
 		}
 		price = &p
 	}
@@ -140,7 +170,7 @@ func runProbe(args []string, io stdio) int {
 			return fail(fmt.Errorf("probe record %w", err))
 		}
 	}
-	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--url", Concurrency: *concurrency})
+	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--model-url", Concurrency: *concurrency})
 	if err != nil {
 		return fail(err)
 	}
@@ -165,8 +195,15 @@ func runProbe(args []string, io stdio) int {
 		if err != nil {
 			return fail(fmt.Errorf("examples %s: %w", *examples, err))
 		}
+		negatives := 0
 		for _, e := range ex {
 			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request, From: judge.FromExamples})
+			if e.Tool == judge.NoPick {
+				negatives++
+			}
+		}
+		if negatives > 0 && *choice != judge.ChoiceAuto {
+			return usageError(io, "probe", fmt.Sprintf("examples %s: %d requests are meant for no tool (\"tool\": null); with --tool-choice required the model must call one: add --tool-choice auto", *examples, negatives))
 		}
 	}
 
@@ -175,12 +212,13 @@ func runProbe(args []string, io stdio) int {
 	if *examples == "" {
 		requests = *k * len(tools)
 	}
+	requests *= *repeats
 	p, known := judge.PriceFor(name, m.Endpoint(), price)
 	if known {
 		price = &p
 	}
 	est := judge.EstimateProbe(tools, *k, requests, *examples == "", measured.Total.O200k, price)
-	fmt.Fprintf(io.err, "toolscope probe: %s at %s: %s\n", m.ID(), m.Endpoint(), est.String("--price"))
+	fmt.Fprintf(io.err, "toolscope probe: %s at %s: %s\n", m.ID(), m.Endpoint(), est.String("--model-price"))
 	if !*yes && (est.Dollars == nil || *est.Dollars > *maxCost) {
 		why := "the price is unknown"
 		if est.Dollars != nil {
@@ -228,13 +266,16 @@ func runProbe(args []string, io stdio) int {
 		// Nothing to send: a record of nothing would replace the last one.
 		return fail(errors.New("no request to send: every request written named its tool or came back malformed (see the notes above); nothing recorded"))
 	}
-	used, err := m.PickAll(ctx, cases, defs, progress("requests sent:"))
+	cases = repeated(cases, *repeats)
+	used, err := m.PickAll(ctx, cases, defs, judge.PickOptions{Choice: *choice, Seed: *seed, Progress: progress("requests sent:")})
 	clear()
 	if err != nil {
 		return fail(err)
 	}
+	judge.CheckArguments(cases, cat, time.Now(), time.Local)
 	result := judge.Tabulate(m.ID(), names, cases)
 	result.Usage = used
+	result.ToolChoice, result.Seed = *choice, *seed
 	scores, err := offlineScores(ctx, cat, f, cfg, io)
 	switch {
 	case err != nil:
@@ -244,12 +285,39 @@ func runProbe(args []string, io stdio) int {
 	case scores != nil:
 		result = result.CheckOffline(scores)
 	}
+	cfgPath := ""
+	if cfg != nil {
+		cfgPath = cfg.Path
+	}
 	// The picks are paid for: a record that cannot be written is said
 	// after the report, which is written whatever.
 	var recordErr error
 	if *record {
 		if recordErr = judge.NewProbeRecord(result, tools, time.Now()).WriteFile(recordPath); recordErr == nil {
 			fmt.Fprintf(io.err, "toolscope probe: recorded %s for %s in %s\n", plural(len(result.Cases), "request", "requests"), plural(len(result.Matrix), "tool", "tools"), termsafe.Line(recordPath))
+		}
+	}
+	fixFailed := false
+	if *ff.fix {
+		run := fixRun{flags: ff, model: m, modelURL: *url, price: price, maxCost: *maxCost, yes: *yes, cat: cat, arg: arg, cfgPath: cfgPath,
+			seed: *seed, choice: *choice, conc: *concurrency, writable: isCatalogFile(arg, live)}
+		fixes, used, err := run.runFixes(ctx, result, io)
+		result.Usage.PromptTokens += used.PromptTokens
+		result.Usage.CompletionTokens += used.CompletionTokens
+		if err != nil {
+			// The probe is paid for: it is reported whatever the fixes did.
+			fmt.Fprintf(io.err, "toolscope probe: fix: %s\n", oneLine(err))
+			fixFailed = true
+		} else {
+			result.Fixes = fixes
+			if *ff.write {
+				if err := run.writeFixes(fixes, io); err != nil {
+					fmt.Fprintf(io.err, "toolscope probe: --write: %s\n", oneLine(err))
+					fixFailed = true
+				}
+			} else if len(keptSentences(fixes)) > 0 {
+				fmt.Fprintln(io.err, "toolscope probe: nothing written: --write appends the kept sentences to the catalog's descriptions")
+			}
 		}
 	}
 	out := &stickyWriter{w: io.out}
@@ -270,6 +338,9 @@ func runProbe(args []string, io stdio) int {
 	}
 	if recordErr != nil {
 		return fail(recordErr)
+	}
+	if fixFailed {
+		return 2
 	}
 	return 0
 }
@@ -331,9 +402,14 @@ func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 	}
 	out.Cases = make([]judge.ProbeCase, len(p.Cases))
 	for i, c := range p.Cases {
-		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked), From: c.From}
+		issues := make([]string, len(c.ArgumentIssues))
+		for j, is := range c.ArgumentIssues {
+			issues[j] = clean(is)
+		}
+		out.Cases[i] = judge.ProbeCase{Tool: clean(c.Tool), Request: clean(c.Request), Picked: clean(c.Picked), From: c.From, Repeat: c.Repeat, Arguments: c.Arguments, ArgumentIssues: issues}
 	}
 	safe := judge.Tabulate(p.Model, out.Tools, out.Cases)
+	safe.ToolChoice, safe.Seed, safe.Usage = p.ToolChoice, p.Seed, p.Usage
 	if scores != nil && p.Offline != nil {
 		sc := scores.Renamed(clean)
 		sc.Embedder, sc.Config = clean(sc.Embedder), clean(sc.Config)
@@ -344,7 +420,28 @@ func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 		safe = safe.CheckOffline(sc)
 	}
 	safe.OfflineError = p.OfflineError
+	if p.Fixes != nil {
+		safe.Fixes = make([]judge.FixTrial, len(p.Fixes))
+		for i, f := range p.Fixes {
+			f.A, f.B, f.Why = clean(f.A), clean(f.B), clean(f.Why)
+			f.Sentences = judge.FixSentences{A: clean(f.Sentences.A), B: clean(f.Sentences.B)}
+			safe.Fixes[i] = f
+		}
+	}
 	return safe
+}
+
+// repeated is every case sent n times, numbered 1..n: all of the first
+// sending, then all of the second, and so on.
+func repeated(cases []judge.ProbeCase, n int) []judge.ProbeCase {
+	out := make([]judge.ProbeCase, 0, len(cases)*n)
+	for r := 1; r <= n; r++ {
+		for _, c := range cases {
+			c.Repeat = r
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // confirm asks on a terminal whether to go on; off a terminal the answer

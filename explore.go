@@ -174,6 +174,7 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o.Probe = x.probe
 	if x.judge != nil {
 		o.Judge, o.JudgeCost, o.JudgeCostAll = x.judge.explorer()
+		o.Fix, o.FixCost = x.judge.fixer(x.probe, x.flags.config, x.arg)
 		// One read of the judgments file, shared: an accept's judgment is
 		// then in what the lookups and the replay read.
 		file := x.judge.records(x.flags.config, x.arg)

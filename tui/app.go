@@ -130,6 +130,10 @@ type Options struct {
 	// JudgeCostAll says, in one line, what judging every review pair
 	// will cost; nil leaves that offer out.
 	JudgeCostAll JudgeCostAllFunc
+	// Fix runs probe --fix's loop for a pair the recorded probe saw
+	// confused (F), after FixCost's line; nil turns the key off.
+	Fix     FixFunc
+	FixCost FixCostFunc
 	// Recorded finds a recorded judgment of a pair's current texts (the
 	// judgments file, the judgment cache), shown in the Pairs pane's
 	// detail; nil for none.
@@ -188,6 +192,10 @@ type Model struct {
 	// pairs judged so far, by ordered names.
 	judging   *judgeCall
 	judgments map[[2]string]chat.Judgment
+	// fixing is the fix in flight, nil when none; fixes are the trials
+	// so far, by pair.
+	fixing *fixCall
+	fixes  map[[2]string]chat.FixTrial
 	// zoomed gives the focused pane the whole body.
 	zoomed   bool
 	quitting bool
@@ -250,10 +258,13 @@ func New(opts Options) *Model {
 	m.tools = newToolList(&m.keys, &m.styles)
 	m.tool = newToolPane(&m.keys, &m.styles, opts.Lint.Rules)
 	m.judgments = map[[2]string]chat.Judgment{}
+	m.fixes = map[[2]string]chat.FixTrial{}
 	m.pairs = newPairsPane(&m.keys, &m.styles)
 	m.pairs.judgments, m.pairs.recorded = m.judgments, opts.Recorded
+	m.pairs.fixes = m.fixes
 	m.pairs.probe = newProbeRates(opts.Probe)
 	m.drawer = newDrawer(&m.keys, &m.styles, opts.Now, opts.Zone)
+	m.drawer.probe = opts.Probe
 	m.panes = [paneCount]pane{m.tools, m.tool, m.pairs, m.drawer}
 	if opts.Catalog == nil {
 		// A live source still to reach: an empty catalog until it answers.
@@ -462,6 +473,7 @@ func (m *Model) enableKeys() {
 	_, paired := m.pairs.selected()
 	k.Compare.SetEnabled(paired)
 	k.Judge.SetEnabled(paired && m.opts.Judge != nil)
+	k.FixPair.SetEnabled(paired && m.opts.Fix != nil)
 	k.Scope.SetEnabled(m.snap.sim != nil)
 	m.enableTriageKeys()
 }
@@ -481,6 +493,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.reviewStepped(msg)
 	case pairJudgedMsg:
 		m.pairJudged(msg)
+		return nil
+	case pairFixedMsg:
+		m.pairFixed(msg)
 		return nil
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -697,6 +712,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.openWhatIf()
 	case key.Matches(msg, k.Judge) && m.focus == panePairs:
 		return m.judgePair()
+	case key.Matches(msg, k.FixPair) && m.focus == panePairs:
+		return m.fixPair()
 	case key.Matches(msg, k.Scope) && m.focus != panePairs:
 		// g from any pane goes to the global ranking.
 		m.setFocus(panePairs)
@@ -868,6 +885,9 @@ func (m *Model) failed(msg failedMsg) {
 		return
 	case "pair-judge":
 		m.pairJudged(pairJudgedMsg{id: msg.id, err: msg.err})
+		return
+	case "pair-fix":
+		m.pairFixed(pairFixedMsg{id: msg.id, err: msg.err})
 		return
 	case "config":
 		m.writingConfig = false

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"toolscope/core/declare"
 	"toolscope/core/jsonv"
 	"toolscope/core/lint"
+	chat "toolscope/core/judge"
 	"toolscope/core/validate"
 )
 
@@ -51,6 +53,18 @@ type drawer struct {
 	// now and zone are what pasted periods are read against.
 	now  func() time.Time
 	zone *time.Location
+	// probe is the recorded probe whose calls p loads; loaded is the last
+	// call loaded, so that p again moves to the next one.
+	probe  *chat.ProbeRecord
+	loaded loadedCall
+}
+
+// loadedCall is the model's call the editor was last filled with: the
+// tool, which of its recorded calls, and the text put in.
+type loadedCall struct {
+	tool string
+	n    int
+	text string
 }
 
 func newDrawer(keys *KeyMap, styles *Styles, now func() time.Time, zone *time.Location) *drawer {
@@ -171,6 +185,8 @@ func (d *drawer) Update(msg tea.Msg) tea.Cmd {
 		d.editor.SetValue(skeleton(d.snap.cat.Tools[d.tool].Schema))
 		d.evaluate()
 		return d.startEditing()
+	case key.Matches(km, k.ModelArgs):
+		return d.loadModelArgs()
 	case key.Matches(km, k.Clear):
 		d.editor.Reset()
 		d.evaluate()
@@ -180,6 +196,60 @@ func (d *drawer) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// modelCalls are the recorded probe's calls to the tool that carry
+// arguments, in the record's order.
+func (d *drawer) modelCalls(name string) []chat.ProbeCase {
+	if d.probe == nil {
+		return nil
+	}
+	var out []chat.ProbeCase
+	for _, c := range d.probe.Cases {
+		if c.Picked == name && c.Arguments != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// loadModelArgs fills the editor with the arguments the probed model sent
+// to the selected tool; pressed again, with its next call. Typed text is
+// never replaced.
+func (d *drawer) loadModelArgs() tea.Cmd {
+	name := nameAt(d.snap, d.tool)
+	if name == "" {
+		return nil
+	}
+	if d.probe == nil {
+		return notify("no probe record: toolscope probe --record keeps the model's calls")
+	}
+	calls := d.modelCalls(name)
+	if len(calls) == 0 {
+		return notify("the probe record has no call to " + shown(name))
+	}
+	text := d.editor.Value()
+	n := 0
+	if d.loaded.tool == name && text == d.loaded.text {
+		n = (d.loaded.n + 1) % len(calls)
+	} else if strings.TrimSpace(text) != "" {
+		return notify("the editor is not empty: x clears it first")
+	}
+	c := calls[n]
+	args := c.ArgumentsText()
+	if v, err := jsonv.Parse([]byte(args)); err == nil {
+		args = v.Indent("  ")
+	}
+	d.editor.SetValue(args)
+	d.loaded = loadedCall{tool: name, n: n, text: d.editor.Value()}
+	d.evaluate()
+	meant := "meant for " + shown(c.Tool)
+	if c.Tool == name {
+		meant = "a right pick"
+	} else if c.Negative() {
+		meant = "meant for no tool"
+	}
+	return notify(fmt.Sprintf("the model's call %d of %d to %s (%s): %s", n+1, len(calls), shown(name), meant, shown(c.Request)))
 }
 
 // scrollBy moves the results, which may be longer than the drawer.
@@ -456,7 +526,7 @@ func (d *drawer) Keys() []key.Binding {
 	if d.editing {
 		return []key.Binding{k.Back}
 	}
-	return append([]key.Binding{k.Edit, k.Skeleton, k.CallTool, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
+	return append([]key.Binding{k.Edit, k.Skeleton, k.ModelArgs, k.CallTool, k.Mode, k.Clear, k.Arguments}, k.movementKeys()...)
 }
 
 func (d *drawer) position() string {

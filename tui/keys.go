@@ -82,13 +82,18 @@ type KeyMap struct {
 	Accept  key.Binding
 	// Judge asks the chat model (--judge) about the selected pair.
 	Judge key.Binding
+	// FixPair tests the judge's sentences for a pair the probe saw
+	// confused.
+	FixPair key.Binding
 
 	// Arguments drawer.
 	Edit     key.Binding
 	Skeleton key.Binding
-	CallTool key.Binding
-	Mode     key.Binding
-	Clear    key.Binding
+	// ModelArgs loads the model's own arguments from the probe record.
+	ModelArgs key.Binding
+	CallTool  key.Binding
+	Mode      key.Binding
+	Clear     key.Binding
 
 	// A question in the footer (quit with argument drafts).
 	Yes key.Binding
@@ -169,12 +174,14 @@ func DefaultKeyMap() KeyMap {
 		Compare: b("enter", "compare", "enter"),
 		Accept:  b("A", "accept the pair (toolscope.yaml)", "A"),
 		Judge:   b("J", "judge the pair with the chat model (cost first)", "J"),
+		FixPair: b("F", "fix the confused pair: the judge's sentences tested on the probe's requests (cost first)", "F"),
 
-		Edit:     b("enter/i", "edit", "enter", "i"),
-		Skeleton: b("t", "skeleton of the required arguments", "t"),
-		CallTool: b("C", "call the tool on the live server", "C"),
-		Mode:     b("v", "mode", "v"),
-		Clear:    b("x", "clear", "x"),
+		Edit:      b("enter/i", "edit", "enter", "i"),
+		Skeleton:  b("t", "skeleton of the required arguments", "t"),
+		ModelArgs: b("p", "the model's own arguments (probe record)", "p"),
+		CallTool:  b("C", "call the tool on the live server", "C"),
+		Mode:      b("v", "mode", "v"),
+		Clear:     b("x", "clear", "x"),
 
 		// Enabled only while a question is asked.
 		Yes: off(b("y", "yes", "y")),

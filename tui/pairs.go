@@ -50,7 +50,9 @@ type pairsPane struct {
 	// judgments are the chat model's answers so far, shared with the root;
 	// recorded finds the recorded ones (nil for none).
 	judgments map[[2]string]chat.Judgment
-	recorded  RecordedFunc
+	// fixes are the fix trials so far, shared with the root.
+	fixes    map[[2]string]chat.FixTrial
+	recorded RecordedFunc
 	// probe is the recorded probe's measure of each pair, shown beside
 	// the score; its column is absent without a record.
 	probe *probeRates
@@ -449,6 +451,9 @@ func (p *pairsPane) detail() []string {
 	if jt != "" {
 		out = append(out, wholeSentences(shown(oneLine(jt)), p.w, max(p.detailHeight()-len(out)-1, 1), "(more: enter compares)")...)
 	}
+	if ft := p.fixText(pr); ft != "" {
+		out = append(out, wholeSentences(shown(oneLine(ft)), p.w, max(p.detailHeight()-len(out)-1, 1), "(more: enter compares)")...)
+	}
 	// A verdict the judgment set says again what its line just said.
 	if v != nil && !(jt != "" && strings.HasPrefix(v.Hint, chat.JudgedHint) && len(v.Reasons) == 0 && v.Suppression == "") {
 		text := v.Hint
@@ -465,7 +470,7 @@ func (p *pairsPane) detail() []string {
 
 func (p *pairsPane) Keys() []key.Binding {
 	k := p.keys
-	return append([]key.Binding{k.Scope, k.Compare, k.Accept, k.Undo, k.Judge}, k.movementKeys()...)
+	return append([]key.Binding{k.Scope, k.Compare, k.Accept, k.Undo, k.Judge, k.FixPair}, k.movementKeys()...)
 }
 
 // shownRows is how many rows from offset the list has room for.

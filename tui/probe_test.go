@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -179,5 +180,58 @@ func TestProbedRateFitsSmallPanes(t *testing.T) {
 				t.Fatalf("%dx%d after %q: the screen is %dx%d", size[0], size[1], k, w, h)
 			}
 		}
+	}
+}
+
+// p in the arguments drawer loads the model's own calls to the selected
+// tool from the probe record, one after the other, and the boundary
+// judges them as typed ones; it never replaces typed text.
+func TestDrawerLoadsTheModelsArguments(t *testing.T) {
+	cat := testCatalog(t)
+	opts := Options{Catalog: cat}
+	first := cat.Tools[0].Name
+	var tools []chat.Tool
+	names := make([]string, len(cat.Tools))
+	for i, tl := range cat.Tools {
+		tools, names[i] = append(tools, chat.FromCatalog(tl)), tl.Name
+	}
+	cases := []chat.ProbeCase{
+		{Tool: first, Request: "one", Picked: first, Arguments: []byte(`{"volume_id":"vol-1"}`)},
+		{Tool: cat.Tools[1].Name, Request: "two", Picked: first, Arguments: []byte(`{"volume_id":7}`)},
+		{Tool: first, Request: "three", Picked: cat.Tools[1].Name, Arguments: []byte(`{}`)},
+	}
+	opts.Probe = chat.NewProbeRecord(chat.Tabulate("openai:m", names, cases), tools, time.Now())
+	m := New(opts)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	press(m, "a", "esc")
+	drain(m, press(m, "p"))
+	if got := m.drawer.editor.Value(); got != "{\n  \"volume_id\": \"vol-1\"\n}" {
+		t.Fatalf("p loaded %q", got)
+	}
+	if !strings.Contains(footerLine(m), "call 1 of 2") || !strings.Contains(footerLine(m), "one") {
+		t.Errorf("footer %q", footerLine(m))
+	}
+	drain(m, press(m, "p"))
+	if got := m.drawer.editor.Value(); got != "{\n  \"volume_id\": 7\n}" {
+		t.Fatalf("p again loaded %q", got)
+	}
+	if res := ansi.Strip(strings.Join(m.drawer.results, "\n")); !strings.Contains(res, "'volume_id': expected string, got number") {
+		t.Errorf("the model's bad call is not judged:\n%s", res)
+	}
+	drain(m, press(m, "p"))
+	if got := m.drawer.editor.Value(); !strings.Contains(got, "vol-1") {
+		t.Errorf("p wraps round to the first call; got %q", got)
+	}
+	press(m, "x", "i", "{", "esc")
+	drain(m, press(m, "p"))
+	if m.drawer.editor.Value() != "{" || !strings.Contains(footerLine(m), "not empty") {
+		t.Errorf("p over typed text: %q, footer %q", m.drawer.editor.Value(), footerLine(m))
+	}
+	// Without a record, p says where the calls come from.
+	m = newTestModel(t, 160, 45)
+	press(m, "a", "esc")
+	drain(m, press(m, "p"))
+	if !strings.Contains(footerLine(m), "no probe record") {
+		t.Errorf("footer %q", footerLine(m))
 	}
 }

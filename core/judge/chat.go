@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -155,14 +156,10 @@ type chatResponse struct {
 		Message struct {
 			Content   *string `json:"content"`
 			ToolCalls []struct {
-				Function struct {
-					Name string `json:"name"`
-				} `json:"function"`
+				Function functionCall `json:"function"`
 			} `json:"tool_calls"`
 			// FunctionCall is the older, single-call form.
-			FunctionCall *struct {
-				Name string `json:"name"`
-			} `json:"function_call"`
+			FunctionCall *functionCall `json:"function_call"`
 		} `json:"message"`
 	} `json:"choices"`
 	Usage *Usage `json:"usage"`
@@ -175,6 +172,28 @@ func (r *chatResponse) text() string {
 		return *c
 	}
 	return ""
+}
+
+// functionCall is a tool call as a chat completion carries it: the name,
+// and the arguments as a JSON text (some servers send the object itself).
+type functionCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// arguments is the call's arguments as the text the model sent: a JSON
+// string's contents, or the object itself when a server sent one; "" for
+// none.
+func (f functionCall) arguments() string {
+	raw := bytes.TrimSpace(f.Arguments)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ""
+	}
+	var s string
+	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
 }
 
 // Usage is what the endpoint says a request cost, when it says.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -33,7 +34,8 @@ First, for each example in order, write one realistic request a user could type 
 
 Answer with one JSON object and nothing else: {"fromExamples": ["one request per example, in order"], "requests": ["the k more"]}`
 
-// Example is one request and the tool it is meant for.
+// Example is one request and the tool it is meant for: NoPick for a
+// negative, a request no tool of the catalog fits.
 type Example struct {
 	Request string `json:"request"`
 	Tool    string `json:"tool"`
@@ -43,8 +45,9 @@ type Example struct {
 const MaxExamplesBytes = 16 << 20
 
 // ReadExamples reads a JSON-lines file of {"request", "tool"}; blank lines
-// and lines starting with # are skipped. Tools must be in names; errors
-// name the line.
+// and lines starting with # are skipped. Tools must be in names, or null
+// for a request no tool fits (a negative: Tool is NoPick); errors name
+// the line.
 func ReadExamples(data []byte, names []string) ([]Example, error) {
 	var out []Example
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -56,15 +59,24 @@ func ReadExamples(data []byte, names []string) ([]Example, error) {
 		}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		var e Example
-		if err := dec.Decode(&e); err != nil || dec.More() {
-			return nil, fmt.Errorf("line %d: not {\"request\": TEXT, \"tool\": NAME}", n)
+		var raw struct {
+			Request string          `json:"request"`
+			Tool    json.RawMessage `json:"tool"`
+		}
+		if err := dec.Decode(&raw); err != nil || dec.More() || raw.Tool == nil {
+			return nil, fmt.Errorf("line %d: not {\"request\": TEXT, \"tool\": NAME or null}", n)
+		}
+		e := Example{Request: raw.Request, Tool: NoPick}
+		if string(raw.Tool) != "null" {
+			if json.Unmarshal(raw.Tool, &e.Tool) != nil {
+				return nil, fmt.Errorf("line %d: \"tool\" is not a name or null", n)
+			}
+			if !slices.Contains(names, e.Tool) {
+				return nil, fmt.Errorf("line %d: no tool %q in the catalog", n, clip(e.Tool, 64))
+			}
 		}
 		if strings.TrimSpace(e.Request) == "" {
 			return nil, fmt.Errorf("line %d: empty request", n)
-		}
-		if !slices.Contains(names, e.Tool) {
-			return nil, fmt.Errorf("line %d: no tool %q in the catalog", n, clip(e.Tool, 64))
 		}
 		out = append(out, e)
 	}
@@ -247,23 +259,40 @@ func names(request, tool string) bool {
 	return strings.Contains(r, n) || (strings.Contains(spaced, " ") && strings.Contains(r, spaced))
 }
 
-// Pick sends request with the whole catalog as tools, a tool call
-// required, and returns the name of the tool the model called (NoPick if
-// it called none).
-func (m *Model) Pick(ctx context.Context, request string, tools []json.RawMessage) (string, Usage, error) {
+// Tool choices a probe may send: a tool call required (the default), or
+// left to the model, which may then call none (what a negative tests).
+const (
+	ChoiceRequired = "required"
+	ChoiceAuto     = "auto"
+)
+
+// Call is the tool call a model made: the tool's name (NoPick for none)
+// and its arguments as the model sent them ("" for none).
+type Call struct {
+	Name      string
+	Arguments string
+}
+
+// Pick sends request with tools (the catalog, in the order given) and
+// tool_choice choice ("" is ChoiceRequired), and returns the call the
+// model made first (Name NoPick if it called none).
+func (m *Model) Pick(ctx context.Context, request string, tools []json.RawMessage, choice string) (Call, Usage, error) {
 	ctx, cancel := m.bounded(ctx)
 	defer cancel()
+	if choice == "" {
+		choice = ChoiceRequired
+	}
 	payload := map[string]any{
 		"model":       m.name,
 		"messages":    []map[string]string{{"role": "user", "content": request}},
 		"tools":       tools,
-		"tool_choice": "required",
+		"tool_choice": choice,
 		"temperature": 0,
 	}
 	r, err := m.chat(ctx, payload)
 	used := Usage{}
 	if err != nil {
-		return "", used, err
+		return Call{}, used, err
 	}
 	if r.Usage != nil {
 		used = *r.Usage
@@ -271,11 +300,12 @@ func (m *Model) Pick(ctx context.Context, request string, tools []json.RawMessag
 	msg := r.Choices[0].Message
 	switch {
 	case len(msg.ToolCalls) > 0 && msg.ToolCalls[0].Function.Name != "":
-		return msg.ToolCalls[0].Function.Name, used, nil
+		f := msg.ToolCalls[0].Function
+		return Call{Name: f.Name, Arguments: f.arguments()}, used, nil
 	case msg.FunctionCall != nil && msg.FunctionCall.Name != "":
-		return msg.FunctionCall.Name, used, nil
+		return Call{Name: msg.FunctionCall.Name, Arguments: msg.FunctionCall.arguments()}, used, nil
 	}
-	return NoPick, used, nil
+	return Call{Name: NoPick}, used, nil
 }
 
 // ProbeCase is one request sent and the tool the model picked.
@@ -286,6 +316,57 @@ type ProbeCase struct {
 	// From says where the request came from (FromWritten, ...); "" is
 	// not said.
 	From string `json:"from,omitempty"`
+	// Repeat numbers the sending, from 1: the first in catalog order,
+	// the others in orders shuffled from the seed (Order); 0 in a record
+	// that does not say.
+	Repeat int `json:"repeat,omitempty"`
+	// Arguments is the call's arguments as the model sent them: the
+	// JSON object, a JSON string of the text when it is not JSON, null
+	// when no tool was called.
+	Arguments json.RawMessage `json:"arguments"`
+	// ArgumentIssues are the boundary's objections to the arguments,
+	// checked against the tool called, one line each; empty when it
+	// accepts them (or no tool of the catalog was called).
+	ArgumentIssues []string `json:"argumentIssues"`
+}
+
+// Right reports whether the request went where it was meant to: to its
+// tool, or for a negative (Tool NoPick) to none.
+func (c ProbeCase) Right() bool { return c.Picked == c.Tool }
+
+// Negative reports whether the request is meant for no tool.
+func (c ProbeCase) Negative() bool { return c.Tool == NoPick }
+
+// ArgumentsJSON is the arguments text as a case keeps it: the JSON
+// itself when it parses ({} for an empty text), else a JSON string of
+// the text.
+func ArgumentsJSON(text string) json.RawMessage {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return json.RawMessage("{}")
+	}
+	if json.Valid([]byte(t)) {
+		var b bytes.Buffer
+		if json.Compact(&b, []byte(t)) == nil {
+			return json.RawMessage(b.Bytes())
+		}
+	}
+	q, _ := json.Marshal(text)
+	return json.RawMessage(q)
+}
+
+// ArgumentsText is the text the model sent, from a case's Arguments: a
+// JSON string's contents, else the JSON itself; "" for null.
+func (c ProbeCase) ArgumentsText() string {
+	raw := bytes.TrimSpace(c.Arguments)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ""
+	}
+	var s string
+	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
 }
 
 // Where a probe's request came from.
@@ -309,6 +390,9 @@ type Confusion struct {
 	Count  int     `json:"count"`
 	Of     int     `json:"of"`
 	Rate   float64 `json:"rate"`
+	// Low and High are the rate's 95% Wilson interval.
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
 	// Offline is the static check's verdict on the pair, when it ran and
 	// Picked is a tool of the catalog.
 	Offline *OfflineVerdict `json:"offline,omitempty"`
@@ -329,8 +413,27 @@ type Probe struct {
 	Correct int `json:"correct"`
 	// FromInputExamples counts the cases the model wrote from a tool's
 	// input_examples.
-	FromInputExamples int   `json:"fromInputExamples"`
-	Usage             Usage `json:"usage"`
+	FromInputExamples int `json:"fromInputExamples"`
+	// Accuracy is Correct of every case, with its 95% Wilson interval.
+	Accuracy Share `json:"accuracy"`
+	// PerTool counts, per tool of the catalog in its order, the requests
+	// meant for it, those that went to it, and of those the calls whose
+	// arguments the boundary accepts.
+	PerTool []ToolTally `json:"perTool"`
+	// Negatives are the requests meant for no tool.
+	Negatives Negatives `json:"negatives"`
+	// ToolChoice is the tool choice sent (ChoiceRequired, ChoiceAuto).
+	ToolChoice string `json:"toolChoice,omitempty"`
+	// Repeats is how many times each request was sent (1 for once), and
+	// Seed what the orders after the first were shuffled from.
+	Repeats int    `json:"repeats"`
+	Seed    uint64 `json:"seed"`
+	// Unstable lists every request whose picks differ across its repeats.
+	Unstable []Unstable `json:"unstable"`
+	// Fixes are the fixes tried (probe --fix): empty when no pair was
+	// confused, nil (null) when none was asked for.
+	Fixes []FixTrial `json:"fixes"`
+	Usage Usage      `json:"usage"`
 	// Offline sets the picks beside toolscope's static similarity check
 	// on the same catalog (CheckOffline); nil when it did not run, with
 	// the reason in OfflineError.
@@ -350,7 +453,7 @@ func Tabulate(model string, tools []string, cases []ProbeCase) Probe {
 		}
 		row[c.Picked]++
 		of[c.Tool]++
-		if c.Picked == c.Tool {
+		if c.Right() {
 			p.Correct++
 		}
 		if c.From == FromInputExample {
@@ -358,9 +461,13 @@ func Tabulate(model string, tools []string, cases []ProbeCase) Probe {
 		}
 	}
 	for tool, row := range p.Matrix {
+		if tool == NoPick {
+			continue // negatives are over-triggers, counted apart
+		}
 		for picked, n := range row {
 			if picked != tool {
-				p.Confusions = append(p.Confusions, Confusion{Tool: tool, Picked: picked, Count: n, Of: of[tool], Rate: float64(n) / float64(of[tool])})
+				lo, hi := Wilson(n, of[tool])
+				p.Confusions = append(p.Confusions, Confusion{Tool: tool, Picked: picked, Count: n, Of: of[tool], Rate: float64(n) / float64(of[tool]), Low: lo, High: hi})
 			}
 		}
 	}
@@ -382,6 +489,7 @@ func Tabulate(model string, tools []string, cases []ProbeCase) Probe {
 	if p.Confusions == nil {
 		p.Confusions = []Confusion{}
 	}
+	p.tally()
 	return p
 }
 
@@ -394,10 +502,47 @@ func (c Confusion) Sentence() string {
 	return fmt.Sprintf("%d of %s for %s went to %s", c.Count, count(c.Of, "request", "requests"), c.Tool, picked)
 }
 
-// PickAll sends every case's request with bounded concurrency and fills
-// in the picks. The first failed request stops the run and is returned;
-// the cases picked so far are kept.
-func (m *Model) PickAll(ctx context.Context, cases []ProbeCase, tools []json.RawMessage, progress func(done, total int)) (Usage, error) {
+// PickOptions say how PickAll sends: the tool choice, and the seed the
+// orders of the repeats after the first are shuffled from.
+type PickOptions struct {
+	Choice   string
+	Seed     uint64
+	Progress func(done, total int)
+}
+
+// MaxRepeats bounds --repeats.
+const MaxRepeats = 100
+
+// Order is the order the catalog's n tools are sent in on repeat: the
+// catalog's own on repeat 1 (and 0, a record that does not say), a
+// shuffle drawn from seed and repeat on the others, the same on every
+// run.
+func Order(n int, seed uint64, repeat int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if repeat > 1 {
+		r := rand.New(rand.NewPCG(seed, uint64(repeat)))
+		r.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
+	return order
+}
+
+// Ordered is tools in the order of repeat (Order).
+func Ordered(tools []json.RawMessage, seed uint64, repeat int) []json.RawMessage {
+	out := make([]json.RawMessage, len(tools))
+	for i, j := range Order(len(tools), seed, repeat) {
+		out[i] = tools[j]
+	}
+	return out
+}
+
+// PickAll sends every case's request with bounded concurrency, the tools
+// in its repeat's order, and fills in the picks and their arguments. The
+// first failed request stops the run and is returned; the cases picked
+// so far are kept.
+func (m *Model) PickAll(ctx context.Context, cases []ProbeCase, tools []json.RawMessage, o PickOptions) (Usage, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -406,8 +551,14 @@ func (m *Model) PickAll(ctx context.Context, cases []ProbeCase, tools []json.Raw
 		first error
 		done  int
 	)
+	orders := map[int][]json.RawMessage{}
+	for _, c := range cases {
+		if orders[c.Repeat] == nil {
+			orders[c.Repeat] = Ordered(tools, o.Seed, c.Repeat)
+		}
+	}
 	err := parallel(ctx, len(cases), m.concurrency, func(ctx context.Context, i int) error {
-		picked, u, err := m.Pick(ctx, cases[i].Request, tools)
+		call, u, err := m.Pick(ctx, cases[i].Request, orders[cases[i].Repeat], o.Choice)
 		mu.Lock()
 		defer mu.Unlock()
 		used.PromptTokens += u.PromptTokens
@@ -418,10 +569,14 @@ func (m *Model) PickAll(ctx context.Context, cases []ProbeCase, tools []json.Raw
 			}
 			return err
 		}
-		cases[i].Picked = picked
+		cases[i].Picked = call.Name
+		cases[i].Arguments = nil
+		if call.Name != NoPick {
+			cases[i].Arguments = ArgumentsJSON(call.Arguments)
+		}
 		done++
-		if progress != nil {
-			progress(done, len(cases))
+		if o.Progress != nil {
+			o.Progress(done, len(cases))
 		}
 		return nil
 	})

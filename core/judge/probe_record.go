@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,13 @@ type ProbeRecord struct {
 	Date  time.Time
 	Tools []ProbedTool
 	Cases []ProbeCase
+	// Choice is the tool choice the requests were sent with, Repeats how
+	// many times each was sent and Seed what the orders after the first
+	// were shuffled from; a record that does not say has "", 0 and 0
+	// (one sending, tool call required).
+	Choice  string
+	Repeats int
+	Seed    uint64
 
 	// texts is each tool's hash by name; of counts the requests meant for
 	// a tool; went[{a, b}] counts those meant for a that went to b.
@@ -50,7 +58,7 @@ type ProbeRecord struct {
 // NewProbeRecord keeps a probe's cases with the texts of the tools probed,
 // dated date.
 func NewProbeRecord(p Probe, tools []Tool, date time.Time) *ProbeRecord {
-	r := &ProbeRecord{Model: p.Model, Date: date.UTC().Truncate(time.Second), Cases: slices.Clone(p.Cases)}
+	r := &ProbeRecord{Model: p.Model, Date: date.UTC().Truncate(time.Second), Cases: slices.Clone(p.Cases), Choice: p.ToolChoice, Repeats: p.Repeats, Seed: p.Seed}
 	for _, t := range tools {
 		r.Tools = append(r.Tools, ProbedTool{Name: t.Name, Texts: t.TextHash()})
 	}
@@ -76,7 +84,14 @@ func (r *ProbeRecord) index() {
 func (r *ProbeRecord) Encode() []byte {
 	var b bytes.Buffer
 	str := func(s string) string { q, _ := json.Marshal(s); return string(q) }
-	fmt.Fprintf(&b, "{\n  \"probe\": %d,\n  \"model\": %s,\n  \"date\": %s,\n  \"tools\": [", probeRecordVersion, str(r.Model), str(r.Date.UTC().Format(time.RFC3339)))
+	fmt.Fprintf(&b, "{\n  \"probe\": %d,\n  \"model\": %s,\n  \"date\": %s,\n", probeRecordVersion, str(r.Model), str(r.Date.UTC().Format(time.RFC3339)))
+	if r.Choice != "" {
+		fmt.Fprintf(&b, "  \"toolChoice\": %s,\n", str(r.Choice))
+	}
+	if r.Repeats > 0 {
+		fmt.Fprintf(&b, "  \"repeats\": %d,\n  \"seed\": %d,\n", r.Repeats, r.Seed)
+	}
+	b.WriteString("  \"tools\": [")
 	for i, t := range r.Tools {
 		line, _ := json.Marshal(t)
 		b.WriteString(sep(i) + "\n    ")
@@ -84,12 +99,28 @@ func (r *ProbeRecord) Encode() []byte {
 	}
 	b.WriteString(closing(len(r.Tools)) + ",\n  \"cases\": [")
 	for i, c := range r.Cases {
-		line, _ := json.Marshal(c)
+		rc := recordCase{Tool: c.Tool, Request: c.Request, Picked: c.Picked, From: c.From, Repeat: c.Repeat, Arguments: c.Arguments}
+		if c.ArgumentIssues != nil {
+			rc.ArgumentIssues = &c.ArgumentIssues
+		}
+		line, _ := json.Marshal(rc)
 		b.WriteString(sep(i) + "\n    ")
 		b.Write(line)
 	}
 	b.WriteString(closing(len(r.Cases)) + "\n}\n")
 	return b.Bytes()
+}
+
+// recordCase is a case as the record keeps it: the arguments the model
+// sent and the boundary's issues with them, when the probe checked them.
+type recordCase struct {
+	Tool           string          `json:"tool"`
+	Request        string          `json:"request"`
+	Picked         string          `json:"picked"`
+	From           string          `json:"from,omitempty"`
+	Repeat         int             `json:"repeat,omitempty"`
+	Arguments      json.RawMessage `json:"arguments,omitempty"`
+	ArgumentIssues *[]string       `json:"argumentIssues,omitempty"`
 }
 
 func sep(i int) string {
@@ -159,7 +190,7 @@ func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
 		}
 		return nil, atPos(jsonv.Pos{Line: 1, Col: 1}, "%s", err)
 	}
-	if err := members(root, "the record", "probe", "model", "date", "tools", "cases"); err != nil {
+	if err := members(root, "the record", "probe", "model", "date", "toolChoice", "repeats", "seed", "tools", "cases"); err != nil {
 		return nil, err
 	}
 	r := &ProbeRecord{}
@@ -177,11 +208,32 @@ func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
 	if r.Date, err = time.Parse(time.RFC3339, date); err != nil {
 		return nil, atPos(root.Get("date").Pos, `"date" %s is not an RFC 3339 time (2026-03-10T12:00:00Z)`, jsonv.Quote(clip(date, 40)))
 	}
+	if v := root.Get("toolChoice"); v != nil {
+		choice, ok := v.Str()
+		if !ok || (choice != ChoiceRequired && choice != ChoiceAuto) {
+			return nil, atPos(v.Pos, `"toolChoice" must be %q or %q`, ChoiceRequired, ChoiceAuto)
+		}
+		r.Choice = choice
+	}
+	if v := root.Get("repeats"); v != nil {
+		n, ok := v.Int()
+		if !ok || n < 1 || n > MaxRepeats {
+			return nil, atPos(v.Pos, `"repeats" must be a whole number from 1 to %d`, MaxRepeats)
+		}
+		r.Repeats = n
+	}
+	if v := root.Get("seed"); v != nil {
+		seed, err := strconv.ParseUint(v.JSON(), 10, 64)
+		if err != nil {
+			return nil, atPos(v.Pos, `"seed" must be a whole number from 0 to %d`, uint64(math.MaxUint64))
+		}
+		r.Seed = seed
+	}
 	tools, err := list(root, "tools")
 	if err != nil {
 		return nil, err
 	}
-	known := map[string]bool{}
+	known, seen := map[string]bool{NoPick: true}, map[string]bool{}
 	for i, tv := range tools {
 		where := fmt.Sprintf("tools[%d]", i)
 		if err := members(tv, where, "name", "texts"); err != nil {
@@ -191,10 +243,10 @@ func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
 		if t.Name, err = text(tv, "name"); err != nil {
 			return nil, err
 		}
-		if known[t.Name] {
+		if seen[t.Name] {
 			return nil, atPos(tv.Pos, "%s: tool %s is listed twice", where, jsonv.Quote(clip(t.Name, 64)))
 		}
-		known[t.Name] = true
+		known[t.Name], seen[t.Name] = true, true
 		if t.Texts, err = text(tv, "texts"); err != nil {
 			return nil, err
 		}
@@ -209,7 +261,7 @@ func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
 	}
 	for i, cv := range cases {
 		where := fmt.Sprintf("cases[%d]", i)
-		if err := members(cv, where, "tool", "request", "picked", "from"); err != nil {
+		if err := members(cv, where, "tool", "request", "picked", "from", "repeat", "arguments", "argumentIssues"); err != nil {
 			return nil, err
 		}
 		var c ProbeCase
@@ -231,6 +283,29 @@ func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
 				return nil, atPos(fv.Pos, `%s: "from" must be one of %s`, where, strings.Join(caseSources, ", "))
 			}
 			c.From = from
+		}
+		if rv := cv.Get("repeat"); rv != nil {
+			n, ok := rv.Int()
+			if !ok || n < 1 || n > MaxRepeats {
+				return nil, atPos(rv.Pos, `%s: "repeat" must be a whole number from 1 to %d`, where, MaxRepeats)
+			}
+			c.Repeat = n
+		}
+		if av := cv.Get("arguments"); av != nil && av.Kind != jsonv.Null {
+			c.Arguments = json.RawMessage(av.JSON())
+		}
+		if iv := cv.Get("argumentIssues"); iv != nil {
+			if !iv.Is(jsonv.Array) {
+				return nil, atPos(iv.Pos, `%s: "argumentIssues" is %s, want an array of strings`, where, iv.ArticleType())
+			}
+			c.ArgumentIssues = []string{}
+			for _, item := range iv.Items {
+				is, ok := item.Str()
+				if !ok {
+					return nil, atPos(item.Pos, `%s: "argumentIssues" holds %s, want strings`, where, item.ArticleType())
+				}
+				c.ArgumentIssues = append(c.ArgumentIssues, is)
+			}
 		}
 		r.Cases = append(r.Cases, c)
 	}
@@ -379,4 +454,41 @@ func (p PairRate) Sentences() [2]string {
 		Confusion{Tool: p.A, Picked: p.B, Count: p.AB, Of: p.OfA}.Sentence(),
 		Confusion{Tool: p.B, Picked: p.A, Count: p.BA, Of: p.OfB}.Sentence(),
 	}
+}
+
+// Accuracy is the share of the record's cases that went where they were
+// meant to (negatives to no tool), with its 95% Wilson interval.
+func (r *ProbeRecord) Accuracy() Share {
+	right := 0
+	for _, c := range r.Cases {
+		if c.Right() {
+			right++
+		}
+	}
+	return NewShare(right, len(r.Cases))
+}
+
+// Stale names what differs between the catalog's tools now and those the
+// probe saw: a tool whose texts changed, one the catalog no longer has,
+// one added since. The model chooses among the whole catalog, so any of
+// them makes the measure one of other texts. Nil when none does.
+func (r *ProbeRecord) Stale(tools []Tool) []string {
+	var out []string
+	now := map[string]bool{}
+	for _, t := range tools {
+		now[t.Name] = true
+		h, ok := r.texts[t.Name]
+		switch {
+		case !ok:
+			out = append(out, t.Name+" (added)")
+		case h != t.TextHash():
+			out = append(out, t.Name+" (changed)")
+		}
+	}
+	for _, t := range r.Tools {
+		if !now[t.Name] {
+			out = append(out, t.Name+" (removed)")
+		}
+	}
+	return out
 }

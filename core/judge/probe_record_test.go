@@ -157,11 +157,50 @@ func TestParseProbeRecordErrors(t *testing.T) {
 	}
 }
 
+// A record keeps how the requests were sent, each case's repeat, the
+// model's arguments and their issues, and negatives; older records,
+// without them, still read.
+func TestProbeRecordKeepsArgumentsRepeatsAndNegatives(t *testing.T) {
+	tools := []Tool{tool("a", "does a"), tool("b", "does b")}
+	cases := []ProbeCase{
+		{Tool: "a", Request: "r1", Picked: "a", From: FromExamples, Repeat: 1, Arguments: []byte(`{"q":"x"}`), ArgumentIssues: []string{}},
+		{Tool: "a", Request: "r1", Picked: "b", From: FromExamples, Repeat: 2, Arguments: []byte(`"not json"`), ArgumentIssues: []string{"the arguments: expected object, got string"}},
+		{Tool: NoPick, Request: "joke", Picked: NoPick, From: FromExamples, Repeat: 1, ArgumentIssues: []string{}},
+		{Tool: NoPick, Request: "joke", Picked: "a", From: FromExamples, Repeat: 2, Arguments: []byte(`{}`), ArgumentIssues: []string{}},
+	}
+	p := Tabulate("openai:m", []string{"a", "b"}, cases)
+	p.ToolChoice, p.Seed = ChoiceAuto, 1<<63+5
+	rec := NewProbeRecord(p, tools, time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC))
+	back, err := ParseProbeRecord(rec.Encode())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, rec.Encode())
+	}
+	if !reflect.DeepEqual(back.Cases, cases) || back.Choice != ChoiceAuto || back.Repeats != 2 || back.Seed != 1<<63+5 {
+		t.Fatalf("read back %+v %q %d %d\n%s", back.Cases, back.Choice, back.Repeats, back.Seed, rec.Encode())
+	}
+	for _, tc := range []struct{ edit, err string }{
+		{`"repeats": 2`, `"repeats": 0`},
+		{`"toolChoice": "auto"`, `"toolChoice": "none"`},
+		{`"repeat":2`, `"repeat":"2"`},
+		{`"argumentIssues":[]`, `"argumentIssues":[1]`},
+		{`"seed": 9223372036854775813`, `"seed": -1`},
+	} {
+		bad := strings.Replace(string(rec.Encode()), tc.edit, tc.err, 1)
+		if bad == string(rec.Encode()) {
+			t.Fatalf("%s is not in the record", tc.edit)
+		}
+		if _, err := ParseProbeRecord([]byte(bad)); err == nil {
+			t.Errorf("%s read without an error", tc.err)
+		}
+	}
+}
+
 func FuzzParseProbeRecord(f *testing.F) {
 	tools, p := probedTools()
 	f.Add(NewProbeRecord(p, tools, time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)).Encode())
 	f.Add([]byte(`{"probe": 1, "model": "m", "date": "2026-03-10T12:00:00Z", "tools": [], "cases": []}`))
 	f.Add([]byte(`{"probe": 1, "tools": [{"name": "a", "name": "b"}]}`))
+	f.Add([]byte(`{"probe": 1, "model": "m", "date": "2026-03-10T12:00:00Z", "toolChoice": "auto", "repeats": 2, "seed": 18446744073709551615, "tools": [{"name": "a", "texts": "sha256:0"}], "cases": [{"tool": "(none)", "request": "r", "picked": "a", "repeat": 2, "arguments": {"q": [1, "\u0007"]}, "argumentIssues": ["x"]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseProbeRecord(data)
 		if err != nil {
@@ -175,11 +214,11 @@ func FuzzParseProbeRecord(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the record read does not read back: %v\n%s", err, r.Encode())
 		}
-		if !reflect.DeepEqual(again.Tools, r.Tools) || !reflect.DeepEqual(again.Cases, r.Cases) || again.Model != r.Model || !again.Date.Equal(r.Date) {
+		if !reflect.DeepEqual(again.Tools, r.Tools) || !reflect.DeepEqual(again.Cases, r.Cases) || again.Model != r.Model || !again.Date.Equal(r.Date) || again.Choice != r.Choice || again.Repeats != r.Repeats || again.Seed != r.Seed {
 			t.Fatalf("round trip changed the record")
 		}
 		for _, c := range r.Cases {
-			if _, ok := r.texts[c.Tool]; !ok {
+			if _, ok := r.texts[c.Tool]; !ok && c.Tool != NoPick {
 				t.Fatalf("case for unlisted tool %q accepted", c.Tool)
 			}
 		}

@@ -36,14 +36,20 @@ func (p Probe) summary() string {
 	if p.FromInputExamples > 0 {
 		from = fmt.Sprintf(" (%d written from input_examples)", p.FromInputExamples)
 	}
-	return fmt.Sprintf("%s: %s for %s%s, %d went to the tool they were meant for (%.0f%%)", p.Model, count(n, "request", "requests"), count(len(p.Matrix), "tool", "tools"), from, p.Correct, pct)
+	tools := len(p.Matrix)
+	if p.Matrix[NoPick] != nil {
+		tools-- // the negatives' row
+	}
+	return fmt.Sprintf("%s: %s for %s%s, %d went to the tool they were meant for (%.0f%%)", p.Model, count(n, "request", "requests"), count(tools, "tool", "tools"), from, p.Correct, pct)
 }
 
 // WriteText renders the probe for a terminal: the summary, the confusions
 // in words, and the matrix with numbered columns.
 func (p Probe) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "probe %s\n\n", p.summary())
+	fmt.Fprintf(&b, "probe %s\n", p.summary())
+	p.writeTallyText(&b)
+	b.WriteString("\n")
 	if len(p.Confusions) == 0 {
 		b.WriteString("No request went to another tool.\n")
 	} else {
@@ -53,6 +59,7 @@ func (p Probe) WriteText(w io.Writer) error {
 		}
 	}
 	p.writeOfflineText(&b)
+	p.writeFixesText(&b)
 	cols := p.columns()
 	width := 0
 	for _, t := range p.Tools {
@@ -103,6 +110,8 @@ func (p Probe) WriteJSON(w io.Writer) error {
 func (p Probe) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### toolscope probe\n\n%s\n\n", mdEscape(p.summary()))
+	p.writeTallyMarkdown(&b)
+	b.WriteString("\n#### Confusions\n\n")
 	if len(p.Confusions) == 0 {
 		b.WriteString("No request went to another tool.\n")
 	} else {
@@ -128,6 +137,7 @@ func (p Probe) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	p.writeOfflineMarkdown(&b)
+	p.writeFixesMarkdown(&b)
 	cols := p.columns()
 	b.WriteString("\n<details><summary>Matrix (rows: the tool meant, columns: the tool picked)</summary>\n\n| |")
 	for i := range cols {

@@ -13,9 +13,9 @@ import (
 
 func TestTabulate(t *testing.T) {
 	cases := []ProbeCase{
-		{"a", "r1", "a", ""}, {"a", "r2", "b", ""}, {"a", "r3", "b", ""},
-		{"b", "r4", "b", ""}, {"b", "r5", NoPick, ""},
-		{"c", "r6", "c", ""},
+		{Tool: "a", Request: "r1", Picked: "a"}, {Tool: "a", Request: "r2", Picked: "b"}, {Tool: "a", Request: "r3", Picked: "b"},
+		{Tool: "b", Request: "r4", Picked: "b"}, {Tool: "b", Request: "r5", Picked: NoPick},
+		{Tool: "c", Request: "r6", Picked: "c"},
 	}
 	p := Tabulate("openai:m", []string{"a", "b", "c"}, cases)
 	if p.Correct != 3 || p.Matrix["a"]["b"] != 2 || p.Matrix["b"][NoPick] != 1 || len(p.Matrix) != 3 {
@@ -70,6 +70,8 @@ func TestReadExamples(t *testing.T) {
 		{`{"request": " ", "tool": "a"}`, "line 1: empty request"},
 		{"{\"request\": \"x\", \"tool\": \"a\"}\n{\"request\": 1}", "line 2: not"},
 		{`{"request": "x", "tool": "a", "why": 1}`, "line 1: not"},
+		{`{"request": "x"}`, "line 1: not"},
+		{`{"request": "x", "tool": 3}`, `line 1: "tool" is not a name or null`},
 	} {
 		ex, err := ReadExamples([]byte(tc.in), names)
 		if tc.err == "" {
@@ -84,15 +86,23 @@ func TestReadExamples(t *testing.T) {
 	}
 }
 
+func TestReadExamplesNegatives(t *testing.T) {
+	ex, err := ReadExamples([]byte("{\"request\": \"tell me a joke\", \"tool\": null}\n{\"request\": \"x\", \"tool\": \"a\"}\n"), []string{"a"})
+	if err != nil || len(ex) != 2 || ex[0].Tool != NoPick || ex[1].Tool != "a" {
+		t.Fatalf("%+v %v", ex, err)
+	}
+}
+
 func FuzzReadExamples(f *testing.F) {
 	f.Add([]byte("{\"request\": \"x\", \"tool\": \"a\"}\n# c\n"))
+	f.Add([]byte("{\"request\": \"no tool\", \"tool\": null}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ex, err := ReadExamples(data, []string{"a", "b"})
 		if err != nil {
 			return
 		}
 		for _, e := range ex {
-			if strings.TrimSpace(e.Request) == "" || (e.Tool != "a" && e.Tool != "b") {
+			if strings.TrimSpace(e.Request) == "" || (e.Tool != "a" && e.Tool != "b" && e.Tool != NoPick) {
 				t.Fatalf("accepted %+v", e)
 			}
 		}
@@ -151,9 +161,9 @@ func TestPickReadsTheCall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, used, err := m.Pick(context.Background(), "do it", []json.RawMessage{json.RawMessage(`{"type":"function","function":{"name":"a"}}`)})
+		call, used, err := m.Pick(context.Background(), "do it", []json.RawMessage{json.RawMessage(`{"type":"function","function":{"name":"a"}}`)}, "")
 		srv.Close()
-		if err != nil || got != tc.want || used.PromptTokens != 7 {
+		if got := call.Name; err != nil || got != tc.want || used.PromptTokens != 7 {
 			t.Errorf("%s: picked %q (%v), usage %+v; want %q", tc.message, got, err, used, tc.want)
 		}
 	}
