@@ -173,8 +173,9 @@ type Fitted struct {
 // a Platt step fitted on the single catalogs' held-out risks makes them
 // read as chances; confusable starts where the pooled held-out risks,
 // so rescaled, reach MinPrecision, review where they flag MaxReviewRate
-// pairs per tool. The model fitted on every sample gets the Platt step
-// and the bands. Deterministic.
+// pairs per tool; the cross-server band starts where the held-out twins'
+// F1 is best. The model fitted on every sample gets the Platt step and
+// the bands. Deterministic.
 func FitRisk(samples []Sample, lambda float64, fixed map[similarity.Feature]float64) Fitted {
 	f := Fitted{Held: LeaveOneGroupOut(samples, lambda, fixed)}
 	f.Scale, f.Shift = Platt(f.Held.Of(false))
@@ -182,6 +183,7 @@ func FitRisk(samples []Sample, lambda float64, fixed map[similarity.Feature]floa
 	f.Model = Fit(samples, lambda, fixed)
 	FoldPlatt(f.Model, f.Scale, f.Shift)
 	f.Model.Threshold, f.Model.Watch = Bands(dev)
+	f.Model.Twins = TwinThreshold(f.Calibrated(true))
 	return f
 }
 

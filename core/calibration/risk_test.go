@@ -84,6 +84,9 @@ func TestRiskFitReproducesTheModel(t *testing.T) {
 	if math.Abs(got.Threshold-want.Threshold) > 1e-9 || math.Abs(got.Watch-want.Watch) > 1e-9 {
 		t.Errorf("bands %v and %v, committed %v and %v: run go run ./core/calibration/cmd/fit -write", got.Threshold, got.Watch, want.Threshold, want.Watch)
 	}
+	if math.Abs(got.Twins-want.Twins) > 1e-9 {
+		t.Errorf("cross-server band %v, committed %v: run go run ./core/calibration/cmd/fit -write", got.Twins, want.Twins)
+	}
 	if math.Abs(got.Bias-want.Bias) > 1e-3 {
 		t.Errorf("bias %v, committed %v: run go run ./core/calibration/cmd/fit -write", got.Bias, want.Bias)
 	}

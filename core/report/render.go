@@ -148,7 +148,7 @@ func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring sim
 		if p.Kind == similarity.Confusable {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
-		fmt.Fprintf(t, "  %s %s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), safe(p.A), safe(p.B), stateText(p.BaselineState))
+		fmt.Fprintf(t, "  %s %s%s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), bandNote(p), safe(p.A), safe(p.B), stateText(p.BaselineState))
 		if len(p.Reasons) > 0 {
 			fmt.Fprintln(t, t.style(ansiDim, "      why: "+safe(ReasonsText(p.Reasons))))
 		}
@@ -203,7 +203,7 @@ func thresholdText(sim similarity.Result) string {
 		return "report-only, no threshold"
 	}
 	if sim.Scoring == similarity.ScoringRisk {
-		return fmt.Sprintf("confusable at risk %s and above, review (advisory) from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand))
+		return fmt.Sprintf("confusable at risk %s and above, review (advisory) from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand)) + crossServerText(th)
 	}
 	s := fmt.Sprintf("threshold %s, review band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
 	if sim.Scoring == similarity.ScoringAdaptive {
@@ -436,7 +436,7 @@ func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max i
 		if len(p.Reasons) > 0 {
 			hint = "Why: " + mdCell(ReasonsText(p.Reasons)) + ". Hint: " + hint
 		}
-		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
+		fmt.Fprintf(b, "| %s%s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), bandNote(p), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
 	}
 	if len(rows) < len(list) {
 		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))
