@@ -100,7 +100,7 @@ type want struct {
 	// two servers of a merged catalog (the same as them otherwise).
 	crossFloor, crossThreshold float64
 	bandCap                    int
-	neighbors                       int // nearest kept per tool
+	neighbors                  int // nearest kept per tool
 	// byAffinity ranks neighbours by affinity, not score (the adaptive
 	// scoring's first pass, which finds each tool's usual affinity).
 	byAffinity bool
