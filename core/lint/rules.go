@@ -176,6 +176,9 @@ func DefaultRules() []Rule {
 		ToolPoisoningRule(DefaultPoisonPatterns),
 		CatalogTokensRule(DefaultMaxTokenShare, tokens.DefaultContext),
 		InputExampleRule(),
+		CrossServerSameNameRule(),
+		QualifiedCollisionRule(),
+		QualifiedNameTooLongRule(),
 	}
 }
 
