@@ -35,9 +35,9 @@ func TestServerRules(t *testing.T) {
 			[]string{RuleServerSameName + "@my_db__query", RuleQualifiedCollision + "@my_db__query"}, ""},
 		{"one character apart", merged("my.db/query", "my db/query"),
 			[]string{RuleServerSameName + "@my db__query", RuleQualifiedCollision + "@my db__query"}, ""},
-		{"past Claude's 64", merged("observability/"+long),
+		{"past Claude's 64", merged("observability/" + long),
 			[]string{RuleQualifiedNameTooLong + "@observability__" + long}, "Claude Code: 70 characters, over 64"},
-		{"past Cursor's 60 only", merged("srv/"+strings.Repeat("y", 58)),
+		{"past Cursor's 60 only", merged("srv/" + strings.Repeat("y", 58)),
 			[]string{RuleQualifiedNameTooLong + "@srv__" + strings.Repeat("y", 58)}, "Cursor: server and tool names 61 characters together"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
