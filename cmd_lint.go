@@ -330,6 +330,9 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		return linted{}, 2
 	}
 	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
+	if err == nil && fc.live.config != "" {
+		report, err = withConfigHygiene(report, cat, fc.live.config, fc.options().Disabled)
+	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return linted{}, 2

@@ -157,7 +157,7 @@ const (
 
 // DefaultRules is the default pack, in the order findings are listed.
 func DefaultRules() []Rule {
-	return []Rule{
+	return append([]Rule{
 		DuplicateNameRule(),
 		DescriptionRule(DefaultMinDescriptionChars),
 		SaysWhatNotWhenRule(DefaultWhenCues),
@@ -179,7 +179,7 @@ func DefaultRules() []Rule {
 		CrossServerSameNameRule(),
 		QualifiedCollisionRule(),
 		QualifiedNameTooLongRule(),
-	}
+	}, ConfigRules()...)
 }
 
 // SeedRules is the reference's pack (seed 002): the four heuristic rules

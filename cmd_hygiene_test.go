@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"toolscope/core/live/livetest"
+)
+
+// lint --mcp-config reports the config's own problems beside its servers'
+// tools, located in the config file: in JSON under the server's name, and
+// in SARIF as a region of the config's artifact.
+func TestLintConfigHygiene(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes are Unix's")
+	}
+	behaviour, err := json.Marshal(livetest.Behaviour{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := json.Marshal(livetest.EnvBehaviour)
+	value, _ := json.Marshal(string(behaviour))
+	cmd, _ := json.Marshal(os.Args[0])
+	config := "{\n  \"mcpServers\": {\n    \"ops\": {\n      \"command\": " + string(cmd) + ",\n" +
+		"      \"env\": {" + string(env) + ": " + string(value) + ",\n" +
+		"              \"OPS_API_TOKEN\": \"a8Fq2LmZx81PwQz\"}\n    }\n  }\n}\n"
+	path := writeFile(t, "mcp.json", config)
+
+	type finding struct {
+		Rule, Tool, Param, Severity string
+		Line, Column                int
+	}
+	lint := func() []finding {
+		t.Helper()
+		_, out, errOut := runCmd("", "lint", "--no-similarity", "--format", "json", "--mcp-config", path)
+		var r struct{ Structural []finding }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		var got []finding
+		for _, f := range r.Structural {
+			if strings.HasPrefix(f.Rule, "config-") {
+				got = append(got, f)
+			}
+		}
+		return got
+	}
+	secret := finding{Rule: "config-inline-secret", Tool: "ops", Param: "env.OPS_API_TOKEN", Severity: "warn", Line: 6, Column: 32}
+	readable := secret
+	readable.Rule, readable.Severity = "config-secrets-readable", "error"
+	if got := lint(); len(got) != 2 || got[0] != secret || got[1] != readable {
+		t.Errorf("mode 0644: config findings %+v\nwant %+v and %+v", got, secret, readable)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := lint(); len(got) != 1 || got[0] != secret {
+		t.Errorf("mode 0600: config findings %+v, want %+v", got, secret)
+	}
+
+	_, out, _ := runCmd("", "lint", "--no-similarity", "--format", "sarif", "--mcp-config", path)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation *struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF: %v", err)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		if r.RuleID != "config-inline-secret" {
+			continue
+		}
+		found = true
+		p := r.Locations[0].PhysicalLocation
+		if p == nil || !strings.HasSuffix(p.ArtifactLocation.URI, "mcp.json") || p.Region.StartLine != 6 || p.Region.StartColumn != 32 {
+			t.Errorf("SARIF location %+v, want mcp.json 6:32", p)
+		}
+	}
+	if !found {
+		t.Error("no config-inline-secret result in the SARIF log")
+	}
+	if _, out, _ := runCmd("", "lint", "--no-similarity", "--format", "json", "--disable", "config-inline-secret", "--mcp-config", path); strings.Contains(out, "config-inline-secret") {
+		t.Error("--disable config-inline-secret left its finding")
+	}
+}
