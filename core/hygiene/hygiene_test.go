@@ -130,16 +130,20 @@ func TestUnpinned(t *testing.T) {
 		{"uvx", []string{"--python", "3.12", "pkg==1.0"}, false},
 		{"uv", []string{"tool", "run", "pkg"}, true},
 		{"pipx", []string{"run", "pkg==1.0"}, false},
-		{"docker", []string{"run", "-i", "--rm", "img"}, true},
-		{"docker", []string{"run", "-i", "--rm", "-e", "TOKEN", "img:1.2"}, false},
+		{"docker", []string{"run", "-i", "--rm", "org/img"}, true},
+		{"docker", []string{"run", "-i", "--rm", "img"}, false}, // built locally, most often
+		{"docker", []string{"run", "-i", "--rm", "-e", "TOKEN", "org/img:1.2"}, false},
 		{"docker", []string{"run", "-v", "/a:/b", "ghcr.io/org/img:latest"}, true},
 		{"docker", []string{"run", "localhost:5000/img"}, true},
 		{"docker", []string{"run", "localhost:5000/img:2"}, false},
-		{"docker", []string{"run", "img@sha256:abc"}, false},
+		{"docker", []string{"run", "org/img@sha256:abc"}, false},
 		{"docker", []string{"ps"}, false},
 		{"cmd", []string{"/c", "npx", "-y", "pkg"}, true},
 		{"cmd", []string{"/c", "npx", "-y", "pkg@1.0.0"}, false},
 		{"node", []string{"server.js"}, false},
+		{"npx", []string{"-y", "github:org/repo#main"}, true},
+		{"npx", []string{"-y", "github:org/repo"}, true},
+		{"npx", []string{"-y", "github:org/repo#4f2a9c1d"}, false},
 	} {
 		doc := fmt.Sprintf(`{"mcpServers": {"s": {"command": %q, "args": [%s]}}}`, tc.command, quoted(tc.args))
 		got, err := Check("c.json", []byte(doc), 0)
@@ -170,6 +174,8 @@ func TestSecrets(t *testing.T) {
 		{"API_KEY", "your_api_key_here", false},
 		{"API_KEY", "sk-xxxxxxxx", false},
 		{"API_KEY", "short", false},
+		{"Authorization", "remote_api_token", false},
+		{"API_KEY", "my_secret_value", false},
 		{"AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPL2", true}, // a known format, whatever the name
 		{"CLIENT_ID", "a8Fq2LmZx81PwQ", false},
 		{"GOOGLE_APPLICATION_CREDENTIALS", "/home/me/key.json", false},

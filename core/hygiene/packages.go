@@ -109,6 +109,8 @@ func imageArg(args []string, from int) (int, string, string) {
 	return -1, "", ""
 }
 
+var commitRef = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+
 var exactVersion = regexp.MustCompile(`^v?\d+(\.\d+)*([-+][0-9A-Za-z.-]+)?$`)
 
 // unpinned says what is wrong with a package's version, "" when it is
@@ -118,6 +120,14 @@ func unpinned(kind, pkg string) string {
 		return ""
 	}
 	q := jsonv.Quote(pkg)
+	if kind == kindNPM && strings.HasPrefix(pkg, "github:") {
+		// A repository: pinned by a commit, moving with a branch or tag.
+		repo, ref, _ := strings.Cut(pkg, "#")
+		if !commitRef.MatchString(ref) {
+			return fmt.Sprintf("%s follows a branch of the repository, not a commit: every start may run other code; pin a commit (%s#<commit>) or a released version", q, repo)
+		}
+		return ""
+	}
 	switch kind {
 	case kindNPM:
 		name, version := pkg, ""
@@ -146,7 +156,10 @@ func unpinned(kind, pkg string) string {
 			return fmt.Sprintf("%s follows %s, not a release: pin an exact version (%s==1.2.3)", q, jsonv.Quote(version), name)
 		}
 	case kindImage:
-		if strings.Contains(pkg, "@sha256:") {
+		// A one-word name without a registry or namespace is most often an
+		// image the README had you build (`docker build -t name .`), not
+		// one fetched: it is left alone.
+		if strings.Contains(pkg, "@sha256:") || !strings.Contains(pkg, "/") {
 			return ""
 		}
 		name, tag := pkg, ""

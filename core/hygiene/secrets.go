@@ -37,7 +37,10 @@ func reference(v string) bool {
 // secret, not one (`<YOUR_TOKEN>`, `your-api-key`, `xxxx`).
 func placeholder(v string) bool {
 	l := strings.ToLower(v)
-	for _, w := range []string{"<", ">", "your", "xxx", "...", "…", "here", "changeme", "change_me", "replace", "example", "placeholder", "insert", "dummy", "todo", "redacted", "***"} {
+	// A value naming its own kind (remote_api_token, my_secret) stands in
+	// for one: real credentials are random.
+	for _, w := range []string{"<", ">", "your", "xxx", "...", "…", "here", "changeme", "change_me", "replace", "example", "placeholder", "insert", "dummy", "todo", "redacted", "***",
+		"_token", "token_", "api_key", "apikey", "_key", "secret", "password"} {
 		if strings.Contains(l, w) {
 			return true
 		}
