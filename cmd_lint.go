@@ -350,6 +350,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	if arg == "" {
 		path = cat.Source
 	}
+	report.ShareByServer(cat)
 	return linted{path: path, cat: cat, report: report, flags: &fc}, 0
 }
 
@@ -405,6 +406,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 			return linted{}, 2
 		}
 	}
+	report.ShareByServer(merged)
 	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
 }
 

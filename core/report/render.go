@@ -79,6 +79,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	if b := r.Baseline; b != nil {
 		fmt.Fprintln(t, baselineText(b))
 	}
+	t.servers(r.Servers)
 	sim := r.Similarity
 	t.WriteString("\n")
 	if !sim.Analyzed {
@@ -341,6 +342,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	if r.Baseline != nil {
 		fmt.Fprintf(b, "\n%s\n", mdCell(baselineText(r.Baseline)))
 	}
+	mdServers(b, r.Servers)
 	for _, n := range sim.Notes {
 		fmt.Fprintf(b, "\n> %s\n", mdCell(n))
 	}
