@@ -96,3 +96,61 @@ func TestLintConfigHygiene(t *testing.T) {
 		t.Error("--disable config-inline-secret left its finding")
 	}
 }
+
+// A merged lint under the default scoring: a pair of two servers is
+// judged by the cross-server band and says so, the same served name on
+// two servers is reported, and the report gives each server's share.
+func TestLintMergeAcrossServers(t *testing.T) {
+	dir := t.TempDir()
+	for name, js := range map[string]string{
+		"neon":     `[{"name": "list_projects", "description": "Lists the first 10 Neon projects in your account."}, {"name": "run_sql", "description": "Runs one SQL statement against a Neon database."}]`,
+		"supabase": `[{"name": "list_projects", "description": "Lists all Supabase projects for the user."}, {"name": "execute_sql", "description": "Executes raw SQL in the Postgres database of a Supabase project."}]`,
+	} {
+		if err := os.MkdirAll(dir+"/"+name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dir+"/"+name+"/tools.json", []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, out, errOut := runCmd("", "lint", "--no-config", "--format", "json", "--merge", dir)
+	var r struct {
+		Similarity struct {
+			Thresholds struct{ CrossServer float64 }
+			Confusable []struct{ A, B, Band string }
+		}
+		Structural []struct{ Rule, Tool string }
+		Servers    []struct {
+			Server string
+			Tools  int
+			Twins  map[string]int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	if r.Similarity.Thresholds.CrossServer <= 0 {
+		t.Errorf("no cross-server band in the thresholds: %.400s", out)
+	}
+	twins := 0
+	for _, p := range r.Similarity.Confusable {
+		if strings.HasPrefix(p.A, "neon__") != strings.HasPrefix(p.B, "neon__") {
+			twins++
+			if p.Band != "cross-server" {
+				t.Errorf("%s/%s across servers judged by band %q", p.A, p.B, p.Band)
+			}
+		} else if p.Band != "" {
+			t.Errorf("%s/%s inside one server judged by band %q", p.A, p.B, p.Band)
+		}
+	}
+	same := false
+	for _, f := range r.Structural {
+		same = same || (f.Rule == "cross-server-same-name" && f.Tool == "supabase__list_projects")
+	}
+	if twins == 0 || !same {
+		t.Errorf("%d cross-server confusable pairs, same name reported %v:\n%.1500s", twins, same, out)
+	}
+	if len(r.Servers) != 2 || r.Servers[0].Server != "neon" || r.Servers[0].Tools != 2 || r.Servers[0].Twins["supabase"] != twins {
+		t.Errorf("server shares %+v (twins %d)", r.Servers, twins)
+	}
+}
