@@ -154,3 +154,27 @@ func TestLintMergeAcrossServers(t *testing.T) {
 		t.Errorf("server shares %+v (twins %d)", r.Servers, twins)
 	}
 }
+
+// The explorer on two servers of a config, on a terminal: the status line
+// names the cross-server band, and o groups the tools by server.
+func TestExplorerTwoServersOnATerminal(t *testing.T) {
+	behaviour, err := json.Marshal(livetest.Behaviour{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := map[string]any{"command": os.Args[0], "env": map[string]string{livetest.EnvBehaviour: string(behaviour)}}
+	config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"ops": server, "backup": server}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := writeFile(t, "mcp.json", string(config))
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, runOpts{w: 160, h: 30, args: []string{"--embedder", "mock", "--mcp-config", path}})
+	tm.waitText("across servers ≥")
+	tm.send("oooo")
+	tm.waitText("by server")
+	tm.send("q")
+	tm.end()
+}
