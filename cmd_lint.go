@@ -343,6 +343,9 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		return linted{}, 2
 	}
 	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
+	if err == nil && fc.live.config != "" {
+		report, err = withConfigHygiene(report, cat, fc.live.config, fc.options().Disabled)
+	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return linted{}, 2
@@ -360,6 +363,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	if arg == "" {
 		path = cat.Source
 	}
+	report.ShareByServer(cat)
 	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg)}, 0
 }
 
@@ -415,6 +419,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 			return linted{}, 2
 		}
 	}
+	report.ShareByServer(merged)
 	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
 }
 

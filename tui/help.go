@@ -10,7 +10,7 @@ import (
 // paneHelp says what each pane shows, above its keys in the help.
 var paneHelp = map[string]string{
 	"Tools": "Badges: ✗ errors, ~ warnings, ⇄ confusable pairs, ?N arguments with an ask or assume rule, ⏱ a declared period. " +
-		"/ filters by a fuzzy match on the name; o sorts by file order, name, findings or confusable pairs.",
+		"/ filters by a fuzzy match on the name; o sorts by file order, name, findings or confusable pairs, and groups a merged catalog by server.",
 	"Detail": "Findings come from the structural rules; w shows each rule's teaching text (why, how to fix, before and after). " +
 		"Declarations are judged against the schema at load: a refused one is shown in red with its sentence and counts as an error. " +
 		"The schema lists the parameters in file order.",

@@ -131,6 +131,8 @@ func thresholdText(th similarity.Thresholds, s similarity.Scoring) string {
 	switch {
 	case th.ReportOnly():
 		return "report only"
+	case s == similarity.ScoringRisk && th.CrossServer > 0:
+		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f · across servers ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand), th.CrossServer)
 	case s == similarity.ScoringRisk:
 		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
 	}

@@ -26,10 +26,11 @@ const (
 	sortName                       // by name
 	sortFindings                   // errors, then warnings, most first
 	sortConfusable                 // confusable pairs, then watch, then best score
+	sortServer                     // grouped by server (a merged catalog only), the most confusable first in each
 	sortModes
 )
 
-var sortNames = [...]string{"file order", "name", "findings", "confusable"}
+var sortNames = [...]string{"file order", "name", "findings", "confusable", "server"}
 
 func (s sortMode) String() string { return sortNames[s] }
 
@@ -218,8 +219,34 @@ func (l *toolList) sorted() []int {
 		slices.SortStableFunc(order, func(a, b int) int {
 			return cmp.Or(cmp.Compare(info[b].confusable, info[a].confusable), cmp.Compare(info[b].watch, info[a].watch), cmp.Compare(info[b].best, info[a].best))
 		})
+	case sortServer:
+		// Servers in the order the catalog first lists them.
+		rank := map[string]int{}
+		for _, t := range tools {
+			if _, ok := rank[t.Server]; !ok {
+				rank[t.Server] = len(rank)
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(rank[tools[a].Server], rank[tools[b].Server]),
+				cmp.Compare(info[b].confusable, info[a].confusable), cmp.Compare(info[b].watch, info[a].watch), cmp.Compare(info[b].best, info[a].best))
+		})
 	}
 	return order
+}
+
+// merged reports whether the catalog's tools come from several servers.
+func (l *toolList) merged() bool {
+	if l.snap == nil || len(l.snap.cat.Tools) == 0 {
+		return false
+	}
+	first := l.snap.cat.Tools[0].Server
+	for _, t := range l.snap.cat.Tools {
+		if t.Server != first {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *toolList) setSize(w, h int) {
@@ -344,6 +371,9 @@ func (l *toolList) Update(msg tea.Msg) tea.Cmd {
 		l.clearFilter()
 	case key.Matches(km, k.Sort):
 		l.sort = (l.sort + 1) % sortModes
+		if l.sort == sortServer && !l.merged() {
+			l.sort = sortFile
+		}
 		keep := l.selectedTool()
 		l.refresh()
 		l.selectWhere(func(t int) bool { return t == keep })

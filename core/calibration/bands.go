@@ -166,6 +166,10 @@ type Fitted struct {
 	// Scale and Shift are the Platt step, fitted on the single catalogs'
 	// held-out log-odds and folded into Model.
 	Scale, Shift float64
+	// Controls are the negative control's cross-server pairs, scored by
+	// Model: they are no training sample, only a check on the
+	// cross-server band.
+	Controls []Scored
 }
 
 // FitRisk fits the risk model on samples (single catalogs and twins sets)
@@ -173,15 +177,19 @@ type Fitted struct {
 // a Platt step fitted on the single catalogs' held-out risks makes them
 // read as chances; confusable starts where the pooled held-out risks,
 // so rescaled, reach MinPrecision, review where they flag MaxReviewRate
-// pairs per tool. The model fitted on every sample gets the Platt step
-// and the bands. Deterministic.
-func FitRisk(samples []Sample, lambda float64, fixed map[similarity.Feature]float64) Fitted {
+// pairs per tool; the cross-server band starts where the F1 of the
+// held-out twins with the controls (cross-server pairs of unrelated
+// servers, all distinct) is best. The model fitted on every sample gets the Platt step and
+// the bands. Deterministic.
+func FitRisk(samples []Sample, lambda float64, fixed map[similarity.Feature]float64, controls ...Sample) Fitted {
 	f := Fitted{Held: LeaveOneGroupOut(samples, lambda, fixed)}
 	f.Scale, f.Shift = Platt(f.Held.Of(false))
 	dev := f.Calibrated(false)
 	f.Model = Fit(samples, lambda, fixed)
 	FoldPlatt(f.Model, f.Scale, f.Shift)
 	f.Model.Threshold, f.Model.Watch = Bands(dev)
+	f.Controls = Apply(f.Model, controls)
+	f.Model.Twins = TwinThreshold(f.Calibrated(true), f.Controls...)
 	return f
 }
 

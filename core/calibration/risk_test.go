@@ -23,11 +23,13 @@ import (
 // applied, takes its pair below the confusable threshold.
 
 var (
-	riskOnce    sync.Once
-	riskEmbed   embed.Embedder
-	riskDev     []Sample
-	riskTwins   []Sample
-	riskLoadErr error
+	riskOnce  sync.Once
+	riskEmbed embed.Embedder
+	riskDev   []Sample
+	// riskControls are the cross-server band's negative control.
+	riskControls []Sample
+	riskTwins    []Sample
+	riskLoadErr  error
 )
 
 func riskData(t *testing.T) ([]Sample, []Sample, lint.Options) {
@@ -64,7 +66,10 @@ func riskData(t *testing.T) ([]Sample, []Sample, lint.Options) {
 			riskLoadErr = err
 			return
 		}
-		riskTwins, riskLoadErr = TwinSamples(context.Background(), "testdata/twins/catalogs", twins, opts)
+		if riskTwins, riskLoadErr = TwinSamples(context.Background(), "testdata/twins/catalogs", twins, opts); riskLoadErr != nil {
+			return
+		}
+		riskControls, riskLoadErr = ControlSamples(context.Background(), "testdata/controls", opts)
 	})
 	if riskLoadErr != nil {
 		t.Fatal(riskLoadErr)
@@ -79,10 +84,13 @@ func TestRiskFitReproducesTheModel(t *testing.T) {
 	if len(dev) != 2317+12973 || len(tw) != 3209 {
 		t.Fatalf("%d single-catalog and %d cross-server pairs, want 15290 and 3209", len(dev), len(tw))
 	}
-	got := FitRisk(append(slices.Clip(dev), tw...), 1, Fixed).Model
+	got := FitRisk(append(slices.Clip(dev), tw...), 1, Fixed, riskControls...).Model
 	want := similarity.DefaultRiskModel()
 	if math.Abs(got.Threshold-want.Threshold) > 1e-9 || math.Abs(got.Watch-want.Watch) > 1e-9 {
 		t.Errorf("bands %v and %v, committed %v and %v: run go run ./core/calibration/cmd/fit -write", got.Threshold, got.Watch, want.Threshold, want.Watch)
+	}
+	if math.Abs(got.Twins-want.Twins) > 1e-9 {
+		t.Errorf("cross-server band %v, committed %v: run go run ./core/calibration/cmd/fit -write", got.Twins, want.Twins)
 	}
 	if math.Abs(got.Bias-want.Bias) > 1e-3 {
 		t.Errorf("bias %v, committed %v: run go run ./core/calibration/cmd/fit -write", got.Bias, want.Bias)

@@ -13,7 +13,8 @@ import (
 
 // Questions is the pairs worth a judgment in a lint run, as questions:
 // each tool's nearest candidates from the offline scoring (Candidates, at
-// most perTool per tool), then any other pair of the catalog that file
+// most perTool per tool), then every pair of two servers the cross-server
+// band made confusable, then any other pair of the catalog that file
 // holds a judgment for (a person's accept stays in force wherever it
 // ranks). Each question carries the catalog's other names as siblings.
 func Questions(cat *catalog.Catalog, sim similarity.Result, perTool float64, file *Records) []Pair {
@@ -72,6 +73,13 @@ func QuestionsWith(cat *catalog.Catalog, sim similarity.Result, words [][]int, p
 	}
 	for _, c := range Candidates(nb, perTool) {
 		add(c[0], c[1])
+	}
+	// A pair of two servers flagged by the cross-server band is asked
+	// whatever its rank: its verdict rests on the twins' band alone.
+	for _, p := range sim.Confusable {
+		if p.Band == similarity.BandCrossServer && p.I < len(tools) && p.J < len(tools) {
+			add(p.I, p.J)
+		}
 	}
 	if file != nil {
 		for _, j := range file.All() {

@@ -580,3 +580,32 @@ func TestQuestionsFollowTheScoring(t *testing.T) {
 		t.Errorf("questions %+v; want alpha (the first) and beta only", qs)
 	}
 }
+
+// In a merged catalog, a pair of two servers the cross-server band made
+// confusable is asked even when no tool's candidates hold it; a pair the
+// catalog's own band flagged is not added.
+func TestQuestionsAskCrossServerPairs(t *testing.T) {
+	cat, err := catalog.Parse("t.json", []byte(`[
+		{"name": "a__search", "description": "Search the web", "input_schema": {"type": "object"}},
+		{"name": "a__fetch", "description": "Fetch a page", "input_schema": {"type": "object"}},
+		{"name": "b__web_search", "description": "Look things up online", "input_schema": {"type": "object"}},
+		{"name": "b__crawl", "description": "Crawl a site", "input_schema": {"type": "object"}}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := similarity.Result{
+		Neighbours: [][]similarity.Pair{{{I: 0, J: 1}}, {{I: 0, J: 1}}, {{I: 2, J: 3}}, {{I: 2, J: 3}}},
+		Confusable: []similarity.PairFinding{
+			{Kind: similarity.Confusable, Pair: similarity.Pair{A: "a__search", B: "b__web_search", I: 0, J: 2}, Band: similarity.BandCrossServer},
+			{Kind: similarity.Confusable, Pair: similarity.Pair{A: "a__fetch", B: "b__crawl", I: 1, J: 3}},
+		},
+	}
+	var got []string
+	for _, q := range Questions(cat, sim, 0.5, nil) {
+		got = append(got, q.A.Name+"/"+q.B.Name)
+	}
+	if !slices.Contains(got, "a__search/b__web_search") || slices.Contains(got, "a__fetch/b__crawl") {
+		t.Errorf("questions %v; want the cross-server pair asked and the other left to the candidates", got)
+	}
+}

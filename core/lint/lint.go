@@ -58,6 +58,9 @@ type Report struct {
 	// Tokens is what the catalog's definitions cost in tokens, when
 	// Options.MeasureTokens asked for it.
 	Tokens *tokens.Catalog `json:"tokens,omitempty"`
+	// Servers is each server's share of a catalog merged from several
+	// (ShareByServer); nil for one catalog.
+	Servers []ServerShare `json:"servers,omitempty"`
 	// FailedOn lists what else failed the gate, set by the caller with
 	// Fail: an empty catalog under --strict, stale config or baseline
 	// entries, warnings over --max-warnings.

@@ -108,7 +108,11 @@ func AllRules() []Rule {
 		AnnotationsContradictRule(),
 		UnexplainedValuesRule(),
 		SchemaContradictsRule(),
+		CrossServerSameNameRule(),
+		QualifiedCollisionRule(),
+		QualifiedNameTooLongRule(),
 	}
+	rules = append(rules, ConfigRules()...)
 	for i := range rules {
 		if rules[i].Tier == "" {
 			rules[i].Tier = TierRecommended

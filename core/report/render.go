@@ -79,6 +79,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	if b := r.Baseline; b != nil {
 		fmt.Fprintln(t, baselineText(b))
 	}
+	t.servers(r.Servers)
 	sim := r.Similarity
 	t.WriteString("\n")
 	if !sim.Analyzed {
@@ -148,7 +149,7 @@ func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring sim
 		if p.Kind == similarity.Confusable {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
-		fmt.Fprintf(t, "  %s %s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), safe(p.A), safe(p.B), stateText(p.BaselineState))
+		fmt.Fprintf(t, "  %s %s%s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), bandNote(p), safe(p.A), safe(p.B), stateText(p.BaselineState))
 		if len(p.Reasons) > 0 {
 			fmt.Fprintln(t, t.style(ansiDim, "      why: "+safe(ReasonsText(p.Reasons))))
 		}
@@ -203,7 +204,7 @@ func thresholdText(sim similarity.Result) string {
 		return "report-only, no threshold"
 	}
 	if sim.Scoring == similarity.ScoringRisk {
-		return fmt.Sprintf("confusable at risk %s and above, review (advisory) from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand))
+		return fmt.Sprintf("confusable at risk %s and above, review (advisory) from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand)) + crossServerText(th)
 	}
 	s := fmt.Sprintf("threshold %s, review band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
 	if sim.Scoring == similarity.ScoringAdaptive {
@@ -341,6 +342,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	if r.Baseline != nil {
 		fmt.Fprintf(b, "\n%s\n", mdCell(baselineText(r.Baseline)))
 	}
+	mdServers(b, r.Servers)
 	for _, n := range sim.Notes {
 		fmt.Fprintf(b, "\n> %s\n", mdCell(n))
 	}
@@ -436,7 +438,7 @@ func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max i
 		if len(p.Reasons) > 0 {
 			hint = "Why: " + mdCell(ReasonsText(p.Reasons)) + ". Hint: " + hint
 		}
-		fmt.Fprintf(b, "| %s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
+		fmt.Fprintf(b, "| %s%s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), bandNote(p), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
 	}
 	if len(rows) < len(list) {
 		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))

@@ -76,6 +76,16 @@ type geometry struct {
 	// bound, when set with risk, drops most pairs that can enter no list
 	// before risk looks at them (riskbound.go).
 	bound *riskBound
+	// server numbers each tool's server in a catalog merged from several
+	// (nil otherwise): a pair of two servers is judged by want's cross
+	// band.
+	server []int32
+}
+
+// crossing reports whether pair (i, j) joins two servers of a merged
+// catalog.
+func (g *geometry) crossing(i, j int32) bool {
+	return g.server != nil && g.server[i] != g.server[j]
 }
 
 // want says what a pass keeps.
@@ -86,8 +96,11 @@ type want struct {
 	// watch below; all are counted and the best bandCap of each kind kept
 	// (0: all).
 	floor, threshold, affinityFloor float64
-	bandCap                         int
-	neighbors                       int // nearest kept per tool
+	// crossFloor and crossThreshold are floor and threshold for a pair of
+	// two servers of a merged catalog (the same as them otherwise).
+	crossFloor, crossThreshold float64
+	bandCap                    int
+	neighbors                  int // nearest kept per tool
 	// byAffinity ranks neighbours by affinity, not score (the adaptive
 	// scoring's first pass, which finds each tool's usual affinity).
 	byAffinity bool
@@ -132,6 +145,8 @@ type sink struct {
 	// be scored to the end; each only rises as its list fills.
 	bars            bool
 	rankBar, floorZ float64
+	crossZ          float64 // floorZ for a pair of two servers
+	server          []int32 // the geometry's
 	// shared is the highest rank bar of every sink of the pass: a pair
 	// under another worker's bar has that worker's whole ranking above
 	// it, so it cannot be ranked either.
@@ -145,7 +160,7 @@ type sink struct {
 
 func newSink(g *geometry, w want) *sink {
 	n := g.n
-	s := &sink{w: w, rank: newBounded(w.rank), conf: newBounded(w.bandCap), watch: newBounded(w.bandCap), marks: make([]uint8, g.vocab)}
+	s := &sink{w: w, rank: newBounded(w.rank), conf: newBounded(w.bandCap), watch: newBounded(w.bandCap), marks: make([]uint8, g.vocab), server: g.server}
 	if w.neighbors > 0 {
 		s.nb = make([]scored, n*w.neighbors)
 		s.nbLen = make([]int32, n)
@@ -156,15 +171,18 @@ func newSink(g *geometry, w want) *sink {
 	}
 	if g.risk != nil && g.usual != nil {
 		s.dense = make([]float64, g.risk.ids)
-		s.bars, s.rankBar, s.floorZ = true, math.Inf(1), math.Inf(1)
+		s.bars, s.rankBar, s.floorZ, s.crossZ = true, math.Inf(1), math.Inf(1), math.Inf(1)
 		if w.rank >= 0 {
 			s.rankBar = math.Inf(-1)
 		}
 		if !math.IsInf(w.floor, 1) {
 			s.floorZ = logitBar(w.floor)
 		}
+		if !math.IsInf(w.crossFloor, 1) {
+			s.crossZ = logitBar(w.crossFloor)
+		}
 		if w.affinityFloor > math.Inf(-1) {
-			s.floorZ = math.Inf(-1) // a verdict needs an affinity too: no shortcut
+			s.floorZ, s.crossZ = math.Inf(-1), math.Inf(-1) // a verdict needs an affinity too: no shortcut
 		}
 		s.nbBar = make([]float64, n)
 		for t := range s.nbBar {
@@ -180,7 +198,11 @@ func newSink(g *geometry, w want) *sink {
 // bar is the log-odds under which pair (i, j) can enter none of the
 // sink's lists.
 func (s *sink) bar(i, j int) float64 {
-	return min(s.rankBar, s.floorZ, s.nbBar[i], s.nbBar[j])
+	floorZ := s.floorZ
+	if s.server != nil && s.server[i] != s.server[j] {
+		floorZ = s.crossZ
+	}
+	return min(s.rankBar, floorZ, s.nbBar[i], s.nbBar[j])
 }
 
 func (s *sink) add(p scored) {
@@ -195,8 +217,12 @@ func (s *sink) add(p scored) {
 			}
 		}
 	}
-	if p.s >= s.w.floor && p.a >= s.w.affinityFloor {
-		if p.s >= s.w.threshold {
+	floor, threshold := s.w.floor, s.w.threshold
+	if s.server != nil && s.server[p.i] != s.server[p.j] {
+		floor, threshold = s.w.crossFloor, s.w.crossThreshold
+	}
+	if p.s >= floor && p.a >= s.w.affinityFloor {
+		if p.s >= threshold {
 			s.conf.offer(p)
 		} else {
 			s.watch.offer(p)

@@ -72,6 +72,10 @@ type RiskModel struct {
 	// Threshold and Watch are where the confusable and watch verdicts
 	// start.
 	Threshold, Watch float64
+	// Twins is where a pair of tools from two different servers of a
+	// merged catalog becomes confusable: the cross-server band, fitted on
+	// twins (the same job on two servers). 0: no band of its own.
+	Twins float64
 	// Embedder is the ID of the embedder whose vectors it was fitted on:
 	// with another, the risks are a ranking, not a calibrated chance.
 	Embedder string

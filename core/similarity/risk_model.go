@@ -29,6 +29,7 @@ func DefaultRiskModel() *RiskModel {
 		},
 		Threshold: 0.44,
 		Watch:     0.06891,
+		Twins:     0.1,
 		Embedder:  "use-lite",
 	}
 }

@@ -39,6 +39,7 @@ type Scores struct {
 	words      []words // hint material, filled on first need
 	band       band
 	model      *RiskModel // the risk scoring's
+	servers    []int32    // each distinct tool's server, when they come from several
 	k          int        // the adaptive scoring's neighbours per tool
 }
 
@@ -47,6 +48,7 @@ type Scores struct {
 type band struct {
 	pairs                           []scored
 	floor, threshold, affinityFloor float64
+	crossFloor, crossThreshold      float64
 	complete                        bool
 	confusable, watch               int
 }
@@ -77,6 +79,10 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 		}
 	}
 	s.thresholds, s.calibrated = resolveThresholds(opts.Embedder, s.scoring, opts)
+	s.servers = serversOf(s.tools)
+	if s.servers != nil && s.scoring == ScoringRisk && opts.Threshold == nil && !s.thresholds.ReportOnly() {
+		s.thresholds.CrossServer = s.model.Twins
+	}
 	if n, ok := opts.Embedder.(embed.Noter); ok {
 		s.notes = append(s.notes, n.Note())
 	}
@@ -192,7 +198,7 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	}
 	dim := len(vectors[0])
 	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float32, len(s.tools)*dim), norms: make([]float64, len(s.tools)),
-		exact: s.scoring == ScoringCosine && s.embedderID == (embed.Mock{}).ID()}
+		exact: s.scoring == ScoringCosine && s.embedderID == (embed.Mock{}).ID(), server: s.servers}
 	for k, row := range rowOf[0] {
 		v := vectors[row]
 		if len(v) != dim {
@@ -322,6 +328,12 @@ func (s *Scores) verdictWant(th Thresholds) want {
 	if !th.ReportOnly() {
 		w.floor = th.Confusability - th.WatchBand
 	}
+	w.crossFloor, w.crossThreshold = w.floor, w.threshold
+	if th.CrossServer > 0 && !th.ReportOnly() {
+		// Across servers the band starts lower; a watch band under it
+		// reaches no lower than the catalog's own.
+		w.crossThreshold, w.crossFloor = th.CrossServer, min(w.floor, th.CrossServer)
+	}
 	if s.scoring == ScoringAdaptive {
 		w.affinityFloor = th.AffinityFloor
 	}
@@ -330,7 +342,7 @@ func (s *Scores) verdictWant(th Thresholds) want {
 
 func (s *Scores) keepBand(w want, k kept) {
 	s.band = band{pairs: k.band, floor: w.floor, threshold: w.threshold, affinityFloor: w.affinityFloor,
-		complete: k.complete, confusable: k.confusable, watch: k.watch}
+		crossFloor: w.crossFloor, crossThreshold: w.crossThreshold, complete: k.complete, confusable: k.confusable, watch: k.watch}
 }
 
 func newTicker() *time.Ticker { return time.NewTicker(100 * time.Millisecond) }
@@ -365,8 +377,9 @@ func (s *Scores) Judge(th Thresholds) Result {
 	}
 	w := s.verdictWant(th)
 	b := s.band
-	sameAsKept := w.floor == b.floor && w.threshold == b.threshold && w.affinityFloor == b.affinityFloor
-	within := b.complete && w.floor >= b.floor && w.affinityFloor >= b.affinityFloor
+	sameAsKept := w.floor == b.floor && w.threshold == b.threshold && w.affinityFloor == b.affinityFloor &&
+		w.crossFloor == b.crossFloor && w.crossThreshold == b.crossThreshold
+	within := b.complete && w.floor >= b.floor && w.crossFloor >= b.crossFloor && w.affinityFloor >= b.affinityFloor
 	if !sameAsKept && !within {
 		// The kept pairs cannot answer: score again for these thresholds
 		// (not embedding again). A rescan is bounded and not cancellable
@@ -379,15 +392,20 @@ func (s *Scores) Judge(th Thresholds) Result {
 	}
 	confusable, watch := 0, 0
 	var conf, wat []scored // the pairs that get a finding, in order
+	lowest := min(w.floor, w.crossFloor)
 	for _, p := range b.pairs {
-		if p.s < w.floor {
+		if p.s < lowest {
 			break
 		}
-		if p.a < w.affinityFloor {
+		floor, threshold := w.floor, w.threshold
+		if s.geo.crossing(p.i, p.j) {
+			floor, threshold = w.crossFloor, w.crossThreshold
+		}
+		if p.a < w.affinityFloor || p.s < floor {
 			continue
 		}
 		kind := Watch
-		if p.s >= w.threshold {
+		if p.s >= threshold {
 			kind = Confusable
 			confusable++
 		} else {
@@ -400,7 +418,7 @@ func (s *Scores) Judge(th Thresholds) Result {
 			wat = append(wat, p)
 		}
 	}
-	sim.Confusable, sim.Watch = s.findings(Confusable, conf), s.findings(Watch, wat)
+	sim.Confusable, sim.Watch = s.findings(Confusable, conf, th), s.findings(Watch, wat, th)
 	if sameAsKept && !b.complete {
 		confusable, watch = b.confusable, b.watch
 	}
@@ -441,7 +459,7 @@ func (s *Scores) pairs(ps []scored) []Pair {
 
 // findings makes the verdicts of kind, with their hints, from kept pairs,
 // in their order, on every core.
-func (s *Scores) findings(kind Verdict, ps []scored) []PairFinding {
+func (s *Scores) findings(kind Verdict, ps []scored, th Thresholds) []PairFinding {
 	if len(ps) == 0 {
 		return nil
 	}
@@ -456,7 +474,7 @@ func (s *Scores) findings(kind Verdict, ps []scored) []PairFinding {
 	out := make([]PairFinding, len(ps))
 	parallel(len(ps), 16, func(lo, hi int) {
 		for k, p := range ps[lo:hi] {
-			out[lo+k] = s.finding(kind, p)
+			out[lo+k] = s.finding(kind, p, th)
 		}
 	})
 	return out
@@ -467,10 +485,13 @@ func (s *Scores) findings(kind Verdict, ps []scored) []PairFinding {
 func parallel(n, size int, fn func(lo, hi int)) { par.Chunks(n, size, fn) }
 
 // finding makes a verdict, with its hint, from a kept pair (s.words set).
-func (s *Scores) finding(kind Verdict, p scored) PairFinding {
+func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 	pair := s.pairs([]scored{p})[0]
 	ax := axisOf(s.words[p.i], s.words[p.j])
 	f := PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
+	if th.CrossServer > 0 && !th.ReportOnly() && s.geo.crossing(p.i, p.j) {
+		f.Band = BandCrossServer
+	}
 	if s.scoring == ScoringRisk {
 		x := s.features(int(p.i), int(p.j))
 		r := s.geo.risk
@@ -522,3 +543,22 @@ func (s *Scores) Features(a, b int) (Features, bool) {
 
 // Model is the risk model the pairs were scored with.
 func (s *Scores) Model() *RiskModel { return s.model }
+
+// serversOf numbers each tool's server (Tool.Server) when the tools come
+// from two servers or more; nil otherwise.
+func serversOf(tools []*catalog.Tool) []int32 {
+	ids := map[string]int32{}
+	out := make([]int32, len(tools))
+	for k, t := range tools {
+		id, ok := ids[t.Server]
+		if !ok {
+			id = int32(len(ids))
+			ids[t.Server] = id
+		}
+		out[k] = id
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	return out
+}

@@ -135,6 +135,10 @@ type Thresholds struct {
 	// AffinityFloor (adaptive only): both verdicts also need the pair's
 	// affinity at or above it.
 	AffinityFloor float64 `json:"affinityFloor,omitempty"`
+	// CrossServer (risk only, in a catalog merged from several servers):
+	// a pair of tools from two different servers is confusable from it,
+	// the band fitted on twins; 0 when there is no such band.
+	CrossServer float64 `json:"crossServer,omitempty"`
 }
 
 // ReportOnly reports whether these thresholds give no verdicts at all.
@@ -146,8 +150,9 @@ func (t Thresholds) MarshalJSON() ([]byte, error) {
 		Confusability *float64 `json:"confusability"`
 		WatchBand     float64  `json:"watchBand"`
 		AffinityFloor float64  `json:"affinityFloor,omitempty"`
+		CrossServer   float64  `json:"crossServer,omitempty"`
 	}
-	p := plain{WatchBand: t.WatchBand, AffinityFloor: t.AffinityFloor}
+	p := plain{WatchBand: t.WatchBand, AffinityFloor: t.AffinityFloor, CrossServer: t.CrossServer}
 	if !t.ReportOnly() {
 		c := t.Confusability
 		p.Confusability = &c
@@ -161,11 +166,12 @@ func (t *Thresholds) UnmarshalJSON(data []byte) error {
 		Confusability *float64 `json:"confusability"`
 		WatchBand     float64  `json:"watchBand"`
 		AffinityFloor float64  `json:"affinityFloor"`
+		CrossServer   float64  `json:"crossServer"`
 	}
 	if err := json.Unmarshal(data, &p); err != nil {
 		return err
 	}
-	*t = Thresholds{Confusability: math.Inf(1), WatchBand: p.WatchBand, AffinityFloor: p.AffinityFloor}
+	*t = Thresholds{Confusability: math.Inf(1), WatchBand: p.WatchBand, AffinityFloor: p.AffinityFloor, CrossServer: p.CrossServer}
 	if p.Confusability != nil {
 		t.Confusability = *p.Confusability
 	}
@@ -207,7 +213,14 @@ type PairFinding struct {
 	BaselineState BaselineState `json:"baselineState,omitempty"`
 	// Suppression is the reason a project config gave for accepting it.
 	Suppression string `json:"suppression,omitempty"`
+	// Band is the band the pair was judged by: BandCrossServer for a pair
+	// of two servers of a merged catalog judged by the cross-server band,
+	// "" for the catalog's own.
+	Band string `json:"band,omitempty"`
 }
+
+// BandCrossServer marks a pair judged by the cross-server band.
+const BandCrossServer = "cross-server"
 
 // Progress reports long work: Done of Total units of Stage.
 type Progress struct {

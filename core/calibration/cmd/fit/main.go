@@ -94,6 +94,10 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 	if err != nil {
 		return err
 	}
+	controls, err := calibration.ControlSamples(ctx, filepath.Join(data, "controls"), opts)
+	if err != nil {
+		return err
+	}
 	for _, name := range strings.Split(drop, ",") {
 		k := slices.Index(similarity.FeatureNames(), name)
 		if name == "" {
@@ -126,7 +130,7 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		len(dev2), positives(dev2), len(calibration.Groups(dev2)), calibration.Tools(dev2),
 		len(tw), positives(tw), len(calibration.Groups(tw)))
 
-	fitted := calibration.FitRisk(all, lambda, fixed)
+	fitted := calibration.FitRisk(all, lambda, fixed, controls...)
 	held := fitted.Held
 	rawDev := held.Of(false)
 	heldDev := fitted.Calibrated(false)
@@ -162,6 +166,7 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 	ct, rt, ft := held.Tally(true), calibration.TallyAt(heldTw, conf), calibration.TallyAt(heldTw, review)
 	fmt.Printf("  twins   AUC %.3f  per-fold F1-best threshold: P %.2f R %.2f F1 %.2f; at confusable P %.2f R %.2f F1 %.2f; at review P %.2f R %.2f F1 %.2f\n",
 		calibration.RiskAUC(heldTw), ct.Precision(), ct.Recall(), ct.F1(), rt.Precision(), rt.Recall(), rt.F1(), ft.Precision(), ft.Recall(), ft.F1())
+	twinBand(heldTw, fitted.Controls, m.Twins)
 
 	for _, t := range []struct {
 		name string
@@ -326,7 +331,7 @@ func writeModel(path string, m *similarity.RiskModel) error {
 	for k, w := range m.Means {
 		fmt.Fprintf(&b, "\n\t\t\t%v, // %s", round4(w), similarity.FeatureNames()[k])
 	}
-	fmt.Fprintf(&b, "\n\t\t},\n\t\tThreshold: %v,\n\t\tWatch: %v,\n\t\tEmbedder: %q,\n\t}\n}\n", m.Threshold, m.Watch, m.Embedder)
+	fmt.Fprintf(&b, "\n\t\t},\n\t\tThreshold: %v,\n\t\tWatch: %v,\n\t\tTwins: %v,\n\t\tEmbedder: %q,\n\t}\n}\n", m.Threshold, m.Watch, m.Twins, m.Embedder)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return err

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"toolscope/core/live/livetest"
+)
+
+// lint --mcp-config reports the config's own problems beside its servers'
+// tools, located in the config file: in JSON under the server's name, and
+// in SARIF as a region of the config's artifact.
+func TestLintConfigHygiene(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes are Unix's")
+	}
+	behaviour, err := json.Marshal(livetest.Behaviour{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := json.Marshal(livetest.EnvBehaviour)
+	value, _ := json.Marshal(string(behaviour))
+	cmd, _ := json.Marshal(os.Args[0])
+	config := "{\n  \"mcpServers\": {\n    \"ops\": {\n      \"command\": " + string(cmd) + ",\n" +
+		"      \"env\": {" + string(env) + ": " + string(value) + ",\n" +
+		"              \"OPS_API_TOKEN\": \"a8Fq2LmZx81PwQz\"}\n    }\n  }\n}\n"
+	path := writeFile(t, "mcp.json", config)
+
+	type finding struct {
+		Rule, Tool, Param, Severity string
+		Line, Column                int
+	}
+	lint := func() []finding {
+		t.Helper()
+		_, out, errOut := runCmd("", "lint", "--no-similarity", "--format", "json", "--mcp-config", path)
+		var r struct{ Structural []finding }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		var got []finding
+		for _, f := range r.Structural {
+			if strings.HasPrefix(f.Rule, "config-") {
+				got = append(got, f)
+			}
+		}
+		return got
+	}
+	secret := finding{Rule: "config-inline-secret", Tool: "ops", Param: "env.OPS_API_TOKEN", Severity: "warn", Line: 6, Column: 32}
+	readable := secret
+	readable.Rule, readable.Severity = "config-secrets-readable", "error"
+	if got := lint(); len(got) != 2 || got[0] != secret || got[1] != readable {
+		t.Errorf("mode 0644: config findings %+v\nwant %+v and %+v", got, secret, readable)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := lint(); len(got) != 1 || got[0] != secret {
+		t.Errorf("mode 0600: config findings %+v, want %+v", got, secret)
+	}
+
+	_, out, _ := runCmd("", "lint", "--no-similarity", "--format", "sarif", "--mcp-config", path)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation *struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF: %v", err)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		if r.RuleID != "config-inline-secret" {
+			continue
+		}
+		found = true
+		p := r.Locations[0].PhysicalLocation
+		if p == nil || !strings.HasSuffix(p.ArtifactLocation.URI, "mcp.json") || p.Region.StartLine != 6 || p.Region.StartColumn != 32 {
+			t.Errorf("SARIF location %+v, want mcp.json 6:32", p)
+		}
+	}
+	if !found {
+		t.Error("no config-inline-secret result in the SARIF log")
+	}
+	if _, out, _ := runCmd("", "lint", "--no-similarity", "--format", "json", "--disable", "config-inline-secret", "--mcp-config", path); strings.Contains(out, "config-inline-secret") {
+		t.Error("--disable config-inline-secret left its finding")
+	}
+}
+
+// A merged lint under the default scoring: a pair of two servers is
+// judged by the cross-server band and says so, the same served name on
+// two servers is reported, and the report gives each server's share.
+func TestLintMergeAcrossServers(t *testing.T) {
+	dir := t.TempDir()
+	for name, js := range map[string]string{
+		"neon":     `[{"name": "list_projects", "description": "Lists the first 10 Neon projects in your account."}, {"name": "run_sql", "description": "Runs one SQL statement against a Neon database."}]`,
+		"supabase": `[{"name": "list_projects", "description": "Lists all Supabase projects for the user."}, {"name": "execute_sql", "description": "Executes raw SQL in the Postgres database of a Supabase project."}]`,
+	} {
+		if err := os.MkdirAll(dir+"/"+name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dir+"/"+name+"/tools.json", []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, out, errOut := runCmd("", "lint", "--no-config", "--format", "json", "--merge", dir)
+	var r struct {
+		Similarity struct {
+			Thresholds struct{ CrossServer float64 }
+			Confusable []struct{ A, B, Band string }
+		}
+		Structural []struct{ Rule, Tool string }
+		Servers    []struct {
+			Server string
+			Tools  int
+			Twins  map[string]int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	if r.Similarity.Thresholds.CrossServer <= 0 {
+		t.Errorf("no cross-server band in the thresholds: %.400s", out)
+	}
+	twins := 0
+	for _, p := range r.Similarity.Confusable {
+		if strings.HasPrefix(p.A, "neon__") != strings.HasPrefix(p.B, "neon__") {
+			twins++
+			if p.Band != "cross-server" {
+				t.Errorf("%s/%s across servers judged by band %q", p.A, p.B, p.Band)
+			}
+		} else if p.Band != "" {
+			t.Errorf("%s/%s inside one server judged by band %q", p.A, p.B, p.Band)
+		}
+	}
+	same := false
+	for _, f := range r.Structural {
+		same = same || (f.Rule == "cross-server-same-name" && f.Tool == "supabase__list_projects")
+	}
+	if twins == 0 || !same {
+		t.Errorf("%d cross-server confusable pairs, same name reported %v:\n%.1500s", twins, same, out)
+	}
+	if len(r.Servers) != 2 || r.Servers[0].Server != "neon" || r.Servers[0].Tools != 2 || r.Servers[0].Twins["supabase"] != twins {
+		t.Errorf("server shares %+v (twins %d)", r.Servers, twins)
+	}
+}
+
+// The explorer on two servers of a config, on a terminal: the status line
+// names the cross-server band, and o groups the tools by server.
+func TestExplorerTwoServersOnATerminal(t *testing.T) {
+	behaviour, err := json.Marshal(livetest.Behaviour{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := map[string]any{"command": os.Args[0], "env": map[string]string{livetest.EnvBehaviour: string(behaviour)}}
+	config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"ops": server, "backup": server}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := writeFile(t, "mcp.json", string(config))
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, runOpts{w: 160, h: 30, args: []string{"--embedder", "mock", "--mcp-config", path}})
+	tm.waitText("across servers ≥")
+	tm.send("oooo")
+	tm.waitText("by server")
+	tm.send("q")
+	tm.end()
+}

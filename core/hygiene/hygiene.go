@@ -1,0 +1,244 @@
+// Package hygiene checks an mcp-config file (the server map Claude
+// Desktop, Claude Code, Cursor and VS Code read) for what goes wrong in
+// the config itself, before any server runs: packages that are not
+// pinned, secrets written inline, plain http to another machine, a
+// command run through sudo or a shell, and secrets others can read. Each
+// finding is located in the file (line and column).
+package hygiene
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+
+	"toolscope/core/jsonv"
+)
+
+// The rule ids (their teaching is in core/lint's rules_config.go and
+// docs/rules.md).
+const (
+	RuleUnpinned        = "config-unpinned-package"
+	RuleInlineSecret    = "config-inline-secret"
+	RulePlainHTTP       = "config-plain-http"
+	RuleShellCommand    = "config-shell-command"
+	RuleSecretsReadable = "config-secrets-readable"
+)
+
+// Severity is a finding's: "error" or "warn", as the lint's.
+type Severity string
+
+const (
+	Error Severity = "error"
+	Warn  Severity = "warn"
+)
+
+// Finding is one problem of the config, at a place in the file.
+type Finding struct {
+	Rule     string
+	Severity Severity
+	// Server is the server's name in the file; Field the member the
+	// finding is about, as a path inside the server ("args[2]",
+	// "env.GITHUB_TOKEN").
+	Server, Field string
+	Message       string
+	Line, Column  int
+}
+
+// Check reads an mcp-config document and returns its findings in file
+// order. mode is the file's permission bits (0 when unknown: the
+// readable-secrets check is then skipped). A document that is not JSON or
+// has no server map is an error saying so.
+func Check(name string, data []byte, mode fs.FileMode) ([]Finding, error) {
+	root, err := jsonv.Parse(data)
+	if err != nil {
+		if se, ok := err.(*jsonv.SyntaxError); ok {
+			return nil, fmt.Errorf("%s:%d:%d: not valid JSON: %s", name, se.Pos.Line, se.Pos.Col, se.Msg)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	servers := root.Get("mcpServers")
+	if servers == nil {
+		servers = root.Get("servers")
+	}
+	if !servers.Is(jsonv.Object) {
+		return nil, fmt.Errorf("%s: want an object with \"mcpServers\" or \"servers\" mapping names to servers", name)
+	}
+	var out []Finding
+	for _, m := range servers.Members {
+		if m.Value.Is(jsonv.Object) {
+			out = append(out, checkServer(m.Key, m.Value)...)
+		}
+	}
+	if mode&0o044 != 0 {
+		for _, f := range out {
+			if f.Rule == RuleInlineSecret {
+				who := "other users"
+				if mode&0o004 == 0 {
+					who = "the file's group"
+				}
+				out = append(out, Finding{Rule: RuleSecretsReadable, Severity: Error, Server: f.Server, Field: f.Field, Line: f.Line, Column: f.Column,
+					Message: fmt.Sprintf("the file holds secrets and %s can read it (mode %04o): make it private (chmod 600) or move the secrets out", who, mode.Perm())})
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func checkServer(name string, v *jsonv.Value) []Finding {
+	var out []Finding
+	add := func(rule string, sev Severity, field string, at *jsonv.Value, format string, args ...any) {
+		out = append(out, Finding{Rule: rule, Severity: sev, Server: name, Field: field, Message: fmt.Sprintf(format, args...), Line: at.Pos.Line, Column: at.Pos.Col})
+	}
+	cmdV := v.Get("command")
+	command, _ := cmdV.Str()
+	var args []string
+	var argVs []*jsonv.Value
+	if a := v.Get("args"); a.Is(jsonv.Array) {
+		for _, it := range a.Items {
+			s, _ := it.Str()
+			args = append(args, s)
+			argVs = append(argVs, it)
+		}
+	}
+	base := commandBase(command)
+
+	// A command run as root, or a command line handed to a shell. A shell
+	// given one program and its arguments (`cmd /c npx ...`, how Windows
+	// runs npx) is no command line.
+	flag := shellFlag(args)
+	switch {
+	case base == "sudo" || base == "doas":
+		add(RuleShellCommand, Warn, "command", cmdV, "the server runs through %s, as root: a server needs no more than your own rights", base)
+	case shells[base] && flag >= 0 && flag+1 < len(args) && strings.ContainsAny(args[flag+1], " \t;|&$`<>()"):
+		add(RuleShellCommand, Warn, "command", cmdV, "the server is a command line handed to %s %s: quoting, variables and every program it names are the shell's, not the host's; name the program as command and its arguments in args", base, args[flag])
+	}
+
+	// Packages fetched at start without a fixed version (through a shell's
+	// program too).
+	runner, runArgs, offset := base, args, 0
+	if (shells[base] || base == "sudo") && flag+1 < len(args) {
+		if base == "sudo" {
+			flag = -1
+		}
+		runner, runArgs, offset = commandBase(args[flag+1]), args[flag+2:], flag+2
+	}
+	if k, pkg, kind := packageArg(runner, runArgs); k >= 0 {
+		if msg := unpinned(kind, pkg); msg != "" {
+			add(RuleUnpinned, Warn, fmt.Sprintf("args[%d]", offset+k), argVs[offset+k], "%s", msg)
+		}
+	}
+
+	// Plain http to another machine.
+	for _, key := range []string{"url", "serverUrl"} {
+		if u := v.Get(key); u != nil {
+			if s, ok := u.Str(); ok && plainRemote(s) {
+				add(RulePlainHTTP, Warn, key, u, "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(s), hostOf(s))
+			}
+		}
+	}
+	for k, s := range args {
+		if plainRemote(s) {
+			add(RulePlainHTTP, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(s), hostOf(s))
+		}
+	}
+
+	// Secrets written inline.
+	if env := v.Get("env"); env.Is(jsonv.Object) {
+		for _, m := range env.Members {
+			if s, ok := m.Value.Str(); ok && secretValue(m.Key, s) {
+				add(RuleInlineSecret, Warn, "env."+m.Key, m.Value, "%s is written inline: refer to a variable instead (%s)", m.Key, referenceHint(m.Key))
+			}
+		}
+	}
+	if h := v.Get("headers"); h.Is(jsonv.Object) {
+		for _, m := range h.Members {
+			if s, ok := m.Value.Str(); ok && secretHeader(m.Key, s) {
+				add(RuleInlineSecret, Warn, "headers."+m.Key, m.Value, "the %s header's credential is written inline: refer to a variable instead (%s)", m.Key, referenceHint("TOKEN"))
+			}
+		}
+	}
+	for k := 0; k < len(args); k++ {
+		if flag, val, ok := secretArg(args, k); ok {
+			val = strings.TrimLeft(flag, "-")
+			at := k
+			if !strings.Contains(args[k], "=") {
+				at = k + 1
+			}
+			add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", at), argVs[at], "%s is given a secret inline: refer to a variable instead (%s)", flag, referenceHint(val))
+			k = at
+			continue
+		}
+		if known := knownToken(args[k]); known != "" {
+			add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "args[%d] holds %s written inline: refer to a variable instead (%s)", k, known, referenceHint("TOKEN"))
+		}
+	}
+	for _, key := range []string{"url", "serverUrl"} {
+		if u := v.Get(key); u != nil {
+			if s, ok := u.Str(); ok {
+				if p := secretQuery(s); p != "" {
+					add(RuleInlineSecret, Warn, key, u, "the URL's %s parameter is a secret written inline: refer to a variable instead (%s)", p, referenceHint("TOKEN"))
+				}
+			}
+		}
+	}
+	return out
+}
+
+var unsafeVar = regexp.MustCompile(`[^A-Za-z0-9_]`)
+
+// referenceHint says how the hosts refer to a variable.
+func referenceHint(name string) string {
+	v := strings.ToUpper(unsafeVar.ReplaceAllString(name, "_"))
+	return fmt.Sprintf("${env:%s} in Cursor and VS Code, ${%s} in Claude Code", v, v)
+}
+
+// commandBase is a command's program name: its last path element, without
+// a Windows .exe or .cmd.
+func commandBase(command string) string {
+	b := path.Base(strings.ReplaceAll(strings.TrimSpace(command), `\`, "/"))
+	for _, ext := range []string{".exe", ".cmd", ".bat"} {
+		b = strings.TrimSuffix(strings.ToLower(b), ext)
+	}
+	return b
+}
+
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "cmd": true, "powershell": true, "pwsh": true}
+
+// shellFlag is the index of a shell's run-this option in args, -1 when
+// none.
+func shellFlag(args []string) int {
+	for k, a := range args {
+		switch strings.ToLower(a) {
+		case "-c", "/c", "-command", "/k", "-lc", "-ic":
+			return k
+		}
+	}
+	return -1
+}
+
+// plainRemote reports whether s is an http:// URL to a host other than
+// this machine.
+func plainRemote(s string) bool {
+	if !strings.HasPrefix(strings.ToLower(s), "http://") {
+		return false
+	}
+	h := hostOf(s)
+	return h != "" && !loopback(h)
+}
+
+func hostOf(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
+func loopback(h string) bool {
+	h = strings.ToLower(h)
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0"
+}
