@@ -21,6 +21,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/jsonv"
+	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/live"
 	"toolscope/core/report"
@@ -58,6 +59,8 @@ type linted struct {
 	cat    *catalog.Catalog
 	report *lint.Report
 	flags  *catalogFlags
+	// probe is the catalog's recorded probe, nil when none.
+	probe *judge.ProbeRecord
 }
 
 // lintRun is what a lint run's flags ask beyond the catalog flags.
@@ -343,11 +346,16 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
+	probe, err := scoreReport(report, cat, cfg, arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
 	path := repoPath(root, arg)
 	if arg == "" {
 		path = cat.Source
 	}
-	return linted{path: path, cat: cat, report: report, flags: &fc}, 0
+	return linted{path: path, cat: cat, report: report, flags: &fc, probe: probe}, 0
 }
 
 // lintMerged loads every catalog and lints them as one (--merge): each
@@ -402,6 +410,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 			return linted{}, 2
 		}
 	}
+	report.Score = lint.ScoreOf(report, merged, nil)
 	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
 }
 

@@ -369,6 +369,10 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 			return 2
 		}
 	}
+	if _, err := scoreReport(report, cat, f.config, arg); err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return 2
+	}
 	if err := writeReport(io.out, report, cat, f, false); err != nil {
 		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))
 		return 2

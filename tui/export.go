@@ -80,9 +80,16 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 			}
 			format := m.exportFormat
 			m.exporting, m.exportFormat = false, ""
-			write, report, cat := m.opts.Export, m.snap.report, m.snap.cat
+			write, cat, probe := m.opts.Export, m.snap.cat, m.opts.Probe
+			report := *m.snap.report
+			report.Score = m.score()
 			return safe("export", func() tea.Msg {
-				return exportedMsg{path: path, err: writeExport(path, format, report, cat, write)}
+				if report.Score == nil {
+					// Scored here, off the Update path, before the token
+					// counts are in.
+					report.Score = lint.ScoreOf(&report, cat, probe.Measured(cat, &report))
+				}
+				return exportedMsg{path: path, err: writeExport(path, format, &report, cat, write)}
 			})
 		}
 		var cmd tea.Cmd

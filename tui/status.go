@@ -51,6 +51,9 @@ func (m *Model) header() string {
 	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
 		long = append(long, st.Muted.Render(fmt.Sprintf("%d accepted, %d ignored", len(sup.Pairs), len(sup.Findings))))
 	}
+	if sc := m.scoreStatus(); sc != "" {
+		long = append(long, sc)
+	}
 	long = append(long, verdict)
 	line := " " + strings.Join(long, " · ")
 	if tok := m.tokensStatus(); tok != "" {
