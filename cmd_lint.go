@@ -49,7 +49,7 @@ func init() {
 }
 
 // lintFormats are what `lint --format` accepts, the default first.
-var lintFormats = []string{"text", "json", "sarif", "markdown", "github", "junit"}
+var lintFormats = append([]string{"text", "json", "sarif", "markdown", "github", "junit"}, pageFormats...)
 
 // linted is one catalog's lint.
 type linted struct {
@@ -128,6 +128,9 @@ func runLint(args []string, io stdio) int {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
 	if err := checkWrites(writes, inputs); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
+	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if slices.Contains(positional, "-") && len(targets) > 1 {
@@ -467,6 +470,9 @@ func writeReports(w io.Writer, format string, runs []linted, color bool) error {
 		return report.WriteJUnit(w, jr)
 	}
 	if len(runs) == 1 {
+		if slices.Contains(pageFormats, format) {
+			return writePage(w, format, runs[0].report, runs[0].catalogFor(format), runs[0].flags, runs[0].probe)
+		}
 		return writeReportAs(w, runs[0].report, runs[0].catalogFor(format), runs[0].flags, format, color)
 	}
 	switch format {
@@ -594,6 +600,8 @@ func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalog
 		return report.WriteGitHub(w, r, cat)
 	case "markdown":
 		return report.WriteMarkdown(w, r, report.MarkdownOptions{Source: cat.Source, MaxRows: 50, Top: 10})
+	case "html", "badge":
+		return writePage(w, format, r, cat, f, nil)
 	default:
 		o := report.DefaultTextOptions(cat.Source)
 		o.Color = color
