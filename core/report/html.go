@@ -109,15 +109,15 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 	if cat == nil {
 		cat = &catalog.Catalog{}
 	}
-	p := &page{Title: "toolscope lint", Source: safe(o.Source), Version: safe(o.Version), OK: r.OK, Score: r.Score}
+	p := &page{Title: "toolscope lint", Source: pageLine(o.Source), Version: pageLine(o.Version), OK: r.OK, Score: r.Score}
 	if !r.OK {
-		p.FailReasons = safe(failReasons(r))
+		p.FailReasons = pageLine(failReasons(r))
 	}
 	if r.Score != nil {
 		p.Band = lint.Band(r.Score.Catalog)
 		p.Dash = fmt.Sprintf("%.1f %.1f", ringLength*float64(r.Score.Catalog)/100, ringLength)
 		if w, ok := worstTool(r.Score); ok && w.Score < r.Score.Catalog {
-			p.Lowest = fmt.Sprintf("lowest: %s %d", safe(w.Name), w.Score)
+			p.Lowest = fmt.Sprintf("lowest: %s %d", pageLine(w.Name), w.Score)
 		}
 	}
 	s := r.Summary
@@ -130,22 +130,22 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 	}
 	sim := r.Similarity
 	if sim.Analyzed {
-		p.Method = fmt.Sprintf("%s embedder, %s scoring; %s; %d pairs compared", safe(sim.Embedder), sim.Scoring, thresholdText(sim), sim.PairCount)
+		p.Method = fmt.Sprintf("%s embedder, %s scoring; %s; %d pairs compared", pageLine(sim.Embedder), sim.Scoring, thresholdText(sim), sim.PairCount)
 	} else {
 		p.Method = "similarity skipped (no embedder, or fewer than two distinct tools): structural rules only"
 	}
 	for _, n := range sim.Notes {
-		p.Notes = append(p.Notes, safe(n))
+		p.Notes = append(p.Notes, pageLine(n))
 	}
 	if r.Baseline != nil {
 		p.Baseline = baselineText(r.Baseline)
 	}
 	if sup := r.Suppressed; sup != nil {
 		for _, q := range sup.Pairs {
-			p.Accepted = append(p.Accepted, acceptedRow{What: safe(fmt.Sprintf("%s %s ↔ %s", q.Kind.Shown(), q.A, q.B)), Reason: safe(q.Suppression)})
+			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(fmt.Sprintf("%s %s ↔ %s", q.Kind.Shown(), q.A, q.B)), Reason: pageLine(q.Suppression)})
 		}
 		for _, f := range sup.Findings {
-			p.Accepted = append(p.Accepted, acceptedRow{What: safe(f.Rule + " on " + findingWhere(f)), Reason: safe(f.Suppression)})
+			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(f.Rule + " on " + findingWhere(f)), Reason: pageLine(f.Suppression)})
 		}
 	}
 	fresh := freshRates(o.Probe, cat)
@@ -220,11 +220,11 @@ func pairRows(r *lint.Report, rate rateOf) []pairRow {
 		}
 		seen[key] = true
 		if j, ok := judged[key]; ok {
-			row.Judge = safe(fmt.Sprintf("%s (%s, label %d): %s", j.Verdict, j.By, j.Label, j.Reason))
+			row.Judge = pageLine(fmt.Sprintf("%s (%s, label %d): %s", j.Verdict, j.By, j.Label, j.Reason))
 		}
 		if pr, ok := rate(row.A, row.B); ok {
 			sentences := pr.Sentences()
-			row.Probe = []string{safe(sentences[0]), safe(sentences[1])}
+			row.Probe = []string{pageLine(sentences[0]), pageLine(sentences[1])}
 			if pr.Stale {
 				row.Probe = append(row.Probe, "measured before the texts last changed")
 			}
@@ -234,13 +234,13 @@ func pairRows(r *lint.Report, rate rateOf) []pairRow {
 	scoring := r.Similarity.Scoring
 	for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
 		for _, f := range list {
-			row := pairRow{Kind: "review", Mark: "~", Class: "warn", A: safe(f.A), B: safe(f.B),
-				Score: scoreText(f.Similarity, f.Affinity, scoring), Text: safe(f.Hint), State: strings.TrimSpace(stateText(f.BaselineState))}
+			row := pairRow{Kind: "review", Mark: "~", Class: "warn", A: pageLine(f.A), B: pageLine(f.B),
+				Score: scoreText(f.Similarity, f.Affinity, scoring), Text: pageLine(f.Hint), State: strings.TrimSpace(stateText(f.BaselineState))}
 			if f.Kind == similarity.Confusable {
 				row.Kind, row.Mark, row.Class = "confusable", "✗", "bad"
 			}
 			if len(f.Reasons) > 0 {
-				row.Why = safe(ReasonsText(f.Reasons))
+				row.Why = pageLine(ReasonsText(f.Reasons))
 			}
 			add(row)
 		}
@@ -248,7 +248,7 @@ func pairRows(r *lint.Report, rate rateOf) []pairRow {
 	if r.Judged != nil {
 		for _, j := range r.Judged.Pairs {
 			if j.Verdict != "confusable" {
-				add(pairRow{Kind: "cleared", Mark: "✓", Class: "ok", A: safe(j.A), B: safe(j.B), Score: "judged"})
+				add(pairRow{Kind: "cleared", Mark: "✓", Class: "ok", A: pageLine(j.A), B: pageLine(j.B), Score: "judged"})
 			}
 		}
 	}
@@ -299,7 +299,7 @@ func newPairMap(cat *catalog.Catalog, rows []pairRow) *pairMap {
 	var names []string
 	seen := map[string]bool{}
 	for _, t := range cat.Tools {
-		n := safe(t.Name)
+		n := pageLine(t.Name)
 		if seen[n] {
 			continue
 		}
@@ -347,6 +347,33 @@ func newPairMap(cat *catalog.Catalog, rows []pairRow) *pairMap {
 			Title: r.Kind + ": " + r.A + " ↔ " + r.B + " (" + r.Score + ")"})
 	}
 	return m
+}
+
+// pageLine and pageBlock make catalog text fit for the page: termsafe's
+// escapes (control characters, bidi overrides, invisible characters),
+// then the noncharacters (U+FFFE, U+FDD0, ...) that HTML and XML refuse,
+// spelled the same way; html/template escapes the markup.
+func pageLine(s string) string  { return spellNoncharacters(termsafe.Line(s)) }
+func pageBlock(s string) string { return spellNoncharacters(termsafe.Block(s)) }
+
+func spellNoncharacters(s string) string {
+	if !strings.ContainsFunc(s, noncharacter) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if noncharacter(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// noncharacter reports whether r is one of Unicode's 66 noncharacters.
+func noncharacter(r rune) bool {
+	return r >= 0xfdd0 && r <= 0xfdef || r&0xfffe == 0xfffe
 }
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
@@ -426,7 +453,7 @@ func newConfusionMatrix(rec *judge.ProbeRecord, cat *catalog.Catalog) *confusion
 			return 1
 		})
 	}
-	m := &confusionMatrix{Model: safe(rec.Model), Date: rec.Date.UTC().Format("2006-01-02"), Correct: p.Correct, Cases: len(p.Cases), Cell: matrixCellSize}
+	m := &confusionMatrix{Model: pageLine(rec.Model), Date: rec.Date.UTC().Format("2006-01-02"), Correct: p.Correct, Cases: len(p.Cases), Cell: matrixCellSize}
 	if len(asked) > matrixMaxTools {
 		m.Dropped = len(asked) - matrixMaxTools
 		asked = asked[:matrixMaxTools]
@@ -440,17 +467,17 @@ func newConfusionMatrix(rec *judge.ProbeRecord, cat *catalog.Catalog) *confusion
 	}
 	longest := 0
 	for _, n := range cols {
-		longest = max(longest, min(len([]rune(safe(n))), mapLabelChars))
+		longest = max(longest, min(len([]rune(pageLine(n))), mapLabelChars))
 	}
 	m.Left = longest*7 + 12
 	m.Top = longest*7 + 12
 	m.Width = m.Left + len(cols)*matrixCellSize + 4
 	m.Height = m.Top + len(asked)*matrixCellSize + 4
 	for i, n := range asked {
-		m.Rows = append(m.Rows, matrixLabel{Name: clipRunes(safe(n), mapLabelChars), Full: safe(n), Pos: m.Top + i*matrixCellSize + matrixCellSize/2})
+		m.Rows = append(m.Rows, matrixLabel{Name: clipRunes(pageLine(n), mapLabelChars), Full: pageLine(n), Pos: m.Top + i*matrixCellSize + matrixCellSize/2})
 	}
 	for j, n := range cols {
-		label := safe(n)
+		label := pageLine(n)
 		if n == judge.NoPick {
 			label = "(no tool)"
 		}
@@ -469,7 +496,7 @@ func newConfusionMatrix(rec *judge.ProbeRecord, cat *catalog.Catalog) *confusion
 			}
 			share := float64(n) / float64(of)
 			m.Cells = append(m.Cells, matrixCell{X: m.Left + j*matrixCellSize, Y: m.Top + i*matrixCellSize, Opacity: round2(0.15 + 0.85*share), N: n,
-				Off: a != b, TextDark: share < 0.5, Title: safe(fmt.Sprintf("%d of %d requests for %s went to %s", n, of, a, b))})
+				Off: a != b, TextDark: share < 0.5, Title: pageLine(fmt.Sprintf("%d of %d requests for %s went to %s", n, of, a, b))})
 		}
 	}
 	return m
@@ -514,7 +541,7 @@ func newTokenBars(s *lint.Score) *tokenBars {
 			break
 		}
 		share := float64(t.TokenCount) / float64(b.Total)
-		b.Bars = append(b.Bars, tokenBar{Name: safe(t.Name), Tokens: t.TokenCount, Share: percentText(share),
+		b.Bars = append(b.Bars, tokenBar{Name: pageLine(t.Name), Tokens: t.TokenCount, Share: percentText(share),
 			// A number the page computes, never catalog text.
 			Width: template.CSS(fmt.Sprintf("width: %.1f%%", 100*float64(t.TokenCount)/float64(max(most, 1)))),
 			Heavy: t.Tokens < 1})
@@ -560,7 +587,7 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 			continue
 		}
 		byName[t.Name] = len(out)
-		sec := toolSection{Name: safe(t.Name), Description: termsafe.Block(t.Description), NoDescription: strings.TrimSpace(t.Description) == ""}
+		sec := toolSection{Name: pageLine(t.Name), Description: pageBlock(t.Description), NoDescription: strings.TrimSpace(t.Description) == ""}
 		if r.Score != nil {
 			sec.Score, sec.HasScore = r.Score.Tools[t.Name], true
 		}
@@ -582,8 +609,8 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 		if !ok {
 			continue
 		}
-		it := findingItem{Rule: safe(f.Rule), Where: safe(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: safe(f.Message),
-			Suggestion: safe(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
+		it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
 		if f.Severity == lint.SeverityError {
 			it.Mark = "✗ error"
 			out[k].Errors++
@@ -594,7 +621,7 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 			it.Line = fmt.Sprintf("line %d", f.Line)
 		}
 		if tc, ok := teaching[f.Rule]; ok {
-			it.Why, it.Fix, it.Before, it.After = safe(tc.Why), safe(tc.Fix), termsafe.Block(tc.Before), termsafe.Block(tc.After)
+			it.Why, it.Fix, it.Before, it.After = pageLine(tc.Why), pageLine(tc.Fix), pageBlock(tc.Before), pageBlock(tc.After)
 		}
 		out[k].Findings = append(out[k].Findings, it)
 	}
@@ -629,30 +656,30 @@ func declaredTools(cat *catalog.Catalog) []declaredTool {
 	var out []declaredTool
 	for _, t := range cat.Tools {
 		rules, refusal := declare.Read(t)
-		d := declaredTool{Name: safe(t.Name)}
+		d := declaredTool{Name: pageLine(t.Name)}
 		switch {
 		case refusal != nil:
-			d.Refusal = safe(refusal.Error())
+			d.Refusal = pageLine(refusal.Error())
 		case rules == nil:
 			continue
 		default:
 			for _, r := range rules.Ruled {
-				a := ruledArg{Argument: safe(r.Argument), Kind: string(r.Kind), Period: r.Period}
+				a := ruledArg{Argument: pageLine(r.Argument), Kind: string(r.Kind), Period: r.Period}
 				if r.Kind == declare.Assume {
-					a.Text = safe(r.Assume.JSON() + " when left out, recorded as default")
+					a.Text = pageLine(r.Assume.JSON() + " when left out, recorded as default")
 				} else {
-					a.Text = safe(r.Question)
+					a.Text = pageLine(r.Question)
 					if len(r.Choices) > 0 {
-						a.Text += "  " + safe(declare.ChoicesText(r.Choices))
+						a.Text += "  " + pageLine(declare.ChoicesText(r.Choices))
 					}
 				}
 				d.Ruled = append(d.Ruled, a)
 			}
 			if p := rules.Period; p != nil {
 				for i := range p.Forms {
-					d.Forms = append(d.Forms, safe(p.Forms[i].String()))
+					d.Forms = append(d.Forms, pageLine(p.Forms[i].String()))
 				}
-				d.Facts = safe(p.Facts.Text())
+				d.Facts = pageLine(p.Facts.Text())
 			}
 		}
 		out = append(out, d)
