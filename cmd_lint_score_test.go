@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +76,63 @@ func TestLintScoreFallsWithABlankDescription(t *testing.T) {
 				t.Errorf("tools[%d] %s blanked: the catalog's score %d -> %d, want lower", i, name, base, got)
 			}
 		})
+	}
+}
+
+// The built binary writes the page and the badge beside the text report,
+// keeps the gate's exit code, and refuses a page over several catalogs
+// linted apart (exit 2, one line).
+func TestLintPageAndBadgeBinary(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	page, badge := filepath.Join(dir, "report.html"), filepath.Join(dir, "badge.svg")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		err  string
+	}{
+		{"page and badge", []string{"lint", "--no-config", "--format", "html=" + page, "--format", "badge=" + badge, demoPath}, 1, ""},
+		{"a page over two catalogs", []string{"lint", "--no-config", "--format", "html=" + filepath.Join(dir, "two.html"), demoPath, "testdata/lint/tools.json"}, 2,
+			"--format html is about one catalog: lint 2 catalogs one at a time, or as one with --merge"},
+		{"a badge on stdout over two merged catalogs", []string{"lint", "--no-config", "--merge", "--format", "badge", demoPath, "testdata/lint/tools.json"}, 1, ""},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tt.args...)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.code || !strings.Contains(stderr.String(), tt.err) {
+				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), tt.code, tt.err)
+			}
+			if tt.err != "" && strings.Count(strings.TrimSpace(stderr.String()), "\n") > 0 {
+				t.Errorf("the error is more than one line: %q", stderr.String())
+			}
+			if strings.HasSuffix(tt.name, "merged catalogs") && !strings.HasPrefix(stdout.String(), "<svg ") {
+				t.Errorf("the badge on stdout starts %.40q", stdout.String())
+			}
+		})
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(badge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogScore, _ := lintScore(t, demoPath)
+	if !strings.Contains(string(html), fmt.Sprintf("%d/100", catalogScore)) || !strings.Contains(string(html), "RESULT: FAIL") {
+		t.Errorf("the page lacks the score %d/100 or the gate's result", catalogScore)
+	}
+	if !strings.Contains(string(svg), fmt.Sprintf(">score %d<", catalogScore)) {
+		t.Errorf("the badge lacks the score %d:\n%s", catalogScore, svg)
 	}
 }

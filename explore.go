@@ -160,6 +160,15 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o := exploreOptions(x.arg, x.kind, cat, x.flags, io)
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
 	o.Probe = x.probe
+	if export := o.Export; export != nil {
+		// The page draws the probe's matrix beside the pairs.
+		o.Export = func(w stdlibio.Writer, format string, r *lint.Report, cat *catalog.Catalog) error {
+			if format == "html" {
+				return writePage(w, format, r, cat, x.flags, x.probe)
+			}
+			return export(w, format, r, cat)
+		}
+	}
 	if x.judge != nil {
 		o.Judge, o.JudgeCost, o.JudgeCostAll = x.judge.explorer()
 		// One read of the judgments file, shared: an accept's judgment is
