@@ -61,20 +61,22 @@ type page struct {
 	Score                  *lint.Score
 	Band                   string
 	// Dash is the score ring's arc: the score's share of its circumference.
-	Dash      string
-	Lowest    string
-	Counts    []count
-	Method    string
-	Notes     []string
-	Pairs     []pairRow
-	MorePairs int
-	Map       *pairMap
-	Matrix    *confusionMatrix
-	Tokens    *tokenBars
-	Tools     []toolSection
-	Declared  []declaredTool
-	Accepted  []acceptedRow
-	Baseline  string
+	Dash   string
+	Lowest string
+	Counts []count
+	Method string
+	Notes  []string
+	Pairs  []pairRow
+	// AllPairs counts the pairs worth a look, MorePairs those past the
+	// page's list.
+	AllPairs, MorePairs int
+	Map                 *pairMap
+	Matrix              *confusionMatrix
+	Tokens              *tokenBars
+	Tools               []toolSection
+	Declared            []declaredTool
+	Accepted            []acceptedRow
+	Baseline            string
 }
 
 // acceptedRow is a result the project config accepted, with its reason.
@@ -149,7 +151,8 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 		}
 	}
 	fresh := freshRates(o.Probe, cat)
-	p.Pairs = pairRows(r, fresh)
+	p.Pairs = pairRows(r, fresh, crossed(o.Probe, cat))
+	p.AllPairs = len(p.Pairs)
 	if len(p.Pairs) > maxPairRows {
 		p.MorePairs = len(p.Pairs) - maxPairRows
 		p.Pairs = p.Pairs[:maxPairRows]
@@ -204,7 +207,7 @@ func freshRates(rec *judge.ProbeRecord, cat *catalog.Catalog) rateOf {
 // pairRows are the pairs worth a look: the confusable ones, the review
 // ones, those a judge cleared, and those a probe saw crossed, each once,
 // with its hint, the judge's sentence and the probe's measure.
-func pairRows(r *lint.Report, rate rateOf) []pairRow {
+func pairRows(r *lint.Report, rate rateOf, crossed [][2]string) []pairRow {
 	judged := map[string]lint.JudgedPair{}
 	if r.Judged != nil {
 		for _, j := range r.Judged.Pairs {
@@ -252,7 +255,35 @@ func pairRows(r *lint.Report, rate rateOf) []pairRow {
 			}
 		}
 	}
+	for _, c := range crossed {
+		if pr, ok := rate(c[0], c[1]); ok {
+			add(pairRow{Kind: "probed", Mark: "⇄", Class: "probe", A: pageLine(c[0]), B: pageLine(c[1]), Score: "probe " + pr.Short()})
+		}
+	}
 	return rows
+}
+
+// crossed are the pairs of cat's tools a recorded probe saw a request
+// cross, each once, in the record's order.
+func crossed(rec *judge.ProbeRecord, cat *catalog.Catalog) [][2]string {
+	if rec == nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, t := range cat.Tools {
+		names[t.Name] = true
+	}
+	seen := map[string]bool{}
+	var out [][2]string
+	for _, c := range rec.Cases {
+		key := lint.PairKey(c.Tool, c.Picked)
+		if c.Picked == c.Tool || !names[c.Tool] || !names[c.Picked] || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, [2]string{c.Tool, c.Picked})
+	}
+	return out
 }
 
 // The map's geometry, in SVG user units.
@@ -288,7 +319,7 @@ func newPairMap(cat *catalog.Catalog, rows []pairRow) *pairMap {
 		return nil
 	}
 	inPair := map[string]string{}
-	rank := map[string]int{"bad": 3, "warn": 2, "ok": 1}
+	rank := map[string]int{"bad": 4, "warn": 3, "probe": 2, "ok": 1}
 	for _, r := range rows {
 		for _, n := range []string{r.A, r.B} {
 			if rank[r.Class] > rank[inPair[n]] {
@@ -604,6 +635,10 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 			}
 		}
 	}
+	taught := make([]map[string]bool, len(out))
+	for k := range taught {
+		taught[k] = map[string]bool{}
+	}
 	for _, f := range r.Structural {
 		k, ok := byName[f.Tool]
 		if !ok {
@@ -620,7 +655,10 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 		if f.Line > 0 {
 			it.Line = fmt.Sprintf("line %d", f.Line)
 		}
-		if tc, ok := teaching[f.Rule]; ok {
+		// The teaching once per rule and tool: a rule's tenth parameter
+		// teaches nothing new.
+		if tc, ok := teaching[f.Rule]; ok && !taught[k][f.Rule] {
+			taught[k][f.Rule] = true
 			it.Why, it.Fix, it.Before, it.After = pageLine(tc.Why), pageLine(tc.Fix), pageBlock(tc.Before), pageBlock(tc.After)
 		}
 		out[k].Findings = append(out[k].Findings, it)

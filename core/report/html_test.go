@@ -162,8 +162,8 @@ func TestHTMLPage(t *testing.T) {
 	}
 }
 
-// A recorded probe adds its confusion matrix and its measure beside the
-// pairs it crossed.
+// A recorded probe adds its confusion matrix, its measure beside the
+// pairs listed, and the pairs it saw crossed that no verdict lists.
 func TestHTMLPageWithProbe(t *testing.T) {
 	r, cat := demoReport(t, pageCatalog)
 	var tools []judge.Tool
@@ -171,14 +171,17 @@ func TestHTMLPageWithProbe(t *testing.T) {
 		tools = append(tools, judge.FromCatalog(tl))
 	}
 	a, b := cat.Tools[0].Name, cat.Tools[1].Name
+	c := cat.Tools[4].Name
 	cases := []judge.ProbeCase{
 		{Tool: a, Request: "r1", Picked: b}, {Tool: a, Request: "r2", Picked: a},
 		{Tool: b, Request: "r3", Picked: b}, {Tool: b, Request: "r4", Picked: judge.NoPick},
+		{Tool: c, Request: "r5", Picked: a}, {Tool: c, Request: "r6", Picked: c},
 	}
-	rec := judge.NewProbeRecord(judge.Tabulate("openai:m", []string{a, b}, cases), tools, time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC))
+	rec := judge.NewProbeRecord(judge.Tabulate("openai:m", []string{a, b, c}, cases), tools, time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC))
 	page := writePage(t, r, cat, rec)
 	text := checkPage(t, []byte(page))
-	for _, want := range []string{"Probe: where the requests went", "2 of 4 requests went to their tool", "1 of 2 requests for get_volume_status went to hist_volume_status", "(no tool)"} {
+	for _, want := range []string{"Probe: where the requests went", "3 of 6 requests went to their tool", "1 of 2 requests for get_volume_status went to hist_volume_status", "(no tool)",
+		"⇄ probed", "1 of 2 requests for query_metrics went to get_volume_status", "crossed in the probe"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q", want)
 		}
