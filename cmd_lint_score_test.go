@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"toolscope/core/catalog"
+	"toolscope/core/judge"
 )
 
 // lintScore lints a catalog file with the default embedder and returns
@@ -134,5 +138,56 @@ func TestLintPageAndBadgeBinary(t *testing.T) {
 	}
 	if !strings.Contains(string(svg), fmt.Sprintf(">score %d<", catalogScore)) {
 		t.Errorf("the badge lacks the score %d:\n%s", catalogScore, svg)
+	}
+}
+
+// A probe record beside the catalog counts in the score: a pair whose
+// requests crossed costs both tools; one written before the texts changed
+// counts nothing; a record that cannot be read is an input error.
+func TestLintScoreReadsTheProbeRecord(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tools.json")
+	if err := os.WriteFile(path, []byte(cleanCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Parse(path, []byte(cleanCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []judge.Tool
+	var names []string
+	for _, tl := range cat.Tools {
+		tools = append(tools, judge.FromCatalog(tl))
+		names = append(names, tl.Name)
+	}
+	a, b := names[0], names[1]
+	cases := []judge.ProbeCase{{Tool: a, Request: "r1", Picked: b}, {Tool: a, Request: "r2", Picked: a}, {Tool: b, Request: "r3", Picked: b}, {Tool: b, Request: "r4", Picked: b}}
+	record := judge.NewProbeRecord(judge.Tabulate("openai:m", names, cases), tools, time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC))
+
+	base, before := lintScore(t, path)
+	probeFile := filepath.Join(dir, judge.ProbeFileName)
+	if err := record.WriteFile(probeFile); err != nil {
+		t.Fatal(err)
+	}
+	got, after := lintScore(t, path)
+	// One of four requests crossed: each tool keeps three quarters.
+	if after[a] != before[a]*3/4 || after[b] != before[b]*3/4 || got >= base {
+		t.Errorf("with the probe: %s %d -> %d, %s %d -> %d, catalog %d -> %d; want three quarters and a lower catalog", a, before[a], after[a], b, before[b], after[b], base, got)
+	}
+	// The catalog's texts changed since: the measure is stale and counts
+	// nothing.
+	changed := strings.Replace(cleanCatalog, "Current weather", "The current weather", 1)
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stale := lintScore(t, path); stale[a] != before[a] {
+		t.Errorf("a stale measure counted: %s scores %d, %d without the probe", a, stale[a], before[a])
+	}
+	if err := os.WriteFile(probeFile, []byte(`{"probe": 2}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errb := runCmd("", "lint", "--no-config", path)
+	if code != 2 || !strings.Contains(errb, "toolscope.probe.json:1:") || strings.Count(errb, "\n") != 1 {
+		t.Errorf("a bad probe record: exit %d, stderr %q; want exit 2 and one line naming the file", code, errb)
 	}
 }
