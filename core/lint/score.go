@@ -32,7 +32,8 @@ type ToolScore struct {
 	// NoDescription is set when the tool has no description: its findings
 	// and tokens then score at most NoDescriptionCap.
 	NoDescription bool
-	// TokenCount is the definition's size in o200k_base tokens.
+	// TokenCount is the definition's size in o200k_base tokens; 0 when it
+	// was not counted, the definition too short to cost.
 	TokenCount int
 }
 
@@ -175,7 +176,10 @@ func ScoreOf(r *Report, cat *catalog.Catalog, probed []ProbedPair) *Score {
 }
 
 // tokenCounts is each tool's definition in o200k_base tokens: the report's
-// count when it holds one, else measured.
+// count when it holds one, else measured for the definitions that can
+// cost: a token is at least a byte, so a definition of tokensFree bytes or
+// fewer is free and left at 0 (counting every tool would cost a large
+// catalog's text report a fifth more time).
 func tokenCounts(r *Report, cat *catalog.Catalog) []int {
 	out := make([]int, len(cat.Tools))
 	if r.Tokens != nil && len(r.Tokens.Tools) == len(cat.Tools) {
@@ -184,8 +188,19 @@ func tokenCounts(r *Report, cat *catalog.Catalog) []int {
 		}
 		return out
 	}
-	for i, t := range tokens.Measure(cat, 0, false).Tools {
-		out[i] = t.O200k
+	long := &catalog.Catalog{}
+	var at []int
+	for i, t := range cat.Tools {
+		if len(tokens.Definition(t)) > tokensFree {
+			long.Tools = append(long.Tools, t)
+			at = append(at, i)
+		}
+	}
+	if len(long.Tools) == 0 {
+		return out
+	}
+	for k, t := range tokens.Measure(long, 0, false).Tools {
+		out[at[k]] = t.O200k
 	}
 	return out
 }

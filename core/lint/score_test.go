@@ -2,8 +2,10 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"toolscope/core/catalog"
@@ -301,5 +303,24 @@ func TestBand(t *testing.T) {
 		if got := Band(tt.score); got != tt.want {
 			t.Errorf("Band(%d) = %s, want %s", tt.score, got, tt.want)
 		}
+	}
+}
+
+// Without the report's token counts the score counts only the definitions
+// long enough to cost, and scores as it does with every count.
+func TestScoreCountsOnlyLongDefinitions(t *testing.T) {
+	cat := &catalog.Catalog{Tools: []*catalog.Tool{
+		{Index: 0, Name: "short", Description: "Reads a."},
+		{Index: 1, Name: "long", Description: strings.Repeat("Reads the volume's many metrics and their history. ", 150)},
+		{Index: 2, Name: "middle", Description: strings.Repeat("word ", 120)},
+	}}
+	measured := tokens.Measure(cat, 0, false)
+	with := ScoreOf(&Report{Tokens: &measured}, cat, nil)
+	without := ScoreOf(&Report{}, cat, nil)
+	if !maps.Equal(with.Tools, without.Tools) || with.Catalog != without.Catalog {
+		t.Errorf("scored without the counts %v (%d), with them %v (%d)", without.Tools, without.Catalog, with.Tools, with.Catalog)
+	}
+	if without.Tools["long"] >= 100 || without.Parts[0].TokenCount != 0 || without.Parts[1].TokenCount != measured.Tools[1].O200k {
+		t.Errorf("long scores %d with %d tokens counted, short %d counted; want a charge, the count %d, and 0", without.Tools["long"], without.Parts[1].TokenCount, without.Parts[0].TokenCount, measured.Tools[1].O200k)
 	}
 }

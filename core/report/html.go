@@ -15,6 +15,7 @@ import (
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
+	"toolscope/core/tokens"
 )
 
 // HTMLOptions shape the HTML page.
@@ -159,8 +160,13 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 	}
 	p.Map = newPairMap(cat, p.Pairs)
 	p.Matrix = newConfusionMatrix(o.Probe, cat)
-	p.Tokens = newTokenBars(r.Score)
-	p.Tools = toolSections(r, cat, o.Rules, p.Pairs)
+	counts := r.Tokens
+	if counts == nil || len(counts.Tools) != len(cat.Tools) {
+		m := tokens.Measure(cat, 0, false)
+		counts = &m
+	}
+	p.Tokens = newTokenBars(counts.Tools)
+	p.Tools = toolSections(r, cat, o.Rules, p.Pairs, counts.Tools)
 	p.Declared = declaredTools(cat)
 	return p
 }
@@ -552,30 +558,34 @@ type tokenBar struct {
 
 const maxTokenBars = 40
 
-func newTokenBars(s *lint.Score) *tokenBars {
-	if s == nil || len(s.Parts) == 0 {
+// tokensCharged is where the score starts to charge a definition for its
+// tokens (docs/lint.md, "The score").
+const tokensCharged = 600
+
+func newTokenBars(counts []tokens.Tool) *tokenBars {
+	if len(counts) == 0 {
 		return nil
 	}
-	parts := slices.Clone(s.Parts)
-	slices.SortStableFunc(parts, func(a, b lint.ToolScore) int { return b.TokenCount - a.TokenCount })
+	sorted := slices.Clone(counts)
+	slices.SortStableFunc(sorted, func(a, b tokens.Tool) int { return b.O200k - a.O200k })
 	b := &tokenBars{}
-	for _, t := range parts {
-		b.Total += t.TokenCount
+	for _, t := range sorted {
+		b.Total += t.O200k
 	}
 	if b.Total == 0 {
 		return nil
 	}
-	most := parts[0].TokenCount
-	for k, t := range parts {
+	most := sorted[0].O200k
+	for k, t := range sorted {
 		if k == maxTokenBars {
-			b.Rest = len(parts) - k
+			b.Rest = len(sorted) - k
 			break
 		}
-		share := float64(t.TokenCount) / float64(b.Total)
-		b.Bars = append(b.Bars, tokenBar{Name: pageLine(t.Name), Tokens: t.TokenCount, Share: percentText(share),
+		share := float64(t.O200k) / float64(b.Total)
+		b.Bars = append(b.Bars, tokenBar{Name: pageLine(t.Name), Tokens: t.O200k, Share: percentText(share),
 			// A number the page computes, never catalog text.
-			Width: template.CSS(fmt.Sprintf("width: %.1f%%", 100*float64(t.TokenCount)/float64(max(most, 1)))),
-			Heavy: t.Tokens < 1})
+			Width: template.CSS(fmt.Sprintf("width: %.1f%%", 100*float64(t.O200k)/float64(max(most, 1)))),
+			Heavy: t.O200k > tokensCharged})
 	}
 	return b
 }
@@ -606,7 +616,7 @@ type findingItem struct {
 	Why, Fix, Before, After                                       string
 }
 
-func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow) []toolSection {
+func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow, counts []tokens.Tool) []toolSection {
 	teaching := map[string]lint.Teaching{}
 	for _, rule := range rules {
 		teaching[rule.ID] = rule.Teaching
@@ -619,6 +629,9 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 		}
 		byName[t.Name] = len(out)
 		sec := toolSection{Name: pageLine(t.Name), Description: pageBlock(t.Description), NoDescription: strings.TrimSpace(t.Description) == ""}
+		if t.Index >= 0 && t.Index < len(counts) {
+			sec.Tokens = counts[t.Index].O200k
+		}
 		if r.Score != nil {
 			sec.Score, sec.HasScore = r.Score.Tools[t.Name], true
 		}
@@ -627,7 +640,6 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 	if r.Score != nil {
 		for _, p := range r.Score.Parts {
 			if k, ok := byName[p.Name]; ok && out[k].Factors == "" {
-				out[k].Tokens = p.TokenCount
 				out[k].Factors = fmt.Sprintf("findings ×%.2f · pairs ×%.2f · tokens ×%.2f", p.Findings, p.Pairs, p.Tokens)
 				if p.NoDescription {
 					out[k].Factors += " · no description: at most 10"
