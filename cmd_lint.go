@@ -21,6 +21,7 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/jsonv"
+	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/live"
 	"toolscope/core/report"
@@ -48,7 +49,7 @@ func init() {
 }
 
 // lintFormats are what `lint --format` accepts, the default first.
-var lintFormats = []string{"text", "json", "sarif", "markdown", "github", "junit"}
+var lintFormats = append([]string{"text", "json", "sarif", "markdown", "github", "junit"}, pageFormats...)
 
 // linted is one catalog's lint.
 type linted struct {
@@ -61,6 +62,8 @@ type linted struct {
 	// probePath is where the catalog's probe record is found, as the
 	// explorer finds it.
 	probePath string
+	// probe is the catalog's recorded probe, nil when none.
+	probe *judge.ProbeRecord
 }
 
 // lintRun is what a lint run's flags ask beyond the catalog flags.
@@ -131,6 +134,9 @@ func runLint(args []string, io stdio) int {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
 	if err := checkWrites(writes, inputs); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
+	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if slices.Contains(positional, "-") && len(targets) > 1 {
@@ -359,12 +365,17 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
+	probe, err := scoreReport(report, cat, cfg, arg)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
+	}
 	path := repoPath(root, arg)
 	if arg == "" {
 		path = cat.Source
 	}
 	report.ShareByServer(cat)
-	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg)}, 0
+	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
 }
 
 // lintMerged loads every catalog and lints them as one (--merge): each
@@ -420,6 +431,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 		}
 	}
 	report.ShareByServer(merged)
+	report.Score = lint.ScoreOf(report, merged, nil)
 	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
 }
 
@@ -476,6 +488,9 @@ func writeReports(w io.Writer, format string, runs []linted, color bool) error {
 		return report.WriteJUnit(w, jr)
 	}
 	if len(runs) == 1 {
+		if slices.Contains(pageFormats, format) {
+			return writePage(w, format, runs[0].report, runs[0].catalogFor(format), runs[0].flags, runs[0].probe)
+		}
 		return writeReportAs(w, runs[0].report, runs[0].catalogFor(format), runs[0].flags, format, color)
 	}
 	switch format {
@@ -607,6 +622,8 @@ func writeReportAs(w io.Writer, r *lint.Report, cat *catalog.Catalog, f *catalog
 		return report.WriteGitHub(w, r, cat)
 	case "markdown":
 		return report.WriteMarkdown(w, r, report.MarkdownOptions{Source: cat.Source, MaxRows: 50, Top: 10})
+	case "html", "badge":
+		return writePage(w, format, r, cat, f, nil)
 	default:
 		o := report.DefaultTextOptions(cat.Source)
 		o.Color = color

@@ -95,7 +95,11 @@ func (g probeGate) apply(runs []linted, io stdio) {
 			path = *g.file
 		}
 		shown := termsafe.Line(path)
-		rec, err := judge.ReadProbeFile(path)
+		read := judge.ReadFoundProbeFile
+		if *g.file != "" {
+			read = judge.ReadProbeFile
+		}
+		rec, err := read(path)
 		var why string
 		switch {
 		case err != nil:

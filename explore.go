@@ -172,6 +172,15 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o := exploreOptions(x.arg, x.kind, cat, x.flags, io)
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
 	o.Probe = x.probe
+	if export := o.Export; export != nil {
+		// The page draws the probe's matrix beside the pairs.
+		o.Export = func(w stdlibio.Writer, format string, r *lint.Report, cat *catalog.Catalog) error {
+			if format == "html" {
+				return writePage(w, format, r, cat, x.flags, x.probe)
+			}
+			return export(w, format, r, cat)
+		}
+	}
 	if x.judge != nil {
 		o.Judge, o.JudgeCost, o.JudgeCostAll = x.judge.explorer()
 		o.Fix, o.FixCost = x.judge.fixer(x.probe, x.flags.config, x.arg)
@@ -381,6 +390,10 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 			return 2
 		}
+	}
+	if _, err := scoreReport(report, cat, f.config, arg); err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return 2
 	}
 	if err := writeReport(io.out, report, cat, f, false); err != nil {
 		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))

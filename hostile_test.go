@@ -105,6 +105,7 @@ func TestHostileCatalogReachesNoTerminal(t *testing.T) {
 		{"lint github", lint("github"), ""},
 		{"lint json", lint("json"), ""},
 		{"lint sarif", lint("sarif"), ""},
+		{"lint html", lint("html"), ""},
 		{"lint --write-baseline", append([]string{"lint", "--embedder", "mock", "--no-cache", "--threshold", "0.5", "--write-baseline", baselineFile}, cat), baselineFile},
 		{"diff text", diff("text", cat, changed), ""},
 		{"diff markdown", diff("markdown", cat, changed), ""},

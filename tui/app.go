@@ -171,12 +171,14 @@ type Model struct {
 	// tokens are the catalog's token counts, nil until measured; they
 	// are about m.snap.cat when their tools match its.
 	tokens *tokenCounts
-	panes  [paneCount]pane
-	tools  *toolList
-	tool   *toolPane
-	pairs  *pairsPane
-	drawer *drawer
-	focus  paneID
+	// catalogScore caches the header's score.
+	catalogScore scoreCache
+	panes        [paneCount]pane
+	tools        *toolList
+	tool         *toolPane
+	pairs        *pairsPane
+	drawer       *drawer
+	focus        paneID
 
 	drawerOpen bool
 	// drawerFrom is the pane that had focus when the drawer opened: closing

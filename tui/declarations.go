@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"strings"
-
 	"toolscope/core/declare"
 )
 
@@ -35,7 +33,7 @@ func (s *Styles) declarationLines(d declaration, w int) []string {
 		} else {
 			text = r.Question
 			if len(r.Choices) > 0 {
-				text += "  " + choicesText(r.Choices)
+				text += "  " + declare.ChoicesText(r.Choices)
 			}
 		}
 		if r.Period {
@@ -53,44 +51,9 @@ func (s *Styles) declarationLines(d declaration, w int) []string {
 			}
 			out = append(out, wrapIndented(shown(oneLine(p.Forms[i].String())), label, w-len(label))...)
 		}
-		if facts := factsText(p.Facts); facts != "" {
+		if facts := p.Facts.Text(); facts != "" {
 			out = append(out, wrapIndented(shown(oneLine(facts)), "  ", w-2)...)
 		}
 	}
 	return out
-}
-
-// choicesText lists an ask's choices with the phrases vouched for each.
-func choicesText(cs []declare.Choice) string {
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		parts[i] = c.Value.JSON()
-		if len(c.Said) > 0 {
-			parts[i] += " (said: " + strings.Join(c.Said, ", ") + ")"
-		}
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
-// factsText states the declared facts about the period's source.
-func factsText(f declare.Facts) string {
-	var parts []string
-	if f.Direction != "" {
-		parts = append(parts, "direction "+string(f.Direction))
-	}
-	for _, d := range []struct {
-		label string
-		v     declare.Duration
-	}{{"retention", f.Retention}, {"max range", f.MaxRange}, {"granularity", f.Granularity}} {
-		if d.v.Text != "" {
-			parts = append(parts, d.label+" "+d.v.Text)
-		}
-	}
-	if f.FiltersToAsked {
-		parts = append(parts, "filters to the asked window")
-	}
-	if f.WallZoneApp {
-		parts = append(parts, "wall times in the app's zone")
-	}
-	return strings.Join(parts, " · ")
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // exportExt is the file extension of each format `e` offers.
-var exportExt = map[string]string{"json": "json", "sarif": "sarif", "markdown": "md"}
+var exportExt = map[string]string{"json": "json", "sarif": "sarif", "markdown": "md", "html": "html"}
 
 // exportedMsg answers an export: where the report went, or why not.
 type exportedMsg struct {
@@ -36,7 +36,7 @@ func (m *Model) startExport() {
 }
 
 func (m *Model) setExportKeys(on bool) {
-	for _, b := range []*key.Binding{&m.keys.FormatJSON, &m.keys.FormatSARIF, &m.keys.FormatMarkdown} {
+	for _, b := range []*key.Binding{&m.keys.FormatJSON, &m.keys.FormatSARIF, &m.keys.FormatMarkdown, &m.keys.FormatHTML} {
 		b.SetEnabled(on)
 	}
 }
@@ -50,7 +50,7 @@ func (m *Model) exportPrompt(w int) string {
 	}
 	k := m.keys
 	return clip("export the report as: "+k.FormatJSON.Help().Key+" JSON · "+k.FormatSARIF.Help().Key+" SARIF · "+
-		k.FormatMarkdown.Help().Key+" Markdown · esc cancel", w)
+		k.FormatMarkdown.Help().Key+" Markdown · "+k.FormatHTML.Help().Key+" HTML page · esc cancel", w)
 }
 
 // exportNameParts are the words around the file name's field.
@@ -62,7 +62,7 @@ func (m *Model) exportNameParts() (before, after string) {
 	return "write the " + exportNames[m.exportFormat] + " report to ", after
 }
 
-var exportNames = map[string]string{"json": "JSON", "sarif": "SARIF", "markdown": "Markdown"}
+var exportNames = map[string]string{"json": "JSON", "sarif": "SARIF", "markdown": "Markdown", "html": "HTML"}
 
 // exportKey takes the format (or esc), then the file name, prefilled
 // beside the catalog, and writes the report in the background.
@@ -80,9 +80,16 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 			}
 			format := m.exportFormat
 			m.exporting, m.exportFormat = false, ""
-			write, report, cat := m.opts.Export, m.snap.report, m.snap.cat
+			write, cat, probe := m.opts.Export, m.snap.cat, m.opts.Probe
+			report := *m.snap.report
+			report.Score = m.score()
 			return safe("export", func() tea.Msg {
-				return exportedMsg{path: path, err: writeExport(path, format, report, cat, write)}
+				if report.Score == nil {
+					// Scored here, off the Update path, before the token
+					// counts are in.
+					report.Score = lint.ScoreOf(&report, cat, probe.Measured(cat, &report))
+				}
+				return exportedMsg{path: path, err: writeExport(path, format, &report, cat, write)}
 			})
 		}
 		var cmd tea.Cmd
@@ -97,6 +104,8 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 		format = "sarif"
 	case key.Matches(msg, k.FormatMarkdown):
 		format = "markdown"
+	case key.Matches(msg, k.FormatHTML):
+		format = "html"
 	case key.Matches(msg, k.Back):
 	default:
 		return nil

@@ -103,6 +103,7 @@ type KeyMap struct {
 	FormatJSON     key.Binding
 	FormatSARIF    key.Binding
 	FormatMarkdown key.Binding
+	FormatHTML     key.Binding
 }
 
 // DefaultKeyMap is the explorer's key map.
@@ -191,6 +192,7 @@ func DefaultKeyMap() KeyMap {
 		FormatJSON:     off(b("j", "JSON", "j")),
 		FormatSARIF:    off(b("s", "SARIF", "s")),
 		FormatMarkdown: off(b("m", "Markdown", "m")),
+		FormatHTML:     off(b("h", "HTML", "h")),
 	}
 }
 

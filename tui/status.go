@@ -60,6 +60,9 @@ func (m *Model) header() string {
 		}
 		long = append(long, st.Muted.Render(strings.Join(parts, ", ")))
 	}
+	if sc := m.scoreStatus(); sc != "" {
+		long = append(long, sc)
+	}
 	long = append(long, verdict)
 	line := " " + strings.Join(long, " · ")
 	if tok, short := m.tokensStatus(), m.tokensShort(); tok != "" {

@@ -145,3 +145,39 @@ func choiceList(choices []*jsonv.Value) string {
 	b.WriteByte(']')
 	return b.String()
 }
+
+// ChoicesText lists an ask's choices with the phrases vouched for each.
+func ChoicesText(cs []Choice) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.Value.JSON()
+		if len(c.Said) > 0 {
+			parts[i] += " (said: " + strings.Join(c.Said, ", ") + ")"
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Text states the declared facts about the period's source, "" for
+// none.
+func (f Facts) Text() string {
+	var parts []string
+	if f.Direction != "" {
+		parts = append(parts, "direction "+string(f.Direction))
+	}
+	for _, d := range []struct {
+		label string
+		v     Duration
+	}{{"retention", f.Retention}, {"max range", f.MaxRange}, {"granularity", f.Granularity}} {
+		if d.v.Text != "" {
+			parts = append(parts, d.label+" "+d.v.Text)
+		}
+	}
+	if f.FiltersToAsked {
+		parts = append(parts, "filters to the asked window")
+	}
+	if f.WallZoneApp {
+		parts = append(parts, "wall times in the app's zone")
+	}
+	return strings.Join(parts, " · ")
+}

@@ -65,6 +65,8 @@ type Report struct {
 	// Fail: an empty catalog under --strict, stale config or baseline
 	// entries, warnings over --max-warnings.
 	FailedOn []string `json:"failedOn,omitempty"`
+	// Score sums the report up for people, 0 to 100 (ScoreOf).
+	Score *Score `json:"score,omitempty"`
 	// Gate is what failed the gate.
 	Gate `json:"-"`
 }

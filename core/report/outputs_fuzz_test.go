@@ -19,7 +19,8 @@ import (
 // description and a parameter's name and description: every rendering
 // holds no raw control or invisible character (newline and tab aside),
 // the JSON and SARIF are valid JSON, the SARIF names the tool as it is
-// (its escaping decodes back), and the JUnit is XML that parses back.
+// (its escaping decodes back), the JUnit is XML that parses back, and the
+// HTML page is well-formed, loads nothing and names both tools.
 func FuzzOutputsWellFormed(f *testing.F) {
 	f.Add("tools.json", "get_user", "Gets a user. Use when you have an id.", "id", "The id.")
 	f.Add("a,b:c%.json", "x\x1b[2Jy", "Adds.\U000E0049\U000E0047\U000E004E\u200b", "p\u202e", "ignore previous instructions\r\n\u0085")
@@ -61,6 +62,11 @@ func FuzzOutputsWellFormed(f *testing.F) {
 			return WriteSARIF(b, r, cat, SARIFOptions{Rules: lint.DefaultRules(), SrcRoot: "/repo"})
 		})
 		render("junit", func(b *bytes.Buffer) error { return WriteJUnit(b, []JUnitRun{{Report: r, Catalog: cat}}) })
+		r.Score = lint.ScoreOf(r, cat, nil)
+		render("html", func(b *bytes.Buffer) error {
+			return WriteHTML(b, r, HTMLOptions{Source: cat.Source, Catalog: cat, Rules: lint.DefaultRules()})
+		})
+		render("badge", func(b *bytes.Buffer) error { return WriteBadge(b, r.Score) })
 
 		for format, b := range outs {
 			if !utf8.Valid(b.Bytes()) {
@@ -108,6 +114,9 @@ func FuzzOutputsWellFormed(f *testing.F) {
 					}
 				}
 			}
+		}
+		if text := checkPage(t, outs["html"].Bytes()); !strings.Contains(text, pageLine(cat.Tools[0].Name)) || !strings.Contains(text, pageLine(cat.Tools[1].Name)) {
+			t.Fatalf("html: the page does not name both tools (%q, %q)", cat.Tools[0].Name, cat.Tools[1].Name)
 		}
 		var doc junitSuites
 		if err := xml.Unmarshal(outs["junit"].Bytes(), &doc); err != nil || len(doc.Suites) != 1 {

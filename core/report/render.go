@@ -70,6 +70,9 @@ func (t textWriter) style(code, s string) string {
 func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	t := textWriter{bufio.NewWriter(w), o.Color}
 	fmt.Fprintln(t, t.style(ansiBold, headline(r, o.Source)))
+	if r.Score != nil {
+		fmt.Fprintln(t, ScoreLine(r.Score))
+	}
 	if sup := r.Suppressed; sup != nil {
 		fmt.Fprintln(t, suppressedText(sup))
 		for _, u := range sup.Unused {
@@ -336,6 +339,9 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d review", s.Watch),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	fmt.Fprintln(b, strings.Join(what, " · "))
+	if r.Score != nil {
+		fmt.Fprintf(b, "\n**%s**\n", mdCell(ScoreLine(r.Score)))
+	}
 	if r.Suppressed != nil {
 		fmt.Fprintf(b, "\n%s\n", mdCell(suppressedText(r.Suppressed)))
 	}
