@@ -54,23 +54,40 @@ type Context struct {
 	// patterns bounds the compiling of the catalog's patterns, all rules
 	// and tools together.
 	patterns *validate.PatternBudget
+	// meter counts definitions' tokens.
+	meter *tokens.Meter
 }
 
 // TokensOver counts the catalog's tool definitions under o200k_base, in
 // catalog order, until the running total passes limit: counting is the
 // meter's cost, and a catalog over the limit needs no more to be told so.
 // counted is the total so far (the whole catalog's when over is false),
-// tools how many were counted, and longest the largest of those.
+// tools how many were counted, and longest the largest of those. The
+// definitions are counted in batches that double, the first 32 tools,
+// then 64, so a catalog far over the limit costs little more than the
+// tools that take it over.
 func (c *Context) TokensOver(limit int) (counted, tools int, over bool, longest tokens.Tool) {
-	for _, t := range c.Catalog.Tools {
-		n := tokens.MustCount(tokens.O200k, tokens.Definition(t))
-		counted += n
-		tools++
-		if n > longest.O200k {
-			longest = tokens.Tool{Name: t.Name, O200k: n}
+	meter := c.meter
+	if meter == nil {
+		meter = tokens.NewMeter(nil)
+	}
+	all := c.Catalog.Tools
+	for start, size := 0, 32; start < len(all); start, size = start+size, size*2 {
+		batch := all[start:min(start+size, len(all))]
+		counts, err := meter.Counts(tokens.O200k, tokens.Definitions(batch))
+		if err != nil {
+			panic("lint: " + err.Error()) // o200k_base is embedded
 		}
-		if counted > limit {
-			return counted, tools, true, longest
+		for i, t := range batch {
+			n := counts[i]
+			counted += n
+			tools++
+			if n > longest.O200k {
+				longest = tokens.Tool{Name: t.Name, O200k: n}
+			}
+			if counted > limit {
+				return counted, tools, true, longest
+			}
 		}
 	}
 	return counted, tools, false, longest
@@ -105,6 +122,7 @@ func (c *Context) DistinctIndex(t *catalog.Tool) int { return c.distinct[t.Index
 func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
+	c.meter = opts.Tokens
 	var out []Finding
 	for i, t := range cat.Tools {
 		if opts.Progress != nil && i%1024 == 0 {
