@@ -51,6 +51,13 @@ func TestDefinitionWritesWhatEncodingJSONWrites(t *testing.T) {
 			Members: []jsonv.Member{{Key: "d\xfe", Value: jsonv.NewString("\xff<")}}}}},
 		{"numbers kept as written", catalog.Tool{Name: "n", Schema: schema(`{"minimum":1.50,"maximum":1e3,"enum":[-0,2E-2]}`)}},
 		{"member order kept", catalog.Tool{Name: "o", Schema: schema(`{"z":1,"a":{"y":[],"b":{}},"m":null,"t":true}`)}},
+		{"a number JSON cannot hold", catalog.Tool{Name: "nan", Description: "d", Schema: &jsonv.Value{Kind: jsonv.Object,
+			Members: []jsonv.Member{{Key: "max", Value: jsonv.NewNumber("NaN")}}}}},
+		{"a number with a leading zero", catalog.Tool{Name: "z", Schema: &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{jsonv.NewNumber("1"), jsonv.NewNumber("01")}}}},
+		{"a number with spaces", catalog.Tool{Name: "s", Schema: &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{jsonv.NewNumber(" 1 ")}}}},
+		{"an empty number", catalog.Tool{Name: "e", Schema: jsonv.NewNumber("")}},
+		{"numbers JSON can hold", catalog.Tool{Name: "ok", Schema: &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{
+			jsonv.NewNumber("0"), jsonv.NewNumber("-0.5"), jsonv.NewNumber("12e+3"), jsonv.NewNumber("1E-9")}}}},
 		{"non-latin", catalog.Tool{Name: "检索", Description: "Поиск 🔍 بحث", Schema: schema(`{"description":"日本語 &"}`)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,6 +97,24 @@ func TestDefinitionOnSharedCatalogs(t *testing.T) {
 		}
 	}
 	t.Logf("%d definitions written as encoding/json writes them", n)
+}
+
+func TestJSONNumber(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"0", true}, {"-0", true}, {"10", true}, {"1.5", true}, {"1e5", true}, {"1E+5", true}, {"-2.5e-3", true},
+		{"", false}, {"-", false}, {"01", false}, {"1.", false}, {".5", false}, {"1e", false}, {"1e+", false},
+		{"+1", false}, {"NaN", false}, {"Infinity", false}, {"1 ", false}, {"0x10", false},
+	} {
+		if got := jsonNumber(tc.s); got != tc.want {
+			t.Errorf("jsonNumber(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+		if got := jsonNumber(tc.s); got && !json.Valid([]byte(tc.s)) {
+			t.Errorf("jsonNumber(%q) = %v, json.Valid disagrees", tc.s, got)
+		}
+	}
 }
 
 func FuzzDefinition(f *testing.F) {

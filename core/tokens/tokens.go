@@ -13,6 +13,7 @@ import (
 	"github.com/tiktoken-go/tokenizer/codec"
 
 	"toolscope/core/catalog"
+	"toolscope/core/jsonv"
 )
 
 // Encoding names a byte-pair encoding.
@@ -93,12 +94,11 @@ func Definition(t *catalog.Tool) string {
 	desc, err2 := json.Marshal(t.Description)
 	var params []byte
 	if t.Schema != nil {
-		params = []byte(t.Schema.JSON())
-		if !json.Valid(params) {
-			// A parsed catalog always writes valid JSON; count the texts
-			// if not.
-			return t.Name + " " + t.Description
+		if !validNumbers(t.Schema) {
+			// Not from a parsed catalog: encoding/json decides.
+			return definitionMarshalled(t)
 		}
+		params = []byte(t.Schema.JSON())
 	}
 	if err1 != nil || err2 != nil {
 		return t.Name + " " + t.Description
@@ -114,6 +114,86 @@ func Definition(t *catalog.Tool) string {
 	}
 	b = append(b, `},"type":"function"}`...)
 	return string(b)
+}
+
+// definitionMarshalled is Definition as encoding/json writes it.
+func definitionMarshalled(t *catalog.Tool) string {
+	fn := struct {
+		Name        string       `json:"name"`
+		Description string       `json:"description"`
+		Parameters  *jsonv.Value `json:"parameters,omitempty"`
+	}{t.Name, t.Description, t.Schema}
+	b, err := json.Marshal(map[string]any{"type": "function", "function": fn})
+	if err != nil {
+		// A parsed catalog always marshals; count the texts if not.
+		return t.Name + " " + t.Description
+	}
+	return string(b)
+}
+
+// validNumbers reports whether every number in v is written as JSON
+// writes numbers, with no space around it: then v's JSON is valid and
+// compact, as a parsed catalog's always is.
+func validNumbers(v *jsonv.Value) bool {
+	if v == nil {
+		return true
+	}
+	switch v.Kind {
+	case jsonv.Number:
+		return jsonNumber(v.Text)
+	case jsonv.Array:
+		for _, it := range v.Items {
+			if !validNumbers(it) {
+				return false
+			}
+		}
+	case jsonv.Object:
+		for _, m := range v.Members {
+			if !validNumbers(m.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// jsonNumber reports whether s is a JSON number:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // appendHTMLEscaped appends src with <, >, & and U+2028, U+2029 written as
