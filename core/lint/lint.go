@@ -218,8 +218,15 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 		}
 		quiet.Progress = nil
 	}
+	// The token counts are made first, beside the similarity too: the
+	// catalog-tokens rule then reads them from the meter.
+	var measured *tokens.Catalog
 	go func() {
 		defer close(rules)
+		if opts.MeasureTokens {
+			m := opts.Tokens.Measure(cat, 0, false)
+			measured = &m
+		}
 		findings = Structural(cat, quiet)
 	}()
 	if opts.Embedder == nil {
@@ -240,10 +247,7 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 	}
 	<-rules
 	r := NewReport(cat, findings, sim, opts.Gate)
-	if opts.MeasureTokens {
-		m := opts.Tokens.Measure(cat, 0, false)
-		r.Tokens = &m
-	}
+	r.Tokens = measured
 	return r, nil
 }
 

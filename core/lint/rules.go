@@ -388,9 +388,16 @@ func EnumInProseRule(markers []string) Rule {
 }
 
 // proseLiterals finds the legal values a description lists, or nil.
+// Each list holds its separator, so a description without one is not
+// searched for that list.
 func proseLiterals(desc string, commaList *regexp.Regexp) []string {
-	if m := pipeList.FindString(desc); m != "" {
-		return trimAll(strings.Split(m, "|"))
+	if strings.IndexByte(desc, '|') >= 0 {
+		if m := pipeList.FindString(desc); m != "" {
+			return trimAll(strings.Split(m, "|"))
+		}
+	}
+	if strings.IndexByte(desc, ',') < 0 {
+		return nil
 	}
 	if m := commaList.FindStringSubmatch(desc); m != nil {
 		return trimAll(strings.Split(m[1], ","))
