@@ -9,6 +9,9 @@
 #
 # BASE and HEAD are git revisions (HEAD defaults to the work tree as it is).
 # Both builds share one vector cache, so the encoder embeds each text once.
+# The progress lines a long run writes to stderr ("toolscope lint: embed
+# 10% · 2s") say how long it has taken, which no two runs share: they are
+# left out of the comparison, every other byte is compared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:?usage: scripts/compare-outputs.sh BASE [HEAD]}
@@ -49,8 +52,10 @@ for cat in "$shared"/catalogs/*/*.json "$work"/merged-*.json; do
       fargs=()
       for f in "${formats[@]}"; do fargs+=(--format "$f=$out/$f"); done
       set +e
-      "$work/$bin" lint --no-config "${args[@]}" "${fargs[@]}" "$cat" >"$out/stdout" 2>"$out/stderr"
+      "$work/$bin" lint --no-config "${args[@]}" "${fargs[@]}" "$cat" >"$out/stdout" 2>"$out/stderr.all"
       echo $? >"$out/exit"
+      grep -v -E '^toolscope [a-z]+: .* · [0-9hms]+$' "$out/stderr.all" >"$out/stderr"
+      rm "$out/stderr.all"
       set -e
     done
     runs=$((runs + 1))

@@ -119,27 +119,110 @@ func (c *Context) DistinctIndex(t *catalog.Tool) int { return c.distinct[t.Index
 // earlier tool's name gets only the duplicate-name finding: it is left out
 // of the analysis as it is of similarity. Findings come in catalog order,
 // then rule order, then the order the rule found them (file order).
+//
+// The rules that read only their own tool and cost the most (asideRules)
+// run on a goroutine of their own, beside the others, each side in catalog
+// order; their findings are put back in rule order, so the result is the
+// one a single pass gives.
 func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
 	c.meter = opts.Tokens
+	aside := make([]bool, len(rules))
+	asideCount := 0
+	for i, r := range rules {
+		if asideRules[r.ID] {
+			aside[i] = true
+			asideCount++
+		}
+	}
+	if asideCount == 0 || len(cat.Tools) < asideFrom {
+		clear(aside)
+		asideCount = 0
+	}
+	// asideFound[t*asideCount+k] is what the k-th aside rule found on
+	// tool t.
+	asideFound := make([][]Finding, len(cat.Tools)*asideCount)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if asideCount == 0 {
+			return
+		}
+		for i, t := range cat.Tools {
+			k := 0
+			for ri, r := range rules {
+				if aside[ri] {
+					asideFound[i*asideCount+k] = check(nil, r, t, c)
+					k++
+				}
+			}
+		}
+	}()
 	var out []Finding
+	// found[t*len(rules)+r] is how many findings rule r made on tool t,
+	// for the rules run here.
+	var found []int
+	if asideCount > 0 {
+		found = make([]int, len(cat.Tools)*len(rules))
+	}
 	for i, t := range cat.Tools {
 		if opts.Progress != nil && i%1024 == 0 {
 			opts.Progress(similarity.Progress{Stage: StageRules, Done: i, Total: len(cat.Tools)})
 		}
-		for _, r := range rules {
-			if c.IsDuplicate(t) && r.ID != RuleDuplicateName {
+		for ri, r := range rules {
+			if aside[ri] {
 				continue
 			}
-			for _, f := range r.Check(t, c) {
-				f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
-				locate(&f, t)
-				out = append(out, f)
+			n := len(out)
+			out = check(out, r, t, c)
+			if found != nil {
+				found[i*len(rules)+ri] = len(out) - n
 			}
 		}
 	}
-	return out
+	<-done
+	if asideCount == 0 {
+		return out
+	}
+	merged := make([]Finding, 0, len(out))
+	next := 0
+	for i := range cat.Tools {
+		k := 0
+		for ri := range rules {
+			if aside[ri] {
+				merged = append(merged, asideFound[i*asideCount+k]...)
+				k++
+				continue
+			}
+			n := found[i*len(rules)+ri]
+			merged = append(merged, out[next:next+n]...)
+			next += n
+		}
+	}
+	return merged
+}
+
+// asideRules are the rules Structural runs beside the others: they read
+// nothing of the Context but their tool, and take most of the rules' time.
+var asideRules = map[string]bool{RuleToolPoisoning: true}
+
+// asideFrom is the catalog size from which the aside rules get their own
+// goroutine.
+const asideFrom = 64
+
+// check appends what rule r finds on tool t to dst, each finding labelled
+// and located.
+func check(dst []Finding, r Rule, t *catalog.Tool, c *Context) []Finding {
+	if c.IsDuplicate(t) && r.ID != RuleDuplicateName {
+		return dst
+	}
+	for _, f := range r.Check(t, c) {
+		f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
+		locate(&f, t)
+		dst = append(dst, f)
+	}
+	return dst
 }
 
 // EnabledRules returns rules without those whose id is in disabled.
