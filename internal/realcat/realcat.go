@@ -24,6 +24,12 @@ func Read(path string) ([]Tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(path, data)
+}
+
+// Parse reads the tools of a catalog file's contents; path names it in
+// errors.
+func Parse(path string, data []byte) ([]Tool, error) {
 	var list []json.RawMessage
 	var mcp struct{ Tools []json.RawMessage }
 	if json.Unmarshal(data, &mcp) == nil && mcp.Tools != nil {
