@@ -121,15 +121,16 @@ func (m *Meter) Counts(e Encoding, texts []string) ([]int, error) {
 }
 
 // countParallel counts texts[j] into counts[j] for each j of which, one
-// share per CPU.
+// share per CPU, each share chunk by chunk (chunks.go).
 func countParallel(e Encoding, texts []string, which, counts []int) {
 	workers := min(runtime.GOMAXPROCS(0), max(len(which)/8, 1))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			cc := chunkCounter{e: e, seen: map[string]int{}}
 			for k := w; k < len(which); k += workers {
 				j := which[k]
-				counts[j] = MustCount(e, texts[j])
+				counts[j] = cc.count(texts[j])
 			}
 		})
 	}
