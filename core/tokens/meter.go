@@ -146,8 +146,8 @@ func (m *Meter) mustCounts(e Encoding, texts []string) []int {
 	return out
 }
 
-// Definitions returns the definition text of each tool of c, in catalog
-// order, built in parallel.
+// Definitions returns the Definition of each tool, in order, written in
+// parallel.
 func Definitions(tools []*catalog.Tool) []string {
 	defs := make([]string, len(tools))
 	workers := min(runtime.GOMAXPROCS(0), max(len(tools)/64, 1))
