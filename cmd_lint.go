@@ -590,6 +590,7 @@ func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, 
 	// picks its questions from a few.
 	opts.Neighbours = f.neighbours
 	opts.MeasureTokens = f.measureTokens
+	opts.Tokens = f.tokenMeter()
 	if spec := f.embedderSpec(); spec != "" {
 		if p != nil {
 			p.step("opening the embedder")

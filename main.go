@@ -53,8 +53,12 @@ func main() {
 	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
 		// https://no-color.org: present and not empty.
 		noColor: os.Getenv("NO_COLOR") != ""}
-	os.Exit(run(os.Args[1:], io))
+	os.Exit(profiled(func() int { return run(os.Args[1:], io) }))
 }
+
+// profiled runs the command; a build with -tags profile wraps it in a
+// profile of the whole process (profile_tag.go).
+var profiled = func(run func() int) int { return run() }
 
 func run(args []string, io stdio) int {
 	args, noColor := takeNoColor(args)

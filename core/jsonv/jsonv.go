@@ -15,6 +15,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is the JSON type of a Value.
@@ -241,7 +242,7 @@ func (v *Value) write(b *bytes.Buffer, nl, indent string) {
 	case Number:
 		b.WriteString(v.Text)
 	case String:
-		b.WriteString(Quote(v.Text))
+		b.Write(AppendQuote(b.AvailableBuffer(), v.Text))
 	case Array:
 		if len(v.Items) == 0 {
 			b.WriteString("[]")
@@ -270,7 +271,7 @@ func (v *Value) write(b *bytes.Buffer, nl, indent string) {
 				b.WriteByte(',')
 			}
 			b.WriteString(inner)
-			b.WriteString(Quote(m.Key))
+			b.Write(AppendQuote(b.AvailableBuffer(), m.Key))
 			b.WriteByte(':')
 			if nl != "" {
 				b.WriteByte(' ')
@@ -285,37 +286,57 @@ func (v *Value) write(b *bytes.Buffer, nl, indent string) {
 // Quote renders s as a JSON string literal, as JavaScript's JSON.stringify
 // does (no HTML escaping; U+2028 and U+2029 left as they are).
 func Quote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789abcdef"[r>>4])
-				b.WriteByte("0123456789abcdef"[r&0xf])
-			} else {
-				b.WriteRune(r)
-			}
+	return string(AppendQuote(make([]byte, 0, len(s)+2), s))
+}
+
+// AppendQuote appends s as Quote writes it. Invalid UTF-8 is written as
+// U+FFFD, a byte at a time as ranging over the string reads it.
+func AppendQuote(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
 		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = utf8.AppendRune(b, utf8.RuneError)
+			i++
+			start = i
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
 	}
-	b.WriteByte('"')
-	return b.String()
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // NewString, NewNumber, NewBool and NewNull build primitive values, for code

@@ -200,3 +200,68 @@ func TestArticleType(t *testing.T) {
 		t.Errorf("nil: got %q", got)
 	}
 }
+
+// quoteByRunes is Quote as it was first written, a rune at a time: the
+// reference AppendQuote must match byte for byte.
+func quoteByRunes(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		default:
+			if r < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[r>>4])
+				b.WriteByte("0123456789abcdef"[r&0xf])
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", `""`},
+		{"plain ascii", `"plain ascii"`},
+		{"q\"b\\", `"q\"b\\"`},
+		{"\n\r\t\b\f", `"\n\r\t\b\f"`},
+		{"\x00\x01\x1f\x7f", "\"\\u0000\\u0001\\u001f\x7f\""},
+		{"<&>\u2028\u2029", "\"<&>\u2028\u2029\""},
+		{"é日本🔍", `"é日本🔍"`},
+		{"bad\xffbyte", "\"bad\ufffdbyte\""},
+		{"\xe6\x97", "\"\ufffd\ufffd\""},
+		{"\ufffd kept", "\"\ufffd kept\""},
+	} {
+		if got := Quote(tc.in); got != tc.want || got != quoteByRunes(tc.in) {
+			t.Errorf("Quote(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"", "a\"b", "\x00\xff", "日本\u2028", "\xe6\x97"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Quote(s), quoteByRunes(s); got != want {
+			t.Fatalf("Quote(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

@@ -189,8 +189,12 @@ type Options struct {
 	Rules    []Rule
 	Disabled []string
 	// MeasureTokens counts every tool's tokens into the report's Tokens
-	// (about 0.3 ms a tool: asked for by the JSON output only).
+	// (asked for by the JSON output only).
 	MeasureTokens bool
+	// Tokens counts definitions for the report and the catalog-tokens
+	// rule; nil counts in memory, once per Analyze. With a store it
+	// answers what an earlier run counted.
+	Tokens *tokens.Meter
 }
 
 // DefaultOptions is the command line's defaults without an embedder.
@@ -212,6 +216,9 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 	// scoring's.
 	var findings []Finding
 	rules := make(chan struct{})
+	if opts.Tokens == nil {
+		opts.Tokens = tokens.NewMeter(nil)
+	}
 	quiet := opts
 	if opts.Embedder != nil {
 		if opts.Progress != nil {
@@ -219,8 +226,15 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 		}
 		quiet.Progress = nil
 	}
+	// The token counts are made first, beside the similarity too: the
+	// catalog-tokens rule then reads them from the meter.
+	var measured *tokens.Catalog
 	go func() {
 		defer close(rules)
+		if opts.MeasureTokens {
+			m := opts.Tokens.Measure(cat, 0, false)
+			measured = &m
+		}
 		findings = Structural(cat, quiet)
 	}()
 	if opts.Embedder == nil {
@@ -241,10 +255,7 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 	}
 	<-rules
 	r := NewReport(cat, findings, sim, opts.Gate)
-	if opts.MeasureTokens {
-		m := tokens.Measure(cat, 0, false)
-		r.Tokens = &m
-	}
+	r.Tokens = measured
 	return r, nil
 }
 

@@ -59,23 +59,40 @@ type Context struct {
 	// common holds the parameter names most tools repeat, worked out on
 	// first use (commonParams).
 	common map[string]bool
+	// meter counts definitions' tokens.
+	meter *tokens.Meter
 }
 
 // TokensOver counts the catalog's tool definitions under o200k_base, in
 // catalog order, until the running total passes limit: counting is the
 // meter's cost, and a catalog over the limit needs no more to be told so.
 // counted is the total so far (the whole catalog's when over is false),
-// tools how many were counted, and longest the largest of those.
+// tools how many were counted, and longest the largest of those. The
+// definitions are counted in batches that double, the first 32 tools,
+// then 64, so a catalog far over the limit costs little more than the
+// tools that take it over.
 func (c *Context) TokensOver(limit int) (counted, tools int, over bool, longest tokens.Tool) {
-	for _, t := range c.Catalog.Tools {
-		n := tokens.MustCount(tokens.O200k, tokens.Definition(t))
-		counted += n
-		tools++
-		if n > longest.O200k {
-			longest = tokens.Tool{Name: t.Name, O200k: n}
+	meter := c.meter
+	if meter == nil {
+		meter = tokens.NewMeter(nil)
+	}
+	all := c.Catalog.Tools
+	for start, size := 0, 32; start < len(all); start, size = start+size, size*2 {
+		batch := all[start:min(start+size, len(all))]
+		counts, err := meter.Counts(tokens.O200k, tokens.Definitions(batch))
+		if err != nil {
+			panic("lint: " + err.Error()) // o200k_base is embedded
 		}
-		if counted > limit {
-			return counted, tools, true, longest
+		for i, t := range batch {
+			n := counts[i]
+			counted += n
+			tools++
+			if n > longest.O200k {
+				longest = tokens.Tool{Name: t.Name, O200k: n}
+			}
+			if counted > limit {
+				return counted, tools, true, longest
+			}
 		}
 	}
 	return counted, tools, false, longest
@@ -107,26 +124,110 @@ func (c *Context) DistinctIndex(t *catalog.Tool) int { return c.distinct[t.Index
 // earlier tool's name gets only the duplicate-name finding: it is left out
 // of the analysis as it is of similarity. Findings come in catalog order,
 // then rule order, then the order the rule found them (file order).
+//
+// The rules that read only their own tool and cost the most (asideRules)
+// run on a goroutine of their own, beside the others, each side in catalog
+// order; their findings are put back in rule order, so the result is the
+// one a single pass gives.
 func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
+	c.meter = opts.Tokens
+	aside := make([]bool, len(rules))
+	asideCount := 0
+	for i, r := range rules {
+		if asideRules[r.ID] {
+			aside[i] = true
+			asideCount++
+		}
+	}
+	if asideCount == 0 || len(cat.Tools) < asideFrom {
+		clear(aside)
+		asideCount = 0
+	}
+	// asideFound[t*asideCount+k] is what the k-th aside rule found on
+	// tool t.
+	asideFound := make([][]Finding, len(cat.Tools)*asideCount)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if asideCount == 0 {
+			return
+		}
+		for i, t := range cat.Tools {
+			k := 0
+			for ri, r := range rules {
+				if aside[ri] {
+					asideFound[i*asideCount+k] = check(nil, r, t, c)
+					k++
+				}
+			}
+		}
+	}()
 	var out []Finding
+	// found[t*len(rules)+r] is how many findings rule r made on tool t,
+	// for the rules run here.
+	var found []int
+	if asideCount > 0 {
+		found = make([]int, len(cat.Tools)*len(rules))
+	}
 	for i, t := range cat.Tools {
 		if opts.Progress != nil && i%1024 == 0 {
 			opts.Progress(similarity.Progress{Stage: StageRules, Done: i, Total: len(cat.Tools)})
 		}
-		for _, r := range rules {
-			if c.IsDuplicate(t) && r.ID != RuleDuplicateName {
+		for ri, r := range rules {
+			if aside[ri] {
 				continue
 			}
-			for _, f := range r.Check(t, c) {
-				f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
-				locate(&f, t)
-				out = append(out, f)
+			n := len(out)
+			out = check(out, r, t, c)
+			if found != nil {
+				found[i*len(rules)+ri] = len(out) - n
 			}
 		}
 	}
-	return out
+	<-done
+	if asideCount == 0 {
+		return out
+	}
+	merged := make([]Finding, 0, len(out))
+	next := 0
+	for i := range cat.Tools {
+		k := 0
+		for ri := range rules {
+			if aside[ri] {
+				merged = append(merged, asideFound[i*asideCount+k]...)
+				k++
+				continue
+			}
+			n := found[i*len(rules)+ri]
+			merged = append(merged, out[next:next+n]...)
+			next += n
+		}
+	}
+	return merged
+}
+
+// asideRules are the rules Structural runs beside the others: they read
+// nothing of the Context but their tool, and take most of the rules' time.
+var asideRules = map[string]bool{RuleToolPoisoning: true}
+
+// asideFrom is the catalog size from which the aside rules get their own
+// goroutine.
+const asideFrom = 64
+
+// check appends what rule r finds on tool t to dst, each finding labelled
+// and located.
+func check(dst []Finding, r Rule, t *catalog.Tool, c *Context) []Finding {
+	if c.IsDuplicate(t) && r.ID != RuleDuplicateName {
+		return dst
+	}
+	for _, f := range r.Check(t, c) {
+		f.Rule, f.Tool, f.ToolIndex = r.ID, t.Name, t.Index
+		locate(&f, t)
+		dst = append(dst, f)
+	}
+	return dst
 }
 
 // EnabledRules returns rules without those whose id is in disabled.
@@ -345,9 +446,16 @@ func EnumInProseRule(markers []string) Rule {
 }
 
 // proseLiterals finds the legal values a description lists, or nil.
+// Each list holds its separator, so a description without one is not
+// searched for that list.
 func proseLiterals(desc string, commaList *regexp.Regexp) []string {
-	if m := pipeList.FindString(desc); m != "" {
-		return trimAll(strings.Split(m, "|"))
+	if strings.IndexByte(desc, '|') >= 0 {
+		if m := pipeList.FindString(desc); m != "" {
+			return trimAll(strings.Split(m, "|"))
+		}
+	}
+	if strings.IndexByte(desc, ',') < 0 {
+		return nil
 	}
 	if m := commaList.FindStringSubmatch(desc); m != nil {
 		return trimAll(strings.Split(m[1], ","))

@@ -54,3 +54,36 @@ func FuzzJSON(f *testing.F) {
 		}
 	})
 }
+
+// jsonWriteByRunes is the JSON writer's scan as first written, a rune at a
+// time: the reference for the ASCII fast path.
+func jsonWriteByRunes(p []byte) []byte {
+	var out []byte
+	prev := rune(-1)
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRune(p[i:])
+		if r != utf8.RuneError && unsafe(r, prev, true) && r != '\n' && r != '\t' {
+			out = appendJSONEscape(out, r)
+		} else {
+			out = append(out, p[i:i+size]...)
+		}
+		i += size
+		prev = r
+	}
+	return out
+}
+
+func FuzzJSONFastPath(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\x1b[31m", "x\ufe0fy", "\u200b\ufe0f", "\ufe0f", "tab\tnl\n\x7f", "\xff\xfe", "日本\u2028"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		var b bytes.Buffer
+		if _, err := JSON(&b).Write(p); err != nil {
+			t.Fatal(err)
+		}
+		if want := jsonWriteByRunes(p); !bytes.Equal(b.Bytes(), want) {
+			t.Fatalf("JSON(%q) wrote %q, want %q", p, b.Bytes(), want)
+		}
+	})
+}

@@ -200,6 +200,14 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 func EscapeJSON(p []byte) []byte {
 	i, prev := 0, rune(-1)
 	for i < len(p) {
+		// Printable ASCII, newlines and tabs are safe, whatever precedes.
+		if c := p[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != 0x7f || c == '\n' || c == '\t' {
+				i++
+				prev = rune(c)
+				continue
+			}
+		}
 		r, size := utf8.DecodeRune(p[i:])
 		if r != utf8.RuneError && unsafe(r, prev, true) {
 			break

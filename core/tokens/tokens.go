@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -88,8 +87,37 @@ func MustCount(e Encoding, s string) int {
 
 // Definition is a tool as a chat request carries it in "tools": OpenAI's
 // {"type":"function","function":{name, description, parameters}}, compact,
-// the schema's members in the catalog's order.
+// the schema's members in the catalog's order, written as encoding/json
+// writes it (members in key order, <, > and & escaped).
 func Definition(t *catalog.Tool) string {
+	name, err1 := json.Marshal(t.Name)
+	desc, err2 := json.Marshal(t.Description)
+	var params []byte
+	if t.Schema != nil {
+		if !validNumbers(t.Schema) {
+			// Not from a parsed catalog: encoding/json decides.
+			return definitionMarshalled(t)
+		}
+		params = []byte(t.Schema.JSON())
+	}
+	if err1 != nil || err2 != nil {
+		return t.Name + " " + t.Description
+	}
+	b := make([]byte, 0, len(name)+len(desc)+len(params)+64)
+	b = append(b, `{"function":{"name":`...)
+	b = append(b, name...)
+	b = append(b, `,"description":`...)
+	b = append(b, desc...)
+	if params != nil {
+		b = append(b, `,"parameters":`...)
+		b = appendHTMLEscaped(b, params)
+	}
+	b = append(b, `},"type":"function"}`...)
+	return string(b)
+}
+
+// definitionMarshalled is Definition as encoding/json writes it.
+func definitionMarshalled(t *catalog.Tool) string {
 	fn := struct {
 		Name        string       `json:"name"`
 		Description string       `json:"description"`
@@ -101,6 +129,93 @@ func Definition(t *catalog.Tool) string {
 		return t.Name + " " + t.Description
 	}
 	return string(b)
+}
+
+// validNumbers reports whether every number in v is written as JSON
+// writes numbers, with no space around it: then v's JSON is valid and
+// compact, as a parsed catalog's always is.
+func validNumbers(v *jsonv.Value) bool {
+	if v == nil {
+		return true
+	}
+	switch v.Kind {
+	case jsonv.Number:
+		return jsonNumber(v.Text)
+	case jsonv.Array:
+		for _, it := range v.Items {
+			if !validNumbers(it) {
+				return false
+			}
+		}
+	case jsonv.Object:
+		for _, m := range v.Members {
+			if !validNumbers(m.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// jsonNumber reports whether s is a JSON number:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// appendHTMLEscaped appends src with <, >, & and U+2028, U+2029 written as
+// \u escapes, as encoding/json writes a Marshaler's output (which is valid,
+// compact JSON here: the escapes can only fall inside strings).
+func appendHTMLEscaped(dst, src []byte) []byte {
+	const hex = "0123456789abcdef"
+	start := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == '<' || c == '>' || c == '&' {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			start = i + 1
+		}
+		if c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8 {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[src[i+2]&0xF])
+			start = i + 3
+		}
+	}
+	return append(dst, src[start:]...)
 }
 
 // Tool is one tool's token counts.
@@ -132,40 +247,10 @@ const DefaultContext = 128_000
 
 // Measure counts every tool of c under o200k_base, and cl100k_base too
 // when withCl100k; context is the window for Share (0 is DefaultContext).
-// The tools are counted in parallel, one share per CPU.
+// The tools are counted in parallel, one share per CPU, each distinct
+// definition once.
 func Measure(c *catalog.Catalog, context int, withCl100k bool) Catalog {
-	if context <= 0 {
-		context = DefaultContext
-	}
-	out := Catalog{Tools: make([]Tool, len(c.Tools)), Context: context,
-		Estimated: []string{"anthropicEstimate", "geminiEstimate"}}
-	workers := min(runtime.GOMAXPROCS(0), max(len(c.Tools)/8, 1))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(c.Tools); i += workers {
-				t := c.Tools[i]
-				def := Definition(t)
-				tc := Tool{Name: t.Name, O200k: MustCount(O200k, def)}
-				if withCl100k {
-					tc.Cl100k = MustCount(Cl100k, def)
-				}
-				tc.AnthropicEstimate = Estimate(tc.O200k, AnthropicPerO200k)
-				tc.GeminiEstimate = Estimate(tc.O200k, GeminiPerO200k)
-				out.Tools[i] = tc
-			}
-		})
-	}
-	wg.Wait()
-	out.Total.Name = "(catalog)"
-	for _, tc := range out.Tools {
-		out.Total.O200k += tc.O200k
-		out.Total.Cl100k += tc.Cl100k
-	}
-	out.Total.AnthropicEstimate = Estimate(out.Total.O200k, AnthropicPerO200k)
-	out.Total.GeminiEstimate = Estimate(out.Total.O200k, GeminiPerO200k)
-	out.Share = float64(out.Total.O200k) / float64(context)
-	return out
+	return NewMeter(nil).Measure(c, context, withCl100k)
 }
 
 // Estimate scales a count by a factor, rounding up.

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Compares what two builds of toolscope write for the same lint runs: every
+# catalog of ../shared/catalogs (and a 1,000- and a 5,000-tool merge of
+# them), in every format, with the built-in encoder, the mock embedder as a
+# gate, and the mock with cosine scoring report-only. Any byte that differs
+# is a failure.
+#
+#   scripts/compare-outputs.sh BASE [HEAD]
+#
+# BASE and HEAD are git revisions (HEAD defaults to the work tree as it is).
+# Both builds share one vector cache, so the encoder embeds each text once.
+# The progress lines a long run writes to stderr ("toolscope lint: embed
+# 10% · 2s") say how long it has taken, which no two runs share: they are
+# left out of the comparison, every other byte is compared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${1:?usage: scripts/compare-outputs.sh BASE [HEAD]}
+head=${2:-}
+shared=${TOOLSCOPE_SHARED:-../shared}
+if [ ! -d "$shared/catalogs" ]; then
+  echo "SKIP: no $shared/catalogs beside the repository"; exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+build() { # REV OUT: builds REV ("" for the work tree) into OUT
+  if [ -z "$1" ]; then go build -o "$2" . ; return; fi
+  mkdir -p "$work/src-$1"
+  git archive "$1" | tar -x -C "$work/src-$1"
+  (cd "$work/src-$1" && go build -o "$2" .)
+}
+build "$base" "$work/base"
+build "$head" "$work/head"
+
+# The merged catalogs: distinct names, drawn in turn from each catalog.
+go run ./internal/cmd/mergecatalogs -n 1000 -o "$work/merged-1000.json" "$shared"/catalogs/*/*.json
+go run ./internal/cmd/mergecatalogs -n 5000 -o "$work/merged-5000.json" "$shared"/catalogs/*/*.json
+
+export TOOLSCOPE_CACHE_DIR=${TOOLSCOPE_CACHE_DIR:-$work/cache}
+formats=(text json sarif markdown github junit)
+fail=0 runs=0
+for cat in "$shared"/catalogs/*/*.json "$work"/merged-*.json; do
+  for mode in use mock mockcos; do
+    case $mode in
+      use) args=() ;;
+      mock) args=(--embedder mock) ;;
+      mockcos) args=(--embedder mock --scoring cosine --threshold off) ;;
+    esac
+    for bin in base head; do
+      out="$work/out/$bin/$(basename "$cat" .json)/$mode"
+      mkdir -p "$out"
+      fargs=()
+      for f in "${formats[@]}"; do fargs+=(--format "$f=$out/$f"); done
+      set +e
+      "$work/$bin" lint --no-config "${args[@]}" "${fargs[@]}" "$cat" >"$out/stdout" 2>"$out/stderr.all"
+      echo $? >"$out/exit"
+      grep -v -E '^toolscope [a-z]+: .* · [0-9hms]+$' "$out/stderr.all" >"$out/stderr"
+      rm "$out/stderr.all"
+      set -e
+    done
+    runs=$((runs + 1))
+    if ! diff -r "$work/out/base/$(basename "$cat" .json)/$mode" "$work/out/head/$(basename "$cat" .json)/$mode" >"$work/diff" 2>&1; then
+      echo "DIFFERS: $(basename "$cat") $mode"; head -20 "$work/diff"; fail=1
+    fi
+  done
+done
+if [ $fail -ne 0 ]; then echo "outputs differ"; exit 1; fi
+echo "$runs runs x ${#formats[@]} formats, stdout, stderr and exit codes: byte-identical"
