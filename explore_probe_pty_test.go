@@ -25,7 +25,7 @@ func TestExplorerLoadsTheModelsArgumentsOnATerminal(t *testing.T) {
 	tm.send("a")
 	tm.waitText("Arguments · search_files")
 	tm.send("\x1b")
-	tm.waitText("model's own arguments")
+	tm.waitText("enter/i edit")
 	tm.send("p")
 	tm.waitText(`"query": "report"`, "valid: the call runs")
 	tm.send("p")
