@@ -16,8 +16,8 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/declare"
 	"toolscope/core/jsonv"
-	"toolscope/core/lint"
 	chat "toolscope/core/judge"
+	"toolscope/core/lint"
 	"toolscope/core/validate"
 )
 
