@@ -184,8 +184,12 @@ type functionCall struct {
 // arguments is the call's arguments as the text the model sent: a JSON
 // string's contents, or the object itself when a server sent one; "" for
 // none.
-func (f functionCall) arguments() string {
-	raw := bytes.TrimSpace(f.Arguments)
+func (f functionCall) arguments() string { return argumentsText(f.Arguments) }
+
+// argumentsText is the text a model sent as a call's arguments: a JSON
+// string's contents, else the JSON itself; "" for none or null.
+func argumentsText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return ""
 	}

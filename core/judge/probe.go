@@ -357,17 +357,7 @@ func ArgumentsJSON(text string) json.RawMessage {
 
 // ArgumentsText is the text the model sent, from a case's Arguments: a
 // JSON string's contents, else the JSON itself; "" for null.
-func (c ProbeCase) ArgumentsText() string {
-	raw := bytes.TrimSpace(c.Arguments)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return ""
-	}
-	var s string
-	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
-}
+func (c ProbeCase) ArgumentsText() string { return argumentsText(c.Arguments) }
 
 // Where a probe's request came from.
 const (
