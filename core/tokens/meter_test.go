@@ -15,21 +15,6 @@ import (
 	"toolscope/core/jsonv"
 )
 
-// definitionByMarshal is Definition as encoding/json writes the request's
-// tool: the reference the direct writer must match byte for byte.
-func definitionByMarshal(t *catalog.Tool) string {
-	fn := struct {
-		Name        string       `json:"name"`
-		Description string       `json:"description"`
-		Parameters  *jsonv.Value `json:"parameters,omitempty"`
-	}{t.Name, t.Description, t.Schema}
-	b, err := json.Marshal(map[string]any{"type": "function", "function": fn})
-	if err != nil {
-		return t.Name + " " + t.Description
-	}
-	return string(b)
-}
-
 func TestDefinitionWritesWhatEncodingJSONWrites(t *testing.T) {
 	schema := func(s string) *jsonv.Value {
 		v, err := jsonv.Parse([]byte(s))
@@ -61,7 +46,7 @@ func TestDefinitionWritesWhatEncodingJSONWrites(t *testing.T) {
 		{"non-latin", catalog.Tool{Name: "检索", Description: "Поиск 🔍 بحث", Schema: schema(`{"description":"日本語 &"}`)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, want := Definition(&tc.tool), definitionByMarshal(&tc.tool)
+			got, want := Definition(&tc.tool), definitionMarshalled(&tc.tool)
 			if got != want {
 				t.Errorf("Definition:\n got %s\nwant %s", got, want)
 			}
@@ -90,7 +75,7 @@ func TestDefinitionOnSharedCatalogs(t *testing.T) {
 	n := 0
 	for _, c := range sharedCatalogs(t) {
 		for _, tool := range c.Tools {
-			if got, want := Definition(tool), definitionByMarshal(tool); got != want {
+			if got, want := Definition(tool), definitionMarshalled(tool); got != want {
 				t.Fatalf("%s: %s:\n got %s\nwant %s", c.Source, tool.Name, got, want)
 			}
 			n++
@@ -126,7 +111,7 @@ func FuzzDefinition(f *testing.F) {
 		if v, err := jsonv.Parse([]byte(schema)); err == nil {
 			tool.Schema = v
 		}
-		if got, want := Definition(&tool), definitionByMarshal(&tool); got != want {
+		if got, want := Definition(&tool), definitionMarshalled(&tool); got != want {
 			t.Fatalf("Definition:\n got %q\nwant %q", got, want)
 		}
 	})
@@ -251,7 +236,7 @@ func TestMeasureWithMeterEqualsPerToolCounts(t *testing.T) {
 		for pass, m := range []*Meter{NewMeter(store), NewMeter(store)} {
 			got := m.Measure(c, 0, true)
 			for i, tool := range c.Tools {
-				def := definitionByMarshal(tool)
+				def := definitionMarshalled(tool)
 				want := Tool{Name: tool.Name, O200k: MustCount(O200k, def), Cl100k: MustCount(Cl100k, def)}
 				want.AnthropicEstimate = Estimate(want.O200k, AnthropicPerO200k)
 				want.GeminiEstimate = Estimate(want.O200k, GeminiPerO200k)
