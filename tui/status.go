@@ -83,6 +83,9 @@ func (m *Model) header() string {
 	// label or a count grows.
 	if m.layout.Width < WideMinWidth || ansi.StringWidth(line) > m.layout.Width {
 		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)
+		if sc := m.score(); sc != nil {
+			short += fmt.Sprintf(" · %d/100", sc.Catalog)
+		}
 		line = " " + strings.Join([]string{verdict, short, source, sim}, " · ")
 	}
 	return st.Header.Render(clip(line, m.layout.Width))
