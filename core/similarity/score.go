@@ -333,6 +333,11 @@ func (s *Scores) verdictWant(th Thresholds) want {
 		// Across servers the band starts lower; a watch band under it
 		// reaches no lower than the catalog's own.
 		w.crossThreshold, w.crossFloor = th.CrossServer, min(w.floor, th.CrossServer)
+		if s.twins() {
+			// Twin evidence lowers a pair's start: keep every pair that
+			// the most evidence could lift to it.
+			w.crossFloor = min(w.crossFloor, s.twinFloor(th.CrossServer))
+		}
 	}
 	if s.scoring == ScoringAdaptive {
 		w.affinityFloor = th.AffinityFloor
@@ -393,19 +398,31 @@ func (s *Scores) Judge(th Thresholds) Result {
 	confusable, watch := 0, 0
 	var conf, wat []scored // the pairs that get a finding, in order
 	lowest := min(w.floor, w.crossFloor)
+	var twin *twinJudge
+	if s.twins() && th.CrossServer > 0 && !th.ReportOnly() {
+		twin = s.newTwinJudge(b.pairs, lowest, th.CrossServer)
+	}
 	for _, p := range b.pairs {
 		if p.s < lowest {
 			break
 		}
 		floor, threshold := w.floor, w.threshold
-		if s.geo.crossing(p.i, p.j) {
+		crossing := s.geo.crossing(p.i, p.j)
+		if crossing {
 			floor, threshold = w.crossFloor, w.crossThreshold
 		}
 		if p.a < w.affinityFloor || p.s < floor {
 			continue
 		}
+		isConf := p.s >= threshold
+		if crossing && twin != nil {
+			isConf = twin.confusable(p)
+			if !isConf && p.s < min(w.floor, th.CrossServer) {
+				continue // a candidate for the evidence only
+			}
+		}
 		kind := Watch
-		if p.s >= threshold {
+		if isConf {
 			kind = Confusable
 			confusable++
 		} else {

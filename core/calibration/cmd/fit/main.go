@@ -166,7 +166,7 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 	ct, rt, ft := held.Tally(true), calibration.TallyAt(heldTw, conf), calibration.TallyAt(heldTw, review)
 	fmt.Printf("  twins   AUC %.3f  per-fold F1-best threshold: P %.2f R %.2f F1 %.2f; at confusable P %.2f R %.2f F1 %.2f; at review P %.2f R %.2f F1 %.2f\n",
 		calibration.RiskAUC(heldTw), ct.Precision(), ct.Recall(), ct.F1(), rt.Precision(), rt.Recall(), rt.F1(), ft.Precision(), ft.Recall(), ft.F1())
-	twinBand(heldTw, fitted.Controls, m.Twins)
+	twinBand(heldTw, fitted.Controls, m)
 
 	for _, t := range []struct {
 		name string
@@ -186,6 +186,9 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 	}
 	if dumpPath != "" {
 		if err := dumpPairs(dumpPath, heldDev, setOf); err != nil {
+			return err
+		}
+		if err := dumpPairs(strings.TrimSuffix(dumpPath, ".jsonl")+"-twins.jsonl", append(slices.Clip(heldTw), fitted.Controls...), setOf); err != nil {
 			return err
 		}
 	}
@@ -331,7 +334,11 @@ func writeModel(path string, m *similarity.RiskModel) error {
 	for k, w := range m.Means {
 		fmt.Fprintf(&b, "\n\t\t\t%v, // %s", round4(w), similarity.FeatureNames()[k])
 	}
-	fmt.Fprintf(&b, "\n\t\t},\n\t\tThreshold: %v,\n\t\tWatch: %v,\n\t\tTwins: %v,\n\t\tEmbedder: %q,\n\t}\n}\n", m.Threshold, m.Watch, m.Twins, m.Embedder)
+	fmt.Fprintf(&b, "\n\t\t},\n\t\tThreshold: %v,\n\t\tWatch: %v,\n\t\tTwins: %v,\n\t\tTwinBonus: TwinTraits{", m.Threshold, m.Watch, m.Twins)
+	for k, w := range m.TwinBonus {
+		fmt.Fprintf(&b, "\n\t\t\t%v, // %s", w, similarity.TraitNames()[k])
+	}
+	fmt.Fprintf(&b, "\n\t\t},\n\t\tEmbedder: %q,\n\t}\n}\n", m.Embedder)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return err
