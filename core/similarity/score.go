@@ -41,6 +41,7 @@ type Scores struct {
 	model      *RiskModel // the risk scoring's
 	servers    []int32    // each distinct tool's server, when they come from several
 	k          int        // the adaptive scoring's neighbours per tool
+	twin       *twinJudge // the cross-server pairs' judge, during Judge
 }
 
 // band is the verdict pairs kept for the thresholds they were scored
@@ -435,7 +436,9 @@ func (s *Scores) Judge(th Thresholds) Result {
 			wat = append(wat, p)
 		}
 	}
+	s.twin = twin
 	sim.Confusable, sim.Watch = s.findings(Confusable, conf, th), s.findings(Watch, wat, th)
+	s.twin = nil
 	if sameAsKept && !b.complete {
 		confusable, watch = b.confusable, b.watch
 	}
@@ -514,6 +517,11 @@ func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 		r := s.geo.risk
 		pa, pb := r.parts[p.i], r.parts[p.j]
 		f.Reasons = s.model.reasons(x, reasonContext{a: pa, b: pb, nameA: pair.A, nameB: pair.B, shared: r.sharedTerms(int(p.i), int(p.j), MaxHintTerms)})
+		if f.Band == BandCrossServer && s.twin != nil {
+			if r, ok := s.twin.reason(p); ok {
+				f.Reasons = withTwinReason(f.Reasons, r)
+			}
+		}
 		c := chooseAxis(pa, pb, s.words[p.i].terms, s.words[p.j].terms)
 		f.Fixes = riskFixes(s.tools[p.i], s.tools[p.j], pa, pb, c, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)])
 		f.Hint = riskHint(pair.A, pair.B, c, f.Fixes)

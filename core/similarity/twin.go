@@ -269,3 +269,42 @@ func (j *twinJudge) traits(p scored) TwinTraits {
 func (j *twinJudge) confusable(p scored) bool {
 	return j.m.TwinLogit(p.s, j.traits(p)) >= j.start
 }
+
+// reason is cross-server pair p's twin evidence as a reason, when it
+// moves the pair's log-odds by 0.25 or more (traits weighing under 0.1
+// left out).
+func (j *twinJudge) reason(p scored) (Reason, bool) { return j.reasonOf(j.traits(p)) }
+
+func (j *twinJudge) reasonOf(x TwinTraits) (Reason, bool) {
+	effect := 0.0
+	var parts []string
+	for k, w := range j.m.TwinBonus {
+		if x[k] == 0 || math.Abs(w) < 0.1 {
+			continue // a trait the fit gives next to no weight is no reason
+		}
+		effect += w * x[k]
+		switch TwinTrait(k) {
+		case TraitMutual:
+			parts = append(parts, "each is the other's closest tool on the other's server")
+		case TraitSameName:
+			parts = append(parts, "the names are the same once the servers' own names, plurals and verb synonyms are set aside")
+		case TraitSameObject:
+			if x[TraitSameName] == 0 {
+				parts = append(parts, "the names act on the same object")
+			}
+		case TraitVerbOnly:
+			parts = append(parts, "the names share only a generic verb")
+		}
+	}
+	if math.Abs(effect) < 0.25 || len(parts) == 0 {
+		return Reason{}, false
+	}
+	return Reason{Feature: "twin", Effect: math.Round(effect*100) / 100, Text: "across servers, " + strings.Join(parts, ", and ")}, true
+}
+
+// withTwinReason puts the twin evidence first among a pair's reasons,
+// keeping at most MaxReasons.
+func withTwinReason(rs []Reason, r Reason) []Reason {
+	out := append([]Reason{r}, rs...)
+	return out[:min(len(out), MaxReasons)]
+}

@@ -63,3 +63,31 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// A merged catalog's cross-server verdicts say what evidence lifted them;
+// pairs inside one server and single catalogs say nothing of twins.
+func TestTwinReason(t *testing.T) {
+	j := &twinJudge{m: RiskModel{TwinBonus: TwinTraits{1.1, 0.8, 1.1, -0.005}}}
+	for _, tc := range []struct {
+		x    TwinTraits
+		want string
+		ok   bool
+	}{
+		{TwinTraits{1, 1, 1, 0}, "across servers, each is the other's closest tool on the other's server, and the names are the same once the servers' own names, plurals and verb synonyms are set aside", true},
+		{TwinTraits{0, 0, 1, 0}, "across servers, the names act on the same object", true},
+		{TwinTraits{0, 0, 0, 1}, "", false}, // a trait of next to no weight
+		{TwinTraits{}, "", false},
+	} {
+		r, ok := j.reasonOf(tc.x)
+		if ok != tc.ok || r.Text != tc.want {
+			t.Errorf("%v: %q %v, want %q %v", tc.x, r.Text, ok, tc.want, tc.ok)
+		}
+		if ok && r.Effect <= 0 {
+			t.Errorf("%v: effect %v, want it positive", tc.x, r.Effect)
+		}
+	}
+	rs := withTwinReason([]Reason{{Text: "a"}, {Text: "b"}, {Text: "c"}}, Reason{Text: "twin"})
+	if len(rs) != MaxReasons || rs[0].Text != "twin" || rs[2].Text != "b" {
+		t.Errorf("reasons %v: want the twin reason first, %d kept", rs, MaxReasons)
+	}
+}
