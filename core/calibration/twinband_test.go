@@ -26,8 +26,8 @@ func TestTwinBandLeaveOneMergeOut(t *testing.T) {
 	disjoint := VocabularyDisjoint(twins)
 	t.Logf("pooled: P %.2f R %.2f F1 %.2f (risk alone P %.2f R %.2f F1 %.2f); vocabulary-disjoint twins AUC %.3f",
 		sum.Precision(), sum.Recall(), sum.F1(), risk.Precision(), risk.Recall(), risk.F1(), RiskAUC(WithEvidence(disjoint, bonus)))
-	if sum.F1() < 0.48 || sum.Precision() < 0.68 {
-		t.Errorf("held out by merge, the cross-server band fell under its floors (F1 0.48, precision 0.68)")
+	if sum.F1() < 0.50 || sum.Precision() < 0.70 {
+		t.Errorf("held out by merge, the cross-server band fell under its floors (F1 0.50, precision 0.70)")
 	}
 	if sum.Precision() <= risk.Precision() || sum.Recall() <= risk.Recall() {
 		t.Errorf("the evidence does not raise both precision and recall held out: P %.2f R %.2f, risk alone P %.2f R %.2f",

@@ -116,10 +116,23 @@ func WithEvidence(ss []Scored, bonus similarity.TwinTraits) []Scored {
 	return out
 }
 
+// TwinLambda is the L2 penalty FitTwins fits the bonuses with (the risk
+// model's own, 1; `fit -twin-lambda` measures others).
+var TwinLambda = 1.0
+
 // FitTwins is the cross-server band on held-out twin risks ss and the
-// control's risks: the traits' bonuses, and the start picked on the
-// evidence-adjusted risks.
+// control's risks: the traits' bonuses, and the start on the
+// evidence-adjusted risks. With a control the start is the lowest at which
+// the control stays within MaxControlRate pairs per tool: the control is
+// the precision guard, and within it the band finds the most twins (the
+// F1-best start on a few merges' twins moves with one pair more or less;
+// docs/calibration.md). Without one, TwinThreshold's F1-best start.
 func FitTwins(ss []Scored, controls ...Scored) (start float64, bonus similarity.TwinTraits) {
-	bonus = FitTwinBonus(ss, controls, 1)
-	return TwinThreshold(WithEvidence(ss, bonus), WithEvidence(controls, bonus)...), bonus
+	bonus = FitTwinBonus(ss, controls, TwinLambda)
+	adj, ctl := WithEvidence(ss, bonus), WithEvidence(controls, bonus)
+	if len(ctl) == 0 {
+		return TwinThreshold(adj), bonus
+	}
+	t := RateThreshold(ctl, Tools(Samples(ctl)), MaxControlRate)
+	return roundInGap(append(slices.Clip(adj), ctl...), t), bonus
 }

@@ -29,7 +29,7 @@ func DefaultRiskModel() *RiskModel {
 		},
 		Threshold: 0.44,
 		Watch:     0.06891,
-		Twins:     0.28,
+		Twins:     0.25,
 		TwinBonus: TwinTraits{
 			1.1464,  // mutual
 			0.8391,  // sameName

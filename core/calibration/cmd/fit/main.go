@@ -10,6 +10,7 @@
 //	go run ./core/calibration/cmd/fit -top 20    # the riskiest held-out pairs
 //	go run ./core/calibration/cmd/fit -rules     # band rules by rank in each tool's neighbourhood
 //	go run ./core/calibration/cmd/fit -candidates  # the judge's candidate set, held out
+//	go run ./core/calibration/cmd/fit -twin-lambda 3  # the twin evidence fitted with another penalty
 //
 // It embeds with the built-in encoder through the vector cache, so a second
 // run costs seconds. Newton's method on a fixed data set: every run gives
@@ -53,6 +54,7 @@ func main() {
 	rules := flag.Bool("rules", false, "also measure band rules that judge each pair against its tools' neighbourhoods (mutual top-k, margin, review per tool), held out")
 	candidates := flag.Bool("candidates", false, "also measure, held out, how many confusable pairs the judge's candidates hold")
 	dump := flag.String("dump", "", "write every held-out pair of the single catalogs (set, catalog, names, label, features, risk) as JSON lines to `FILE`, for offline study")
+	flag.Float64Var(&calibration.TwinLambda, "twin-lambda", calibration.TwinLambda, "L2 penalty on the twin evidence's weights")
 	flag.Parse()
 	dumpPath, measureCands = *dump, *candidates
 	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords, *rules); err != nil {
