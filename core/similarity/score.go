@@ -50,6 +50,7 @@ type band struct {
 	pairs                           []scored
 	floor, threshold, affinityFloor float64
 	crossFloor, crossThreshold      float64
+	crossWatch                      float64
 	complete                        bool
 	confusable, watch               int
 }
@@ -200,6 +201,9 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	dim := len(vectors[0])
 	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float32, len(s.tools)*dim), norms: make([]float64, len(s.tools)),
 		exact: s.scoring == ScoringCosine && s.embedderID == (embed.Mock{}).ID(), server: s.servers}
+	if s.twins() {
+		g.twin = newTwinNames(s.tools, s.model.TwinBonus)
+	}
 	for k, row := range rowOf[0] {
 		v := vectors[row]
 		if len(v) != dim {
@@ -335,10 +339,14 @@ func (s *Scores) verdictWant(th Thresholds) want {
 		// reaches no lower than the catalog's own.
 		w.crossThreshold, w.crossFloor = th.CrossServer, min(w.floor, th.CrossServer)
 		if s.twins() {
-			// Twin evidence lowers a pair's start: keep every pair that
-			// the most evidence could lift to it.
+			// Twin evidence lowers a pair's start: keep, apart, every
+			// pair that the most evidence could lift to it.
 			w.crossFloor = min(w.crossFloor, s.twinFloor(th.CrossServer))
 		}
+	}
+	w.crossWatch = w.crossFloor
+	if s.twins() && th.CrossServer > 0 && !th.ReportOnly() {
+		w.crossWatch = min(w.floor, th.CrossServer)
 	}
 	if s.scoring == ScoringAdaptive {
 		w.affinityFloor = th.AffinityFloor
@@ -348,7 +356,7 @@ func (s *Scores) verdictWant(th Thresholds) want {
 
 func (s *Scores) keepBand(w want, k kept) {
 	s.band = band{pairs: k.band, floor: w.floor, threshold: w.threshold, affinityFloor: w.affinityFloor,
-		crossFloor: w.crossFloor, crossThreshold: w.crossThreshold, complete: k.complete, confusable: k.confusable, watch: k.watch}
+		crossFloor: w.crossFloor, crossThreshold: w.crossThreshold, crossWatch: w.crossWatch, complete: k.complete, confusable: k.confusable, watch: k.watch}
 }
 
 func newTicker() *time.Ticker { return time.NewTicker(100 * time.Millisecond) }
@@ -384,8 +392,9 @@ func (s *Scores) Judge(th Thresholds) Result {
 	w := s.verdictWant(th)
 	b := s.band
 	sameAsKept := w.floor == b.floor && w.threshold == b.threshold && w.affinityFloor == b.affinityFloor &&
-		w.crossFloor == b.crossFloor && w.crossThreshold == b.crossThreshold
-	within := b.complete && w.floor >= b.floor && w.crossFloor >= b.crossFloor && w.affinityFloor >= b.affinityFloor
+		w.crossFloor == b.crossFloor && w.crossThreshold == b.crossThreshold && w.crossWatch == b.crossWatch
+	within := b.complete && w.floor >= b.floor && w.crossFloor >= b.crossFloor && w.affinityFloor >= b.affinityFloor &&
+		(!s.twins() || w.crossThreshold >= b.crossThreshold && w.crossWatch <= b.crossWatch) // candidates kept for a start as high
 	if !sameAsKept && !within {
 		// The kept pairs cannot answer: score again for these thresholds
 		// (not embedding again). A rescan is bounded and not cancellable

@@ -2,8 +2,10 @@ package similarity
 
 import (
 	"math"
+
 	"slices"
 	"strings"
+	"toolscope/core/catalog"
 	"unicode"
 )
 
@@ -79,16 +81,19 @@ func logit(p float64) float64 {
 // NameTraits are the name evidence of tools named a and b on servers
 // serverA and serverB (TraitMutual left 0).
 func NameTraits(a, serverA, b, serverB string) TwinTraits {
+	return coreTraits(nameCore(a, serverA), nameCore(b, serverB))
+}
+
+// coreTraits are the name evidence of two name cores (nameCore).
+func coreTraits(ca, cb []string) TwinTraits {
 	var x TwinTraits
-	ca, cb := nameCore(a, serverA), nameCore(b, serverB)
 	if len(ca) == 0 || len(cb) == 0 {
 		return x
 	}
 	if sameSet(ca, cb) {
 		x[TraitSameName] = 1
 	}
-	oa, ob := objectOf(ca), objectOf(cb)
-	if sameSet(oa, ob) {
+	if sameSet(objectOf(ca), objectOf(cb)) {
 		x[TraitSameObject] = 1
 	}
 	if x[TraitSameName] == 0 && x[TraitSameObject] == 0 {
@@ -106,6 +111,36 @@ func NameTraits(a, serverA, b, serverB string) TwinTraits {
 		}
 	}
 	return x
+}
+
+// twinNames is a merged catalog's name cores, worked out once, for the
+// kernel to tell which cross-server pairs under the watch floor the
+// evidence could lift to the start.
+type twinNames struct {
+	cores [][]string
+	bonus TwinTraits
+}
+
+func newTwinNames(tools []*catalog.Tool, bonus TwinTraits) *twinNames {
+	t := &twinNames{cores: make([][]string, len(tools)), bonus: bonus}
+	for k, tl := range tools {
+		t.cores[k] = nameCore(tl.OwnName(), tl.Server)
+	}
+	return t
+}
+
+// reaches reports whether pair p, were it each tool's best match, could
+// reach start with its names' evidence.
+func (t *twinNames) reaches(p scored, start float64) bool {
+	x := coreTraits(t.cores[p.i], t.cores[p.j])
+	if t.bonus[TraitMutual] > 0 {
+		x[TraitMutual] = 1
+	}
+	z := logit(p.s)
+	for k, w := range t.bonus {
+		z += w * x[k]
+	}
+	return z >= logit(start)
 }
 
 // verbSynonyms maps a verb to the one its job is told by; "" drops it.
