@@ -108,7 +108,7 @@ type want struct {
 	// not counted (crossWatch == crossFloor: none).
 	crossWatch float64
 	bandCap    int
-	neighbors                  int // nearest kept per tool
+	neighbors  int // nearest kept per tool
 	// byAffinity ranks neighbours by affinity, not score (the adaptive
 	// scoring's first pass, which finds each tool's usual affinity).
 	byAffinity bool
@@ -135,8 +135,8 @@ type sink struct {
 	// best twin candidates.
 	conf, watch, cand bounded
 	twin              *twinNames // the geometry's
-	nb          []scored // n rows of w.neighbors, best first
-	nbLen       []int32
+	nb                []scored   // n rows of w.neighbors, best first
+	nbLen             []int32
 	// nbWorst is each row's last key once the row is full, -Inf before:
 	// a pair below it cannot enter.
 	nbWorst []float64
