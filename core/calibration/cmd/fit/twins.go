@@ -42,7 +42,7 @@ func twinBand(heldTw, controls []calibration.Scored, m *similarity.RiskModel) {
 	fmt.Printf("  twins sharing no name word with each other (and every negative): %d twins, AUC %.3f (risk) %.3f (with evidence), at the band P %.2f R %.2f F1 %.2f\n",
 		positives(calibration.Samples(disjoint)), calibration.RiskAUC(disjoint), calibration.RiskAUC(calibration.WithEvidence(disjoint, m.TwinBonus)), d.Precision(), d.Recall(), d.F1())
 	fmt.Printf("  AUC over every twin set: risk %.3f, with evidence %.3f\n", calibration.RiskAUC(heldTw), calibration.RiskAUC(adjTw))
-	for _, t := range []float64{0.0417, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.3} {
+	for _, t := range []float64{0.0417, 0.06, 0.1, 0.15, 0.2, 0.25, 0.3} {
 		c, k := calibration.TallyAt(adjTw, t), calibration.TallyAt(adjCtl, t)
 		fmt.Printf("    at %.4f: twins TP %2d FP %2d P %.2f R %.2f F1 %.2f; control flagged %d\n", t, c.TP, c.FP, c.Precision(), c.Recall(), c.F1(), k.FP)
 	}
