@@ -189,7 +189,7 @@ func FitRisk(samples []Sample, lambda float64, fixed map[similarity.Feature]floa
 	FoldPlatt(f.Model, f.Scale, f.Shift)
 	f.Model.Threshold, f.Model.Watch = Bands(dev)
 	f.Controls = Apply(f.Model, controls)
-	f.Model.Twins = TwinThreshold(f.Calibrated(true), f.Controls...)
+	f.Model.Twins, f.Model.TwinBonus = FitTwins(f.Calibrated(true), f.Controls...)
 	return f
 }
 

@@ -96,11 +96,13 @@ func ReadReviewers(paths ...string) ([]Label, error) {
 // Sample is one pair's features and whether it is a positive; Group is
 // the catalog (or twins set) it belongs to, the unit left out in turn.
 type Sample struct {
-	Group    string
-	A, B     string
-	X        similarity.Features
-	Positive bool
-	Label    int // the rubric label (0-3); twins: 3 for a twin, else 0
+	Group string
+	A, B  string
+	// ServerA and ServerB are the tools' servers in a merged catalog.
+	ServerA, ServerB string
+	X                similarity.Features
+	Positive         bool
+	Label            int // the rubric label (0-3); twins: 3 for a twin, else 0
 }
 
 // Featurize scores a catalog under the risk scoring and returns every pair
@@ -122,7 +124,7 @@ func Featurize(ctx context.Context, cat *catalog.Catalog, opts lint.Options, kee
 		if !ok {
 			continue
 		}
-		out = append(out, Sample{Group: cat.Source, A: a.Name, B: b.Name, X: x})
+		out = append(out, Sample{Group: cat.Source, A: a.Name, B: b.Name, ServerA: a.Server, ServerB: b.Server, X: x})
 	}
 	return out, scores, nil
 }

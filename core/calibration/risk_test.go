@@ -92,6 +92,11 @@ func TestRiskFitReproducesTheModel(t *testing.T) {
 	if math.Abs(got.Twins-want.Twins) > 1e-9 {
 		t.Errorf("cross-server band %v, committed %v: run go run ./core/calibration/cmd/fit -write", got.Twins, want.Twins)
 	}
+	for k, n := range similarity.TraitNames() {
+		if math.Abs(got.TwinBonus[k]-want.TwinBonus[k]) > 1e-3 {
+			t.Errorf("%s twin bonus %v, committed %v: run go run ./core/calibration/cmd/fit -write", n, got.TwinBonus[k], want.TwinBonus[k])
+		}
+	}
 	if math.Abs(got.Bias-want.Bias) > 1e-3 {
 		t.Errorf("bias %v, committed %v: run go run ./core/calibration/cmd/fit -write", got.Bias, want.Bias)
 	}

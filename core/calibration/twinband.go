@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // The cross-server band: where a pair of tools from two different servers
@@ -54,17 +55,30 @@ func risksOf(ss []Scored) []float64 {
 	return out
 }
 
-// TwinFold is one merge held out: the start picked on the other merges'
-// twins, and what it gives on this one.
+// TwinFold is one merge held out: the start (and, with evidence, the
+// bonuses) picked on the other merges' twins, and what it gives on this
+// one.
 type TwinFold struct {
 	Set    string
 	Start  float64
+	Bonus  similarity.TwinTraits
 	Counts Counts
 }
 
-// TwinsLeaveOneSetOut picks the cross-server start without each merge in
-// turn (with the controls) and tallies that merge at it.
+// TwinsLeaveOneSetOut fits the cross-server band (FitTwins: evidence and
+// start) without each merge in turn (with the controls) and tallies that
+// merge by it.
 func TwinsLeaveOneSetOut(ss []Scored, controls ...Scored) []TwinFold {
+	return twinFolds(ss, controls, true)
+}
+
+// TwinsLeaveOneSetOutRisk is TwinsLeaveOneSetOut on the risk alone, no
+// evidence: the band as a start on the risk.
+func TwinsLeaveOneSetOutRisk(ss []Scored, controls ...Scored) []TwinFold {
+	return twinFolds(ss, controls, false)
+}
+
+func twinFolds(ss, controls []Scored, evidence bool) []TwinFold {
 	var folds []TwinFold
 	for _, g := range Groups(Samples(ss)) {
 		var train, test []Scored
@@ -75,8 +89,13 @@ func TwinsLeaveOneSetOut(ss []Scored, controls ...Scored) []TwinFold {
 				train = append(train, s)
 			}
 		}
-		t := TwinThreshold(train, controls...)
-		folds = append(folds, TwinFold{Set: g, Start: t, Counts: TallyAt(test, t)})
+		if !evidence {
+			t := TwinThreshold(train, controls...)
+			folds = append(folds, TwinFold{Set: g, Start: t, Counts: TallyAt(test, t)})
+			continue
+		}
+		t, bonus := FitTwins(train, controls...)
+		folds = append(folds, TwinFold{Set: g, Start: t, Bonus: bonus, Counts: TallyAt(WithEvidence(test, bonus), t)})
 	}
 	return folds
 }

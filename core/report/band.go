@@ -21,5 +21,5 @@ func crossServerText(th similarity.Thresholds) string {
 	if th.CrossServer <= 0 || th.ReportOnly() {
 		return ""
 	}
-	return fmt.Sprintf("; across servers, confusable from %s (the band fitted on twins)", formatFloat(th.CrossServer))
+	return fmt.Sprintf("; across servers, confusable from %s, lower for names and ranks that show twins (the band fitted on twins)", formatFloat(th.CrossServer))
 }

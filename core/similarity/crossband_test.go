@@ -69,15 +69,38 @@ func TestCrossServerBand(t *testing.T) {
 	// The catalog's review start as the thresholds hold it (the band is
 	// rounded to nine decimals).
 	watch := alone.Thresholds.Confusability - alone.Thresholds.WatchBand
+	// Across servers a pair is confusable when its risk with its twin
+	// evidence reaches the start; the evidence is worked out here from
+	// the names and the whole ranking (each tool's best on each server).
+	lifted, candidates := 0, 0
 	want := func(ranked []Pair, crossing func(a, b string) bool) map[[2]string]verdict {
+		best := map[[2]string]float64{}
+		for _, p := range ranked {
+			if crossing(p.A, p.B) {
+				best[[2]string{p.A, server[p.B]}] = max(best[[2]string{p.A, server[p.B]}], p.Similarity)
+				best[[2]string{p.B, server[p.A]}] = max(best[[2]string{p.B, server[p.A]}], p.Similarity)
+			}
+		}
 		out := map[[2]string]verdict{}
 		for _, p := range ranked {
 			conf, floor, band := m.Threshold, watch, ""
+			isConf := p.Similarity >= conf
 			if crossing(p.A, p.B) {
 				conf, floor, band = m.Twins, min(watch, m.Twins), BandCrossServer
+				x := NameTraits(p.A, server[p.A], p.B, server[p.B])
+				if p.Similarity >= best[[2]string{p.A, server[p.B]}] && p.Similarity >= best[[2]string{p.B, server[p.A]}] {
+					x[TraitMutual] = 1
+				}
+				isConf = m.TwinLogit(p.Similarity, x) >= logit(m.Twins)
+				if isConf && p.Similarity < m.Twins {
+					lifted++
+				}
+				if isConf && p.Similarity < floor {
+					candidates++ // kept by the kernel apart from the review list
+				}
 			}
 			switch {
-			case p.Similarity >= conf:
+			case isConf:
 				out[[2]string{p.A, p.B}] = verdict{Confusable, band}
 			case p.Similarity >= floor:
 				out[[2]string{p.A, p.B}] = verdict{Watch, band}
@@ -104,6 +127,9 @@ func TestCrossServerBand(t *testing.T) {
 				t.Errorf("%v inside one server moved: %v alone, %v merged", k, alone, v)
 			}
 		}
+	}
+	if lifted == 0 || candidates == 0 {
+		t.Fatalf("%d cross-server pairs under the start lifted by their evidence, %d of them under the review start: the evidence is not exercised", lifted, candidates)
 	}
 	if crossed == 0 || inside == 0 {
 		t.Fatalf("%d cross-server and %d one-server verdicts: the bands are not both exercised", crossed, inside)

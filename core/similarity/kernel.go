@@ -80,6 +80,10 @@ type geometry struct {
 	// (nil otherwise): a pair of two servers is judged by want's cross
 	// band.
 	server []int32
+	// twin, when set, is the cross-server pairs' name evidence (twin.go):
+	// a pair under the cross band's watch floor is kept as a candidate
+	// only when its evidence can lift it to the start.
+	twin *twinNames
 }
 
 // crossing reports whether pair (i, j) joins two servers of a merged
@@ -99,8 +103,12 @@ type want struct {
 	// crossFloor and crossThreshold are floor and threshold for a pair of
 	// two servers of a merged catalog (the same as them otherwise).
 	crossFloor, crossThreshold float64
-	bandCap                    int
-	neighbors                  int // nearest kept per tool
+	// crossWatch is where a cross-server pair's watch verdict starts;
+	// a pair from crossFloor up to it is a twin candidate, kept apart and
+	// not counted (crossWatch == crossFloor: none).
+	crossWatch float64
+	bandCap    int
+	neighbors  int // nearest kept per tool
 	// byAffinity ranks neighbours by affinity, not score (the adaptive
 	// scoring's first pass, which finds each tool's usual affinity).
 	byAffinity bool
@@ -123,10 +131,12 @@ type sink struct {
 	w    want
 	rank bounded  // the best w.rank pairs
 	all  []scored // every pair, when w.rank == 0
-	// conf and watch keep the best verdict pairs of each kind.
-	conf, watch bounded
-	nb          []scored // n rows of w.neighbors, best first
-	nbLen       []int32
+	// conf and watch keep the best verdict pairs of each kind; cand the
+	// best twin candidates.
+	conf, watch, cand bounded
+	twin              *twinNames // the geometry's
+	nb                []scored   // n rows of w.neighbors, best first
+	nbLen             []int32
 	// nbWorst is each row's last key once the row is full, -Inf before:
 	// a pair below it cannot enter.
 	nbWorst []float64
@@ -160,7 +170,7 @@ type sink struct {
 
 func newSink(g *geometry, w want) *sink {
 	n := g.n
-	s := &sink{w: w, rank: newBounded(w.rank), conf: newBounded(w.bandCap), watch: newBounded(w.bandCap), marks: make([]uint8, g.vocab), server: g.server}
+	s := &sink{w: w, rank: newBounded(w.rank), conf: newBounded(w.bandCap), watch: newBounded(w.bandCap), cand: newBounded(w.bandCap), marks: make([]uint8, g.vocab), server: g.server, twin: g.twin}
 	if w.neighbors > 0 {
 		s.nb = make([]scored, n*w.neighbors)
 		s.nbLen = make([]int32, n)
@@ -218,10 +228,15 @@ func (s *sink) add(p scored) {
 		}
 	}
 	floor, threshold := s.w.floor, s.w.threshold
-	if s.server != nil && s.server[p.i] != s.server[p.j] {
+	crossing := s.server != nil && s.server[p.i] != s.server[p.j]
+	if crossing {
 		floor, threshold = s.w.crossFloor, s.w.crossThreshold
 	}
-	if p.s >= floor && p.a >= s.w.affinityFloor {
+	if crossing && p.s >= floor && p.s < s.w.crossWatch {
+		if s.twin != nil && s.twin.reaches(p, threshold) {
+			s.cand.offer(p)
+		}
+	} else if p.s >= floor && p.a >= s.w.affinityFloor {
 		if p.s >= threshold {
 			s.conf.offer(p)
 		} else {
@@ -634,7 +649,7 @@ func (g *geometry) dotVecs(v, b []float32) float64 {
 // merge combines the workers' sinks into one sorted result.
 func merge(sinks []*sink, n int, w want) kept {
 	var out kept
-	rank, conf, watch := newBounded(w.rank), newBounded(w.bandCap), newBounded(w.bandCap)
+	rank, conf, watch, cand := newBounded(w.rank), newBounded(w.bandCap), newBounded(w.bandCap), newBounded(w.bandCap)
 	for _, s := range sinks {
 		for _, p := range s.rank.h {
 			rank.offer(p)
@@ -646,13 +661,16 @@ func merge(sinks []*sink, n int, w want) kept {
 		for _, p := range s.watch.h {
 			watch.offer(p)
 		}
+		for _, p := range s.cand.h {
+			cand.offer(p)
+		}
 		out.confusable += s.conf.offered
 		out.watch += s.watch.offered
 	}
 	out.complete = out.confusable == len(conf.h) && out.watch == len(watch.h)
 	out.ranked = append(out.ranked, rank.h...)
 	slices.SortFunc(out.ranked, comparePairs)
-	out.band = append(conf.h, watch.h...)
+	out.band = slices.Concat(conf.h, watch.h, cand.h)
 	slices.SortFunc(out.band, comparePairs)
 	if w.neighbors > 0 {
 		out.neighbors = make([][]scored, n)

@@ -76,6 +76,9 @@ type RiskModel struct {
 	// merged catalog becomes confusable: the cross-server band, fitted on
 	// twins (the same job on two servers). 0: no band of its own.
 	Twins float64
+	// TwinBonus is what each piece of twin evidence adds to a
+	// cross-server pair's log-odds before it is held to Twins (twin.go).
+	TwinBonus TwinTraits
 	// Embedder is the ID of the embedder whose vectors it was fitted on:
 	// with another, the risks are a ranking, not a calibrated chance.
 	Embedder string

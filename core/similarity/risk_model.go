@@ -29,7 +29,13 @@ func DefaultRiskModel() *RiskModel {
 		},
 		Threshold: 0.44,
 		Watch:     0.06891,
-		Twins:     0.1,
-		Embedder:  "use-lite",
+		Twins:     0.25,
+		TwinBonus: TwinTraits{
+			1.1464,  // mutual
+			0.8391,  // sameName
+			1.1086,  // sameObject
+			-0.0056, // verbOnly
+		},
+		Embedder: "use-lite",
 	}
 }

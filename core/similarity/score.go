@@ -41,6 +41,7 @@ type Scores struct {
 	model      *RiskModel // the risk scoring's
 	servers    []int32    // each distinct tool's server, when they come from several
 	k          int        // the adaptive scoring's neighbours per tool
+	twin       *twinJudge // the cross-server pairs' judge, during Judge
 }
 
 // band is the verdict pairs kept for the thresholds they were scored
@@ -49,6 +50,7 @@ type band struct {
 	pairs                           []scored
 	floor, threshold, affinityFloor float64
 	crossFloor, crossThreshold      float64
+	crossWatch                      float64
 	complete                        bool
 	confusable, watch               int
 }
@@ -199,6 +201,9 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	dim := len(vectors[0])
 	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float32, len(s.tools)*dim), norms: make([]float64, len(s.tools)),
 		exact: s.scoring == ScoringCosine && s.embedderID == (embed.Mock{}).ID(), server: s.servers}
+	if s.twins() {
+		g.twin = newTwinNames(s.tools, s.model.TwinBonus)
+	}
 	for k, row := range rowOf[0] {
 		v := vectors[row]
 		if len(v) != dim {
@@ -333,6 +338,15 @@ func (s *Scores) verdictWant(th Thresholds) want {
 		// Across servers the band starts lower; a watch band under it
 		// reaches no lower than the catalog's own.
 		w.crossThreshold, w.crossFloor = th.CrossServer, min(w.floor, th.CrossServer)
+		if s.twins() {
+			// Twin evidence lowers a pair's start: keep, apart, every
+			// pair that the most evidence could lift to it.
+			w.crossFloor = min(w.crossFloor, s.twinFloor(th.CrossServer))
+		}
+	}
+	w.crossWatch = w.crossFloor
+	if s.twins() && th.CrossServer > 0 && !th.ReportOnly() {
+		w.crossWatch = min(w.floor, th.CrossServer)
 	}
 	if s.scoring == ScoringAdaptive {
 		w.affinityFloor = th.AffinityFloor
@@ -342,7 +356,7 @@ func (s *Scores) verdictWant(th Thresholds) want {
 
 func (s *Scores) keepBand(w want, k kept) {
 	s.band = band{pairs: k.band, floor: w.floor, threshold: w.threshold, affinityFloor: w.affinityFloor,
-		crossFloor: w.crossFloor, crossThreshold: w.crossThreshold, complete: k.complete, confusable: k.confusable, watch: k.watch}
+		crossFloor: w.crossFloor, crossThreshold: w.crossThreshold, crossWatch: w.crossWatch, complete: k.complete, confusable: k.confusable, watch: k.watch}
 }
 
 func newTicker() *time.Ticker { return time.NewTicker(100 * time.Millisecond) }
@@ -378,8 +392,9 @@ func (s *Scores) Judge(th Thresholds) Result {
 	w := s.verdictWant(th)
 	b := s.band
 	sameAsKept := w.floor == b.floor && w.threshold == b.threshold && w.affinityFloor == b.affinityFloor &&
-		w.crossFloor == b.crossFloor && w.crossThreshold == b.crossThreshold
-	within := b.complete && w.floor >= b.floor && w.crossFloor >= b.crossFloor && w.affinityFloor >= b.affinityFloor
+		w.crossFloor == b.crossFloor && w.crossThreshold == b.crossThreshold && w.crossWatch == b.crossWatch
+	within := b.complete && w.floor >= b.floor && w.crossFloor >= b.crossFloor && w.affinityFloor >= b.affinityFloor &&
+		(!s.twins() || w.crossThreshold >= b.crossThreshold && w.crossWatch <= b.crossWatch) // candidates kept for a start as high
 	if !sameAsKept && !within {
 		// The kept pairs cannot answer: score again for these thresholds
 		// (not embedding again). A rescan is bounded and not cancellable
@@ -393,19 +408,31 @@ func (s *Scores) Judge(th Thresholds) Result {
 	confusable, watch := 0, 0
 	var conf, wat []scored // the pairs that get a finding, in order
 	lowest := min(w.floor, w.crossFloor)
+	var twin *twinJudge
+	if s.twins() && th.CrossServer > 0 && !th.ReportOnly() {
+		twin = s.newTwinJudge(b.pairs, lowest, th.CrossServer)
+	}
 	for _, p := range b.pairs {
 		if p.s < lowest {
 			break
 		}
 		floor, threshold := w.floor, w.threshold
-		if s.geo.crossing(p.i, p.j) {
+		crossing := s.geo.crossing(p.i, p.j)
+		if crossing {
 			floor, threshold = w.crossFloor, w.crossThreshold
 		}
 		if p.a < w.affinityFloor || p.s < floor {
 			continue
 		}
+		isConf := p.s >= threshold
+		if crossing && twin != nil {
+			isConf = twin.confusable(p)
+			if !isConf && p.s < min(w.floor, th.CrossServer) {
+				continue // a candidate for the evidence only
+			}
+		}
 		kind := Watch
-		if p.s >= threshold {
+		if isConf {
 			kind = Confusable
 			confusable++
 		} else {
@@ -418,7 +445,9 @@ func (s *Scores) Judge(th Thresholds) Result {
 			wat = append(wat, p)
 		}
 	}
+	s.twin = twin
 	sim.Confusable, sim.Watch = s.findings(Confusable, conf, th), s.findings(Watch, wat, th)
+	s.twin = nil
 	if sameAsKept && !b.complete {
 		confusable, watch = b.confusable, b.watch
 	}
@@ -497,6 +526,11 @@ func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 		r := s.geo.risk
 		pa, pb := r.parts[p.i], r.parts[p.j]
 		f.Reasons = s.model.reasons(x, reasonContext{a: pa, b: pb, nameA: pair.A, nameB: pair.B, shared: r.sharedTerms(int(p.i), int(p.j), MaxHintTerms)})
+		if f.Band == BandCrossServer && s.twin != nil {
+			if r, ok := s.twin.reason(p); ok {
+				f.Reasons = withTwinReason(f.Reasons, r)
+			}
+		}
 		c := chooseAxis(pa, pb, s.words[p.i].terms, s.words[p.j].terms)
 		f.Fixes = riskFixes(s.tools[p.i], s.tools[p.j], pa, pb, c, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)])
 		f.Hint = riskHint(pair.A, pair.B, c, f.Fixes)

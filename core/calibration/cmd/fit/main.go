@@ -10,6 +10,7 @@
 //	go run ./core/calibration/cmd/fit -top 20    # the riskiest held-out pairs
 //	go run ./core/calibration/cmd/fit -rules     # band rules by rank in each tool's neighbourhood
 //	go run ./core/calibration/cmd/fit -candidates  # the judge's candidate set, held out
+//	go run ./core/calibration/cmd/fit -twin-lambda 3  # the twin evidence fitted with another penalty
 //
 // It embeds with the built-in encoder through the vector cache, so a second
 // run costs seconds. Newton's method on a fixed data set: every run gives
@@ -53,6 +54,7 @@ func main() {
 	rules := flag.Bool("rules", false, "also measure band rules that judge each pair against its tools' neighbourhoods (mutual top-k, margin, review per tool), held out")
 	candidates := flag.Bool("candidates", false, "also measure, held out, how many confusable pairs the judge's candidates hold")
 	dump := flag.String("dump", "", "write every held-out pair of the single catalogs (set, catalog, names, label, features, risk) as JSON lines to `FILE`, for offline study")
+	flag.Float64Var(&calibration.TwinLambda, "twin-lambda", calibration.TwinLambda, "L2 penalty on the twin evidence's weights")
 	flag.Parse()
 	dumpPath, measureCands = *dump, *candidates
 	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords, *rules); err != nil {
@@ -166,7 +168,7 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 	ct, rt, ft := held.Tally(true), calibration.TallyAt(heldTw, conf), calibration.TallyAt(heldTw, review)
 	fmt.Printf("  twins   AUC %.3f  per-fold F1-best threshold: P %.2f R %.2f F1 %.2f; at confusable P %.2f R %.2f F1 %.2f; at review P %.2f R %.2f F1 %.2f\n",
 		calibration.RiskAUC(heldTw), ct.Precision(), ct.Recall(), ct.F1(), rt.Precision(), rt.Recall(), rt.F1(), ft.Precision(), ft.Recall(), ft.F1())
-	twinBand(heldTw, fitted.Controls, m.Twins)
+	twinBand(heldTw, fitted.Controls, m)
 
 	for _, t := range []struct {
 		name string
@@ -186,6 +188,9 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 	}
 	if dumpPath != "" {
 		if err := dumpPairs(dumpPath, heldDev, setOf); err != nil {
+			return err
+		}
+		if err := dumpPairs(strings.TrimSuffix(dumpPath, ".jsonl")+"-twins.jsonl", append(slices.Clip(heldTw), fitted.Controls...), setOf); err != nil {
 			return err
 		}
 	}
@@ -331,7 +336,11 @@ func writeModel(path string, m *similarity.RiskModel) error {
 	for k, w := range m.Means {
 		fmt.Fprintf(&b, "\n\t\t\t%v, // %s", round4(w), similarity.FeatureNames()[k])
 	}
-	fmt.Fprintf(&b, "\n\t\t},\n\t\tThreshold: %v,\n\t\tWatch: %v,\n\t\tTwins: %v,\n\t\tEmbedder: %q,\n\t}\n}\n", m.Threshold, m.Watch, m.Twins, m.Embedder)
+	fmt.Fprintf(&b, "\n\t\t},\n\t\tThreshold: %v,\n\t\tWatch: %v,\n\t\tTwins: %v,\n\t\tTwinBonus: TwinTraits{", m.Threshold, m.Watch, m.Twins)
+	for k, w := range m.TwinBonus {
+		fmt.Fprintf(&b, "\n\t\t\t%v, // %s", w, similarity.TraitNames()[k])
+	}
+	fmt.Fprintf(&b, "\n\t\t},\n\t\tEmbedder: %q,\n\t}\n}\n", m.Embedder)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return err

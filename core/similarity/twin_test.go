@@ -1,0 +1,93 @@
+package similarity
+
+import "testing"
+
+func TestNameTraits(t *testing.T) {
+	for _, tc := range []struct {
+		a, sa, b, sb string
+		want         TwinTraits
+	}{
+		// the same name on two servers
+		{"delete_branch", "neon-mcp-server", "delete_branch", "supabase-mcp-server", TwinTraits{0, 1, 1, 0}},
+		// each server's own name set aside
+		{"tavily_map", "tavily-mcp", "firecrawl_map", "firecrawl-mcp", TwinTraits{0, 1, 1, 0}},
+		{"web_search_exa", "exa-mcp-server", "searxng_web_search", "mcp-searxng", TwinTraits{0, 1, 1, 0}},
+		// verb synonyms and plurals
+		{"run_sql", "neon", "execute_sql", "supabase", TwinTraits{0, 1, 1, 0}},
+		{"fetch_pages", "a", "read_page", "b", TwinTraits{0, 1, 1, 0}},
+		{"findUsers", "a", "query-user", "b", TwinTraits{0, 1, 1, 0}},
+		// the same object, another verb
+		{"list_projects", "a", "describe_project", "b", TwinTraits{0, 0, 1, 0}},
+		// a generic verb shared alone
+		{"get", "server-redis", "get_timestamp", "time-mcp", TwinTraits{0, 0, 0, 1}},
+		{"delete_entities", "server-memory", "delete", "server-redis", TwinTraits{0, 0, 0, 1}},
+		// nothing shared
+		{"tavily_extract", "tavily-mcp", "scrape_as_markdown", "brightdata-mcp", TwinTraits{}},
+		// a name of the server's words alone has no core
+		{"tavily", "tavily", "tavily", "other", TwinTraits{}},
+	} {
+		if got := NameTraits(tc.a, tc.sa, tc.b, tc.sb); got != tc.want {
+			t.Errorf("NameTraits(%s on %s, %s on %s) = %v, want %v", tc.a, tc.sa, tc.b, tc.sb, got, tc.want)
+		}
+		if got := NameTraits(tc.b, tc.sb, tc.a, tc.sa); got != tc.want {
+			t.Errorf("NameTraits(%s on %s, %s on %s) = %v, want %v (not symmetric)", tc.b, tc.sb, tc.a, tc.sa, got, tc.want)
+		}
+	}
+}
+
+// The evidence lowers a cross-server pair's start by the bonuses, never
+// under the floor.
+func TestTwinLogitAndFloor(t *testing.T) {
+	m := &RiskModel{Twins: 0.3, TwinBonus: TwinTraits{1, 0.5, 0.5, -1}}
+	if got := m.TwinLogit(0.3, TwinTraits{}); got != logit(0.3) {
+		t.Errorf("no evidence: %v, want %v", got, logit(0.3))
+	}
+	if got, want := m.TwinLogit(0.3, TwinTraits{1, 0, 0, 1}), logit(0.3); got != want {
+		t.Errorf("mutual with a verb shared alone: %v, want %v", got, want)
+	}
+	floor := m.TwinFloor()
+	if want := sigmoid(logit(0.3) - 2); abs(floor-want) > 1e-12 {
+		t.Errorf("floor %v, want %v", floor, want)
+	}
+	if m.TwinLogit(floor, TwinTraits{1, 1, 1, 0}) < logit(0.3)-1e-9 || m.TwinLogit(floor*0.99, TwinTraits{1, 1, 1, 0}) >= logit(0.3) {
+		t.Errorf("the floor %v is not where the most evidence reaches the start", floor)
+	}
+	if (&RiskModel{}).TwinFloor() != 0 {
+		t.Errorf("no band, a floor")
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// A merged catalog's cross-server verdicts say what evidence lifted them;
+// pairs inside one server and single catalogs say nothing of twins.
+func TestTwinReason(t *testing.T) {
+	j := &twinJudge{m: RiskModel{TwinBonus: TwinTraits{1.1, 0.8, 1.1, -0.005}}}
+	for _, tc := range []struct {
+		x    TwinTraits
+		want string
+		ok   bool
+	}{
+		{TwinTraits{1, 1, 1, 0}, "across servers, each is the other's closest tool on the other's server, and the names are the same once the servers' own names, plurals and verb synonyms are set aside", true},
+		{TwinTraits{0, 0, 1, 0}, "across servers, the names act on the same object", true},
+		{TwinTraits{0, 0, 0, 1}, "", false}, // a trait of next to no weight
+		{TwinTraits{}, "", false},
+	} {
+		r, ok := j.reasonOf(tc.x)
+		if ok != tc.ok || r.Text != tc.want {
+			t.Errorf("%v: %q %v, want %q %v", tc.x, r.Text, ok, tc.want, tc.ok)
+		}
+		if ok && r.Effect <= 0 {
+			t.Errorf("%v: effect %v, want it positive", tc.x, r.Effect)
+		}
+	}
+	rs := withTwinReason([]Reason{{Text: "a"}, {Text: "b"}, {Text: "c"}}, Reason{Text: "twin"})
+	if len(rs) != MaxReasons || rs[0].Text != "twin" || rs[2].Text != "b" {
+		t.Errorf("reasons %v: want the twin reason first, %d kept", rs, MaxReasons)
+	}
+}
