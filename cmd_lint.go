@@ -365,7 +365,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
-	probe, err := scoreReport(report, cat, cfg, arg)
+	probe, err := scoreReport(report, cat, cfg, arg, fc.tokenMeter())
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return linted{}, 2
@@ -374,7 +374,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	if arg == "" {
 		path = cat.Source
 	}
-	report.ShareByServer(cat)
+	report.ShareByServerWith(cat, fc.tokenMeter())
 	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
 }
 
@@ -430,8 +430,8 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 			return linted{}, 2
 		}
 	}
-	report.ShareByServer(merged)
-	report.Score = lint.ScoreOf(report, merged, nil)
+	report.ShareByServerWith(merged, fc.tokenMeter())
+	report.Score = lint.ScoreWith(report, merged, nil, fc.tokenMeter())
 	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
 }
 
