@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Compares what two builds of toolscope write for the same lint runs: every
 # catalog of ../shared/catalogs (and a 1,000- and a 5,000-tool merge of
-# them), in every format (the HTML page and the badge included), with the built-in encoder, the mock embedder as a
-# gate, and the mock with cosine scoring report-only. Any byte that differs
-# is a failure.
+# them), in every format (the HTML page and the badge too), with the
+# built-in encoder, the mock embedder as a gate, and the mock with cosine
+# scoring report-only. Any byte that differs is a failure.
 #
 #   scripts/compare-outputs.sh BASE [HEAD]
 #
