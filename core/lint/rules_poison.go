@@ -467,8 +467,7 @@ var DefaultPoisonPatterns = []poisonPattern{
 // tool-poisoning attacks (patterns). Text hidden in Unicode tags is read
 // too.
 func ToolPoisoningRule(patterns []poisonPattern) Rule {
-	needles := indexNeeds(patterns)
-	unions := &unionCache{patterns: patterns}
+	orders := newOrderFinder(patterns)
 	return Rule{
 		ID:       RuleToolPoisoning,
 		Severity: SeverityError,
@@ -485,35 +484,81 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 				if len(s.text) < minOrderLen {
 					return
 				}
-				text := orderText(s)
-				present := needles.scan(text)
-				// The patterns whose words the text holds are tried in one
-				// pass first: most texts that hold the words hold no order.
-				var candidates uint64
-				for i, p := range patterns {
-					if i < 64 && needles.holds(present, i, p) {
-						candidates |= 1 << i
-					}
-				}
-				if candidates != 0 && len(patterns) <= 64 && !unions.get(candidates).MatchString(text) {
-					return
-				}
-				var seen []string
-				for i, p := range patterns {
-					if !needles.holds(present, i, p) {
-						continue
-					}
-					m := firstMatch(p, text)
-					if m == "" || slices.Contains(seen, p.what) {
-						continue
-					}
-					seen = append(seen, p.what)
-					out = append(out, s.finding(SeverityError, fmt.Sprintf("%s %s, as tool-poisoning attacks do: %s", s.label(), p.what, excerpt(m, 80))))
+				for _, o := range orders.of(s) {
+					out = append(out, s.finding(SeverityError, fmt.Sprintf("%s %s, as tool-poisoning attacks do: %s", s.label(), o.what, o.excerpt)))
 				}
 			})
 			return out
 		},
 	}
+}
+
+// orderFinder finds the orders in a text, each text once: a catalog
+// repeats its texts (a parameter's description in many tools, keys), and
+// what a text holds depends on the text alone and whether it is an
+// identifier. Safe for concurrent use.
+type orderFinder struct {
+	patterns []poisonPattern
+	needles  *needIndex
+	unions   *unionCache
+	// found maps a textKey to the []order found in it.
+	found sync.Map
+}
+
+type textKey struct {
+	text  string
+	ident bool
+}
+
+// order is one pattern met in a text: what it does, and the excerpt of
+// its first match that the pattern keeps.
+type order struct {
+	what, excerpt string
+}
+
+func newOrderFinder(patterns []poisonPattern) *orderFinder {
+	return &orderFinder{patterns: patterns, needles: indexNeeds(patterns), unions: &unionCache{patterns: patterns}}
+}
+
+// of is the orders in s's text, one per kind of order (what), in the
+// patterns' order.
+func (f *orderFinder) of(s *textSite) []order {
+	key := textKey{s.text, s.ident}
+	if found, ok := f.found.Load(key); ok {
+		return found.([]order)
+	}
+	found := f.find(s)
+	f.found.Store(key, found)
+	return found
+}
+
+func (f *orderFinder) find(s *textSite) []order {
+	patterns, needles := f.patterns, f.needles
+	text := orderText(s)
+	present := needles.scan(text)
+	// The patterns whose words the text holds are tried in one pass
+	// first: most texts that hold the words hold no order.
+	var candidates uint64
+	for i, p := range patterns {
+		if i < 64 && needles.holds(present, i, p) {
+			candidates |= 1 << i
+		}
+	}
+	if candidates != 0 && len(patterns) <= 64 && !f.unions.get(candidates).MatchString(text) {
+		return nil
+	}
+	var found []order
+	for i, p := range patterns {
+		if !needles.holds(present, i, p) {
+			continue
+		}
+		m := firstMatch(p, text)
+		if m == "" || slices.ContainsFunc(found, func(o order) bool { return o.what == p.what }) {
+			continue
+		}
+		found = append(found, order{what: p.what, excerpt: excerpt(m, 80)})
+	}
+	return found
 }
 
 // orderText is the site's text as the patterns read it: without its
