@@ -212,7 +212,7 @@ func OmissionRule() Rule {
 			common := c.commonParams()
 			update := nameHas(t.Name, updateVerbs...)
 			destructive := destructiveName(t.Name)
-			toolSays := saysOmission(t.Description) && update
+			toolSays := update && saysOmission(t.Description)
 			for _, p := range properties(t.Schema) {
 				if slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
 					continue
@@ -226,7 +226,8 @@ func OmissionRule() Rule {
 					continue
 				}
 				typ := typeOf(p.Value)
-				if saysOmission(desc) || toolSays || typ == "boolean" || (update && !destructive) {
+				// The cheap tests first: reading the text is the cost.
+				if toolSays || typ == "boolean" || (update && !destructive) || saysOmission(desc) {
 					continue
 				}
 				if !destructive && nameHas(p.Key, plainOmissionWords...) {
