@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -585,6 +586,10 @@ type unionCache struct {
 func (u *unionCache) get(mask uint64) *regexp.Regexp {
 	if re, ok := u.byMask.Load(mask); ok {
 		return re.(*regexp.Regexp)
+	}
+	if bits.OnesCount64(mask) == 1 {
+		// One pattern: its own expression, compiled already.
+		return u.patterns[bits.TrailingZeros64(mask)].re
 	}
 	var alts []string
 	for i, p := range u.patterns {
