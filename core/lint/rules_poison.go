@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -501,7 +500,6 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 type orderFinder struct {
 	patterns []poisonPattern
 	needles  *needIndex
-	unions   *unionCache
 	// found maps a textKey to the []order found in it.
 	found sync.Map
 }
@@ -518,7 +516,7 @@ type order struct {
 }
 
 func newOrderFinder(patterns []poisonPattern) *orderFinder {
-	return &orderFinder{patterns: patterns, needles: indexNeeds(patterns), unions: &unionCache{patterns: patterns}}
+	return &orderFinder{patterns: patterns, needles: indexNeeds(patterns)}
 }
 
 // of is the orders in s's text, one per kind of order (what), in the
@@ -537,20 +535,11 @@ func (f *orderFinder) find(s *textSite) []order {
 	patterns, needles := f.patterns, f.needles
 	text := orderText(s)
 	present := needles.scan(text)
-	// The patterns whose words the text holds are tried in one pass
-	// first: most texts that hold the words hold no order.
-	var candidates uint64
-	for i, p := range patterns {
-		if i < 64 && needles.holds(present, i, p) {
-			candidates |= 1 << i
-		}
-	}
-	if candidates != 0 && len(patterns) <= 64 && !f.unions.get(candidates).MatchString(text) {
-		return nil
-	}
 	var found []order
 	for i, p := range patterns {
-		if !needles.holds(present, i, p) {
+		// Most texts that hold a pattern's words hold no order: the
+		// match is looked for only once the text is known to hold one.
+		if !needles.holds(present, i, p) || !p.re.MatchString(text) {
 			continue
 		}
 		m := firstMatch(p, text)
@@ -572,34 +561,6 @@ func orderText(s *textSite) string {
 		text += "\n" + string(h.tags)
 	}
 	return text
-}
-
-// unionCache compiles, for each set of patterns met together, one
-// expression matching what any of them matches, so that a text is read
-// once whatever the number of patterns it may hold.
-type unionCache struct {
-	patterns []poisonPattern
-	byMask   sync.Map // uint64 → *regexp.Regexp
-}
-
-// get is the union of the patterns whose bits are set in mask.
-func (u *unionCache) get(mask uint64) *regexp.Regexp {
-	if re, ok := u.byMask.Load(mask); ok {
-		return re.(*regexp.Regexp)
-	}
-	if bits.OnesCount64(mask) == 1 {
-		// One pattern: its own expression, compiled already.
-		return u.patterns[bits.TrailingZeros64(mask)].re
-	}
-	var alts []string
-	for i, p := range u.patterns {
-		if mask&(1<<i) != 0 {
-			alts = append(alts, "(?:"+strings.TrimPrefix(p.re.String(), "(?i)")+")")
-		}
-	}
-	re := regexp.MustCompile("(?i)" + strings.Join(alts, "|"))
-	u.byMask.Store(mask, re)
-	return re
 }
 
 // minOrderLen is the shortest text that can hold an order: a schema's
