@@ -85,6 +85,7 @@ type lintRun struct {
 }
 
 func runLint(args []string, io stdio) int {
+	lintGC()
 	fs := newFlagSet("lint")
 	f := newCatalogFlags(fs, lintFormats)
 	cfgFlags := addConfigFlags(fs)
@@ -348,6 +349,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return linted{}, 2
 	}
+	lintGCFor(len(cat.Tools))
 	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
 	if err == nil && fc.live.config != "" {
 		report, err = withConfigHygiene(report, cat, fc.live.config, fc.options().Disabled)
@@ -416,6 +418,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 			merged.Tools = append(merged.Tools, &q)
 		}
 	}
+	lintGCFor(len(merged.Tools))
 	report, err := analyzeCatalog(context.Background(), merged, &fc, p)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
