@@ -419,6 +419,11 @@ type poisonPattern struct {
 	// reject, when set, drops a match (by its submatches) the pattern
 	// cannot exclude by itself.
 	reject func(m []string) bool
+	// starts, when every match begins a word with one of them (lower
+	// case), and anchored, re matched only at a text's start: see
+	// startsMatch.
+	starts   []string
+	anchored *regexp.Regexp
 }
 
 // sentence is one character inside a sentence: anything but a line break
@@ -428,7 +433,11 @@ const sentence = `(?:[^.!?\n]|[.!?][^\s])`
 
 func poison(id, what string, needs [][]string, re string, reject func([]string) bool) poisonPattern {
 	re = strings.ReplaceAll(re, "§", sentence)
-	return poisonPattern{id: id, what: what, needs: needs, re: regexp.MustCompile(`(?i)` + re), reject: reject}
+	p := poisonPattern{id: id, what: what, needs: needs, re: regexp.MustCompile(`(?i)` + re), reject: reject}
+	if starts, ok := startWords(re); ok {
+		p.starts, p.anchored = starts, regexp.MustCompile(`(?i)^(?:`+re+`)`)
+	}
+	return p
 }
 
 // DefaultPoisonPatterns are the orders the tool-poisoning rule looks for,
@@ -539,7 +548,7 @@ func (f *orderFinder) find(s *textSite) []order {
 	for i, p := range patterns {
 		// Most texts that hold a pattern's words hold no order: the
 		// match is looked for only once the text is known to hold one.
-		if !needles.holds(present, i, p) || !p.re.MatchString(text) {
+		if !needles.holds(present, i, p) || !p.startsMatch(text) || !p.re.MatchString(text) {
 			continue
 		}
 		m := firstMatch(p, text)
