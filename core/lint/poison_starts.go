@@ -7,26 +7,31 @@ import "strings"
 // When every match of a pattern begins a word with one of a few words
 // ("do", "never", "without" for conceal), the pattern is first tried only
 // where such a word begins, anchored there: a handful of short attempts
-// instead of a pass over the whole text.
+// instead of a pass over the whole text. The letters of the start words
+// other than k and s fold to ASCII letters only, so this holds for any
+// text that spells no k or s beyond ASCII.
 
-// startsMatch reports whether p may match text: false only when no match
-// can start in it. A pattern without start words, or a text beyond ASCII
-// (where a case-folded letter may be spelled otherwise), may always
-// match.
-func (p *poisonPattern) startsMatch(text string) bool {
-	if p.anchored == nil || !isASCII(text) {
-		return true
+// mayMatch reports whether text may hold a match of p: false only when
+// it holds none. A pattern with start words is tried where they begin;
+// any other pattern, or a text that spells a letter of them beyond ASCII
+// (the long s and the Kelvin sign fold to s and k), is read whole.
+func (p *poisonPattern) mayMatch(text string) bool {
+	if p.anchored == nil || strings.ContainsAny(text, "\u017f\u212a") {
+		return p.re.MatchString(text)
 	}
 	for i := 0; i < len(text); i++ {
+		// A word starts at i: an ASCII word byte after none (a byte of
+		// a character beyond ASCII is no word byte, as that character
+		// is no word character to \b).
 		if i > 0 && isWordByte(text[i-1]) || !isWordByte(text[i]) {
 			continue
 		}
 		for _, w := range p.starts {
 			// Anchored at i, the slice reads as the text does: \b at its
-			// start holds as in the text (a word starts at i), and ^,
-			// which the text holds only at 0, holds at the slice's start
-			// too, so the slice may match where the text does not, never
-			// the other way round.
+			// start holds as in the text, and ^, which the text holds
+			// only at 0, holds at the slice's start too, so the slice
+			// may match where the text does not, never the other way
+			// round.
 			if hasPrefixFold(text[i:], w) && p.anchored.MatchString(text[i:]) {
 				return true
 			}

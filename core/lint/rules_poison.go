@@ -421,7 +421,7 @@ type poisonPattern struct {
 	reject func(m []string) bool
 	// starts, when every match begins a word with one of them (lower
 	// case), and anchored, re matched only at a text's start: see
-	// startsMatch.
+	// mayMatch.
 	starts   []string
 	anchored *regexp.Regexp
 }
@@ -548,7 +548,7 @@ func (f *orderFinder) find(s *textSite) []order {
 	for i, p := range patterns {
 		// Most texts that hold a pattern's words hold no order: the
 		// match is looked for only once the text is known to hold one.
-		if !needles.holds(present, i, p) || !p.startsMatch(text) || !p.re.MatchString(text) {
+		if !needles.holds(present, i, p) || !p.mayMatch(text) {
 			continue
 		}
 		m := firstMatch(p, text)
