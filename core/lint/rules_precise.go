@@ -167,10 +167,10 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 
 // saysOmission reports whether text says what leaving a parameter out does.
 func saysOmission(text string) bool {
-	if hasAnyWord(text, DefaultOmissionCues) {
+	low := strings.ToLower(text)
+	if slices.ContainsFunc(DefaultOmissionCues, func(w string) bool { return textutil.HasWholeWordLower(low, strings.ToLower(w)) }) {
 		return true
 	}
-	low := strings.ToLower(text)
 	return slices.ContainsFunc(omissionPhrases, func(p string) bool { return strings.Contains(low, p) })
 }
 
