@@ -85,6 +85,7 @@ type lintRun struct {
 }
 
 func runLint(args []string, io stdio) int {
+	lintGC()
 	fs := newFlagSet("lint")
 	f := newCatalogFlags(fs, lintFormats)
 	cfgFlags := addConfigFlags(fs)
@@ -348,6 +349,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return linted{}, 2
 	}
+	lintGCFor(len(cat.Tools))
 	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
 	if err == nil && fc.live.config != "" {
 		report, err = withConfigHygiene(report, cat, fc.live.config, fc.options().Disabled)
@@ -365,7 +367,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
-	probe, err := scoreReport(report, cat, cfg, arg)
+	probe, err := scoreReport(report, cat, cfg, arg, fc.tokenMeter())
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
 		return linted{}, 2
@@ -374,7 +376,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	if arg == "" {
 		path = cat.Source
 	}
-	report.ShareByServer(cat)
+	report.ShareByServerWith(cat, fc.tokenMeter())
 	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
 }
 
@@ -416,6 +418,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 			merged.Tools = append(merged.Tools, &q)
 		}
 	}
+	lintGCFor(len(merged.Tools))
 	report, err := analyzeCatalog(context.Background(), merged, &fc, p)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
@@ -430,8 +433,8 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 			return linted{}, 2
 		}
 	}
-	report.ShareByServer(merged)
-	report.Score = lint.ScoreOf(report, merged, nil)
+	report.ShareByServerWith(merged, fc.tokenMeter())
+	report.Score = lint.ScoreWith(report, merged, nil, fc.tokenMeter())
 	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
 }
 

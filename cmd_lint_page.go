@@ -36,7 +36,7 @@ func checkPageFormats(f *catalogFlags, targets int, merge bool) error {
 // writePage writes one catalog's HTML page or badge.
 func writePage(w io.Writer, format string, r *lint.Report, cat *catalog.Catalog, f *catalogFlags, probe *judge.ProbeRecord) error {
 	if r.Score == nil {
-		r.Score = lint.ScoreOf(r, cat, probe.Measured(cat, r))
+		r.Score = lint.ScoreWith(r, cat, probe.Measured(cat, r), f.tokenMeter())
 	}
 	if format == "badge" {
 		return report.WriteBadge(w, r.Score)

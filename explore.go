@@ -391,7 +391,7 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 			return 2
 		}
 	}
-	if _, err := scoreReport(report, cat, f.config, arg); err != nil {
+	if _, err := scoreReport(report, cat, f.config, arg, f.tokenMeter()); err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2
 	}

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Compares what two builds of toolscope write for the same lint runs: every
 # catalog of ../shared/catalogs (and a 1,000- and a 5,000-tool merge of
-# them), in every format, with the built-in encoder, the mock embedder as a
-# gate, and the mock with cosine scoring report-only. Any byte that differs
-# is a failure.
+# them), in every format (the HTML page and the badge too), with the
+# built-in encoder, the mock embedder as a gate, and the mock with cosine
+# scoring report-only. Any byte that differs is a failure.
 #
 #   scripts/compare-outputs.sh BASE [HEAD]
 #
@@ -23,11 +23,12 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Built without version control stamps: the HTML page names the build.
 build() { # REV OUT: builds REV ("" for the work tree) into OUT
-  if [ -z "$1" ]; then go build -o "$2" . ; return; fi
+  if [ -z "$1" ]; then go build -buildvcs=false -o "$2" . ; return; fi
   mkdir -p "$work/src-$1"
   git archive "$1" | tar -x -C "$work/src-$1"
-  (cd "$work/src-$1" && go build -o "$2" .)
+  (cd "$work/src-$1" && go build -buildvcs=false -o "$2" .)
 }
 build "$base" "$work/base"
 build "$head" "$work/head"
@@ -37,7 +38,7 @@ go run ./internal/cmd/mergecatalogs -n 1000 -o "$work/merged-1000.json" "$shared
 go run ./internal/cmd/mergecatalogs -n 5000 -o "$work/merged-5000.json" "$shared"/catalogs/*/*.json
 
 export TOOLSCOPE_CACHE_DIR=${TOOLSCOPE_CACHE_DIR:-$work/cache}
-formats=(text json sarif markdown github junit)
+formats=(text json sarif markdown github junit html badge)
 fail=0 runs=0
 for cat in "$shared"/catalogs/*/*.json "$work"/merged-*.json; do
   for mode in use mock mockcos; do

@@ -26,9 +26,9 @@ var plantedOrders = []string{
 //   - a string the invisible-characters rule flags prints differently
 //     under termsafe (every output escapes what it counts), and its
 //     suggested name hides nothing;
-//   - the cheap word test before each pattern never drops a string the
-//     pattern's regular expression matches (no order slips past the
-//     prefilter);
+//   - the cheap word test before each pattern, and the attempts where its
+//     start words begin, never drop a string the pattern's regular
+//     expression matches (no order slips past the prefilters);
 //   - an order planted after any text, or spelled in Unicode tags, is
 //     found.
 func FuzzGuard(f *testing.F) {
@@ -64,6 +64,9 @@ func FuzzGuard(f *testing.F) {
 				for i, p := range patterns {
 					if firstMatch(p, text) != "" && !needles.holds(present, i, p) {
 						t.Fatalf("%s: pattern %s matches %q, but its word test drops it", s.where(), p.id, text)
+					}
+					if p.re.MatchString(text) && !p.mayMatch(text) {
+						t.Fatalf("%s: pattern %s matches %q, but its start words drop it", s.where(), p.id, text)
 					}
 				}
 			})

@@ -348,8 +348,9 @@ func SaysWhatNotWhenRule(cues []string) Rule {
 }
 
 func hasAnyWord(text string, words []string) bool {
+	low := strings.ToLower(text)
 	for _, w := range words {
-		if textutil.HasWholeWord(text, w) {
+		if textutil.HasWholeWordLower(low, strings.ToLower(w)) {
 			return true
 		}
 	}

@@ -419,6 +419,11 @@ type poisonPattern struct {
 	// reject, when set, drops a match (by its submatches) the pattern
 	// cannot exclude by itself.
 	reject func(m []string) bool
+	// starts, when every match begins a word with one of them (lower
+	// case), and anchored, re matched only at a text's start: see
+	// mayMatch.
+	starts   []string
+	anchored *regexp.Regexp
 }
 
 // sentence is one character inside a sentence: anything but a line break
@@ -428,7 +433,11 @@ const sentence = `(?:[^.!?\n]|[.!?][^\s])`
 
 func poison(id, what string, needs [][]string, re string, reject func([]string) bool) poisonPattern {
 	re = strings.ReplaceAll(re, "§", sentence)
-	return poisonPattern{id: id, what: what, needs: needs, re: regexp.MustCompile(`(?i)` + re), reject: reject}
+	p := poisonPattern{id: id, what: what, needs: needs, re: regexp.MustCompile(`(?i)` + re), reject: reject}
+	if starts, ok := startWords(re); ok {
+		p.starts, p.anchored = starts, regexp.MustCompile(`(?i)^(?:`+re+`)`)
+	}
+	return p
 }
 
 // DefaultPoisonPatterns are the orders the tool-poisoning rule looks for,
@@ -467,8 +476,7 @@ var DefaultPoisonPatterns = []poisonPattern{
 // tool-poisoning attacks (patterns). Text hidden in Unicode tags is read
 // too.
 func ToolPoisoningRule(patterns []poisonPattern) Rule {
-	needles := indexNeeds(patterns)
-	unions := &unionCache{patterns: patterns}
+	orders := newOrderFinder(patterns)
 	return Rule{
 		ID:       RuleToolPoisoning,
 		Severity: SeverityError,
@@ -485,35 +493,71 @@ func ToolPoisoningRule(patterns []poisonPattern) Rule {
 				if len(s.text) < minOrderLen {
 					return
 				}
-				text := orderText(s)
-				present := needles.scan(text)
-				// The patterns whose words the text holds are tried in one
-				// pass first: most texts that hold the words hold no order.
-				var candidates uint64
-				for i, p := range patterns {
-					if i < 64 && needles.holds(present, i, p) {
-						candidates |= 1 << i
-					}
-				}
-				if candidates != 0 && len(patterns) <= 64 && !unions.get(candidates).MatchString(text) {
-					return
-				}
-				var seen []string
-				for i, p := range patterns {
-					if !needles.holds(present, i, p) {
-						continue
-					}
-					m := firstMatch(p, text)
-					if m == "" || slices.Contains(seen, p.what) {
-						continue
-					}
-					seen = append(seen, p.what)
-					out = append(out, s.finding(SeverityError, fmt.Sprintf("%s %s, as tool-poisoning attacks do: %s", s.label(), p.what, excerpt(m, 80))))
+				for _, o := range orders.of(s) {
+					out = append(out, s.finding(SeverityError, fmt.Sprintf("%s %s, as tool-poisoning attacks do: %s", s.label(), o.what, o.excerpt)))
 				}
 			})
 			return out
 		},
 	}
+}
+
+// orderFinder finds the orders in a text, each text once: a catalog
+// repeats its texts (a parameter's description in many tools, keys), and
+// what a text holds depends on the text alone and whether it is an
+// identifier. Safe for concurrent use.
+type orderFinder struct {
+	patterns []poisonPattern
+	needles  *needIndex
+	// found maps a textKey to the []order found in it.
+	found sync.Map
+}
+
+type textKey struct {
+	text  string
+	ident bool
+}
+
+// order is one pattern met in a text: what it does, and the excerpt of
+// its first match that the pattern keeps.
+type order struct {
+	what, excerpt string
+}
+
+func newOrderFinder(patterns []poisonPattern) *orderFinder {
+	return &orderFinder{patterns: patterns, needles: indexNeeds(patterns)}
+}
+
+// of is the orders in s's text, one per kind of order (what), in the
+// patterns' order.
+func (f *orderFinder) of(s *textSite) []order {
+	key := textKey{s.text, s.ident}
+	if found, ok := f.found.Load(key); ok {
+		return found.([]order)
+	}
+	found := f.find(s)
+	f.found.Store(key, found)
+	return found
+}
+
+func (f *orderFinder) find(s *textSite) []order {
+	patterns, needles := f.patterns, f.needles
+	text := orderText(s)
+	present := needles.scan(text)
+	var found []order
+	for i, p := range patterns {
+		// Most texts that hold a pattern's words hold no order: the
+		// match is looked for only once the text is known to hold one.
+		if !needles.holds(present, i, p) || !p.mayMatch(text) {
+			continue
+		}
+		m := firstMatch(p, text)
+		if m == "" || slices.ContainsFunc(found, func(o order) bool { return o.what == p.what }) {
+			continue
+		}
+		found = append(found, order{what: p.what, excerpt: excerpt(m, 80)})
+	}
+	return found
 }
 
 // orderText is the site's text as the patterns read it: without its
@@ -526,30 +570,6 @@ func orderText(s *textSite) string {
 		text += "\n" + string(h.tags)
 	}
 	return text
-}
-
-// unionCache compiles, for each set of patterns met together, one
-// expression matching what any of them matches, so that a text is read
-// once whatever the number of patterns it may hold.
-type unionCache struct {
-	patterns []poisonPattern
-	byMask   sync.Map // uint64 → *regexp.Regexp
-}
-
-// get is the union of the patterns whose bits are set in mask.
-func (u *unionCache) get(mask uint64) *regexp.Regexp {
-	if re, ok := u.byMask.Load(mask); ok {
-		return re.(*regexp.Regexp)
-	}
-	var alts []string
-	for i, p := range u.patterns {
-		if mask&(1<<i) != 0 {
-			alts = append(alts, "(?:"+strings.TrimPrefix(p.re.String(), "(?i)")+")")
-		}
-	}
-	re := regexp.MustCompile("(?i)" + strings.Join(alts, "|"))
-	u.byMask.Store(mask, re)
-	return re
 }
 
 // minOrderLen is the shortest text that can hold an order: a schema's

@@ -167,10 +167,10 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 
 // saysOmission reports whether text says what leaving a parameter out does.
 func saysOmission(text string) bool {
-	if hasAnyWord(text, DefaultOmissionCues) {
+	low := strings.ToLower(text)
+	if slices.ContainsFunc(DefaultOmissionCues, func(w string) bool { return textutil.HasWholeWordLower(low, strings.ToLower(w)) }) {
 		return true
 	}
-	low := strings.ToLower(text)
 	return slices.ContainsFunc(omissionPhrases, func(p string) bool { return strings.Contains(low, p) })
 }
 
@@ -212,7 +212,7 @@ func OmissionRule() Rule {
 			common := c.commonParams()
 			update := nameHas(t.Name, updateVerbs...)
 			destructive := destructiveName(t.Name)
-			toolSays := saysOmission(t.Description) && update
+			toolSays := update && saysOmission(t.Description)
 			for _, p := range properties(t.Schema) {
 				if slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
 					continue
@@ -226,7 +226,8 @@ func OmissionRule() Rule {
 					continue
 				}
 				typ := typeOf(p.Value)
-				if saysOmission(desc) || toolSays || typ == "boolean" || (update && !destructive) {
+				// The cheap tests first: reading the text is the cost.
+				if toolSays || typ == "boolean" || (update && !destructive) || saysOmission(desc) {
 					continue
 				}
 				if !destructive && nameHas(p.Key, plainOmissionWords...) {

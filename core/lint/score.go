@@ -83,8 +83,14 @@ const (
 // (a fresh probe's measure outweighing the verdict) and its definition's
 // tokens; the catalog from its tools. probed may be nil.
 func ScoreOf(r *Report, cat *catalog.Catalog, probed []ProbedPair) *Score {
+	return ScoreWith(r, cat, probed, nil)
+}
+
+// ScoreWith is ScoreOf with the definitions counted by m (nil: a meter of
+// its own), unless the report's Tokens counts them.
+func ScoreWith(r *Report, cat *catalog.Catalog, probed []ProbedPair, m *tokens.Meter) *Score {
 	s := &Score{Tools: map[string]int{}}
-	counts := tokenCounts(r, cat)
+	counts := tokenCounts(r, cat, m)
 	first := map[string]int{}
 	for i, t := range cat.Tools {
 		if _, dup := first[t.Name]; !dup {
@@ -176,33 +182,66 @@ func ScoreOf(r *Report, cat *catalog.Catalog, probed []ProbedPair) *Score {
 }
 
 // tokenCounts is each tool's definition in o200k_base tokens: the report's
-// count when it holds one, else measured for the definitions that can
+// count when it holds one, else counted by m for the definitions that can
 // cost: a token is at least a byte, so a definition of tokensFree bytes or
 // fewer is free and left at 0 (counting every tool would cost a large
 // catalog's text report a fifth more time).
-func tokenCounts(r *Report, cat *catalog.Catalog) []int {
-	out := make([]int, len(cat.Tools))
-	if r.Tokens != nil && len(r.Tokens.Tools) == len(cat.Tools) {
-		for i, t := range r.Tokens.Tools {
-			out[i] = t.O200k
-		}
-		return out
+func tokenCounts(r *Report, cat *catalog.Catalog, m *tokens.Meter) []int {
+	if measured, ok := reportCounts(r, cat); ok {
+		return measured
 	}
-	long := &catalog.Catalog{}
+	out := make([]int, len(cat.Tools))
+	defs := tokens.Definitions(cat.Tools)
+	var long []string
 	var at []int
-	for i, t := range cat.Tools {
-		if len(tokens.Definition(t)) > tokensFree {
-			long.Tools = append(long.Tools, t)
+	for i, d := range defs {
+		if len(d) > tokensFree {
+			long = append(long, d)
 			at = append(at, i)
 		}
 	}
-	if len(long.Tools) == 0 {
+	if len(long) == 0 {
 		return out
 	}
-	for k, t := range tokens.Measure(long, 0, false).Tools {
-		out[at[k]] = t.O200k
+	for k, n := range meterCounts(m, long) {
+		out[at[k]] = n
 	}
 	return out
+}
+
+// definitionCounts is every tool's definition in o200k_base tokens: the
+// report's counts when it holds them, else counted by m.
+func definitionCounts(r *Report, cat *catalog.Catalog, m *tokens.Meter) []int {
+	if measured, ok := reportCounts(r, cat); ok {
+		return measured
+	}
+	return meterCounts(m, tokens.Definitions(cat.Tools))
+}
+
+// reportCounts is each tool's o200k_base count as the report's Tokens
+// holds it, when it holds one for every tool of cat.
+func reportCounts(r *Report, cat *catalog.Catalog) ([]int, bool) {
+	if r.Tokens == nil || len(r.Tokens.Tools) != len(cat.Tools) {
+		return nil, false
+	}
+	out := make([]int, len(cat.Tools))
+	for i, t := range r.Tokens.Tools {
+		out[i] = t.O200k
+	}
+	return out, true
+}
+
+// meterCounts counts defs under o200k_base with m (nil: a meter of its
+// own).
+func meterCounts(m *tokens.Meter, defs []string) []int {
+	if m == nil {
+		m = tokens.NewMeter(nil)
+	}
+	n, err := m.Counts(tokens.O200k, defs)
+	if err != nil {
+		panic("lint: " + err.Error()) // o200k_base is embedded
+	}
+	return n
 }
 
 // tokensFactor is what a definition of n tokens keeps of its score.

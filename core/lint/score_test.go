@@ -320,6 +320,13 @@ func TestScoreCountsOnlyLongDefinitions(t *testing.T) {
 	if !maps.Equal(with.Tools, without.Tools) || with.Catalog != without.Catalog {
 		t.Errorf("scored without the counts %v (%d), with them %v (%d)", without.Tools, without.Catalog, with.Tools, with.Catalog)
 	}
+	meter := tokens.NewMeter(nil)
+	for range 2 { // the second time, every count from the meter's memory
+		metered := ScoreWith(&Report{}, cat, nil, meter)
+		if !maps.Equal(with.Tools, metered.Tools) || with.Catalog != metered.Catalog {
+			t.Errorf("scored with a meter %v (%d), with the report's counts %v (%d)", metered.Tools, metered.Catalog, with.Tools, with.Catalog)
+		}
+	}
 	if without.Tools["long"] >= 100 || without.Parts[0].TokenCount != 0 || without.Parts[1].TokenCount != measured.Tools[1].O200k {
 		t.Errorf("long scores %d with %d tokens counted, short %d counted; want a charge, the count %d, and 0", without.Tools["long"], without.Parts[1].TokenCount, without.Parts[0].TokenCount, measured.Tools[1].O200k)
 	}

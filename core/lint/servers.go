@@ -24,6 +24,12 @@ type ServerShare struct {
 // more (--merge, --mcp-config), in the servers' order in the catalog; it
 // leaves r alone otherwise. Run it once the report's lists are final.
 func (r *Report) ShareByServer(cat *catalog.Catalog) {
+	r.ShareByServerWith(cat, nil)
+}
+
+// ShareByServerWith is ShareByServer with the definitions counted by m
+// (nil: a meter of its own), unless the report's Tokens counts them.
+func (r *Report) ShareByServerWith(cat *catalog.Catalog, m *tokens.Meter) {
 	at := map[string]int{}
 	var shares []ServerShare
 	for _, t := range cat.Tools {
@@ -34,10 +40,12 @@ func (r *Report) ShareByServer(cat *catalog.Catalog) {
 			shares = append(shares, ServerShare{Server: t.Server})
 		}
 		shares[k].Tools++
-		shares[k].Tokens += tokens.MustCount(tokens.O200k, tokens.Definition(t))
 	}
 	if len(shares) < 2 {
 		return
+	}
+	for i, n := range definitionCounts(r, cat, m) {
+		shares[at[cat.Tools[i].Server]].Tokens += n
 	}
 	serverOf := func(i int) (int, bool) {
 		if i < 0 || i >= len(cat.Tools) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"toolscope/core/similarity"
+	"toolscope/core/tokens"
 )
 
 func TestShareByServer(t *testing.T) {
@@ -53,4 +54,36 @@ func sameCounts(a, b map[string]int) bool {
 		}
 	}
 	return true
+}
+
+// The servers' token counts are the same from any source: counted afresh,
+// by a shared meter (counting each definition once), or read from the
+// report's own counts; and they are each tool's whole count summed.
+func TestShareByServerCounts(t *testing.T) {
+	cat := merged("neon/list_projects", "neon/run_sql", "supabase/list_projects", "pg/query")
+	want := map[string]int{}
+	for _, tl := range cat.Tools {
+		want[tl.Server] += tokens.MustCount(tokens.O200k, tokens.Definition(tl))
+	}
+	measured := tokens.Measure(cat, 0, false)
+	meter := tokens.NewMeter(nil)
+	for _, tt := range []struct {
+		name   string
+		report *Report
+		meter  *tokens.Meter
+	}{
+		{"own meter", &Report{}, nil},
+		{"shared meter", &Report{}, meter},
+		{"shared meter again", &Report{}, meter},
+		{"report's counts", &Report{Tokens: &measured}, nil},
+	} {
+		tt.report.ShareByServerWith(cat, tt.meter)
+		got := map[string]int{}
+		for _, s := range tt.report.Servers {
+			got[s.Server] = s.Tokens
+		}
+		if !sameCounts(got, want) {
+			t.Errorf("%s: tokens by server %v, want %v", tt.name, got, want)
+		}
+	}
 }

@@ -18,6 +18,42 @@ import (
 // wordsOf splits text into lower-case words: runs of letters and digits,
 // a camelCase name split at its humps ("sortDir" is "sort", "dir").
 func wordsOf(text string) []string {
+	if isASCII(text) {
+		return asciiWordsOf(text)
+	}
+	return runeWordsOf(text)
+}
+
+// asciiWordsOf is wordsOf for ASCII text: each word a piece of the text,
+// copied only when it holds a capital to lower.
+func asciiWordsOf(text string) []string {
+	var out []string
+	start := -1
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			if start >= 0 {
+				out = append(out, strings.ToLower(text[start:i]))
+				start = -1
+			}
+			continue
+		}
+		if start >= 0 && 'A' <= c && c <= 'Z' && 'a' <= text[i-1] && text[i-1] <= 'z' {
+			out = append(out, strings.ToLower(text[start:i]))
+			start = i
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.ToLower(text[start:]))
+	}
+	return out
+}
+
+// runeWordsOf is wordsOf for any text.
+func runeWordsOf(text string) []string {
 	var out []string
 	var b strings.Builder
 	var prev rune

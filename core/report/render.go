@@ -19,10 +19,7 @@ func WriteJSON(w io.Writer, r *lint.Report) error { return writeJSON(w, r) }
 // writeJSON writes v as indented JSON, safe to print: catalog text in it
 // is escaped.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(termsafe.JSON(w))
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return writeIndented(termsafe.JSON(w), v)
 }
 
 // TextOptions shape the text report.

@@ -42,7 +42,13 @@ func IsUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 // bounded on both sides by the text's ends or by characters other than
 // ASCII letters and digits.
 func HasWholeWord(text, word string) bool {
-	text, word = strings.ToLower(text), strings.ToLower(word)
+	return HasWholeWordLower(strings.ToLower(text), strings.ToLower(word))
+}
+
+// HasWholeWordLower is HasWholeWord for a text and a word already in
+// lower case (strings.ToLower): a text read for many words is lowered
+// once.
+func HasWholeWordLower(text, word string) bool {
 	if word == "" {
 		return false
 	}
