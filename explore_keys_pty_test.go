@@ -66,7 +66,7 @@ func TestExplorerFirstMinutesOnATerminal(t *testing.T) {
 		tm.send("a")
 		tm.waitText("[4 Arguments]")
 		tm.send("\x1b")
-		tm.waitFor("the editor left", func(s string) bool { return strings.Contains(footerOf(s), "? help") })
+		tm.waitFor("the editor left", func(s string) bool { return strings.Contains(footerOf(s), "enter/i edit") })
 		tm.send("\x1b")
 		tm.waitText("[3 Pairs]")
 		// g from Pairs' neighbours: the ranking at its top.
@@ -80,7 +80,7 @@ func TestExplorerFirstMinutesOnATerminal(t *testing.T) {
 		tm.waitText("[4 Arguments]")
 		tm.send("{")
 		tm.send("\x1b")
-		tm.waitFor("the editor left", func(s string) bool { return strings.Contains(footerOf(s), "? help") })
+		tm.waitFor("the editor left", func(s string) bool { return strings.Contains(footerOf(s), "enter/i edit") })
 		tm.send("q")
 		tm.waitFor("the whole quit question", func(s string) bool {
 			return strings.Contains(footerOf(s), "quit and lose the drafts (arguments of 1 tool)? y yes · n no")
