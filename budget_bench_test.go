@@ -14,6 +14,7 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/embed"
+	"toolscope/internal/realcat"
 	"toolscope/internal/measure"
 )
 
@@ -28,11 +29,7 @@ import (
 const sharedCatalogs = "../shared/catalogs"
 
 // rawTool is a tool in MCP form, as the benchmarks write catalogs.
-type rawTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-}
+type rawTool = realcat.Tool
 
 // readRawTools reads a catalog file's tools in MCP form, from an MCP
 // tools/list result, an OpenAI list or an Anthropic list.
@@ -42,37 +39,11 @@ func readRawTools(tb testing.TB, path string) []rawTool {
 	if err != nil {
 		tb.Skipf("the shared catalogs are not beside the repository: %v", err)
 	}
-	var list []json.RawMessage
-	var mcp struct{ Tools []json.RawMessage }
-	if json.Unmarshal(data, &mcp) == nil && mcp.Tools != nil {
-		list = mcp.Tools
-	} else if err := json.Unmarshal(data, &list); err != nil {
-		tb.Fatalf("%s: %v", path, err)
+	tools, err := realcat.Parse(path, data)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	out := make([]rawTool, 0, len(list))
-	for _, raw := range list {
-		var e struct {
-			rawTool
-			InputSchemaAnthropic json.RawMessage `json:"input_schema"`
-			Function             *struct {
-				Name        string          `json:"name"`
-				Description string          `json:"description"`
-				Parameters  json.RawMessage `json:"parameters"`
-			} `json:"function"`
-		}
-		if err := json.Unmarshal(raw, &e); err != nil {
-			tb.Fatalf("%s: %v", path, err)
-		}
-		t := e.rawTool
-		if e.Function != nil {
-			t = rawTool{e.Function.Name, e.Function.Description, e.Function.Parameters}
-		}
-		if t.InputSchema == nil {
-			t.InputSchema = e.InputSchemaAnthropic
-		}
-		out = append(out, t)
-	}
-	return out
+	return tools
 }
 
 // budgetCatalog writes n tools to a file in a temporary directory: the
