@@ -14,8 +14,8 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/embed"
-	"toolscope/internal/realcat"
 	"toolscope/internal/measure"
+	"toolscope/internal/realcat"
 )
 
 // The budgets of the default lint (built-in encoder, risk scoring), run as
