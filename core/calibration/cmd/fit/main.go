@@ -53,7 +53,7 @@ func main() {
 	fullWords := flag.Int("full-words", similarity.DefaultFullWords, "cut the full texts' descriptions to their first `N` words (0: whole)")
 	rules := flag.Bool("rules", false, "also measure band rules that judge each pair against its tools' neighbourhoods (mutual top-k, margin, review per tool), held out")
 	candidates := flag.Bool("candidates", false, "also measure, held out, how many confusable pairs the judge's candidates hold")
-	dump := flag.String("dump", "", "write every held-out pair of the single catalogs (set, catalog, names, label, features, risk) as JSON lines to `FILE`, for offline study")
+	dump := flag.String("dump", "", "write every held-out pair of the single catalogs (set, catalog, names, label, features, risk) as JSON lines to `FILE`, and every twin and control pair (with servers and twin traits) to FILE-twins.jsonl, for offline study")
 	flag.Float64Var(&calibration.TwinLambda, "twin-lambda", calibration.TwinLambda, "L2 penalty on the twin evidence's weights")
 	flag.Parse()
 	dumpPath, measureCands = *dump, *candidates
@@ -367,11 +367,19 @@ var (
 func dumpPairs(path string, ss []calibration.Scored, setOf map[string]string) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	for _, s := range ss {
-		if err := enc.Encode(map[string]any{
+	var traits []similarity.TwinTraits
+	if len(ss) > 0 && ss[0].ServerA != "" {
+		traits = calibration.TwinTraitsOf(ss)
+	}
+	for k, s := range ss {
+		row := map[string]any{
 			"set": setOf[s.Group], "catalog": s.Group, "a": s.A, "b": s.B,
 			"label": s.Label, "positive": s.Positive, "x": s.X, "risk": s.Risk,
-		}); err != nil {
+		}
+		if traits != nil {
+			row["serverA"], row["serverB"], row["traits"] = s.ServerA, s.ServerB, traits[k]
+		}
+		if err := enc.Encode(row); err != nil {
 			return err
 		}
 	}
