@@ -1,48 +1,21 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"runtime"
 	"slices"
 
 	"toolscope/core/catalog"
 	"toolscope/core/hygiene"
 	"toolscope/core/lint"
+	"toolscope/core/live"
 )
-
-// maxHygieneBytes bounds the config file read for its hygiene, as the
-// config reader bounds it.
-const maxHygieneBytes = 4 << 20
 
 // withConfigHygiene adds the mcp-config file's own findings (core/hygiene)
 // to a report on its servers' merged tools: each located in the file,
 // under its server's name, and counted in the gate like any finding. A
-// rule in disabled is left out.
-func withConfigHygiene(r *lint.Report, cat *catalog.Catalog, path string, disabled []string) (*lint.Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: cannot read: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxHygieneBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read: %w", path, err)
-	}
-	if len(data) > maxHygieneBytes {
-		return nil, fmt.Errorf("%s: over the %d MiB limit for an mcp-config", path, maxHygieneBytes>>20)
-	}
-	var mode os.FileMode
-	if st, err := f.Stat(); err == nil && runtime.GOOS != "windows" {
-		mode = st.Mode().Perm()
-	}
-	found, err := hygiene.Check(path, data, mode)
+// rule in disabled is left out. The file is checked as it was read to
+// start the servers.
+func withConfigHygiene(r *lint.Report, cat *catalog.Catalog, cfg *live.Config, disabled []string) (*lint.Report, error) {
+	found, err := hygiene.Check(cfg.Path, cfg.Data, cfg.Perm)
 	if err != nil {
 		return nil, err
 	}

@@ -351,8 +351,8 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	}
 	lintGCFor(len(cat.Tools))
 	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
-	if err == nil && fc.live.config != "" {
-		report, err = withConfigHygiene(report, cat, fc.live.config, fc.options().Disabled)
+	if err == nil && fc.live.loaded != nil {
+		report, err = withConfigHygiene(report, cat, fc.live.loaded, fc.options().Disabled)
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))

@@ -18,7 +18,9 @@ import (
 // liveFlags are the flags for live MCP sources, declared on every command
 // that reads a CATALOG.
 type liveFlags struct {
-	config  string
+	config string
+	// loaded is the --mcp-config file as open read it.
+	loaded  *live.Config
 	servers listFlag
 	headers headerFlag
 	timeout stepTimeout
@@ -165,6 +167,7 @@ func (l *liveFlags) open(ctx context.Context, arg string) (*live.Source, error) 
 		if err != nil {
 			return nil, err
 		}
+		l.loaded = cfg
 		return live.OpenConfig(ctx, cfg, l.servers, opts)
 	}
 	spec, err := live.ParseArg(arg)

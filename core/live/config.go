@@ -3,6 +3,9 @@ package live
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -16,7 +19,12 @@ const maxConfigBytes = 4 << 20
 // Config is an mcp-config file: the servers a host (Claude Desktop, Cursor,
 // VS Code, Claude Code) starts, in file order.
 type Config struct {
-	Path    string
+	Path string
+	// Data is the file as read, and Perm its permission bits then (0 where
+	// they mean nothing, as on Windows), for the config's own checks
+	// (core/hygiene) to read what was used, not the file again.
+	Data    []byte
+	Perm    fs.FileMode
 	Servers []Spec
 	// Disabled names servers the file marks `"disabled": true`; they are
 	// left out unless asked for by name.
@@ -36,7 +44,15 @@ func LoadConfig(path string) (*Config, error) {
 		}
 		return nil, fmt.Errorf("%s: cannot read: %w", path, err)
 	}
-	return ParseConfig(path, data)
+	cfg, err := ParseConfig(path, data)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Data = data
+	if st, err := os.Stat(path); err == nil && runtime.GOOS != "windows" {
+		cfg.Perm = st.Mode().Perm()
+	}
+	return cfg, nil
 }
 
 // ParseConfig reads the servers of an mcp-config document: an object whose
