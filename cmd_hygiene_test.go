@@ -95,6 +95,10 @@ func TestLintConfigHygiene(t *testing.T) {
 	if _, out, _ := runCmd("", "lint", "--no-similarity", "--format", "json", "--disable", "config-inline-secret", "--mcp-config", path); strings.Contains(out, "config-inline-secret") {
 		t.Error("--disable config-inline-secret left its finding")
 	}
+	// The explorer's report off a terminal says what lint says.
+	if code, out, errOut := runCmd("", "--no-similarity", "--mcp-config", path); code != 1 || !strings.Contains(out, "config-inline-secret") {
+		t.Errorf("toolscope --mcp-config off a terminal: exit %d, no config-inline-secret in\n%s%s", code, out, errOut)
+	}
 }
 
 // A merged lint under the default scoring: a pair of two servers is
@@ -156,14 +160,18 @@ func TestLintMergeAcrossServers(t *testing.T) {
 }
 
 // The explorer on two servers of a config, on a terminal: the status line
-// names the cross-server band, and o groups the tools by server.
+// names the cross-server band, the config's own finding shows on its
+// server's first tool, and o groups the tools by server.
 func TestExplorerTwoServersOnATerminal(t *testing.T) {
 	behaviour, err := json.Marshal(livetest.Behaviour{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	server := map[string]any{"command": os.Args[0], "env": map[string]string{livetest.EnvBehaviour: string(behaviour)}}
-	config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"ops": server, "backup": server}})
+	// ops carries a token written into the file: the explorer shows the
+	// config's finding on ops's first tool, as lint reports it.
+	ops := map[string]any{"command": os.Args[0], "env": map[string]string{livetest.EnvBehaviour: string(behaviour), "OPS_API_TOKEN": "a8Fq2LmZx81PwQz"}}
+	config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"ops": ops, "backup": server}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +183,10 @@ func TestExplorerTwoServersOnATerminal(t *testing.T) {
 	tm.waitText("across servers ≥")
 	tm.send("oooo")
 	tm.waitText("by server")
+	tm.send("/ops__get_volume")
+	tm.waitText("1/1")
+	tm.send("\r")
+	tm.waitText("config-inline-secret · env.OPS_API_TOKEN")
 	tm.send("q")
 	tm.end()
 }

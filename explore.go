@@ -256,7 +256,17 @@ func (ls *liveStart) start(arg string, f *catalogFlags) tui.StartFunc {
 		if err != nil {
 			return nil, err
 		}
-		return &tui.Started{Catalog: cat, Reload: src.List, Changes: src.Changes(), Origin: "live " + src.String(), Call: src.Call}, nil
+		started := &tui.Started{Catalog: cat, Reload: src.List, Changes: src.Changes(), Origin: "live " + src.String(), Call: src.Call}
+		if cfg := f.live.loaded; cfg != nil {
+			disabled := f.options().Disabled
+			started.SourceFindings = func(cat *catalog.Catalog) []lint.Finding {
+				// The file parsed when the servers started, so it parses
+				// here: no error to show.
+				found, _ := configFindings(cat, cfg, disabled)
+				return found
+			}
+		}
+		return started, nil
 	}
 }
 
@@ -378,6 +388,10 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 	p := startProgress(io, "toolscope")
 	report, err := analyzeCatalog(context.Background(), cat, f, p)
 	p.end()
+	if err == nil && f.live.loaded != nil {
+		// As lint reports it: the config file's own findings too.
+		report, err = withConfigHygiene(report, cat, f.live.loaded, f.options().Disabled)
+	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2

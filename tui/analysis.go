@@ -27,6 +27,10 @@ type loadedMsg struct {
 	err       error
 }
 
+// sourceFindings finds what is wrong with where a catalog's tools come
+// from, each finding at a tool of the catalog (Options.SourceFindings).
+type sourceFindings = func(*catalog.Catalog) []lint.Finding
+
 // analysedMsg answers the first analysis of the catalog.
 type analysedMsg struct {
 	id   int
@@ -136,7 +140,7 @@ func judge(id int, s *similarity.Scores, th similarity.Thresholds) tea.Cmd {
 // reload re-reads and analyses the catalog in the background, so the
 // screen swaps to the new catalog whole; when the tools are the same as
 // old's, nothing needs doing again.
-func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options, cfg *config.Config, old *catalog.Catalog) tea.Cmd {
+func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts lint.Options, cfg *config.Config, source sourceFindings, old *catalog.Catalog) tea.Cmd {
 	return safeID("reload", id, func() tea.Msg {
 		cat, err := load(context.Background())
 		switch {
@@ -145,13 +149,13 @@ func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts l
 		case sameTools(old, cat):
 			return loadedMsg{id: id, unchanged: true}
 		}
-		return loadedMsg{id: id, snap: analyse(cat, opts, cfg)}
+		return loadedMsg{id: id, snap: analyse(cat, opts, cfg, source)}
 	})
 }
 
 // analyseCmd runs the rules and the declarations in the background.
-func analyseCmd(id int, cat *catalog.Catalog, opts lint.Options, cfg *config.Config) tea.Cmd {
+func analyseCmd(id int, cat *catalog.Catalog, opts lint.Options, cfg *config.Config, source sourceFindings) tea.Cmd {
 	return safeID("rules", id, func() tea.Msg {
-		return analysedMsg{id: id, snap: analyse(cat, opts, cfg)}
+		return analysedMsg{id: id, snap: analyse(cat, opts, cfg, source)}
 	})
 }

@@ -90,6 +90,10 @@ type Options struct {
 	// Reload re-reads the catalog's source; nil when it cannot be re-read
 	// (stdin).
 	Reload func(ctx context.Context) (*catalog.Catalog, error)
+	// SourceFindings are findings on where the tools come from rather
+	// than on the tools: an mcp-config file's own hygiene, each at its
+	// server's first tool of the catalog given. Nil: none.
+	SourceFindings func(*catalog.Catalog) []lint.Finding
 	// Watch is the file whose saves trigger a reload, "" for none.
 	Watch string
 	// Changes is a live source's news (tools changed, server lost); nil

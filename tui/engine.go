@@ -34,6 +34,9 @@ type engine struct {
 	// be nil.
 	open func(string) (embed.Embedder, error)
 	load func(context.Context) (*catalog.Catalog, error)
+	// source finds what is wrong with where the tools come from (an
+	// mcp-config's hygiene); nil for nothing.
+	source sourceFindings
 	// specs are the embedders the embedder key cycles through.
 	specs []string
 	// cfg is the project config in force, nil for none; a triage
@@ -66,7 +69,7 @@ type engine struct {
 }
 
 func newEngine(opts Options) engine {
-	return engine{lint: opts.Lint, open: opts.OpenEmbedder, load: opts.Reload, specs: opts.Embedders,
+	return engine{lint: opts.Lint, open: opts.OpenEmbedder, load: opts.Reload, source: opts.SourceFindings, specs: opts.Embedders,
 		spec: opts.Embedder, scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, cfg: opts.Config}
 }
 
@@ -92,7 +95,7 @@ func (e *engine) close() {
 // analyse runs the rules and the declarations on cat in the background.
 func (e *engine) analyse(cat *catalog.Catalog) tea.Cmd {
 	e.analyseID++
-	return analyseCmd(e.analyseID, cat, e.lint, e.cfg)
+	return analyseCmd(e.analyseID, cat, e.lint, e.cfg, e.source)
 }
 
 // reload re-reads the catalog, when its source can be re-read.
@@ -101,7 +104,7 @@ func (e *engine) reload(old *catalog.Catalog) tea.Cmd {
 		return nil
 	}
 	e.loadID++
-	return reload(e.loadID, e.load, e.lint, e.cfg, old)
+	return reload(e.loadID, e.load, e.lint, e.cfg, e.source, old)
 }
 
 // relist re-reads the catalog because a live source said its tools

@@ -58,8 +58,11 @@ func bare(cat *catalog.Catalog, gate lint.Gate, cfg *config.Config) *snapshot {
 
 // analyse runs the structural rules and judges the declarations: quick,
 // but proportional to the catalog, so it runs in the background.
-func analyse(cat *catalog.Catalog, opts lint.Options, cfg *config.Config) *snapshot {
+func analyse(cat *catalog.Catalog, opts lint.Options, cfg *config.Config, source sourceFindings) *snapshot {
 	s := &snapshot{cat: cat, findings: lint.Structural(cat, opts), decls: make([]declaration, len(cat.Tools)), analysed: true, cfg: cfg}
+	if source != nil {
+		s.findings = append(s.findings, source(cat)...)
+	}
 	for i, t := range cat.Tools {
 		s.decls[i].rules, s.decls[i].refusal = declare.Read(t)
 	}

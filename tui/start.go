@@ -25,9 +25,11 @@ type StartFunc func(ctx context.Context, stage func(string)) (*Started, error)
 type Started struct {
 	Catalog *catalog.Catalog
 	Reload  func(context.Context) (*catalog.Catalog, error)
-	Changes <-chan live.Change
-	Origin  string
-	Call    CallFunc
+	// SourceFindings are as Options.SourceFindings, for the source reached.
+	SourceFindings sourceFindings
+	Changes        <-chan live.Change
+	Origin         string
+	Call           CallFunc
 }
 
 // CallFunc calls a tool on its live server with arguments as JSON.
@@ -139,6 +141,9 @@ func (m *Model) started(r *Started) tea.Cmd {
 		m.opts.Origin = r.Origin
 	}
 	m.eng.load = r.Reload
+	if r.SourceFindings != nil {
+		m.opts.SourceFindings, m.eng.source = r.SourceFindings, r.SourceFindings
+	}
 	m.setSnapshot(bare(r.Catalog, m.eng.lint.Gate, m.eng.cfg))
 	return m.work()
 }
