@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -20,10 +19,8 @@ import (
 	"toolscope/core/baseline"
 	"toolscope/core/catalog"
 	"toolscope/core/config"
-	"toolscope/core/jsonv"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
-	"toolscope/core/live"
 	"toolscope/core/report"
 	"toolscope/core/safefile"
 	"toolscope/core/similarity"
@@ -95,7 +92,7 @@ func runLint(args []string, io stdio) int {
 	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no review pairs (the gate is unchanged)")
 	fs.IntVar(&lr.maxWarnings, "max-warnings", -1, "fail when the run has more than `N` warnings, over every catalog (-1: no limit)")
 	fs.Var(&lr.failOn, "fail-on", "`LIST` of what else fails the gate: review (the review pairs), stale (a config ignore or accept entry, or a baseline entry, that matched nothing)")
-	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory)")
+	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory, or its file name when catalogs share a directory)")
 	lr.probe = addProbeGateFlags(fs)
 	jf := addJudgeFlags(fs)
 	jf.noCache = &f.noCache
@@ -380,12 +377,9 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
 }
 
-// lintMerged loads every catalog and lints them as one (--merge): each
-// tool's name qualified by its catalog's directory (`github__create_issue`),
-// as hosts qualify the tools of several servers, similarity compared by the
-// names the servers serve, as --mcp-config does. The merged catalog has no
-// single file: its results carry logical locations only. The config is the
-// one found from the working directory (or --config).
+// lintMerged loads every catalog and lints them as one (--merge;
+// mergeCatalogs). The config is the one found from the working directory
+// (or --config).
 func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, io stdio, p *progress) (linted, int) {
 	fc, cfg, code := configured("", f, fs, cfgFlags, io)
 	if code != 0 {
@@ -396,27 +390,14 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 		fc.neighbours = judgeNeighbours
 	}
 	p.step("loading the catalogs")
-	merged := &catalog.Catalog{Source: fmt.Sprintf("%s%d catalogs", report.MergedPrefix, len(targets))}
-	used := map[string]int{}
-	for _, t := range targets {
-		cat, err := fc.live.load(t.arg, io)
-		if err != nil {
-			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-			return linted{}, 2
-		}
-		prefix := mergePrefix(t.arg)
-		if used[prefix]++; used[prefix] > 1 {
-			prefix = fmt.Sprintf("%s%d", prefix, used[prefix])
-		}
-		for _, tl := range cat.Tools {
-			q := *tl
-			q.Index = len(merged.Tools)
-			q.Server, q.ServedName = prefix, tl.OwnName()
-			q.Name = live.QualifiedName(prefix, tl.Name)
-			q.Entry = prefix + "." + tl.Entry
-			q.Pos = jsonv.Pos{} // the merged catalog is no file
-			merged.Tools = append(merged.Tools, &q)
-		}
+	args := make([]string, len(targets))
+	for k, t := range targets {
+		args[k] = t.arg
+	}
+	merged, err := mergeCatalogs(args, fc.live, io)
+	if err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+		return linted{}, 2
 	}
 	lintGCFor(len(merged.Tools))
 	report, err := analyzeCatalog(context.Background(), merged, &fc, p)
@@ -436,17 +417,6 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 	report.ShareByServerWith(merged, fc.tokenMeter())
 	report.Score = lint.ScoreWith(report, merged, nil, fc.tokenMeter())
 	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
-}
-
-// mergePrefix names a catalog's tools in a merged run: its directory's
-// name (servers/github/tools.json is github), or the file's name without
-// its extension for a file in the working directory.
-func mergePrefix(arg string) string {
-	dir := filepath.Base(filepath.Dir(filepath.Clean(arg)))
-	if dir == "." || dir == string(filepath.Separator) || dir == ".." {
-		dir = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
-	}
-	return dir
 }
 
 // baselineOf is the baseline of a run: one catalog's results as they are,
