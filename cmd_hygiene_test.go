@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -187,6 +188,35 @@ func TestExplorerTwoServersOnATerminal(t *testing.T) {
 	tm.waitText("1/1")
 	tm.send("\r")
 	tm.waitText("config-inline-secret · env.OPS_API_TOKEN")
+	tm.send("q")
+	tm.end()
+}
+
+// The explorer on several catalogs merges them as lint --merge does: each
+// server named by its file (the two share a folder), the cross-server
+// band in force, r merging them again; off a terminal, the report gives
+// each server's share. Stdin is no catalog to merge.
+func TestExplorerMergedCatalogs(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("core", "calibration", "testdata", "twins", "catalogs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	neon, supabase := filepath.Join(dir, "neon-mcp-server.json"), filepath.Join(dir, "supabase-mcp-server.json")
+	code, out, errOut := runCmd("", "--embedder", "mock", neon, supabase)
+	if code != 0 && code != 1 || !strings.Contains(out, "merged:2 catalogs") || !strings.Contains(out, "neon-mcp-server      16 tools") ||
+		!strings.Contains(out, "across servers  neon-mcp-server__delete_branch <> supabase-mcp-server__delete_branch") {
+		t.Errorf("off a terminal: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCmd("", neon, "-"); code != 2 || !strings.Contains(errOut, "stdin (-) is one catalog") {
+		t.Errorf("stdin merged: exit %d, %q", code, errOut)
+	}
+
+	tm := startTerm(t, runOpts{w: 160, h: 30, args: []string{"--embedder", "mock", neon, supabase}})
+	tm.waitText("across servers ≥")
+	tm.waitText("merged:2 catalogs")
+	tm.waitText("supabase-mcp-server__")
+	tm.send("r")
+	tm.waitText("across servers ≥")
 	tm.send("q")
 	tm.end()
 }

@@ -26,8 +26,9 @@ import (
 )
 
 const (
-	exploreUsage   = "[flags] [CATALOG]"
-	exploreSummary = "Explore a tool catalog in the terminal (the bundled demo when CATALOG is left out);\n" +
+	exploreUsage   = "[flags] [CATALOG...]"
+	exploreSummary = "Explore a tool catalog in the terminal (the bundled demo when CATALOG is left out; several\n" +
+		"CATALOGs are merged as lint --merge merges them, as a host given all of them sees them);\n" +
 		"when stdout is not a terminal, print the lint text report instead (exit 0 ok, 1 failed, 2 usage or input error)."
 )
 
@@ -40,7 +41,7 @@ func runExplore(args []string, io stdio) int {
 	}
 	arg, kind, f := x.arg, x.kind, x.flags
 	if !io.outTTY || kind != sourceLive {
-		cat, err := f.live.load(arg, io)
+		cat, err := x.load(io)
 		if err != nil {
 			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 			return 2
@@ -83,10 +84,20 @@ func runExplore(args []string, io stdio) int {
 	return code
 }
 
+// load reads the catalog, or the catalogs merged.
+func (x *exploreCommand) load(io stdio) (*catalog.Catalog, error) {
+	if x.kind == sourceMerged {
+		return mergeCatalogs(x.merge, x.flags.live, io)
+	}
+	return x.flags.live.load(x.arg, io)
+}
+
 // exploreCommand is the explorer's command line, resolved: the CATALOG
 // argument, what it names, and the flags with the project config taken in.
 type exploreCommand struct {
-	arg   string
+	arg string
+	// merge are the catalogs of a merged explorer (sourceMerged).
+	merge []string
 	kind  sourceKind
 	flags *catalogFlags
 	cfg   *configFlags
@@ -117,10 +128,22 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	}
 	// No CATALOG is the demo.
 	arg, rest, _ := f.live.catalogArgs(positional)
+	var merge []string
 	if len(rest) > 0 {
-		return nil, exploreUsageError(io, fmt.Sprintf("want at most one CATALOG, got %s", plural(len(positional), "argument", "arguments"))), false
+		// Several catalogs are one merged catalog, as a host given all of
+		// them sees them (lint --merge).
+		if f.live.config != "" {
+			return nil, exploreUsageError(io, fmt.Sprintf("--mcp-config replaces CATALOG; drop %s or the flag", strings.Join(positional, " "))), false
+		}
+		if slices.Contains(positional, "-") {
+			return nil, exploreUsageError(io, "stdin (-) is one catalog: give the catalogs to merge as files"), false
+		}
+		merge, arg = positional, ""
 	}
 	kind := resolveSource(arg, f)
+	if merge != nil {
+		kind = sourceMerged
+	}
 	if kind == sourceDemo && cfgFlags.path == "" {
 		// The demo is no project's catalog: only --config steers it.
 		cfgFlags.none = true
@@ -163,13 +186,17 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 			return nil, 2, false
 		}
 	}
-	return &exploreCommand{arg: arg, kind: kind, flags: f, cfg: cfgFlags, judge: jf, probe: probe}, 0, true
+	return &exploreCommand{arg: arg, merge: merge, kind: kind, flags: f, cfg: cfgFlags, judge: jf, probe: probe}, 0, true
 }
 
 // options are the explorer's options for the command (cat is nil for a
 // live source, reached behind the start screen).
 func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 	o := exploreOptions(x.arg, x.kind, cat, x.flags, io)
+	if x.kind == sourceMerged {
+		// r merges them again; no one file is watched.
+		o.Reload = func(context.Context) (*catalog.Catalog, error) { return x.load(io) }
+	}
 	o.ConfigPath = newConfigPath(x.arg, x.kind, x.cfg)
 	o.Probe = x.probe
 	if export := o.Export; export != nil {
@@ -304,6 +331,7 @@ const (
 	sourceStdin                   // "-"
 	sourceFile                    // a catalog file
 	sourceLive                    // an MCP server or the --mcp-config servers
+	sourceMerged                  // several CATALOGs, merged as lint --merge merges them
 )
 
 func resolveSource(arg string, f *catalogFlags) sourceKind {
@@ -405,6 +433,7 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 			return 2
 		}
 	}
+	report.ShareByServerWith(cat, f.tokenMeter()) // several servers: each one's share, as lint gives it
 	if _, err := scoreReport(report, cat, f.config, arg, f.tokenMeter()); err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2

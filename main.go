@@ -44,7 +44,7 @@ var commands = map[string]command{}
 // register adds a subcommand; each cmd_*.go file registers its own.
 func register(c command) { commands[c.name] = c }
 
-// explore runs the bare `toolscope [flags] [CATALOG]`: the explorer on a
+// explore runs the bare `toolscope [flags] [CATALOG...]`: the explorer on a
 // terminal, the text report otherwise. It is set by the file that owns the
 // explorer mode.
 var explore func(args []string, io stdio) int
@@ -98,8 +98,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "toolscope: explore and lint the tool catalogs LLM agents are given.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
-	fmt.Fprintln(w, "  toolscope [flags] [CATALOG]")
-	fmt.Fprintln(w, "      explore (on a terminal) or print the text report; the bundled demo when CATALOG is left out")
+	fmt.Fprintln(w, "  toolscope [flags] [CATALOG...]")
+	fmt.Fprintln(w, "      explore (on a terminal) or print the text report; the bundled demo when CATALOG is left out,")
+	fmt.Fprintln(w, "      several CATALOGs merged as a host given all of them sees them")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
