@@ -327,11 +327,11 @@ func liveName(arg string, f *catalogFlags) string {
 type sourceKind int
 
 const (
-	sourceDemo  sourceKind = iota // no CATALOG: the bundled demo
-	sourceStdin                   // "-"
-	sourceFile                    // a catalog file
-	sourceLive                    // an MCP server or the --mcp-config servers
-	sourceMerged                  // several CATALOGs, merged as lint --merge merges them
+	sourceDemo   sourceKind = iota // no CATALOG: the bundled demo
+	sourceStdin                    // "-"
+	sourceFile                     // a catalog file
+	sourceLive                     // an MCP server or the --mcp-config servers
+	sourceMerged                   // several CATALOGs, merged as lint --merge merges them
 )
 
 func resolveSource(arg string, f *catalogFlags) sourceKind {
