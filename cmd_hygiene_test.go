@@ -122,7 +122,10 @@ func TestLintMergeAcrossServers(t *testing.T) {
 	var r struct {
 		Similarity struct {
 			Thresholds struct{ CrossServer float64 }
-			Confusable []struct{ A, B, Band string }
+			Confusable []struct {
+				A, B, Band, Hint string
+				Fixes            []struct{ Tool, Other, Append string }
+			}
 		}
 		Structural []struct{ Rule, Tool string }
 		Servers    []struct {
@@ -143,6 +146,16 @@ func TestLintMergeAcrossServers(t *testing.T) {
 			twins++
 			if p.Band != "cross-server" {
 				t.Errorf("%s/%s across servers judged by band %q", p.A, p.B, p.Band)
+			}
+			// The hint says what a twin is, and each fix names the other
+			// server's tool so that it is told from its own.
+			if !strings.HasPrefix(p.Hint, "the two read as one job done on two servers (neon and supabase): turn one of them off in the host") {
+				t.Errorf("%s/%s hint %q", p.A, p.B, p.Hint)
+			}
+			for _, f := range p.Fixes {
+				if !strings.Contains(f.Append, "`"+f.Other+"`") {
+					t.Errorf("the fix for %s names the other tool not as %s: %q", f.Tool, f.Other, f.Append)
+				}
 			}
 		} else if p.Band != "" {
 			t.Errorf("%s/%s inside one server judged by band %q", p.A, p.B, p.Band)

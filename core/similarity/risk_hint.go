@@ -361,12 +361,31 @@ func riskFixes(a, b *catalog.Tool, pa, pb nameParts, c choiceAxis, aNamesB, bNam
 	pa, pb = asHint(pa, pb), asHint(pb, pa)
 	var out []Fix
 	if !aNamesB {
-		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", b.OwnName(), c.b.condition(pb, c.a), takes(ownParams(b, a)))})
+		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", nameFrom(b, a), c.b.condition(pb, c.a), takes(ownParams(b, a)))})
 	}
 	if !bNamesA {
-		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", a.OwnName(), c.a.condition(pa, c.b), takes(ownParams(a, b)))})
+		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", nameFrom(a, b), c.a.condition(pa, c.b), takes(ownParams(a, b)))})
 	}
 	return out
+}
+
+// nameFrom is how tool x is named in tool from's description: the name
+// its server serves when both are one server's, else the name a merged
+// catalog gives it (two servers' delete_branch are told apart only by
+// their servers).
+func nameFrom(x, from *catalog.Tool) string {
+	if x.Server == from.Server {
+		return x.OwnName()
+	}
+	return x.Name
+}
+
+// twinHint is the hint of a pair the cross-server band judged confusable:
+// across servers two tools that read this alike are most often one job
+// done twice, which no sentence in a description settles as well as
+// mounting one of them; hint is the pair's hint otherwise.
+func twinHint(a, b *catalog.Tool, hint string) string {
+	return fmt.Sprintf("the two read as one job done on two servers (%s and %s): turn one of them off in the host, since a model given both cannot tell which is meant; or %s", a.Server, b.Server, hint)
 }
 
 // ownParams lists up to two top-level parameters x takes and y does not,
