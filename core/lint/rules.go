@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"toolscope/core/catalog"
@@ -61,6 +62,10 @@ type Context struct {
 	common map[string]bool
 	// meter counts definitions' tokens.
 	meter *tokens.Meter
+	// qualified are the tools each host qualifies into each name
+	// (qualifiedNames), worked out once whichever rule asks first.
+	qualifiedOnce sync.Once
+	qualified     []map[string][]int
 }
 
 // TokensOver counts the catalog's tool definitions under o200k_base, in

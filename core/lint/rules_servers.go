@@ -45,6 +45,29 @@ var hostSchemes = []hostScheme{
 	{host: "Cursor", name: func(s, t string) string { return s + t }, limit: 60},
 }
 
+// qualifiedNames is, for each host scheme that can qualify two tools into
+// one name, the indices of the tools each qualified name is given, in
+// catalog order: worked out once for the catalog, on first use.
+func (c *Context) qualifiedNames() []map[string][]int {
+	c.qualifiedOnce.Do(func() {
+		c.qualified = make([]map[string][]int, len(hostSchemes))
+		for k, h := range hostSchemes {
+			if !h.collides {
+				continue
+			}
+			m := map[string][]int{}
+			for i, t := range c.Catalog.Tools {
+				if server, tool, ok := serverTool(t); ok {
+					q := h.name(server, tool)
+					m[q] = append(m[q], i)
+				}
+			}
+			c.qualified[k] = m
+		}
+	})
+	return c.qualified
+}
+
 // serverTool is a merged catalog tool's server and served name.
 func serverTool(t *catalog.Tool) (server, tool string, ok bool) {
 	if t.Server == "" {
@@ -100,14 +123,18 @@ func QualifiedCollisionRule() Rule {
 			if !ok {
 				return nil
 			}
-			for _, h := range hostSchemes {
+			named := c.qualifiedNames()
+			for k, h := range hostSchemes {
 				if !h.collides {
 					continue
 				}
 				mine := h.name(server, tool)
-				for _, o := range c.Catalog.Tools[:t.Index] {
-					os, ot, ok := serverTool(o)
-					if !ok || (os == server && ot == tool) || h.name(os, ot) != mine {
+				for _, i := range named[k][mine] {
+					if i >= t.Index {
+						break
+					}
+					os, ot, _ := serverTool(c.Catalog.Tools[i])
+					if os == server && ot == tool {
 						continue
 					}
 					return []Finding{{Severity: SeverityError,
