@@ -205,10 +205,11 @@ func TestExplorerTwoServersOnATerminal(t *testing.T) {
 	tm.end()
 }
 
-// The explorer on several catalogs merges them as lint --merge does: each
-// server named by its file (the two share a folder), the cross-server
-// band in force, r merging them again; off a terminal, the report gives
-// each server's share. Stdin is no catalog to merge.
+// The explorer on several catalogs (or a folder of them) merges them as
+// lint --merge does: each server named by its file (the two share a
+// folder), the cross-server band in force, r merging them again; off a
+// terminal, the report gives each server's share. Stdin is no catalog to
+// merge.
 func TestExplorerMergedCatalogs(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("core", "calibration", "testdata", "twins", "catalogs"))
 	if err != nil {
@@ -222,6 +223,16 @@ func TestExplorerMergedCatalogs(t *testing.T) {
 	}
 	if code, _, errOut := runCmd("", neon, "-"); code != 2 || !strings.Contains(errOut, "stdin (-) is one catalog") {
 		t.Errorf("stdin merged: exit %d, %q", code, errOut)
+	}
+	// A folder is its catalogs merged; a glob of one file is that file.
+	if code, out, errOut := runCmd("", "--no-similarity", dir); code > 1 || !strings.Contains(out, "merged:13 catalogs") {
+		t.Errorf("a folder: exit %d\n%.300s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCmd("", "--no-similarity", filepath.Join(dir, "neon*.json")); code > 1 || !strings.Contains(out, "neon-mcp-server.json · 16 tools") {
+		t.Errorf("a glob of one file: exit %d\n%.300s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCmd("", t.TempDir()); code != 2 || !strings.Contains(errOut, "a directory with no .json file") {
+		t.Errorf("an empty folder: exit %d, %q", code, errOut)
 	}
 
 	tm := startTerm(t, runOpts{w: 160, h: 30, args: []string{"--embedder", "mock", neon, supabase}})

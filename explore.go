@@ -84,6 +84,19 @@ func runExplore(args []string, io stdio) int {
 	return code
 }
 
+// isFolderOrGlob reports whether a CATALOG argument names a folder or a
+// glob pattern: catalogs to find and merge.
+func isFolderOrGlob(arg string) bool {
+	if !isFileArg(arg) {
+		return false
+	}
+	if hasGlobMeta(arg) {
+		return true
+	}
+	st, err := os.Stat(arg)
+	return err == nil && st.IsDir()
+}
+
 // load reads the catalog, or the catalogs merged.
 func (x *exploreCommand) load(io stdio) (*catalog.Catalog, error) {
 	if x.kind == sourceMerged {
@@ -129,16 +142,27 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	// No CATALOG is the demo.
 	arg, rest, _ := f.live.catalogArgs(positional)
 	var merge []string
-	if len(rest) > 0 {
-		// Several catalogs are one merged catalog, as a host given all of
-		// them sees them (lint --merge).
+	if len(rest) > 0 || f.live.config == "" && isFolderOrGlob(arg) {
+		// Several catalogs (a folder, a glob) are one merged catalog, as
+		// a host given all of them sees them (lint --merge).
 		if f.live.config != "" {
 			return nil, exploreUsageError(io, fmt.Sprintf("--mcp-config replaces CATALOG; drop %s or the flag", strings.Join(positional, " "))), false
 		}
 		if slices.Contains(positional, "-") {
 			return nil, exploreUsageError(io, "stdin (-) is one catalog: give the catalogs to merge as files"), false
 		}
-		merge, arg = positional, ""
+		targets, err := expandCatalogs(positional)
+		if err != nil {
+			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+			return nil, 2, false
+		}
+		arg = targets[0].arg
+		if len(targets) > 1 {
+			arg = ""
+			for _, t := range targets {
+				merge = append(merge, t.arg)
+			}
+		}
 	}
 	kind := resolveSource(arg, f)
 	if merge != nil {
