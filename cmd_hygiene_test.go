@@ -231,6 +231,13 @@ func TestExplorerMergedCatalogs(t *testing.T) {
 	if code, out, errOut := runCmd("", "--no-similarity", filepath.Join(dir, "neon*.json")); code > 1 || !strings.Contains(out, "neon-mcp-server.json · 16 tools") {
 		t.Errorf("a glob of one file: exit %d\n%.300s%s", code, out, errOut)
 	}
+	literal := filepath.Join(t.TempDir(), "tools[1].json")
+	if data, err := os.ReadFile(neon); err != nil || os.WriteFile(literal, data, 0o644) != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runCmd("", "--no-similarity", literal); code > 1 || !strings.Contains(out, "tools[1].json · 16 tools") {
+		t.Errorf("a file whose name looks like a glob: exit %d\n%.300s%s", code, out, errOut)
+	}
 	if code, _, errOut := runCmd("", t.TempDir()); code != 2 || !strings.Contains(errOut, "a directory with no .json file") {
 		t.Errorf("an empty folder: exit %d, %q", code, errOut)
 	}

@@ -90,11 +90,10 @@ func isFolderOrGlob(arg string) bool {
 	if !isFileArg(arg) {
 		return false
 	}
-	if hasGlobMeta(arg) {
-		return true
+	if st, err := os.Stat(arg); err == nil {
+		return st.IsDir() // a file named tools[1].json is that file
 	}
-	st, err := os.Stat(arg)
-	return err == nil && st.IsDir()
+	return hasGlobMeta(arg)
 }
 
 // load reads the catalog, or the catalogs merged.
