@@ -153,14 +153,8 @@ func TestProbeModelFlagsKeepTheirOldSpellings(t *testing.T) {
 // requests that touch it sent again to the record's model, the judge's
 // sentences asked; a stale record is refused before any request.
 func TestExplorerFixRunsTheLoopForOnePair(t *testing.T) {
-	s, url := newStandIn(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "tools.json")
-	os.WriteFile(path, []byte(standInCatalog), 0o644)
-	ex := writeFile(t, "examples.jsonl", standInExamples)
-	if code, _, errb := runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--record", path); code != 0 {
-		t.Fatalf("probe: exit %d: %s", code, errb)
-	}
+	s, url, path := probedStandIn(t)
+	dir := filepath.Dir(path)
 	rec, err := judge.ReadProbeFile(filepath.Join(dir, judge.ProbeFileName))
 	if err != nil || rec == nil {
 		t.Fatal(err)

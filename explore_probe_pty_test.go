@@ -3,8 +3,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,14 +11,7 @@ import (
 // call to the selected tool from the probe record beside the catalog,
 // and the boundary's verdict on it shows.
 func TestExplorerLoadsTheModelsArgumentsOnATerminal(t *testing.T) {
-	_, url := newStandIn(t)
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(standInCatalog), 0o644)
-	ex := writeFile(t, "examples.jsonl", standInExamples)
-	if code, _, errb := runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--record", cat); code != 0 {
-		t.Fatalf("probe: exit %d: %s", code, errb)
-	}
+	_, _, cat := probedStandIn(t)
 	tm := startTerm(t, runOpts{w: 160, h: 45, args: []string{"--embedder", "mock", cat}})
 	tm.waitText("tools.json", "search_files")
 	tm.send("a")
@@ -43,14 +34,7 @@ func TestExplorerLoadsTheModelsArgumentsOnATerminal(t *testing.T) {
 // kept fix is told in the footer, shown in the pair's detail, and its
 // sentences become the what-if drafts.
 func TestExplorerFixesAConfusedPairOnATerminal(t *testing.T) {
-	s, url := newStandIn(t)
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(standInCatalog), 0o644)
-	ex := writeFile(t, "examples.jsonl", standInExamples)
-	if code, _, errb := runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--record", cat); code != 0 {
-		t.Fatalf("probe: exit %d: %s", code, errb)
-	}
+	s, url, cat := probedStandIn(t)
 	tm := startTerm(t, runOpts{w: 160, h: 45, args: []string{"--embedder", "mock", "--judge", "openai:standin", "--judge-url", url, cat}})
 	tm.waitText("tools.json", "search_files")
 	tm.send("/search_logs")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -174,4 +176,21 @@ func newStandIn(t *testing.T) (*standIn, string) {
 	t.Cleanup(srv.Close)
 	clearJudgeEnv(t)
 	return s, srv.URL + "/v1"
+}
+
+// probedStandIn serves the stand-in and records a probe of its catalog
+// (written to a temporary tools.json, the record beside it) under
+// --tool-choice auto: the explorer's tests start from that record.
+func probedStandIn(t *testing.T) (s *standIn, url, cat string) {
+	t.Helper()
+	s, url = newStandIn(t)
+	cat = filepath.Join(t.TempDir(), "tools.json")
+	if err := os.WriteFile(cat, []byte(standInCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ex := writeFile(t, "examples.jsonl", standInExamples)
+	if code, _, errb := runCmd("", "probe", "--model", "openai:standin", "--url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--record", cat); code != 0 {
+		t.Fatalf("probe: exit %d: %s", code, errb)
+	}
+	return s, url, cat
 }
