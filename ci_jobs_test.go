@@ -89,6 +89,9 @@ type ghCase struct {
 	baseFiles   map[string]string
 	headFiles   map[string]string
 	actionInput map[string]string
+	// toolscope, when set, is what `go install` installs instead of the
+	// built binary.
+	toolscope string
 }
 
 // ghRun is one job's run.
@@ -113,7 +116,10 @@ const toolscopeRepo = "tools-org/toolscope"
 
 func newGHRun(t *testing.T, c ghCase) *ghRun {
 	t.Helper()
-	toolscope := binary(t)
+	toolscope := c.toolscope
+	if toolscope == "" {
+		toolscope = binary(t)
+	}
 	root := t.TempDir()
 	r := &ghRun{t: t, c: c, ws: filepath.Join(root, "ws"), temp: filepath.Join(root, "temp"), gopath: filepath.Join(root, "gopath"), bin: filepath.Join(root, "bin"), checkout: map[string]string{}}
 	for _, d := range []string{r.temp, r.bin} {
@@ -540,7 +546,7 @@ func (r *ghRun) run(steps []ghStep) bool {
 
 func (r *ghRun) read(path string) string {
 	r.t.Helper()
-	data, err := os.ReadFile(filepath.Join(r.ws, path))
+	data, err := os.ReadFile(r.inWS(path))
 	if err != nil {
 		return ""
 	}
@@ -683,4 +689,114 @@ func (r *ghRun) inWS(p string) string {
 		return p
 	}
 	return filepath.Join(r.ws, p)
+}
+
+// The action hands toolscope its args and headers argument for argument:
+// a header's spaces, quotes and $(...) stay in it and nothing runs; a flag
+// and its value split by a space fail with one line saying how to write it.
+func TestActionArgs(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here")
+	}
+	_, steps := ciJob(t, "action")
+	argv := filepath.Join(t.TempDir(), "argv")
+	fake := filepath.Join(t.TempDir(), "toolscope")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\nprintf '%s\\0' \"$@\" > "+argv+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	set := map[string]string{"TOOLSCOPE_REPOSITORY": toolscopeRepo, "TOOLSCOPE_REF": "v0.9.0"}
+	files := map[string]string{"tools.json": "{}"}
+	r := newGHRun(t, ghCase{vars: set, headFiles: files, toolscope: fake, actionInput: map[string]string{
+		"catalogs": "tools.json servers/**/tools.json",
+		"args":     "--baseline=toolscope baseline.json\n\n  --strict  \n--mcp-config=mcp.json",
+		"headers":  "Authorization: Bearer a'b\"c $(touch pwned) `id`\nX-Team: tools *",
+	}})
+	if !r.run(steps) {
+		t.Fatalf("the job failed: %s", r.log.String())
+	}
+	data, err := os.ReadFile(argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+	out := filepath.Join(r.temp, "toolscope")
+	want := []string{"lint", "--format", "github", "--format", "sarif=" + out + "/toolscope.sarif",
+		"--baseline=toolscope baseline.json", "--strict", "--mcp-config=mcp.json",
+		"--header", "Authorization: Bearer a'b\"c $(touch pwned) `id`", "--header", "X-Team: tools *",
+		"tools.json", "servers/**/tools.json"}
+	if !slices.Equal(got, want) {
+		t.Errorf("toolscope got\n%q\nwant\n%q", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(r.ws, "pwned")); err == nil {
+		t.Error("a header's $(...) ran")
+	}
+
+	r = newGHRun(t, ghCase{vars: set, headFiles: files, toolscope: fake, actionInput: map[string]string{"catalogs": "tools.json", "args": "--strict\n--baseline toolscope-baseline.json"}})
+	if r.run(steps) {
+		t.Fatal("a flag split from its value by a space passed")
+	}
+	if n := strings.Count(r.log.String(), "::error::"); n != 1 || !strings.Contains(r.log.String(), "args line 2") || !strings.Contains(r.log.String(), "--name=value") {
+		t.Errorf("want one line naming args line 2 and the --name=value form:\n%s", r.log.String())
+	}
+}
+
+// The action over the monorepo fixture: its one lint run fails the gate
+// on the one catalog with an error, writes a SARIF log with a run per
+// catalog, and passes once the error is fixed.
+func TestActionMonorepo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here")
+	}
+	_, steps := ciJob(t, "action")
+	files := map[string]string{}
+	err := filepath.WalkDir("testdata/monorepo", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel("testdata/monorepo", p)
+		files[rel] = mustRead(t, p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := map[string]string{"TOOLSCOPE_REPOSITORY": toolscopeRepo, "TOOLSCOPE_REF": "v0.9.0"}
+	in := map[string]string{"catalogs": "services/**/tools.json tools/", "args": "--no-similarity"}
+	r := newGHRun(t, ghCase{vars: set, headFiles: files, actionInput: in})
+	if r.run(steps) {
+		t.Errorf("the job passed on the catalog with an error:\n%s", r.log.String())
+	}
+	sarif := r.read(filepath.Join(r.temp, "toolscope", "toolscope.sarif"))
+	if n := strings.Count(sarif, `"automationDetails"`); n != 5 {
+		t.Errorf("the SARIF log has %d runs, want 5", n)
+	}
+	key := r.cacheKey
+	files["services/slack/tools.json"] = strings.Replace(files["services/slack/tools.json"], `"urgent"`, `3`, 1)
+	r = newGHRun(t, ghCase{vars: set, headFiles: files, actionInput: in})
+	if !r.run(steps) {
+		t.Errorf("the job failed once the error was fixed:\n%s", r.log.String())
+	}
+	if r.cacheKey == key {
+		t.Errorf("the cache key %q did not change with a catalog", key)
+	}
+	// A file no catalog names leaves the key alone.
+	files["node_modules/x/tools.json"] = "{}"
+	files["README.json"] = "{}"
+	key = r.cacheKey
+	r = newGHRun(t, ghCase{vars: set, headFiles: files, actionInput: in})
+	r.run(steps)
+	if r.cacheKey != key {
+		t.Errorf("the cache key changed with files outside the catalogs: %q, then %q", key, r.cacheKey)
+	}
+}
+
+// The README's action job is docs/ci.md's, which TestCIJobs runs.
+func TestREADMEActionJobIsDocs(t *testing.T) {
+	m := regexp.MustCompile("(?s)<!-- action -->\n```yaml\n(.*?)```\n").FindSubmatch(mustReadBytes(t, "README.md"))
+	if m == nil {
+		t.Fatal("the README has no action job")
+	}
+	if doc, _ := ciJob(t, "action"); doc != string(m[1]) {
+		t.Errorf("the README's action job differs from docs/ci.md's:\n%s\ndocs/ci.md:\n%s", m[1], doc)
+	}
 }
