@@ -251,3 +251,69 @@ func TestExplorerMergedCatalogs(t *testing.T) {
 	tm.send("q")
 	tm.end()
 }
+
+// One server of three that cannot start, or cannot be reached: lint
+// reports the other two, the config's own findings, and that server as an
+// error finding at its entry in the file; the gate fails (exit 1), the
+// run is no input error (never 2). Without it, the rest passes.
+func TestLintConfigServerDown(t *testing.T) {
+	behaviour, err := json.Marshal(livetest.Behaviour{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := map[string]any{"command": os.Args[0], "env": map[string]string{livetest.EnvBehaviour: string(behaviour)}}
+	cases := []struct {
+		name string
+		down map[string]any
+		why  string
+	}{
+		{"a program that does not exist", map[string]any{"command": "toolscope-no-such-server"}, "start: executable file not found"},
+		{"a loopback port nobody listens on", map[string]any{"url": "http://127.0.0.1:1/mcp"}, "connection refused"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+				"ops": server, "backup": server, "gone": tc.down,
+				"fetcher": map[string]any{"command": "npx", "args": []string{"-y", "some-mcp-server"}, "disabled": true},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := writeFile(t, "mcp.json", string(config))
+			code, out, errOut := runCmd("", "lint", "--no-similarity", "--format", "json", "--mcp-config", path)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1 (the gate fails on the server that is down)\n%s%s", code, out, errOut)
+			}
+			var r struct {
+				ToolCount  int
+				Structural []struct {
+					Rule, Tool, Severity, Message string
+					Line                          int
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if want := 2 * len(livetest.Tools()); r.ToolCount != want {
+				t.Errorf("%d tools, want the two servers' %d", r.ToolCount, want)
+			}
+			var down int
+			for _, f := range r.Structural {
+				if f.Rule == "config-server-unavailable" {
+					down++
+					if f.Tool != "gone" || f.Severity != "error" || f.Line == 0 || !strings.Contains(f.Message, tc.why) || !strings.Contains(f.Message, `server "gone" could not be listed`) {
+						t.Errorf("the finding: %+v", f)
+					}
+				}
+			}
+			if down != 1 {
+				t.Errorf("%d config-server-unavailable findings, want 1: %+v", down, r.Structural)
+			}
+			// --disable takes the finding away; the other servers pass.
+			code, out, errOut = runCmd("", "lint", "--no-similarity", "--disable", "config-server-unavailable", "--mcp-config", path)
+			if code > 1 || strings.Contains(out, "config-server-unavailable") || !strings.Contains(out, "ops__") {
+				t.Errorf("disabled: exit %d\n%s%s", code, out, errOut)
+			}
+		})
+	}
+}

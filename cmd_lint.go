@@ -106,6 +106,8 @@ func runLint(args []string, io stdio) int {
 		return usageError(io, "lint", fmt.Sprintf("want CATALOG arguments or --mcp-config FILE, not both; got %s", plural(len(positional), "argument", "arguments")))
 	case f.live.config != "":
 		targets = []target{{arg: ""}}
+		// A server that cannot start is a finding; the others are linted.
+		f.live.keepGoing = true
 	case len(positional) == 0:
 		return usageError(io, "lint", "want a CATALOG (or several), or --mcp-config FILE")
 	case slices.Contains(positional, ""):
@@ -349,7 +351,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	lintGCFor(len(cat.Tools))
 	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
 	if err == nil && fc.live.loaded != nil {
-		report, err = withConfigHygiene(report, cat, fc.live.loaded, fc.options().Disabled)
+		report, err = withConfigHygiene(report, cat, fc.live.loaded, fc.live.failed, fc.options().Disabled)
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))

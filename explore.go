@@ -441,7 +441,7 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 	p.end()
 	if err == nil && f.live.loaded != nil {
 		// As lint reports it: the config file's own findings too.
-		report, err = withConfigHygiene(report, cat, f.live.loaded, f.options().Disabled)
+		report, err = withConfigHygiene(report, cat, f.live.loaded, f.live.failed, f.options().Disabled)
 	}
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))

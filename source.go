@@ -20,8 +20,12 @@ import (
 type liveFlags struct {
 	config string
 	// loaded is the --mcp-config file as open read it.
-	loaded  *live.Config
-	servers listFlag
+	loaded *live.Config
+	// keepGoing lists the --mcp-config servers that start when others do
+	// not; failed names those left out by the last load.
+	keepGoing bool
+	failed    []live.Failure
+	servers   listFlag
 	headers headerFlag
 	timeout stepTimeout
 	bare    bool
@@ -136,6 +140,7 @@ func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 	cat, err := src.List(ctx)
 	if err == nil {
 		showNotes(io.err, src)
+		l.failed = src.Failed()
 	}
 	return cat, err
 }
@@ -155,7 +160,7 @@ func (l *liveFlags) open(ctx context.Context, arg string) (*live.Source, error) 
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	opts := live.Options{InitTimeout: time.Duration(l.timeout), PageTimeout: time.Duration(l.timeout), BareClient: l.bare}
+	opts := live.Options{InitTimeout: time.Duration(l.timeout), PageTimeout: time.Duration(l.timeout), BareClient: l.bare, KeepGoing: l.keepGoing}
 	if l.config != "" {
 		if arg != "" {
 			return nil, fmt.Errorf("--mcp-config %s replaces CATALOG; drop %s or the flag", l.config, arg)

@@ -12,6 +12,7 @@ const (
 	RuleConfigPlainHTTP       = "config-plain-http"
 	RuleConfigShellCommand    = "config-shell-command"
 	RuleConfigSecretsReadable = "config-secrets-readable"
+	RuleConfigServerDown      = "config-server-unavailable"
 )
 
 // ConfigRules is the pack of mcp-config rules.
@@ -66,6 +67,16 @@ func ConfigRules() []Rule {
 				Fix:    "Make the file private (`chmod 600`), and better, move the secrets out of it.",
 				Before: `-rw-r--r--  claude_desktop_config.json`,
 				After:  `-rw-------  claude_desktop_config.json`,
+			},
+		},
+		{
+			ID: RuleConfigServerDown, Severity: SeverityError, Check: none,
+			Summary: "a server in the config could not be started or listed",
+			Teaching: Teaching{
+				Why:    "A server that does not start, does not complete the MCP handshake or does not answer tools/list gives the host no tools, and its tools were not checked: the rest of the report is about the other servers only. Hosts start it the same way, so it fails for them too.",
+				Fix:    "Run its command by hand to see why (a missing program, package or variable, a wrong URL, a token the server refuses), fix the entry, or disable it (`\"disabled\": true`) or drop it if it is gone. `--server NAME,...` lints the others alone.",
+				Before: `"command": "npx", "args": ["-y", "@example/mcp-server-gone@1.0.0"]`,
+				After:  `"command": "npx", "args": ["-y", "@example/mcp-server@2.1.0"]`,
 			},
 		},
 	}

@@ -179,6 +179,32 @@ func TestConfigMergesServers(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("OpenConfig(broken) error %v, want %q", err, want)
 	}
+
+	// KeepGoing: the server that cannot start is left out and named, the
+	// others listed; each List tries it again.
+	opts.KeepGoing = true
+	kept, err := OpenConfig(context.Background(), cfg, []string{"ops-http", "broken"}, opts)
+	if err != nil {
+		t.Fatalf("KeepGoing: OpenConfig: %v", err)
+	}
+	t.Cleanup(func() { kept.Close() })
+	for round := range 2 {
+		cat, err = kept.List(context.Background())
+		if err != nil {
+			t.Fatalf("KeepGoing: List %d: %v", round, err)
+		}
+		if len(cat.Tools) != n || cat.Tools[0].Server != "ops-http" {
+			t.Errorf("KeepGoing: List %d: %d tools, want ops-http's %d", round, len(cat.Tools), n)
+		}
+		failed := kept.Failed()
+		if len(failed) != 1 || failed[0].Server != "broken" || failed[0].Err.Error() != want {
+			t.Errorf("KeepGoing: List %d: failed %+v, want broken: %s", round, failed, want)
+		}
+	}
+	// A lone server is no config: its failure fails the open.
+	if _, err := Open(context.Background(), Spec{Command: "toolscope-no-such-server"}, opts); err == nil {
+		t.Error("KeepGoing: a lone server that cannot start opened")
+	}
 }
 
 func TestConfigVariableMissing(t *testing.T) {

@@ -61,6 +61,11 @@ type Options struct {
 	// offer tools only to such clients) and answers their requests with
 	// no roots, a refusal and a decline.
 	BareClient bool
+	// KeepGoing lists a config file's servers that can be listed when
+	// others cannot: a server that fails to start, to shake hands or to
+	// list is left out of the catalog and named by Failed, instead of
+	// failing the List. (A lone server's failure still fails it.)
+	KeepGoing bool
 
 	// protocolVersion pins the version offered (tests reach the older
 	// handshake with it); "" offers the SDK's latest.
@@ -113,6 +118,19 @@ type Source struct {
 	notifyMu sync.Mutex
 	changes  chan Change
 	closed   bool
+
+	// pending holds, with KeepGoing, the errors of the servers that
+	// failed to start when the source was opened, for the first List to
+	// report instead of starting them again; failed is the last List's.
+	pending []error
+	failed  []Failure
+}
+
+// Failure is a config server left out of a catalog (Options.KeepGoing).
+type Failure struct {
+	// Server is the server's name in the config file.
+	Server string
+	Err    error
 }
 
 // Open starts or reaches one server and runs the MCP handshake.
@@ -135,22 +153,42 @@ func open(ctx context.Context, name string, specs []Spec, opts Options) (*Source
 	sctx, cancel := context.WithCancel(context.Background())
 	s := &Source{name: name, specs: specs, opts: opts, ctx: sctx, cancel: cancel,
 		conns: make([]*conn, len(specs)), changes: make(chan Change, 16)}
-	if err := s.connect(ctx); err != nil {
+	errs := s.connectAll(ctx)
+	if s.keepGoing() {
+		s.pending = errs
+		return s, nil
+	}
+	if err := firstError(errs); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
+// keepGoing reports whether a server's failure leaves it out of the
+// catalog rather than failing the List: KeepGoing on a config's servers.
+func (s *Source) keepGoing() bool {
+	return s.opts.KeepGoing && len(s.specs) > 0 && s.specs[0].Name != ""
+}
+
+// Failed names the servers the last List left out (Options.KeepGoing),
+// in the config's order, each with why.
+func (s *Source) Failed() []Failure {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.failed)
+}
+
 // String names the source: the command line, the URL without credentials,
 // or the config file.
 func (s *Source) String() string { return s.name }
 
-// connect dials every server not connected, concurrently.
-func (s *Source) connect(ctx context.Context) error {
+// connectAll dials every server not connected, concurrently, and
+// returns each one's error.
+func (s *Source) connectAll(ctx context.Context) []error {
 	ctx, stop := s.bound(ctx)
 	defer stop()
-	return s.each(func(i int) error {
+	return s.all(func(i int) error {
 		if c := s.conn(i); c != nil {
 			if c.alive() {
 				return nil
@@ -199,12 +237,23 @@ func (s *Source) bound(ctx context.Context) (context.Context, func()) {
 // each runs f for every server at once and returns the first error in
 // server order, noting how many others failed too.
 func (s *Source) each(f func(i int) error) error {
+	return firstError(s.all(f))
+}
+
+// all runs f for every server at once and returns each one's error.
+func (s *Source) all(f func(i int) error) []error {
 	errs := make([]error, len(s.specs))
 	var wg sync.WaitGroup
 	for i := range s.specs {
 		wg.Go(func() { errs[i] = f(i) })
 	}
 	wg.Wait()
+	return errs
+}
+
+// firstError is the first error in server order, noting how many others
+// failed too.
+func firstError(errs []error) error {
 	var first error
 	others := 0
 	for _, err := range errs {
@@ -232,13 +281,24 @@ func (s *Source) List(ctx context.Context) (*catalog.Catalog, error) {
 	if s.ctx.Err() != nil {
 		return nil, errors.New(s.name + ": the source is closed")
 	}
-	if err := s.connect(ctx); err != nil {
-		return nil, err
+	dialed := s.pending
+	s.pending = nil
+	if dialed == nil {
+		dialed = s.connectAll(ctx)
+	}
+	keepGoing := s.keepGoing()
+	if !keepGoing {
+		if err := firstError(dialed); err != nil {
+			return nil, err
+		}
 	}
 	ctx, stop := s.bound(ctx)
 	defer stop()
 	cats := make([]*catalog.Catalog, len(s.specs))
-	err := s.each(func(i int) error {
+	errs := s.all(func(i int) error {
+		if i < len(dialed) && dialed[i] != nil {
+			return dialed[i]
+		}
 		doc, err := s.conn(i).list(ctx, s.opts.pageTimeout())
 		if err != nil {
 			return err
@@ -259,7 +319,20 @@ func (s *Source) List(ctx context.Context) (*catalog.Catalog, error) {
 		cats[i] = cat
 		return nil
 	})
-	if err != nil {
+	s.failed = nil
+	if keepGoing {
+		// Cut short by Close or the caller: no server is to blame.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i, err := range errs {
+			if err != nil {
+				s.failed = append(s.failed, Failure{Server: s.specs[i].Name, Err: err})
+			}
+		}
+		return s.merge(cats), nil
+	}
+	if err := firstError(errs); err != nil {
 		return nil, err
 	}
 	if len(s.specs) == 1 && s.specs[0].Name == "" {
@@ -272,6 +345,9 @@ func (s *Source) List(ctx context.Context) (*catalog.Catalog, error) {
 func (s *Source) merge(cats []*catalog.Catalog) *catalog.Catalog {
 	out := &catalog.Catalog{Source: s.name}
 	for i, c := range cats {
+		if c == nil {
+			continue
+		}
 		prefix := serverPrefix(s.specs[i].Name)
 		for _, t := range c.Tools {
 			q := *t
