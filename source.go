@@ -26,9 +26,9 @@ type liveFlags struct {
 	keepGoing bool
 	failed    []live.Failure
 	servers   listFlag
-	headers headerFlag
-	timeout stepTimeout
-	bare    bool
+	headers   headerFlag
+	timeout   stepTimeout
+	bare      bool
 }
 
 // headerFlag gathers repeated --header lines, unparsed: they are read (and
