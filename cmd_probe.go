@@ -171,6 +171,9 @@ func runProbe(args []string, io stdio) int {
 		}
 	}
 	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--model-url", Concurrency: *concurrency})
+	if err == nil {
+		err = missingKey(m, "--model-url")
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -108,6 +108,9 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 			url = r.modelURL
 		}
 		m, err := judge.New(judge.Options{Model: name, BaseURL: url, URLFlag: "--judge-url", Concurrency: r.conc})
+		if err == nil {
+			err = missingKey(m, "--judge-url")
+		}
 		if err != nil {
 			return nil, used, err
 		}
