@@ -342,7 +342,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	if judging {
 		fc.neighbours = judgeNeighbours
 	}
-	p.step("loading the catalog")
+	p.step(fc.live.loadLabel(arg))
 	cat, err := fc.live.load(arg, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))

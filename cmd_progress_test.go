@@ -50,3 +50,23 @@ func TestProgress(t *testing.T) {
 		}
 	}
 }
+
+// While a live source loads, the progress line says servers are starting
+// (a stage of the analysis would sit at 0% for as long).
+func TestLoadLabel(t *testing.T) {
+	cases := []struct {
+		config, arg, want string
+	}{
+		{"/home/u/.cursor/mcp.json", "", "starting the servers of mcp.json"},
+		{"", "mcp:npx -y some-server", "starting the server"},
+		{"", "https://mcp.example.com/mcp", "reaching the server"},
+		{"", "tools.json", "loading the catalog"},
+		{"", "-", "loading the catalog"},
+	}
+	for _, c := range cases {
+		l := &liveFlags{config: c.config}
+		if got := l.loadLabel(c.arg); got != c.want {
+			t.Errorf("config %q, arg %q: %q, want %q", c.config, c.arg, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	stdlibio "io"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"toolscope/core/catalog"
@@ -143,6 +145,21 @@ func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 		l.failed = src.Failed()
 	}
 	return cat, err
+}
+
+// loadLabel is what the progress line says while load runs: servers
+// starting and listing take seconds (npx may fetch a package first), and
+// the line says so rather than a stage of the analysis to come.
+func (l *liveFlags) loadLabel(arg string) string {
+	switch {
+	case l.config != "":
+		return "starting the servers of " + termsafe.Line(filepath.Base(l.config)) + ""
+	case strings.HasPrefix(arg, live.Prefix):
+		return "starting the server"
+	case live.IsLive(arg):
+		return "reaching the server"
+	}
+	return "loading the catalog"
 }
 
 // showNotes writes a live source's warnings to w, one line each: what was
