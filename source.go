@@ -153,7 +153,7 @@ func (l *liveFlags) load(arg string, io stdio) (*catalog.Catalog, error) {
 func (l *liveFlags) loadLabel(arg string) string {
 	switch {
 	case l.config != "":
-		return "starting the servers of " + termsafe.Line(filepath.Base(l.config)) + ""
+		return "starting the servers of " + termsafe.Line(filepath.Base(l.config))
 	case strings.HasPrefix(arg, live.Prefix):
 		return "starting the server"
 	case live.IsLive(arg):
