@@ -786,6 +786,21 @@ type question struct {
 	typed   string
 	// alt is a second yes, under its own key (J's "every review pair").
 	alt *altAnswer
+	// ignored counts the keys pressed that answer nothing: the question
+	// shows it waits, and that they went nowhere.
+	ignored int
+}
+
+// waiting says, once a key that answers nothing was pressed, that the
+// question is still waiting and the keys went nowhere.
+func (q *question) waiting() string {
+	switch q.ignored {
+	case 0:
+		return ""
+	case 1:
+		return " · waiting for an answer (1 key ignored)"
+	}
+	return " · waiting for an answer (" + strconv.Itoa(q.ignored) + " keys ignored)"
 }
 
 // altAnswer is a question's second yes: its key, its hint, what it does.
@@ -855,6 +870,7 @@ func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 			q.typed += string(msg.Runes)
 			return nil
 		default:
+			q.ignored++
 			return nil
 		}
 	case key.Matches(msg, k.Yes):
@@ -865,6 +881,9 @@ func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 		k.No.SetEnabled(false)
 		return q.alt.do()
 	case !key.Matches(msg, k.No):
+		// Typed text may come as one message of several runes: each is
+		// a key that went nowhere.
+		q.ignored += max(len(msg.Runes), 1)
 		return nil
 	}
 	m.asking = nil

@@ -21,9 +21,22 @@ import (
 	"toolscope/core/similarity"
 )
 
+// footerLine is the footer as one line: a prompt wrapped over the lines
+// above the footer is joined again, word after word.
 func footerLine(m *Model) string {
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
-	return lines[len(lines)-1]
+	n := strings.Count(m.footer(), "\n") + 1
+	if n == 1 {
+		return lines[len(lines)-1]
+	}
+	parts := lines[len(lines)-n:]
+	for i := range parts {
+		parts[i] = strings.TrimRight(parts[i], " ")
+		if i > 0 {
+			parts[i] = strings.TrimLeft(parts[i], " ")
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // Quitting with argument drafts asks first; n, esc or a second ctrl+c
@@ -284,8 +297,8 @@ func TestNoGreenVerdictAboveARefusedPeriod(t *testing.T) {
 }
 
 // Every question and prompt in the footer keeps its answers in view at 80
-// columns, however long what it asks about: the words before them are
-// cut instead, and a field gets the room left.
+// columns, however long what it asks about: the words before them take
+// the lines above, whole, and a field gets the room left.
 func TestFooterPromptsKeepTheirAnswers(t *testing.T) {
 	long := "mcp__a_server_with_a_rather_long_name__get_the_status_of_one_volume"
 	cat, err := catalog.Parse("long.json", []byte(`[
@@ -308,8 +321,10 @@ func TestFooterPromptsKeepTheirAnswers(t *testing.T) {
 	check := func(what string, wants ...string) {
 		t.Helper()
 		f := footerLine(m)
-		if w := ansi.StringWidth(f); w > 80 {
-			t.Errorf("%s: the footer is %d wide", what, w)
+		for _, line := range strings.Split(ansi.Strip(m.View()), "\n") {
+			if w := ansi.StringWidth(line); w > 80 {
+				t.Errorf("%s: a line is %d wide", what, w)
+			}
 		}
 		for _, want := range wants {
 			if !strings.Contains(f, want) {

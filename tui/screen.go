@@ -39,11 +39,27 @@ func (m *Model) render() {
 			rows = append(rows, m.tabBar())
 		}
 	}
+	footer := ""
+	if !l.Footer.Empty() {
+		footer = m.footer()
+	}
 	if !l.Body.Empty() {
-		rows = append(rows, m.body())
+		body := m.body()
+		// A prompt of several lines takes the body's last ones.
+		if extra := strings.Count(footer, "\n"); extra > 0 {
+			lines := strings.Split(body, "\n")
+			keep := max(len(lines)-extra, 0)
+			body = strings.Join(lines[:keep], "\n")
+			if keep == 0 {
+				footer = strings.Join(strings.Split(footer, "\n")[extra-len(lines):], "\n")
+			}
+		}
+		if body != "" {
+			rows = append(rows, body)
+		}
 	}
 	if !l.Footer.Empty() {
-		rows = append(rows, m.footer())
+		rows = append(rows, footer)
 	}
 	m.frame = fit(strings.Join(rows, "\n"), l.Width, l.Height)
 }
@@ -126,20 +142,15 @@ func (m *Model) footer() string {
 	case m.asking != nil && m.asking.confirm != "":
 		// What is typed shows escaped, like every other text field.
 		answers := ": " + shown(m.asking.typed) + "▏ · enter confirm · esc no"
-		return m.styles.Warn.Render(clip(clip(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
+		return m.styles.Warn.Render(promptLines(m.asking.text, answers+m.asking.waiting(), w))
 	case m.asking != nil:
-		// The answers always show; a long question is cut before them.
 		answers := " " + hintText(k.Yes) + " · " + hintText(k.No)
 		if a := m.asking.alt; a != nil {
-			// The third answer's hint (a cost, say) is cut before y and n
-			// would be, and leaves the question a third of the line.
-			fixed := " " + hintText(k.Yes) + " · " + a.key + " " + " · " + hintText(k.No)
-			question := min(ansi.StringWidth(" "+m.asking.text), w/3)
-			answers = " " + hintText(k.Yes) + " · " + a.key + " " + clipMiddle(a.hint, max(w-ansi.StringWidth(fixed)-question, 1)) + " · " + hintText(k.No)
+			answers = " " + hintText(k.Yes) + " · " + a.key + " " + a.hint + " · " + hintText(k.No)
 		}
-		// A question too long is cut in its middle: its end (a price,
-		// what is lost) matters as much as its start.
-		return m.styles.Warn.Render(clip(clipMiddle(" "+m.asking.text, w-ansi.StringWidth(answers))+answers, w))
+		// A question too long for the line takes the lines above it,
+		// cut between words, never in one.
+		return m.styles.Warn.Render(promptLines(m.asking.text, answers+m.asking.waiting(), w))
 	case m.exporting:
 		return m.styles.Footer.Render(" " + m.exportPrompt(w-1))
 	case m.triage != nil:
@@ -314,8 +325,29 @@ func (m *Model) fitPrompts() {
 // fitPrompts gave it, and the words before it are cut in the middle when
 // the rest does not leave them room.
 func promptLine(before string, field *textinput.Model, after string, w int) string {
-	room := w - ansi.StringWidth(after) - field.Width - 1
-	return clip(clipMiddle(before, max(room, 1))+fieldView(field.View())+after, w)
+	line := fieldView(field.View()) + after
+	if ansi.StringWidth(before+line) <= w {
+		return before + line
+	}
+	// Too long for one line: the words before the field take the lines
+	// above it, whole.
+	return strings.Join(wrap(strings.TrimRight(before, " "), max(w-1, 1)), "\n ") + "\n " + clip(line, max(w-1, 1))
+}
+
+// promptLines is a question and its answers in lines of w cells, each
+// starting with a space: one line when it fits, else the question's words
+// wrapped over the lines above the answers (never cut in a word).
+func promptLines(text, answers string, w int) string {
+	if ansi.StringWidth(" "+text+answers) <= w {
+		return " " + text + answers
+	}
+	// The answers end the last line; when they do not fit beside the
+	// question's last words, they wrap too, word by word.
+	lines := wrap(text+answers, max(w-1, 1))
+	for i, l := range lines {
+		lines[i] = clip(" "+l, w)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // hintText is a key and what it does, as the footer lists it.
