@@ -80,7 +80,9 @@ func (m *Model) copyOut(text, what string) {
 		return
 	}
 	delete(m.problems, "copy")
-	m.notice = "copied " + what + " (" + plural(len(text), "byte") + ")"
+	// OSC 52 asks the terminal to set its clipboard; whether it did, the
+	// program cannot see (some terminals need it allowed).
+	m.notice = "sent " + what + " to the terminal's clipboard (" + plural(len(text), "byte") + ")"
 }
 
 // writeOSC52 writes the OSC 52 sequence that sets the clipboard to text,

@@ -55,7 +55,7 @@ func TestCopyWritesOSC52(t *testing.T) {
 	if err := json.Unmarshal([]byte(got[0]), &tool); err != nil || tool.Name != "get_volume_status" || len(tool.InputSchema) == 0 {
 		t.Fatalf("the tool's JSON: %v %+v\n%s", err, tool, got[0])
 	}
-	if !strings.Contains(footerLine(m), "copied the tool's JSON") {
+	if !strings.Contains(footerLine(m), "sent the tool's JSON to the terminal's clipboard") {
 		t.Errorf("footer %q", footerLine(m))
 	}
 	press(m, "3", "c")

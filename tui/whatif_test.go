@@ -168,7 +168,7 @@ func TestWhatIfKeepsADraftPerTool(t *testing.T) {
 		t.Errorf("the reopened draft's before is %v, want the file's %v", r.before, before)
 	}
 	send(m, tea.KeyMsg{Type: tea.KeyCtrlY})
-	if !strings.Contains(clip.String(), "\x1b]52;c;") || !strings.Contains(footerLine(m), "copied the edited description") {
+	if !strings.Contains(clip.String(), "\x1b]52;c;") || !strings.Contains(footerLine(m), "sent the edited description to the terminal's clipboard") {
 		t.Errorf("ctrl+y: clipboard %q, footer %q", clip.String(), footerLine(m))
 	}
 	send(m, tea.KeyMsg{Type: tea.KeyCtrlR})
