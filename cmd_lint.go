@@ -662,26 +662,52 @@ func version() string {
 }
 
 // versionLine is --version's answer: the module version, or for a
-// development build the commit it was built from when the build recorded
-// it ("devel 6fea14f1c2d3, modified").
+// development build the commit and its date when the build recorded them
+// ("devel 6fea14f1c2d3 2026-05-01, modified").
 func versionLine() string {
-	if v := version(); v != "" {
-		return v
-	}
-	line := "devel"
 	bi, ok := debug.ReadBuildInfo()
+	line, _ := versionFrom(bi, ok)
+	return line
+}
+
+// versionFrom is versionLine from build info, and for a development build
+// that recorded no commit, how to get one (said on stderr by --version).
+func versionFrom(bi *debug.BuildInfo, ok bool) (line, hint string) {
+	const how = "no commit recorded in this build: build it inside a git clone (go build or go install from the clone; -buildvcs=true says why when git cannot be read), or install a release (go install MODULE@VERSION)"
 	if !ok {
-		return line
+		return "devel", how
 	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v, ""
+	}
+	line = "devel"
+	var rev, when string
+	modified := false
 	for _, s := range bi.Settings {
-		switch {
-		case s.Key == "vcs.revision" && len(s.Value) >= 12:
-			line += " " + s.Value[:12]
-		case s.Key == "vcs.modified" && s.Value == "true":
-			line += ", modified"
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
 		}
 	}
-	return line
+	if len(rev) >= 12 {
+		line += " " + rev[:12]
+	} else if rev != "" {
+		line += " " + rev
+	}
+	if t, err := time.Parse(time.RFC3339, when); err == nil {
+		line += " " + t.UTC().Format(time.DateOnly)
+	}
+	if modified {
+		line += ", modified"
+	}
+	if rev == "" {
+		hint = how
+	}
+	return line, hint
 }
 
 // progressDelay is how long a run stays quiet before it reports progress:

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -189,5 +190,36 @@ func TestLintScoreReadsTheProbeRecord(t *testing.T) {
 	code, _, errb := runCmd("", "lint", "--no-config", path)
 	if code != 2 || !strings.Contains(errb, "toolscope.probe.json:1:") || strings.Count(errb, "\n") != 1 {
 		t.Errorf("a bad probe record: exit %d, stderr %q; want exit 2 and one line naming the file", code, errb)
+	}
+}
+
+// --version: a release's version; a development build's commit and date,
+// or how to get them when the build recorded none.
+func TestVersionFrom(t *testing.T) {
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	cases := []struct {
+		name     string
+		bi       *debug.BuildInfo
+		ok       bool
+		line     string
+		wantHint bool
+	}{
+		{"a release", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, true, "v1.2.0", false},
+		{"a clone's build", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("vcs.revision", "6fea14f1c2d3aa00", "vcs.time", "2026-05-01T10:20:30Z", "vcs.modified", "true")}, true, "devel 6fea14f1c2d3 2026-05-01, modified", false},
+		{"a clean clone", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("vcs.revision", "6fea14f1c2d3aa00", "vcs.time", "2026-05-01T10:20:30Z", "vcs.modified", "false")}, true, "devel 6fea14f1c2d3 2026-05-01", false},
+		{"no vcs recorded", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "devel", true},
+		{"no build info", nil, false, "devel", true},
+	}
+	for _, c := range cases {
+		line, hint := versionFrom(c.bi, c.ok)
+		if line != c.line || (hint != "") != c.wantHint || c.wantHint && !strings.Contains(hint, "git clone") {
+			t.Errorf("%s: %q, hint %q", c.name, line, hint)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -71,7 +72,12 @@ func run(args []string, io stdio) int {
 			usage(io.out)
 			return 0
 		case "--version", "-version", "version":
-			fmt.Fprintf(io.out, "toolscope %s\n", versionLine())
+			bi, ok := debug.ReadBuildInfo()
+			line, hint := versionFrom(bi, ok)
+			fmt.Fprintf(io.out, "toolscope %s\n", line)
+			if hint != "" {
+				fmt.Fprintf(io.err, "toolscope: %s\n", hint)
+			}
 			return 0
 		}
 		if c, ok := commands[args[0]]; ok {
