@@ -29,7 +29,8 @@ SPELLING is one of:
 A lookback ends at --now. Parsing is a format check: dates must exist
 (2026-02-30 and hour 24 are refused), nothing is rounded or rolled over.
 A value that does not parse gets a suggestion when one is clear ("7 days"
-as a lookback: did you mean "7d"?); it is advice, the exit code stays 1.
+or "1 hour ago" as a lookback: did you mean "7d", "1h"?); it is advice,
+the exit code stays 1.
 Windows are shown to the second.
 
 Exit codes: 0 the value parses, 1 it does not, 2 usage error (unknown

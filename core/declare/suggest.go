@@ -84,6 +84,13 @@ func suggestLookback(sp Spelling, text string) (Suggestion, bool) {
 	for _, word := range []string{"last ", "past "} {
 		lower = strings.TrimSpace(strings.TrimPrefix(lower, word))
 	}
+	// `1h ago`, `1 hour ago`: the start of the window, as models write
+	// it; a lookback is the length back from its end.
+	lower, ago := strings.CutSuffix(lower, " ago")
+	if !ago {
+		lower, ago = strings.CutSuffix(lower, "ago")
+	}
+	lower = strings.TrimSpace(lower)
 	count, unit, ok := isoDuration(lower)
 	if !ok {
 		count, unit, ok = countAndUnit(lower)
@@ -98,6 +105,9 @@ func suggestLookback(sp Spelling, text string) (Suggestion, bool) {
 	var why []string
 	if t != value {
 		why = append(why, "a whole count and one unit letter: m, h, d or w")
+	}
+	if ago {
+		why = append(why, "the length back from now, without \"ago\"")
 	}
 	switch {
 	case sp == SignedLookback:
