@@ -48,7 +48,7 @@ func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
 	j := &judgeFlags{}
 	fs.StringVar(&j.spec, "judge", "", "ask a chat `MODEL` (openai:NAME) whether each tool's nearest candidates are confusable; its judgments override the offline verdicts (docs/judge.md)")
 	fs.StringVar(&j.url, "judge-url", "", "the judge's OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
-	fs.IntVar(&j.maxPairs, "judge-max-pairs", DefaultJudgeMaxPairs, "send at most `N` pairs to the judge in one run (0: no limit); the others stay unjudged")
+	fs.IntVar(&j.maxPairs, "judge-max-pairs", DefaultJudgeMaxPairs, "send at most `N` pairs to the judge in one run (-1: no limit; 0 says the same); the others stay unjudged")
 	fs.StringVar(&j.price, "judge-price", "", "the judge's price `IN,OUT` in dollars per million tokens, for the estimate (default: OpenAI list price if known; 0 for a local server)")
 	fs.StringVar(&j.file, "judgments", "", "judgments `FILE` to replay and record (default: "+judge.FileName+" beside toolscope.yaml, else in the catalog's directory)")
 	fs.BoolVar(&j.record, "judge-record", false, "write this run's judgments into the judgments file")
@@ -68,9 +68,12 @@ func (j *judgeFlags) check() error {
 			return fmt.Errorf("--judge-price: %w", err)
 		}
 	}
+	if j.maxPairs == -1 {
+		j.maxPairs = 0 // no limit, as -1 says it for every flag
+	}
 	switch {
 	case j.maxPairs < 0:
-		return fmt.Errorf("--judge-max-pairs %d is negative", j.maxPairs)
+		return fmt.Errorf("--judge-max-pairs %d: want 0 or more (-1: no limit)", j.maxPairs)
 	case j.concurrency < 1 || j.concurrency > 64:
 		return fmt.Errorf("--judge-concurrency %d is outside 1..64", j.concurrency)
 	case j.url != "" && j.spec == "":

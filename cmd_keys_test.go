@@ -26,3 +26,40 @@ func TestProbeWithoutAKey(t *testing.T) {
 		t.Errorf("with a key: exit %d, %q", code, errOut)
 	}
 }
+
+// "No limit" is -1 for every flag that has one; the old 0 still works.
+func TestNoLimitIsMinusOne(t *testing.T) {
+	for _, args := range [][]string{
+		{"lint", "--rank-limit", "-1", "--embedder", "mock", "testdata/diff/v1.json"},
+		{"lint", "--rank-limit", "0", "--embedder", "mock", "testdata/diff/v1.json"},
+		{"lint", "--max-warnings", "-1", "--no-similarity", "testdata/diff/v1.json"},
+		{"lint", "--judge-max-pairs", "-1", "--no-similarity", "testdata/diff/v1.json"},
+	} {
+		if code, _, errOut := runCmd("", args...); code == 2 {
+			t.Errorf("%q: %s", args, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"lint", "--rank-limit", "-2", "--embedder", "mock", "testdata/diff/v1.json"},
+		{"lint", "--judge-max-pairs", "-2", "--no-similarity", "testdata/diff/v1.json"},
+	} {
+		if code, _, errOut := runCmd("", args...); code != 2 || !strings.Contains(errOut, "-1: no limit") {
+			t.Errorf("%q: exit %d, %q", args, code, errOut)
+		}
+	}
+	// Help names every value in capitals; a one-letter flag shows one dash.
+	_, out, _ := runCmd("", "snapshot", "--help")
+	if !strings.Contains(out, "\n  -o FILE ") || strings.Contains(out, "--o ") {
+		t.Errorf("snapshot --help:\n%s", out)
+	}
+	for _, cmd := range []string{"lint", "probe", "judge", "diff", "snapshot"} {
+		_, out, _ := runCmd("", cmd, "--help")
+		for _, word := range []string{" int ", " string ", " float "} {
+			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "  -") && strings.Contains(line[:min(len(line), 27)], word) {
+					t.Errorf("%s --help: %q", cmd, line)
+				}
+			}
+		}
+	}
+}

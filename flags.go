@@ -155,7 +155,7 @@ func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *c
 	if structural {
 		fs.BoolVar(&f.strict, "strict", false, "warnings and review pairs fail the gate too")
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
-		fs.IntVar(&f.rankLimit, "rank-limit", similarity.DefaultRankLimit, "`N` ranked pairs kept (0 = all)")
+		fs.IntVar(&f.rankLimit, "rank-limit", similarity.DefaultRankLimit, "`N` ranked pairs kept (-1: no limit; 0 says the same)")
 		fs.Var(&f.disable, "disable", "`RULE,...` ids to switch off (see 'toolscope rules')")
 		fs.StringVar(&f.ruleSet, "rule-set", "", "`SET` of rules: recommended (default), reference (the seed's pack) or all")
 	} else {
@@ -222,8 +222,11 @@ func (f *catalogFlags) check() error {
 	if err := f.live.check(); err != nil {
 		return err
 	}
+	if f.rankLimit == -1 {
+		f.rankLimit = 0 // no limit, as -1 says it for every flag
+	}
 	if f.rankLimit < 0 {
-		return fmt.Errorf("--rank-limit %d: want zero (all) or more", f.rankLimit)
+		return fmt.Errorf("--rank-limit %d: want 0 or more (-1: no limit)", f.rankLimit)
 	}
 	if len(f.formats) > 0 {
 		if !slices.Contains(f.formats, f.format) {
@@ -444,7 +447,20 @@ func usageError(io stdio, name, msg string) int {
 func printFlags(w stdlibio.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		name, help := flag.UnquoteUsage(f)
+		// A usage with no `NAME` gets the flag package's type word;
+		// the help names every value in capitals (N, FILE).
+		switch name {
+		case "int", "uint", "uint64", "int64", "float":
+			name = "N"
+		case "string":
+			name = "VALUE"
+		case "duration":
+			name = "DURATION"
+		}
 		line := "  --" + f.Name
+		if len(f.Name) == 1 {
+			line = "  -" + f.Name // -o, as it is written
+		}
 		if name != "" {
 			line += " " + name
 		}
