@@ -201,6 +201,7 @@ func runLint(args []string, io stdio) int {
 	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
+	var created *baseline.File // the baseline this run created
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
@@ -212,6 +213,7 @@ func runLint(args []string, io stdio) int {
 		if base == nil {
 			// The run is judged against what it just accepted: it passes.
 			base, lr.baselinePath = written, lr.writeBaseline
+			created = written
 		}
 	}
 	for _, r := range runs {
@@ -227,6 +229,12 @@ func runLint(args []string, io stdio) int {
 	}
 	outs := append([]formatOutput{{format: f.format}}, f.outputs...)
 	for _, o := range outs {
+		if created != nil && o.path == "" && (o.format == "" || o.format == "text") {
+			// The run that creates the baseline says what it wrote, not a
+			// report whose every result it just accepted.
+			fmt.Fprintln(io.out, baselineCreated(created, lr.writeBaseline, len(runs)))
+			continue
+		}
 		if err := writeOutput(o, runs, io); err != nil {
 			fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
 			return 2

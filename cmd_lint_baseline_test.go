@@ -15,7 +15,7 @@ func TestLintBaseline(t *testing.T) {
 	base := filepath.Join(dir, "baseline.json")
 	lint := []string{"lint", "--embedder", "mock", "--scoring", "cosine"}
 	code, out, errOut := runCmd("", append(lint, "--write-baseline", base, demoPath)...)
-	if code != 0 || errOut != "" || !strings.Contains(out, "0 new (0 failing)") {
+	if code != 0 || errOut != "" || !strings.Contains(out, "wrote the baseline "+base) {
 		t.Fatalf("--write-baseline: exit %d, %s\n%.400s", code, errOut, out)
 	}
 	first, _ := os.ReadFile(base)
@@ -109,5 +109,32 @@ func TestLintSARIFConfigAndBaseline(t *testing.T) {
 	}
 	if suppressed == 0 {
 		t.Error("the config's accepted pair is not in the SARIF as suppressed")
+	}
+}
+
+// The run that creates a baseline says what it wrote, in one line, not a
+// report of results it just accepted ("0 new, 26 unchanged"); a file
+// output still gets the report.
+func TestWriteBaselineSaysWhatItWrote(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "b.json")
+	sarif := filepath.Join(dir, "out.sarif")
+	code, out, errOut := runCmd("", "lint", "--embedder", "mock", "--write-baseline", path, "--format", "text", "--format", "sarif="+sarif, "fixtures/demo/ops-demo.json")
+	if code != 0 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "toolscope lint: wrote the baseline "+path+": ") ||
+		!strings.Contains(out, "findings and") || !strings.Contains(out, "--baseline "+path+"` now fails only on new ones") || strings.Contains(out, "unchanged") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	if data, err := os.ReadFile(sarif); err != nil || !strings.Contains(string(data), `"2.1.0"`) {
+		t.Errorf("the SARIF file: %v", err)
+	}
+	// Against an existing baseline, the report as always.
+	code, out, _ = runCmd("", "lint", "--embedder", "mock", "--baseline", path, "--write-baseline", path, "fixtures/demo/ops-demo.json")
+	if code != 0 || !strings.Contains(out, "Baseline "+path+": 0 new") {
+		t.Errorf("with --baseline: exit %d\n%.400s", code, out)
+	}
+	// JSON to stdout stays the report: scripts read it.
+	code, out, _ = runCmd("", "lint", "--embedder", "mock", "--format", "json", "--write-baseline", filepath.Join(dir, "c.json"), "fixtures/demo/ops-demo.json")
+	if code != 0 || !strings.HasPrefix(out, "{") {
+		t.Errorf("json: exit %d %.200s", code, out)
 	}
 }
