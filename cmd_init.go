@@ -108,7 +108,7 @@ rules:
 		case lint.RuleDescription:
 			fmt.Fprintf(&b, "  # %s: {severity: %s, min-chars: %d}\n", r.ID, r.Severity, lint.DefaultMinDescriptionChars)
 		case lint.RuleTooManyTools:
-			fmt.Fprintf(&b, "  # %s: {severity: %s, max-tools: %d}\n", r.ID, r.Severity, lint.DefaultMaxTools)
+			fmt.Fprintf(&b, "  # %s: {severity: %s, max-tools: %d}   # a warning on MCP and Gemini catalogs unless set\n", r.ID, r.Severity, lint.DefaultMaxTools)
 		case lint.RuleCatalogTokens:
 			fmt.Fprintf(&b, "  # %s: {severity: %s, max-share: %g, context: %d}\n", r.ID, r.Severity, lint.DefaultMaxTokenShare, tokens.DefaultContext)
 		default:

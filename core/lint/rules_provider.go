@@ -303,7 +303,7 @@ func TooManyToolsRule(max int) Rule {
 	return Rule{
 		ID:       RuleTooManyTools,
 		Severity: SeverityError,
-		Summary:  fmt.Sprintf("more tools than OpenAI accepts in one request (%d)", max),
+		Summary:  fmt.Sprintf("more tools than OpenAI accepts in one request (%d): an error on an OpenAI or Anthropic catalog, a warning on an MCP or Gemini one", max),
 		Teaching: Teaching{
 			Why:    fmt.Sprintf("OpenAI refuses a request with more than %d tools, and every model chooses worse as the list grows: more near-neighbours, more tokens before the question.", max),
 			Fix:    "Split the catalog by task and offer each conversation the part it needs, or merge families of tools into one tool with a parameter.",
