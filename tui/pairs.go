@@ -368,7 +368,17 @@ func shortHint(v *similarity.PairFinding) string {
 	ax := v.Axis
 	switch ax.Kind {
 	case similarity.AxisQualifier:
-		return "names differ by " + quoted(ax.Qualifiers, " vs ") + ": say WHEN to pick each"
+		var words []string
+		for _, q := range ax.Qualifiers {
+			if strings.TrimSpace(q) != "" {
+				words = append(words, q)
+			}
+		}
+		if len(words) == 0 {
+			// Merged catalogs: names alike but for the server's prefix.
+			return "names alike: say WHEN to pick each"
+		}
+		return "names differ by " + quoted(words, " vs ") + ": say WHEN to pick each"
 	case similarity.AxisTerms:
 		return "only " + v.A + ": " + listOrNone(ax.TermsA) + " · only " + v.B + ": " + listOrNone(ax.TermsB)
 	case similarity.AxisNearDuplicate:
