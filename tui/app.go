@@ -571,6 +571,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 
 func (m *Model) resize(w, h int) {
 	m.layout = ComputeLayout(w, h, m.drawerOpen, len(m.problems) > 0)
+	// One pane at a time already fills the body: z has nothing to zoom,
+	// and is not offered.
+	m.keys.Zoom.SetEnabled(m.layout.Mode != ModeTabs)
+	if m.layout.Mode == ModeTabs {
+		m.zoomed = false
+	}
 	fw, fh := m.styles.frameSize()
 	l := m.layout
 	for id, r := range [paneCount]Rect{l.Tools, l.Tool, l.Pairs, l.Drawer} {

@@ -124,11 +124,11 @@ func DefaultKeyMap() KeyMap {
 		GoTools:   b("1", "tools", "1"),
 		GoTool:    b("2", "detail (the selected tool)", "2"),
 		GoPairs:   b("3", "pairs", "3"),
-		GoArgs:    b("4", "arguments", "4"),
+		GoArgs:    b("4", "arguments pane", "4"),
 		Back:      b("esc", "back", "esc"),
 
 		Filter:    b("/", "filter", "/"),
-		Arguments: b("a", "arguments", "a"),
+		Arguments: b("a", "try a call", "a"),
 		Raise:     b("+", "raise threshold", "+", "="),
 		Lower:     b("-", "lower threshold", "-", "_"),
 		Widen:     b("]", "widen review band", "]"),

@@ -426,13 +426,17 @@ func TestPairNamesShowWhereTheNamesDiffer(t *testing.T) {
 	}
 }
 
-// The first screen's footer shows the way to the worst pairs (g) and the
-// zoom; g goes to the ranking from any pane; a ranking cut at the rank
-// limit says so.
+// The first screen's footer shows the way to the worst pairs (g), and the
+// zoom where panes share the screen (not at 80x24, one pane at a time);
+// g goes to the ranking from any pane; a ranking cut at the rank limit
+// says so.
 func TestTheWorstPairsAreOneKeyAway(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 80, 24)
-	if f := footerLine(m); !strings.Contains(f, "g worst pairs") || !strings.Contains(f, "z zoom") {
+	if f := footerLine(m); !strings.Contains(f, "g worst pairs") || strings.Contains(f, "z zoom") {
 		t.Errorf("first footer at 80x24: %q", f)
+	}
+	if f := footerLine(scoredModel(t, mockOptions(t), 160, 45)); !strings.Contains(f, "g worst pairs") || !strings.Contains(f, "z zoom") {
+		t.Errorf("first footer at 160x45: %q", f)
 	}
 	for _, from := range []string{"1", "2"} {
 		press(m, from, "g")

@@ -174,7 +174,9 @@ func (m *Model) footer() string {
 		if k.Scope.Enabled() && m.focus != panePairs {
 			items = append(items, footItem{text: "g worst pairs", key: "g"})
 		}
-		items = append(items, footItem{text: "z zoom", key: "z"})
+		if k.Zoom.Enabled() {
+			items = append(items, footItem{text: "z zoom", key: "z"})
+		}
 	}
 	n := 0
 	for _, b := range p.Keys() {
