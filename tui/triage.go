@@ -335,7 +335,10 @@ func (m *Model) triageReasonParts() (before, after string) {
 	if _, err := os.Stat(m.configPath()); m.eng.cfg == nil && errors.Is(err, fs.ErrNotExist) {
 		// Not there yet: the write creates it. A file made since the
 		// explorer started is edited, and not called new.
-		where += " (new)"
+		// It then applies to every catalog under its folder: lint finds
+		// toolscope.yaml from a catalog's directory upward.
+		dir := shownPath(filepath.Dir(m.configPath()))
+		where += " (new: it applies to every catalog under " + strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator) + ")"
 	}
 	return verb + m.triage.edit.what() + " in " + where + ", because: ", " · enter write · esc cancel"
 }

@@ -243,7 +243,7 @@ func TestTriageWriteErrorKeepsEverything(t *testing.T) {
 	was := m.snap.report.Summary.Confusable
 	selectPair(t, m, "get_volume_status", "hist_volume_status")
 	press(m, "A")
-	if f := footerLine(m); !strings.Contains(f, "(new)") {
+	if f := footerLine(m); !strings.Contains(f, "(new: it applies to every catalog under ") {
 		t.Errorf("the prompt does not say the file is new: %q", f)
 	}
 	triage(m, "only the audit agent")
@@ -267,7 +267,7 @@ func TestTriagePromptsSayWhatIsTrue(t *testing.T) {
 	m := scoredModel(t, opts, 160, 45)
 	selectPair(t, m, "get_volume_status", "hist_volume_status")
 	press(m, "A")
-	if f := footerLine(m); !strings.Contains(f, "(new)") {
+	if f := footerLine(m); !strings.Contains(f, "(new: it applies to every catalog under ") {
 		t.Errorf("no config yet: the prompt %q does not say new", f)
 	}
 	press(m, "esc")
@@ -275,7 +275,7 @@ func TestTriagePromptsSayWhatIsTrue(t *testing.T) {
 		t.Fatal(err)
 	}
 	press(m, "A")
-	if f := footerLine(m); strings.Contains(f, "(new)") {
+	if f := footerLine(m); strings.Contains(f, "(new") {
 		t.Errorf("a config made since the start: the prompt %q says new", f)
 	}
 	press(m, "esc")
