@@ -413,7 +413,18 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 		}
 	}
 	before := len(out)
-	resolution(add, decl, args, transport != nil, now, zone)
+	// A required argument the call lacks is rejected before dispatch,
+	// which its declaration's "asked before anything runs" would
+	// contradict: the declaration's line says what a host does instead.
+	missing := map[string]bool{}
+	if action == validate.Rejected {
+		for _, is := range issues {
+			if is.Expected == "required" && is.Got == "missing" && is.Path != "" {
+				missing[is.Path] = true
+			}
+		}
+	}
+	resolution(add, decl, args, transport != nil, now, zone, missing)
 	if action == validate.Accepted && refused(out[before:]) {
 		// The schema takes the call but a declared value is refused: a
 		// green line above a red one would read as a contradiction.
@@ -464,7 +475,7 @@ func refused(lines []verdictLine) bool {
 // resolution shows how the tool's declarations would resolve the call:
 // each ruled argument's fate, the batch of asks, the period and its window
 // with advice. Arguments that do not parse have nothing to resolve.
-func resolution(add func(tone, string), decl declaration, args *jsonv.Value, unparsed bool, now time.Time, zone *time.Location) {
+func resolution(add func(tone, string), decl declaration, args *jsonv.Value, unparsed bool, now time.Time, zone *time.Location, missing map[string]bool) {
 	switch {
 	case decl.refusal != nil:
 		add(toneError, "declarations refused, so nothing is assumed or asked: "+decl.refusal.Error())
@@ -476,8 +487,25 @@ func resolution(add func(tone, string), decl declaration, args *jsonv.Value, unp
 		return
 	}
 	tones := map[declare.Tone]tone{declare.ToneInfo: tonePlain, declare.ToneOK: toneOK, declare.ToneAdvice: toneWarn, declare.ToneBad: toneError}
+	const batch = "asked in one batch, before anything runs: "
 	for _, l := range declare.Resolve(decl.rules, args, now, zone).Lines() {
-		add(tones[l.Tone], l.Text)
+		text := l.Text
+		if name, rest, ok := strings.Cut(text, ": asked "); ok && missing[name] {
+			text = name + ": missing, so this call is rejected; a host that follows the declarations asks for it first, " + rest
+		}
+		if names, ok := strings.CutPrefix(text, batch); ok && len(missing) > 0 {
+			var kept []string
+			for _, n := range strings.Split(names, ", ") {
+				if !missing[n] {
+					kept = append(kept, n)
+				}
+			}
+			if len(kept) == 0 {
+				continue
+			}
+			text = batch + strings.Join(kept, ", ")
+		}
+		add(tones[l.Tone], text)
 	}
 }
 

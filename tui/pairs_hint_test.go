@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"toolscope/core/catalog"
 	"toolscope/core/similarity"
 )
 
@@ -54,5 +55,36 @@ func TestZoomOnlyWherePanesShareTheScreen(t *testing.T) {
 	}
 	if big.keys.GoArgs.Help().Desc == big.keys.Arguments.Help().Desc {
 		t.Errorf("4 and a both say %q", big.keys.Arguments.Help().Desc)
+	}
+}
+
+// A required argument the call lacks, which its declaration asks for: the
+// drawer rejects the call and says what a host does instead, never also
+// that it is "asked ... before anything runs".
+func TestDrawerMissingAskedArgument(t *testing.T) {
+	cat, err := catalog.Parse("ask.json", []byte(`[
+	 {"name": "hist_volume_status", "description": "Get the status history of one storage volume.",
+	  "inputSchema": {"type": "object", "properties": {"volume_id": {"type": "string"}, "window": {"type": "string", "description": "How far back to look, like 24h."}}, "required": ["volume_id", "window"]},
+	  "askOrAssume": {"window": {"ask": "How far back?", "choices": ["1h", "24h", "7d"]}}},
+	 {"name": "get_volume_status", "description": "Get the live status of one storage volume.", "inputSchema": {"type": "object", "properties": {"volume_id": {"type": "string"}}}}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := mockOptions(t)
+	opts.Catalog = cat
+	m := scoredModel(t, opts, 160, 45)
+	selectTool(t, m, "hist_volume_status")
+	press(m, "a")
+	typeKeys(m, `{"volume_id": "vol-0a1b2c3d"}`)
+	view := oneLine(ansi.Strip(m.drawer.View()))
+	if !strings.Contains(view, "'window' is required but missing") {
+		t.Fatalf("the drawer does not reject the call:\n%s", view)
+	}
+	if strings.Contains(view, "before anything runs: window") || strings.Contains(view, "window: asked") {
+		t.Errorf("the drawer says both rejected and asked before anything runs:\n%s", view)
+	}
+	if !strings.Contains(view, "window: missing, so this call is rejected; a host that follows the declarations asks for it first") {
+		t.Errorf("the drawer does not say what a host does:\n%s", view)
 	}
 }
