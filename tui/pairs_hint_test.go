@@ -88,3 +88,35 @@ func TestDrawerMissingAskedArgument(t *testing.T) {
 		t.Errorf("the drawer does not say what a host does:\n%s", view)
 	}
 }
+
+// o's "findings" order puts what fails the gate first: a tool in a
+// confusable pair before one with warnings only; the selected tool stays
+// selected and on screen.
+func TestSortByFindingsFailingFirst(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 14)
+	l := m.tools
+	for l.sort != sortFindings {
+		press(m, "1", "o")
+	}
+	info := m.snap.tools
+	failing := func(i int) bool { return info[i].errors+info[i].confusable > 0 }
+	seenPassing := false
+	for _, r := range l.rows {
+		switch {
+		case failing(r.tool) && seenPassing:
+			t.Errorf("%s fails the gate but is listed after a tool that does not", m.snap.cat.Tools[r.tool].Name)
+		case !failing(r.tool):
+			seenPassing = true
+		}
+	}
+	// A tool low in the list, selected, then sorted: still on screen.
+	for range 5 {
+		press(m, "o")
+		press(m, "G")
+		want := l.selectedTool()
+		press(m, "o")
+		if l.selectedTool() != want || l.cursor < l.offset || l.cursor >= l.offset+l.listHeight() {
+			t.Errorf("after o (%s): selected %d (want %d), cursor %d, rows %d..%d", l.sort, l.selectedTool(), want, l.cursor, l.offset, l.offset+l.listHeight())
+		}
+	}
+}

@@ -24,7 +24,7 @@ type sortMode int
 const (
 	sortFile       sortMode = iota // as the catalog lists them
 	sortName                       // by name
-	sortFindings                   // errors, then warnings, most first
+	sortFindings                   // failing results (errors, confusable pairs), then warnings, then review pairs, most first
 	sortConfusable                 // confusable pairs, then watch, then best score
 	sortServer                     // grouped by server (a merged catalog only), the most confusable first in each
 	sortModes
@@ -212,8 +212,11 @@ func (l *toolList) sorted() []int {
 	case sortName:
 		slices.SortStableFunc(order, byName)
 	case sortFindings:
+		// What fails the gate first: errors and confusable pairs alike,
+		// then warnings, then review pairs.
 		slices.SortStableFunc(order, func(a, b int) int {
-			return cmp.Or(cmp.Compare(info[b].errors, info[a].errors), cmp.Compare(info[b].warnings, info[a].warnings))
+			return cmp.Or(cmp.Compare(info[b].errors+info[b].confusable, info[a].errors+info[a].confusable),
+				cmp.Compare(info[b].warnings, info[a].warnings), cmp.Compare(info[b].watch, info[a].watch))
 		})
 	case sortConfusable:
 		slices.SortStableFunc(order, func(a, b int) int {
