@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -66,11 +67,35 @@ type engine struct {
 	scoring similarity.Scoring
 	// th overrides the scores' own thresholds once the user moves them.
 	th *similarity.Thresholds
+	// gateSpec and gateScoring are what the explorer started with, as
+	// lint would run: the gate's score is theirs.
+	gateSpec    string
+	gateScoring similarity.Scoring
+	// thresholdsReset is set once the flags' thresholds were dropped.
+	thresholdsReset bool
+}
+
+// departed names what the user switched here away from the gate's run
+// (the embedder, the scoring, the thresholds), "" when nothing: the
+// header's score is then not the one lint gives.
+func (e *engine) departed() string {
+	var what []string
+	if e.spec != e.gateSpec {
+		what = append(what, "embedder")
+	}
+	if e.scoring != e.gateScoring {
+		what = append(what, "scoring")
+	}
+	if e.th != nil || e.thresholdsReset {
+		what = append(what, "thresholds")
+	}
+	return strings.Join(what, ", ")
 }
 
 func newEngine(opts Options) engine {
 	return engine{lint: opts.Lint, open: opts.OpenEmbedder, load: opts.Reload, source: opts.SourceFindings, specs: opts.Embedders,
-		spec: opts.Embedder, scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, cfg: opts.Config}
+		spec: opts.Embedder, scoring: opts.Lint.Scoring, embedders: map[string]embed.Embedder{}, cfg: opts.Config,
+		gateSpec: opts.Embedder, gateScoring: opts.Lint.Scoring}
 }
 
 // stageOrder is where a stage comes in a similarity run; "" (nothing
@@ -291,6 +316,9 @@ func (e *engine) switchEmbedder() (ok bool) {
 // resetThresholds drops the thresholds moved here and those given as
 // flags: they were for another scale.
 func (e *engine) resetThresholds() {
+	if e.lint.Threshold != nil || e.lint.WatchBand != nil {
+		e.thresholdsReset = true
+	}
 	e.th = nil
 	e.lint.Threshold, e.lint.WatchBand = nil, nil
 }

@@ -120,3 +120,26 @@ func TestSortByFindingsFailingFirst(t *testing.T) {
 		}
 	}
 }
+
+// s, m and the threshold keys change the header's score; it then says it
+// is not the gate's, and says so no more once back where lint runs.
+func TestHeaderScoreSaysWhenNotTheGates(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	if h := ansi.Strip(m.header()); !strings.Contains(h, "score ") || strings.Contains(h, "not the gate's") {
+		t.Fatalf("at start: %q", h)
+	}
+	drain(m, press(m, "+"))
+	if h := ansi.Strip(m.header()); !strings.Contains(h, "(your thresholds, not the gate's)") {
+		t.Errorf("after +: %q", h)
+	}
+	m.eng.th = nil
+	m.eng.switchScoring()
+	if got := m.eng.departed(); got != "scoring" {
+		t.Errorf("after s: departed %q", got)
+	}
+	narrow := scoredModel(t, mockOptions(t), 100, 30)
+	drain(narrow, press(narrow, "+"))
+	if h := ansi.Strip(narrow.header()); !strings.Contains(h, "(not the gate's)") {
+		t.Errorf("the short header after +: %q", h)
+	}
+}

@@ -38,5 +38,10 @@ func (m *Model) scoreStatus() string {
 	if sc == nil {
 		return ""
 	}
+	if what := m.eng.departed(); what != "" {
+		// s, m and the threshold keys change the verdicts, and the
+		// score with them: say it is no longer the gate's.
+		return fmt.Sprintf("score %d/100 (your %s, not the gate's)", sc.Catalog, what)
+	}
 	return fmt.Sprintf("score %d/100", sc.Catalog)
 }

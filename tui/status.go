@@ -85,6 +85,9 @@ func (m *Model) header() string {
 		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)
 		if sc := m.score(); sc != nil {
 			short += fmt.Sprintf(" · %d/100", sc.Catalog)
+			if m.eng.departed() != "" {
+				short += " (not the gate's)"
+			}
 		}
 		line = " " + strings.Join([]string{verdict, short, source, sim}, " · ")
 	}
