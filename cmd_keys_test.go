@@ -63,3 +63,15 @@ func TestNoLimitIsMinusOne(t *testing.T) {
 		}
 	}
 }
+
+// probe's model flags share one prefix (--model, --model-url,
+// --model-price, --model-concurrency); the old spellings still work.
+func TestProbeModelConcurrency(t *testing.T) {
+	clearJudgeEnv(t)
+	for _, flag := range []string{"--model-concurrency", "--concurrency"} {
+		code, _, errOut := runCmd("", "probe", "--model", "openai:m", flag, "0", "testdata/diff/v1.json")
+		if code != 2 || !strings.Contains(errOut, "--model-concurrency 0 is outside 1..64") {
+			t.Errorf("%s 0: exit %d, %q", flag, code, errOut)
+		}
+	}
+}

@@ -92,7 +92,8 @@ func runProbe(args []string, io stdio) int {
 	priceText := fs.String("model-price", "", "the probed model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
 	fs.StringVar(priceText, "price", "", "the old spelling of --model-price `IN,OUT`")
 	yes := fs.Bool("yes", false, "run whatever the estimate, without asking")
-	concurrency := fs.Int("concurrency", judge.DefaultConcurrency, "requests in flight at once")
+	concurrency := fs.Int("model-concurrency", judge.DefaultConcurrency, "at most `N` requests to the probed model in flight at once (as --judge-concurrency for the judge)")
+	fs.IntVar(concurrency, "concurrency", judge.DefaultConcurrency, "the old spelling of --model-concurrency `N`")
 	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
 	probeFile := fs.String("probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
 	choice := fs.String("tool-choice", judge.ChoiceRequired, "`CHOICE` sent: required (a tool call required) or auto (the model may call none; negatives need it)")
@@ -119,7 +120,7 @@ func runProbe(args []string, io stdio) int {
 	case *k < 1 || *k > 100:
 		return usageError(io, "probe", fmt.Sprintf("--k %d is outside 1..100", *k))
 	case *concurrency < 1 || *concurrency > 64:
-		return usageError(io, "probe", fmt.Sprintf("--concurrency %d is outside 1..64", *concurrency))
+		return usageError(io, "probe", fmt.Sprintf("--model-concurrency %d is outside 1..64", *concurrency))
 	case !finite(*maxCost) || *maxCost < 0:
 		return usageError(io, "probe", fmt.Sprintf("--max-cost %v is not a number of dollars, 0 or more", *maxCost))
 	case *choice != judge.ChoiceRequired && *choice != judge.ChoiceAuto:
