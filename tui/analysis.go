@@ -147,7 +147,10 @@ func reload(id int, load func(context.Context) (*catalog.Catalog, error), opts l
 		case err != nil:
 			return loadedMsg{id: id, err: err}
 		case sameTools(old, cat):
-			return loadedMsg{id: id, unchanged: true}
+			// The same tools may still bring other findings (where they
+			// come from, the file around them): the rules run again, and
+			// only findings that are the same make the reload a no-op.
+			return loadedMsg{id: id, unchanged: true, snap: analyse(cat, opts, cfg, source)}
 		}
 		return loadedMsg{id: id, snap: analyse(cat, opts, cfg, source)}
 	})

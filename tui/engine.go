@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -386,11 +387,14 @@ func (m *Model) take(msg loadedMsg) tea.Cmd {
 	}
 	delete(m.problems, "reload")
 	delete(m.problems, "server")
-	if msg.unchanged {
-		m.notice = "reloaded: the tools are unchanged"
+	if msg.unchanged && (msg.snap == nil || sameFindings(m.snap.findings, msg.snap.findings)) {
+		m.notice = "reloaded: the tools and their findings are unchanged"
 		return nil
 	}
 	m.notice = "reloaded " + plural(len(msg.snap.cat.Tools), "tool")
+	if msg.unchanged {
+		m.notice = "reloaded: the tools are unchanged, their findings changed"
+	}
 	m.eng.analyseID++ // an analysis still running is about the old catalog
 	m.setSnapshot(msg.snap)
 	return tea.Batch(m.startScoring(), measureTokens(msg.snap.cat, contextWindow(m.eng.cfg)))
@@ -454,4 +458,12 @@ func (m *Model) switchEmbedder() tea.Cmd {
 	}
 	m.notice = "embedder: " + m.eng.spec
 	return m.startScoring()
+}
+
+// sameFindings reports whether two analyses found the same things: rule,
+// tool, parameter, severity and message, in order.
+func sameFindings(a, b []lint.Finding) bool {
+	return slices.EqualFunc(a, b, func(x, y lint.Finding) bool {
+		return x.Rule == y.Rule && x.Tool == y.Tool && x.Param == y.Param && x.Severity == y.Severity && x.Message == y.Message && x.Line == y.Line
+	})
 }

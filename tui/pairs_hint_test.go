@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/catalog"
+	"toolscope/core/lint"
 	"toolscope/core/similarity"
 )
 
@@ -141,5 +143,31 @@ func TestHeaderScoreSaysWhenNotTheGates(t *testing.T) {
 	drain(narrow, press(narrow, "+"))
 	if h := ansi.Strip(narrow.header()); !strings.Contains(h, "(not the gate's)") {
 		t.Errorf("the short header after +: %q", h)
+	}
+}
+
+// A reload whose tools are the same but whose findings are not (an error
+// about where they come from) shows the new findings and never says the
+// reload changed nothing.
+func TestReloadWithANewErrorIsNoNoOp(t *testing.T) {
+	listed := testCatalog(t)
+	calls := 0
+	opts := mockOptions(t)
+	opts.Reload = func(context.Context) (*catalog.Catalog, error) { return listed, nil }
+	opts.SourceFindings = func(cat *catalog.Catalog) []lint.Finding {
+		calls++
+		if calls < 2 {
+			return nil
+		}
+		return []lint.Finding{{Rule: "config-server-unavailable", Tool: "ops", Severity: lint.SeverityError, Message: "server \"ops\" could not be listed", ToolIndex: -1}}
+	}
+	m := settledModel(opts, 160, 45)
+	errorsBefore := m.snap.report.Summary.Errors
+	drain(m, press(m, "r"))
+	if strings.Contains(m.notice, "unchanged") && !strings.Contains(m.notice, "findings changed") {
+		t.Errorf("a reload that added an error says %q", m.notice)
+	}
+	if got := m.snap.report.Summary.Errors; got != errorsBefore+1 {
+		t.Errorf("errors %d after the reload, want %d", got, errorsBefore+1)
 	}
 }
