@@ -392,6 +392,7 @@ func TestExplorerQuitsEveryWay(t *testing.T) {
 		{"esc from the what-if, then q", []step{{"d", "What if"}, {"\x1b", "-What if"}, {"q", ""}}},
 		{"q from the comparison", []step{{"3", ""}, {"\r", "shared terms"}, {"q", ""}}},
 		{"ctrl+c from the export prompt", []step{{"e", "JSON"}, {"\x03", ""}}},
+		{"ctrl+c answers ctrl+r's question no, a second asks about the draft, y quits", []step{{"d", "What if"}, {"X", ""}, {"\x12", "drop the edited"}, {"q", "waiting for an answer"}, {"\x03", "-drop the edited"}, {"\x03", "quit and lose"}, {"y", ""}}},
 		{"yes to the quit prompt", []step{{"a", "footer:esc back · ctrl+c quit"}, {"{", ""}, {"\x1b", "footer:? help · q quit"}, {"q", "quit and lose"}, {"y", ""}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
