@@ -156,8 +156,11 @@ type Finding struct {
 	Message  string   `json:"message"`
 	// Param names the parameter the finding is about, as a path for a
 	// nested one ("filter.name", "tags[]").
-	Param      string `json:"param,omitempty"`
-	Suggestion string `json:"suggestion,omitempty"`
+	Param string `json:"param,omitempty"`
+	// Params names every parameter a finding about several is about
+	// (Param is the first of them); nil for a finding about one or none.
+	Params     []string `json:"params,omitempty"`
+	Suggestion string   `json:"suggestion,omitempty"`
 	// Line and Column locate the finding in the source (1-based): the
 	// string or enum member it is about, else its parameter's key, else
 	// the tool's entry.
