@@ -66,10 +66,6 @@ type Context struct {
 	// (qualifiedNames), worked out once whichever rule asks first.
 	qualifiedOnce sync.Once
 	qualified     []map[string][]int
-	// descs maps each parameter description to the parameters carrying
-	// it (copiedDescriptions), worked out once.
-	descsOnce sync.Once
-	descs     map[string][]string
 }
 
 // TokensOver counts the catalog's tool definitions under o200k_base, in

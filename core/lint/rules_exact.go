@@ -311,27 +311,6 @@ func saysOfIt(desc string) string {
 // words joined by single spaces.
 func normDesc(d string) string { return strings.Join(wordsOf(d), " ") }
 
-// copiedDescriptions maps each normalised parameter description of the
-// catalog to the parameter names that carry it, worked out once.
-func (c *Context) copiedDescriptions() map[string][]string {
-	c.descsOnce.Do(func() {
-		c.descs = map[string][]string{}
-		for _, t := range c.Catalog.Tools {
-			if c.IsDuplicate(t) {
-				continue
-			}
-			for _, p := range properties(t.Schema) {
-				d := normDesc(descOf(p.Value))
-				if d == "" || slices.Contains(c.descs[d], p.Key) {
-					continue
-				}
-				c.descs[d] = append(c.descs[d], p.Key)
-			}
-		}
-	})
-	return c.descs
-}
-
 // describes reports whether description words d hold every word of the
 // name key (of three letters or more), that is, the text is about key.
 func describes(d []string, key string) bool {
@@ -359,38 +338,40 @@ func mentionsAny(d []string, key string) bool {
 	})
 }
 
-// DescriptionCopiedRule flags a parameter whose description is another
-// parameter's word for word (in the same tool or another of the
-// catalog), where the text names that other parameter and nothing of
-// this one: an "end" described as "Start of the time range", a docs
-// search's query described as a time range.
+// DescriptionCopiedRule flags a parameter whose description is a
+// sibling parameter's word for word, where the text names that sibling
+// and nothing of this one: an "end" described as "Start of the time
+// range", a latitude described as the user's longitude.
 func DescriptionCopiedRule() Rule {
 	return Rule{
 		ID:       RuleDescriptionCopied,
 		Severity: SeverityWarn,
-		Summary:  "a parameter description copied from another parameter, describing that one",
+		Summary:  "a parameter description copied from a sibling parameter, describing that one",
 		Teaching: Teaching{
-			Why:    "Descriptions get copied between parameters and tools and not edited: an end bound described as the start, a documentation search whose query asks for a time range because its text came from a metrics tool. The model believes the description over the name and sends the wrong kind of value.",
+			Why:    "Descriptions get copied from one parameter to the next and not edited: a latitude described as \"User's longitude\", an end bound described as the start. The model believes the description over the name and sends the wrong value, or cannot tell the two apart.",
 			Fix:    "Write the parameter its own description: what it is, in which form, and how it differs from the one it was copied from.",
-			Before: `"startTime": {"type": "string", "description": "Start time, ISO 8601."}, "endTime": {"type": "string", "description": "Start time, ISO 8601."}`,
-			After:  `"startTime": {"type": "string", "description": "Start time, ISO 8601."}, "endTime": {"type": "string", "description": "End time, ISO 8601; after startTime."}`,
+			Before: `"latitude": {"type": "string", "description": "User's longitude (optional)"}, "longitude": {"type": "string", "description": "User's longitude (optional)"}`,
+			After:  `"latitude": {"type": "string", "description": "User's latitude in decimal degrees, e.g. 40.71 (optional)"}, "longitude": {"type": "string", "description": "User's longitude in decimal degrees, e.g. -74.01 (optional)"}`,
 		},
-		Check: func(t *catalog.Tool, c *Context) []Finding {
+		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
-			descs := c.copiedDescriptions()
-			for _, p := range properties(t.Schema) {
-				d := normDesc(descOf(p.Value))
-				others := descs[d]
-				if len(others) < 2 || mentionsAny(strings.Fields(d), p.Key) || len(strings.Fields(d)) < 2 {
+			props := properties(t.Schema)
+			norm := make([]string, len(props))
+			for i, p := range props {
+				norm[i] = normDesc(descOf(p.Value))
+			}
+			for i, p := range props {
+				words := strings.Fields(norm[i])
+				if len(words) < 2 || mentionsAny(words, p.Key) {
 					continue
 				}
-				words := strings.Fields(d)
-				i := slices.IndexFunc(others, func(k string) bool { return k != p.Key && describes(words, k) })
-				if i < 0 {
+				j := slices.IndexFunc(props, func(q jsonv.Member) bool { return q.Key != p.Key && describes(words, q.Key) })
+				if j < 0 || norm[j] != norm[i] {
 					continue
 				}
-				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key, Params: []string{p.Key, others[i]},
-					Message: fmt.Sprintf("parameter '%s' has the description of '%s' word for word (%s), which names '%s' and nothing of '%s': write it its own", p.Key, others[i], excerpt(descOf(p.Value), 60), others[i], p.Key)})
+				other := props[j].Key
+				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key, Params: []string{p.Key, other},
+					Message: fmt.Sprintf("parameter '%s' has the description of its sibling '%s' word for word (%s), which names '%s' and nothing of '%s': write it its own", p.Key, other, excerpt(descOf(p.Value), 60), other, p.Key)})
 			}
 			return out
 		},

@@ -242,14 +242,16 @@ func OmissionRule() Rule {
 				typ := typeOf(p.Value)
 				desc := descOf(p.Value)
 				// The cheap tests first: reading the text is the cost.
-				if typ == "boolean" || update || saysOmission(desc) || filterText(desc) {
+				if typ == "boolean" || update || saysOmission(desc) || saysOneOf.MatchString(desc) || filterText(desc) {
 					continue
 				}
 				what := omissionChooses(p.Key, typ, p.Value, reads)
-				if what == "" && desc == "" {
+				// On a tool that reads, an undescribed option is a filter its
+				// name says; on one that acts, nobody can tell what it does.
+				if what == "" && desc == "" && !reads {
 					what = undescribed
 				}
-				if what == "" || what != howMany && what != windowStart && what != whichMode && nameHas(p.Key, plainOmissionWords...) || mentions(t.Description, p.Key) || toolSays && sentenceSaysOmission(t.Description, p.Key) {
+				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) || mentions(t.Description, p.Key) || toolSays && sentenceSaysOmission(t.Description, p.Key) {
 					continue
 				}
 				msg := fmt.Sprintf("optional parameter '%s' never says what leaving it out means (%s): declare a default or say it, e.g. \"optional, defaults to ...\"", p.Key, what)
@@ -283,13 +285,15 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 	switch {
 	case (typ == "number" || typ == "integer" || typ == "") && countLike(key, descOf(s)):
 		return howMany
+	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
+		return whichPeriod
 	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format") && !nameHas(key, "test", "debug", "dry", "verbose"),
 		// On a tool that reads, a language or a region narrows; on one
 		// that writes or acts, it is what gets made.
 		!reads && nameHas(key, "language", "lang", "locale", "region"):
 		return whichMode
 	case s.Has("enum") && !reads:
-		return "which of the choices applies"
+		return whichChoice
 	case lowerTimeBound(key, typ, s):
 		return windowStart
 	case nameHas(key, "timezone", "tz") || nameHas(key, "time") && nameHas(key, "zone"):
@@ -337,6 +341,13 @@ func sentenceSaysOmission(text, key string) bool {
 // whichMode is what leaving out a mode, a format or a language chooses.
 const whichMode = "which mode, format or language applies"
 
+// whichChoice is what leaving out an enum chooses.
+const whichChoice = "which of the choices applies"
+
+// whichPeriod is what leaving out a period, an interval or a date
+// chooses.
+const whichPeriod = "which period, interval or date applies"
+
 // howMany is what leaving out a count chooses.
 const howMany = "how many or how much"
 
@@ -344,6 +355,9 @@ const howMany = "how many or how much"
 // a limit, a size of a page or a depth. A bare max or min is a bound of
 // a filter (max_price) unless the description says it counts.
 func countLike(key, desc string) bool {
+	if nameHas(key, "min", "minimum") {
+		return false // a lower bound narrows; it counts nothing
+	}
 	if nameHas(key, "count", "limit", "num", "top", "depth", "breadth", "results", "k", "n", "per", "size") {
 		return true
 	}
