@@ -730,8 +730,16 @@ func ownWorkflow(o order, c *Context) bool {
 		if c == nil || name == "" {
 			return false
 		}
-		_, ok := c.first[name]
-		return ok
+		if _, ok := c.first[name]; ok {
+			return true
+		}
+		// The order was read folded; a tool's name keeps its case.
+		for n := range c.first {
+			if strings.EqualFold(n, name) {
+				return true
+			}
+		}
+		return false
 	}
 	switch o.id {
 	case "shadowing":

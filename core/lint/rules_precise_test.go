@@ -40,6 +40,8 @@ func TestRecommendedChecks(t *testing.T) {
 		{"a closed list warns", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"state": {"type": "string", "description": "one of new, acknowledged, resolved"}`))), []string{`t.state warn "enum": ["new","acknowledged","resolved"]`}},
 		{"a query's examples are no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"query": {"type": "string", "description": "values a | b | c"}`))), nil},
 		{"a list of examples is no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"mode": {"type": "string", "description": "such as fast | slow"}`))), nil},
+		{"placeholders are no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"target": {"type": "string", "description": "one of <project>, <team>, <user>"}`))), nil},
+		{"ids are no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"board": {"type": "string", "description": "one of 12345678, 23456789"}`))), nil},
 
 		// optional-param-undocumented, where omission is neither said nor plain
 		{"a default answers it", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"limit": {"type": "integer", "default": 50, "description": "Page size"}`))), nil},
@@ -51,7 +53,21 @@ func TestRecommendedChecks(t *testing.T) {
 		{"a described cursor is plain", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"cursor": {"type": "string", "description": "Pagination cursor"}`))), nil},
 		{"a described boolean is plain", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"mobile": {"type": "boolean", "description": "Emulate a phone"}`))), nil},
 		{"an update's fields are plain", OmissionRule(), testcat.List(testcat.Tool("update_incident", testcat.Long, props(`"severity": {"type": "string", "enum": ["a", "b"], "description": "New severity"}`))), nil},
-		{"a destructive tool's options are not", OmissionRule(), testcat.List(testcat.Tool("reset_branch", testcat.Long, props(`"migration_version": {"type": "string", "description": "Reset to this version"}`))), []string{"reset_branch.migration_version warn"}},
+		{"a destructive tool's id-like option is left to destructive-unstated", OmissionRule(), testcat.List(testcat.Tool("reset_branch", testcat.Long, props(`"migration_version": {"type": "string", "description": "Reset to this version"}`))), nil},
+		// What reviewers of unseen catalogs called noise: filters, ends of
+		// windows, an update's fields, an undescribed filter of a search.
+		{"an enum narrowing a search is a filter", OmissionRule(), testcat.List(testcat.Tool("stories-search", testcat.Long, props(`"state": {"type": "string", "enum": ["started", "done"], "description": "State"}`))), nil},
+		{"a described filter by its words", OmissionRule(), testcat.List(testcat.Tool("list_alerts", testcat.Long, props(`"panelId": {"type": "integer", "description": "Filter by panel ID"}`))), nil},
+		{"the end of a window means now", OmissionRule(), testcat.List(testcat.Tool("search_logs", testcat.Long, props(`"endTime": {"type": "string", "description": "End time for the search (ISO)"}`))), nil},
+		{"the start of a window does not", OmissionRule(), testcat.List(testcat.Tool("analytics_get", testcat.Long, props(`"since": {"type": "string", "description": "Start time for analytics (ISO string)"}`))), []string{"analytics_get.since warn"}},
+		{"a minimum is a bound, not a count", OmissionRule(), testcat.List(testcat.Tool("search_homes", testcat.Long, props(`"min_lot_size": {"type": "integer", "description": "Smallest lot"}`))), nil},
+		{"a bound on how many is a count", OmissionRule(), testcat.List(testcat.Tool("chat", testcat.Long, props(`"maxTokens": {"type": "integer", "description": "Cap on the reply"}`))), []string{"chat.maxTokens warn"}},
+		{"a mode on a tool that reads", OmissionRule(), testcat.List(testcat.Tool("get_directions", testcat.Long, props(`"mode": {"type": "string", "enum": ["driving", "walking"], "description": "Travel mode"}`))), []string{"get_directions.mode warn"}},
+		{"a test switch is no mode", OmissionRule(), testcat.List(testcat.Tool("zones_get", testcat.Long, props(`"testMode": {"type": "string", "description": "Test mode for internal testing purposes"}`))), nil},
+		{"an undescribed option of a search is a filter its name says", OmissionRule(), testcat.List(testcat.Tool("search_agents", testcat.Long, props(`"agentname": {"type": "string"}`))), nil},
+		{"an undescribed option of a tool that acts warns", OmissionRule(), testcat.List(testcat.Tool("suggest_config", testcat.Long, props(`"forwardTo": {"type": "string"}`))), []string{"suggest_config.forwardTo warn"}},
+		{"either-or says what omission does", OmissionRule(), testcat.List(testcat.Tool("drop_schema", testcat.Long, props(`"mode": {"type": "string", "description": "Either mode or name must be provided"}`))), nil},
+		{"a sentence of the tool's description says it", OmissionRule(), testcat.List(testcat.Tool("kv_list", "List keys. If limit is not given, 1000 come back.", props(`"limit": {"type": "integer", "description": "Most keys"}`))), nil},
 		{"documented in the tool's description", OmissionRule(), testcat.List(testcat.Tool("t", "Takes `params`: an object of filters.", props(`"params": {"type": "object"}`))), nil},
 		{"required parameters are not this rule's", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}`)), nil},
 	}
@@ -98,6 +114,15 @@ func TestActRules(t *testing.T) {
 		{"a format in the schema", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"since": {"type": "string", "format": "date-time"}`))), nil},
 		{"an example value", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"rateInterval": {"type": "string", "description": "Rate interval (default: 5m)"}`))), nil},
 		{"a duration", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"delay": {"type": "number"}`))), []string{"t.delay warn"}},
+		// Units given where reviewers of unseen catalogs found them.
+		{"a unit in Chinese", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"timeout": {"type": "integer", "description": "超时时间，单位秒"}`))), nil},
+		{"a unit in Spanish", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"timeout": {"type": "integer", "description": "Tiempo de espera en segundos"}`))), nil},
+		{"a unit shown by a value", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"interval": {"type": "string", "description": "Sampling interval like 30s"}`))), nil},
+		{"a unit in a $ref'd definition", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "$defs": {"Dur": {"type": "string", "format": "duration"}}, "properties": {"timeout": {"$ref": "#/$defs/Dur"}}}`)), nil},
+		{"no unit in a $ref'd definition", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "$defs": {"Dur": {"type": "integer", "description": "How long to wait"}}, "properties": {"timeout": {"$ref": "#/$defs/Dur"}}}`)), []string{"t.timeout warn"}},
+		{"a hash read as a time", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"since": {"type": "string", "description": "Commit hash to compare from"}`))), nil},
+		{"a flag read as a duration", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"retention": {"type": "string", "description": "Whether to keep the backups"}`))), nil},
+		{"untyped and undescribed", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"delay": {}`))), nil},
 		{"a date", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"planned_start_date": {"type": "string", "description": "Start date"}`))), []string{`t.planned_start_date warn "period": {"forms": [{"kind": "day", "argument": "planned_start_date"}]}`}},
 		{"a sender is no time", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"from": {"type": "string", "description": "The email address to send from"}, "to": {"type": "string"}`))), nil},
 		{"an offset is no time", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"start": {"type": "integer", "description": "Starting offset for pagination"}`))), nil},
@@ -114,6 +139,7 @@ func TestActRules(t *testing.T) {
 		{"a read annotated destructive", AnnotationsContradictRule(), testcat.List(`{"name": "API-post-search", "annotations": {"title": "Post Search", "destructiveHint": true}}`), []string{"API-post-search warn"}},
 		{"a delete annotated read-only", AnnotationsContradictRule(), testcat.List(`{"name": "delete_row", "annotations": {"readOnlyHint": true}}`), []string{"delete_row warn"}},
 		{"a delete annotated destructive", AnnotationsContradictRule(), testcat.List(`{"name": "delete_row", "annotations": {"destructiveHint": true}}`), nil},
+		{"a title that reads, a description that writes", AnnotationsContradictRule(), testcat.List(`{"name": "quickstart", "description": "Creates a starter project and deploys it.", "annotations": {"title": "Get started", "destructiveHint": true}}`), nil},
 
 		{"a token of no stated kind", UnexplainedValuesRule(), testcat.List(testcat.Tool("get_form", testcat.Long, `{"type": "object", "properties": {"formToken": {"type": "string"}}, "required": ["formToken"]}`)), []string{"get_form.formToken warn"}},
 		{"a token the tool describes", UnexplainedValuesRule(), testcat.List(testcat.Tool("get_form", "Get a form by its form token, the last part of its URL.", `{"type": "object", "properties": {"formToken": {"type": "string"}}, "required": ["formToken"]}`)), nil},
