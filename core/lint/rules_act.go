@@ -615,6 +615,14 @@ func hasVerb(text string, verbs []string) bool {
 	return false
 }
 
+// leadWords are the first three words of a description: its verb, which
+// says what the tool does ("Creates a starter project", not "Get
+// guidance for modifying ...").
+func leadWords(d string) string {
+	w := wordsOf(d)
+	return strings.Join(w[:min(3, len(w))], " ")
+}
+
 // AnnotationsContradictRule flags MCP annotations that say the opposite
 // of what the tool's title (its own or the annotations', else its name)
 // says it does: a
@@ -647,7 +655,7 @@ func AnnotationsContradictRule() Rule {
 			hint := func(k string) bool { v := ann.Get(k); return v != nil && v.Kind == jsonv.Bool && v.Bool }
 			switch {
 			case hint("destructiveHint") && !hint("readOnlyHint") && nameHas(says, readVerbs...) && !nameHas(says, writeVerbs...) && !nameHas(says, destructiveVerbs...) &&
-				!hasVerb(t.Description, writeVerbs) && !hasVerb(t.Description, destructiveVerbs):
+				!hasVerb(leadWords(t.Description), writeVerbs) && !hasVerb(leadWords(t.Description), destructiveVerbs):
 				return []Finding{{Severity: SeverityWarn,
 					Message: fmt.Sprintf("%s reads, but the annotations say destructiveHint: true: hosts ask before every call and models avoid it; set readOnlyHint true and destructiveHint false", jsonv.Quote(says))}}
 			case hint("readOnlyHint") && nameHas(says, destructiveVerbs...):
