@@ -316,6 +316,26 @@ func shapeless(s *jsonv.Value) bool {
 	return len(wordsOf(d)) < 5 || !textHasWord(d, shapeWords...) && !strings.ContainsAny(d, "{[:")
 }
 
+// namesFields reports whether a description says which fields an object
+// takes: an example or a list ({, :), or the words key, field, property
+// or JSON; "Properties of the page" or "data with the values" do not.
+func namesFields(d string) bool {
+	return strings.ContainsAny(d, "{:`") || textHasWord(d, "key", "keys", "field", "fields", "property", "properties", "json", "schema", "format")
+}
+
+// shapelessWrite reports whether an object parameter of a tool that
+// writes has no stated fields: what it holds is what gets written, so a
+// vague description ("Page properties") does not do.
+func shapelessWrite(toolName string, s *jsonv.Value) bool {
+	if typeOf(s) != "object" || !nameHas(toolName, writeVerbs...) && !nameHas(toolName, updateVerbs...) {
+		return false
+	}
+	if hasAny(s, "properties", "additionalProperties", "patternProperties", "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "default", "examples", "example") {
+		return false
+	}
+	return !namesFields(descOf(s))
+}
+
 // firstShapeless is the first parameter of t with no stated shape.
 func firstShapeless(t *catalog.Tool) (string, bool) {
 	for _, p := range properties(t.Schema) {
@@ -343,7 +363,7 @@ func ShapelessParamRule() Rule {
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
 			for _, p := range properties(t.Schema) {
-				if !shapeless(p.Value) || mentions(t.Description, p.Key) {
+				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentions(t.Description, p.Key) {
 					continue
 				}
 				kind := typeOf(p.Value)

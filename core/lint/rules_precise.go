@@ -233,7 +233,7 @@ func OmissionRule() Rule {
 			required := requiredNames(t.Schema)
 			common := c.commonParams()
 			update := nameHas(t.Name, updateVerbs...)
-			reads := nameHas(t.Name, readVerbs...)
+			reads := nameHas(t.Name, readVerbs...) || hasVerb(leadWords(t.Description), append(readVerbs, "return"))
 			toolSays := saysOmission(t.Description)
 			for _, p := range properties(t.Schema) {
 				if slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
@@ -283,9 +283,9 @@ func filterText(desc string) bool {
 // reads, an enum narrows), or a time zone.
 func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 	switch {
-	case (typ == "number" || typ == "integer" || typ == "") && countLike(key, descOf(s)):
+	case (typ == "number" || typ == "integer" || typ == "") && countLike(key, descOf(s), reads):
 		return howMany
-	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
+	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
 		return whichPeriod
 	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format") && !nameHas(key, "test", "debug", "dry", "verbose"),
 		// On a tool that reads, a language or a region narrows; on one
@@ -348,21 +348,31 @@ const whichChoice = "which of the choices applies"
 // chooses.
 const whichPeriod = "which period, interval or date applies"
 
+// resultWords name what a tool returns several of: a bound on them is a
+// count.
+var resultWords = []string{"results", "items", "records", "entries", "rows", "tokens", "pages", "hits", "docs", "documents", "messages", "length", "depth"}
+
 // howMany is what leaving out a count chooses.
 const howMany = "how many or how much"
 
 // countLike reports whether a number parameter says how many: a count,
 // a limit, a size of a page or a depth. A bare max or min is a bound of
 // a filter (max_price) unless the description says it counts.
-func countLike(key, desc string) bool {
+func countLike(key, desc string, reads bool) bool {
 	if nameHas(key, "min", "minimum") {
 		return false // a lower bound narrows; it counts nothing
 	}
-	if nameHas(key, "count", "limit", "num", "top", "depth", "breadth", "results", "k", "n", "per", "size") {
-		return true
+	w := wordsOf(key)
+	if nameHas(key, "max", "maximum", "num", "number") {
+		// maxResults, num_results: how many come back; max_price,
+		// num_baths: a value the results must meet.
+		// On a tool that reads, only a bound on what comes back counts;
+		// on one that acts, a bound on anything plural (maxLabels).
+		return len(w) == 1 || slices.ContainsFunc(w[1:], func(x string) bool {
+			return slices.Contains(resultWords, x) || !reads && len(x) > 3 && strings.HasSuffix(x, "s")
+		})
 	}
-	// maxTokens, max_results: a bound on how many of something.
-	if nameHas(key, "max", "min") && slices.ContainsFunc(wordsOf(key), func(w string) bool { return len(w) > 3 && strings.HasSuffix(w, "s") || w == "length" }) {
+	if nameHas(key, "count", "limit", "top", "depth", "breadth", "results", "k", "n", "per", "size") {
 		return true
 	}
 	low := strings.ToLower(desc)
