@@ -283,11 +283,11 @@ func filterText(desc string) bool {
 // reads, an enum narrows), or a time zone.
 func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 	switch {
-	case (typ == "number" || typ == "integer" || typ == "") && countLike(key, descOf(s), reads):
+	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
 		return howMany
 	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
 		return whichPeriod
-	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format") && !nameHas(key, "test", "debug", "dry", "verbose"),
+	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose"),
 		// On a tool that reads, a language or a region narrows; on one
 		// that writes or acts, it is what gets made.
 		!reads && nameHas(key, "language", "lang", "locale", "region"):
@@ -339,7 +339,7 @@ func sentenceSaysOmission(text, key string) bool {
 }
 
 // whichMode is what leaving out a mode, a format or a language chooses.
-const whichMode = "which mode, format or language applies"
+const whichMode = "which mode, unit, format or language applies"
 
 // whichChoice is what leaving out an enum chooses.
 const whichChoice = "which of the choices applies"
