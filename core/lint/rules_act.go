@@ -639,6 +639,11 @@ func hasVerb(text string, verbs []string) bool {
 // says what the tool does ("Creates a starter project", not "Get
 // guidance for modifying ...").
 func leadWords(d string) string {
+	// Three words fit in the first 60 bytes of any description worth
+	// reading this way; splitting the rest is the cost.
+	if len(d) > 60 {
+		d = d[:60]
+	}
 	w := wordsOf(d)
 	return strings.Join(w[:min(3, len(w))], " ")
 }

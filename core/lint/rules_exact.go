@@ -83,6 +83,13 @@ func RequiredImpossibleRule() Rule {
 // call it optional or say what happens when it is left out.
 var saidOptional = regexp.MustCompile(`(?i)^\W*optional\b|\(optional\b|\boptional\s*[.;,:)]|\[optional\]|\bdefaults?\s+(?:to|is)\b|\bdefault\s*(?:value\s*)?[:=]|\bby\s+default\b|\bif\s+(?:omitted|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bwhen\s+(?:omitted|not\s+(?:provided|specified|given|set))\b|\bleave\s+(?:it\s+)?(?:unset|out)\b|\bcan\s+be\s+omitted\b|\bmay\s+be\s+omitted\b`)
 
+// mayCallOptional is the cheap test before saidOptional: a word every
+// match holds.
+func mayCallOptional(desc string) bool {
+	low := strings.ToLower(desc)
+	return strings.Contains(low, "optional") || strings.Contains(low, "default") || strings.Contains(low, "omit") || strings.Contains(low, "not ") || strings.Contains(low, "leave")
+}
+
 // callsOptional reports whether a description calls its parameter
 // optional or defaulted; "if not provided in the context, look it up"
 // is about where the value comes from, not about leaving it out.
@@ -119,7 +126,7 @@ func RequiredSaidOptionalRule() Rule {
 					continue
 				}
 				desc := descOf(p.Value)
-				if !callsOptional(desc) {
+				if desc == "" || !mayCallOptional(desc) || !callsOptional(desc) {
 					continue
 				}
 				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
@@ -262,16 +269,16 @@ func RequiredUnclearRule() Rule {
 			}
 			for _, p := range props {
 				s := p.Value
-				if !slices.Contains(required, p.Key) || common[p.Key] || !restates(descOf(s), p.Key, t.Name) || s.Has("title") ||
+				w := wordsOf(p.Key)
+				unclear := len(w) == 1 && slices.Contains(unclearNames, w[0]) || len(w) > 1 && slices.Contains(opaqueKinds, w[len(w)-1])
+				if !unclear || !slices.Contains(required, p.Key) || common[p.Key] || s.Has("title") ||
 					hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "default", "$ref", "oneOf", "anyOf", "allOf") {
 					continue
 				}
 				typ := typeOf(s)
-				if typ == "boolean" || typ == "object" || typ == "array" || shapeless(s) {
+				if typ == "boolean" || typ == "object" || typ == "array" || shapeless(s) || !restates(descOf(s), p.Key, t.Name) {
 					continue
 				}
-				w := wordsOf(p.Key)
-				unclear := len(w) == 1 && slices.Contains(unclearNames, w[0]) || len(w) > 1 && slices.Contains(opaqueKinds, w[len(w)-1])
 				// A key, a value or a uri described by its tool's object (the
 				// key of a KV pair, the value of a secret) says what it is; a
 				// model, a prefix or a type so described still lists nothing.

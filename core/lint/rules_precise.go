@@ -233,25 +233,38 @@ func OmissionRule() Rule {
 			required := requiredNames(t.Schema)
 			common := c.commonParams()
 			update := nameHas(t.Name, updateVerbs...)
-			reads := nameHas(t.Name, readVerbs...) || hasVerb(leadWords(t.Description), append(readVerbs, "return"))
-			toolSays := saysOmission(t.Description)
+			reads := nameHas(t.Name, readVerbs...) || hasVerb(leadWords(t.Description), readOrReturn)
+			toolSays := -1 // whether the tool's description says what omission does, read once on first need
 			for _, p := range properties(t.Schema) {
-				if slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
+				if update || slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
 					continue
 				}
 				typ := typeOf(p.Value)
-				desc := descOf(p.Value)
-				// The cheap tests first: reading the text is the cost.
-				if typ == "boolean" || update || saysOmission(desc) || saysOneOf.MatchString(desc) || filterText(desc) {
+				if typ == "boolean" {
 					continue
 				}
+				desc := descOf(p.Value)
+				// What omission picks first, from the name and the schema;
+				// reading the texts is the cost, so they come last.
 				what := omissionChooses(p.Key, typ, p.Value, reads)
 				// On a tool that reads, an undescribed option is a filter its
 				// name says; on one that acts, nobody can tell what it does.
 				if what == "" && desc == "" && !reads {
 					what = undescribed
 				}
-				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) || mentions(t.Description, p.Key) || toolSays && sentenceSaysOmission(t.Description, p.Key) {
+				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) {
+					continue
+				}
+				if saysOmission(desc) || saysOneOf.MatchString(desc) || filterText(desc) || mentions(t.Description, p.Key) {
+					continue
+				}
+				if toolSays < 0 {
+					toolSays = 0
+					if saysOmission(t.Description) {
+						toolSays = 1
+					}
+				}
+				if toolSays == 1 && sentenceSaysOmission(t.Description, p.Key) {
 					continue
 				}
 				msg := fmt.Sprintf("optional parameter '%s' never says what leaving it out means (%s): declare a default or say it, e.g. \"optional, defaults to ...\"", p.Key, what)
@@ -340,6 +353,9 @@ func sentenceSaysOmission(text, key string) bool {
 
 // whichMode is what leaving out a mode, a format or a language chooses.
 const whichMode = "which mode, unit, format or language applies"
+
+// readOrReturn are the lead verbs of a description of a tool that reads.
+var readOrReturn = append(slices.Clone(readVerbs), "return")
 
 // whichChoice is what leaving out an enum chooses.
 const whichChoice = "which of the choices applies"
