@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
 )
 
 // NoPick is the pick recorded when the model called no tool.

@@ -29,11 +29,15 @@ type Records struct {
 	byKey map[string]Judgment
 	// byPair lists the keys recorded for a pair of names.
 	byPair map[[2]string][]string
+	// reviews holds the tools' reviews by key, byTool their keys by the
+	// tool's name (review_records.go).
+	reviews map[string]Review
+	byTool  map[string][]string
 }
 
 // NewRecords is an empty set.
 func NewRecords() *Records {
-	return &Records{byKey: map[string]Judgment{}, byPair: map[[2]string][]string{}}
+	return &Records{byKey: map[string]Judgment{}, byPair: map[[2]string][]string{}, reviews: map[string]Review{}, byTool: map[string][]string{}}
 }
 
 // Add records j, replacing a judgment with the same key.
@@ -222,14 +226,11 @@ func (r *Records) parse(data []byte, onBad func(line int, err error) error) erro
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		j, err := parseRecord(line)
-		if err != nil {
+		if err := r.addLine(line); err != nil {
 			if e := onBad(n, err); e != nil {
 				return e
 			}
-			continue
 		}
-		r.Add(j)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 		return onBad(n, fmt.Errorf("a line over %d MiB: no judgment is that long", maxLineBytes>>20))
@@ -287,9 +288,14 @@ func checkRecord(j Judgment) (Judgment, error) {
 // diff.
 func (r *Records) Encode() []byte {
 	var b bytes.Buffer
-	b.WriteString("# toolscope judgments: one pair per line; see docs/judge.md\n")
+	b.WriteString("# toolscope judgments: one pair, or one tool's review, per line; see docs/judge.md\n")
 	for _, j := range r.All() {
 		line, _ := json.Marshal(j)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	for _, v := range r.Reviews() {
+		line, _ := json.Marshal(v)
 		b.Write(line)
 		b.WriteByte('\n')
 	}

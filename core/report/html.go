@@ -656,7 +656,7 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 		if !ok {
 			continue
 		}
-		it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
 			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
 		if f.Severity == lint.SeverityError {
 			it.Mark = "✗ error"

@@ -124,7 +124,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 		if f.Severity == lint.SeverityError {
 			mark = t.style(ansiRed, "✗ error")
 		}
-		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(f.Rule), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
+		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(ruleLabel(f)), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
 		fmt.Fprintf(t, "      %s\n", safe(f.Message))
 		if f.Suggestion != "" {
 			fmt.Fprintf(t, "      suggest: %s\n", safe(f.Suggestion))
@@ -373,7 +373,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 			if f.Line > 0 {
 				line = fmt.Sprint(f.Line)
 			}
-			fmt.Fprintf(b, "| %s%s | `%s` | `%s` | %s | %s |\n", mark, stateText(f.BaselineState), f.Rule, mdCode(findingWhere(f)), line, msg)
+			fmt.Fprintf(b, "| %s%s | `%s` | `%s` | %s | %s |\n", mark, stateText(f.BaselineState), mdCode(ruleLabel(f)), mdCode(findingWhere(f)), line, msg)
 		}
 		if len(rows) < len(r.Structural) {
 			fmt.Fprintf(b, "\n… and %d more findings (run `toolscope lint --format json` for all).\n", len(r.Structural)-len(rows))
