@@ -113,6 +113,9 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	if r.Judged != nil {
 		t.judged(r.Judged, o.MaxPairs)
 	}
+	if r.Reviewed != nil {
+		t.reviewed(r.Reviewed, o.MaxPairs)
+	}
 	t.WriteString("\n")
 	if len(r.Structural) == 0 {
 		fmt.Fprintln(t, "Structural findings: none")
@@ -353,6 +356,9 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	mdPairs(b, "Review pairs (advisory)", sim.Watch, o.MaxRows, sim.Scoring, !r.Review)
 	if r.Judged != nil {
 		mdJudged(b, r.Judged, o.MaxRows)
+	}
+	if r.Reviewed != nil {
+		mdReviewed(b, r.Reviewed, o.MaxRows)
 	}
 	if len(r.Structural) > 0 {
 		fmt.Fprintf(b, "\n#### Structural findings\n\n| | rule | tool | line | finding |\n|---|---|---|---:|---|\n")
