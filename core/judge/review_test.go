@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -363,4 +364,58 @@ func TestReviewCacheKeepsJudgmentsReadable(t *testing.T) {
 	if strings.Count(string(data), "\n") != 2 {
 		t.Errorf("cache file %q, want two lines", data)
 	}
+}
+
+// FuzzParseReview: whatever a model answers, an accepted review holds at
+// most MaxProblems problems, each of a known category, with a note, at a
+// parameter the tool has.
+func FuzzParseReview(f *testing.F) {
+	for _, s := range []string{`{"problems":[]}`, `{"problems":[{"category":"unit","param":"start","note":"n"}]}`, `{"problems":[{"category":"param","param":"rows[].id","note":"n"}]}`, "```\n{\"problems\":null}\n```"} {
+		f.Add(s)
+	}
+	cat, err := catalog.Parse("c.json", []byte(reviewCatalog))
+	if err != nil {
+		f.Fatal(err)
+	}
+	events := ReviewToolsOf(cat)[0]
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseReview(s, events)
+		if err != nil {
+			return
+		}
+		if len(got) > MaxProblems {
+			t.Fatalf("accepted %d problems", len(got))
+		}
+		for _, p := range got {
+			if _, ok := ParamPos(events.schema, p.Param); !slices.Contains(ReviewCategories, p.Category) || strings.TrimSpace(p.Note) == "" || (p.Param != "" && !ok) {
+				t.Fatalf("accepted %+v from %q", p, s)
+			}
+		}
+	})
+}
+
+// FuzzParseAnswers: an answers file either fails with its line named or
+// gives reviews of the catalog's tools as they are.
+func FuzzParseAnswers(f *testing.F) {
+	cat, err := catalog.Parse("c.json", []byte(reviewCatalog))
+	if err != nil {
+		f.Fatal(err)
+	}
+	tools := ReviewToolsOf(cat)
+	f.Add([]byte(`{"tool":"ping","texts":"` + tools[2].TextHash() + `","answer":{"problems":[]}}` + "\n# c\n"))
+	f.Add([]byte(`{"tool":"ping","texts":"sha256:1","answer":"{\"problems\":[]}","by":"openai:x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := parseAnswers(data, tools, "")
+		if err != nil {
+			if _, _, ok := strings.Cut(err.Error(), ": "); !ok {
+				t.Fatalf("error %q names no line", err)
+			}
+			return
+		}
+		for _, v := range a.byKey {
+			if !slices.ContainsFunc(tools, func(t ReviewTool) bool { return t.Name == v.Tool && t.TextHash() == v.Texts }) {
+				t.Fatalf("an answer for no tool of the catalog: %+v", v)
+			}
+		}
+	})
 }
