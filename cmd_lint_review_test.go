@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"toolscope/core/catalog"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 )
@@ -287,5 +288,30 @@ func TestLintReviewEscapesItsText(t *testing.T) {
 		if !strings.Contains(out, "model-review") || !strings.Contains(out, by) {
 			t.Errorf("%s: the finding is not marked as the model's:\n%s", format, out)
 		}
+	}
+}
+
+// TestExplorerReplaysRecordedReviews: the explorer lists the reviews the
+// judgments file holds for the tools' current texts as lint replays them,
+// and none when it holds none.
+func TestExplorerReplaysRecordedReviews(t *testing.T) {
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	cat, err := catalog.Parse("tools.json", []byte(reviewSmallCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jf := &judgeFlags{}
+	if jf.reviewFindings(judge.NewRecords()) != nil {
+		t.Error("findings from no review")
+	}
+	tools := judge.ReviewToolsOf(cat)
+	file := judge.NewRecords()
+	file.AddReview(judge.Review{Tool: "wipe", By: "openai:rev", Prompt: judge.ReviewPromptVersion, Texts: tools[1].TextHash(),
+		Problems: []judge.Problem{{Category: "destructive", Note: "says not what it clears"}}})
+	file.AddReview(judge.Review{Tool: "get_events", By: "openai:rev", Prompt: judge.ReviewPromptVersion, Texts: "sha256:old",
+		Problems: []judge.Problem{{Category: "unit", Param: "since", Note: "stale"}}})
+	found := jf.reviewFindings(file)(cat)
+	if len(found) != 1 || found[0].Tool != "wipe" || found[0].By != "openai:rev" || found[0].ToolIndex != 1 {
+		t.Errorf("explorer findings %+v, want wipe's one (get_events' review is stale)", found)
 	}
 }
