@@ -297,39 +297,81 @@ func (t ReviewTool) checkParam(param string) error {
 }
 
 // ParamPos finds a parameter by its path in a schema: each segment a
-// name under "properties", stepping through an array's "items" where the
-// segment ends in "[]" or where the path goes on past an array. ok is
-// false when the schema has no such parameter; pos is its key's place in
-// the source (zero for a live server's).
+// name under "properties", looked for in the schema itself and in what
+// it stands for (an array's "items", the branches of "anyOf", "oneOf" and
+// "allOf", a local "$ref"), so that "filter.name" is found under a
+// nullable filter and "rows.id" under an array of rows ("rows[].id" too).
+// ok is false when the schema has no such parameter; pos is its key's
+// place in the source (zero for a live server's).
 func ParamPos(schema *jsonv.Value, path string) (pos jsonv.Pos, ok bool) {
-	node := schema
-	for seg := range strings.SplitSeq(path, ".") {
-		name := strings.TrimRight(seg, "[]")
-		if name == "" {
-			return jsonv.Pos{}, false
-		}
-		for node.Get("properties") == nil && node.Get("items") != nil {
-			node = node.Get("items")
-		}
-		props := node.Get("properties")
+	return findParam(schema, schema, strings.Split(path, "."))
+}
+
+// maxSchemaDepth bounds the search through a schema's branches and
+// references (a $ref may point back at itself).
+const maxSchemaDepth = 16
+
+func findParam(root, node *jsonv.Value, segs []string) (jsonv.Pos, bool) {
+	name := strings.TrimSuffix(segs[0], "[]")
+	name = strings.TrimSuffix(name, "[]")
+	if name == "" {
+		return jsonv.Pos{}, false
+	}
+	for _, holder := range holders(root, node, 0, nil) {
+		props := holder.Get("properties")
 		if !props.Is(jsonv.Object) {
-			return jsonv.Pos{}, false
+			continue
 		}
-		found := false
 		for _, m := range props.Members {
-			if m.Key == name {
-				pos, node, found = m.Pos, m.Value, true
-				break
+			if m.Key != name {
+				continue
 			}
-		}
-		if !found {
-			return jsonv.Pos{}, false
-		}
-		for range (len(seg) - len(name)) / 2 {
-			if node = node.Get("items"); node == nil {
-				return jsonv.Pos{}, false
+			if len(segs) == 1 {
+				return m.Pos, true
+			}
+			if pos, ok := findParam(root, m.Value, segs[1:]); ok {
+				return pos, true
 			}
 		}
 	}
-	return pos, true
+	return jsonv.Pos{}, false
+}
+
+// holders is node and every schema it stands for, depth first.
+func holders(root, node *jsonv.Value, depth int, out []*jsonv.Value) []*jsonv.Value {
+	if !node.Is(jsonv.Object) || depth > maxSchemaDepth {
+		return out
+	}
+	out = append(out, node)
+	if items := node.Get("items"); items != nil {
+		out = holders(root, items, depth+1, out)
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		if list := node.Get(k); list.Is(jsonv.Array) {
+			for _, branch := range list.Items {
+				out = holders(root, branch, depth+1, out)
+			}
+		}
+	}
+	if ref, ok := node.Get("$ref").Str(); ok {
+		out = holders(root, pointer(root, ref), depth+1, out)
+	}
+	return out
+}
+
+// pointer resolves a local reference ("#/$defs/Filter") in root; nil for
+// any other.
+func pointer(root *jsonv.Value, ref string) *jsonv.Value {
+	rest, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil
+	}
+	node := root
+	for seg := range strings.SplitSeq(rest, "/") {
+		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		if node = node.Get(seg); node == nil {
+			return nil
+		}
+	}
+	return node
 }

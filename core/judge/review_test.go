@@ -419,3 +419,29 @@ func FuzzParseAnswers(f *testing.F) {
 		}
 	})
 }
+
+// TestParamPosLooksWhereTheSchemaPoints: a parameter is found through an
+// array's items, anyOf/oneOf/allOf branches and local $refs, and not
+// where the schema does not have it; a $ref to itself ends.
+func TestParamPosLooksWhereTheSchemaPoints(t *testing.T) {
+	schema := `{"type": "object", "$defs": {"F": {"type": "object", "properties": {"field": {"type": "string"}}}, "Loop": {"$ref": "#/$defs/Loop"}},
+	 "properties": {
+	  "filter": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"name": {"type": "string"}}}]},
+	  "sort": {"$ref": "#/$defs/F"},
+	  "rows": {"type": "array", "items": {"allOf": [{"properties": {"id": {"type": "integer"}}}]}},
+	  "loop": {"$ref": "#/$defs/Loop"},
+	  "tags": {"type": "array", "items": {"type": "string"}}}}`
+	cat, err := catalog.Parse("c.json", []byte(`[{"name": "t", "description": "d", "inputSchema": `+schema+`}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cat.Tools[0].Schema
+	for path, want := range map[string]bool{
+		"filter": true, "filter.name": true, "sort.field": true, "rows.id": true, "rows[].id": true, "tags[]": true, "tags": true,
+		"filter.age": false, "sort.name": false, "loop.x": false, "rows.name": false, "": false, "name": false, "field": false, "rows..id": false,
+	} {
+		if _, ok := ParamPos(s, path); ok != want {
+			t.Errorf("ParamPos(%q) = %v, want %v", path, ok, want)
+		}
+	}
+}
