@@ -132,6 +132,7 @@ func runLint(args []string, io stdio) int {
 	if lr.baselinePath != "" {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
+	writes, inputs = jf.review.files(writes, inputs)
 	if err := checkWrites(writes, inputs); err != nil {
 		return usageError(io, "lint", err.Error())
 	}

@@ -32,6 +32,9 @@ type reviewFlags struct {
 	maxTools int
 	maxCost  float64
 	yes      bool
+	// spent is the estimate of the reviews sent so far in the run, over
+	// every catalog: --max-cost holds for the run.
+	spent float64
 }
 
 func addReviewFlags(fs *flag.FlagSet) *reviewFlags {
@@ -58,6 +61,18 @@ func (r *reviewFlags) check() error {
 		return errors.New("--review-requests and --review-answers name the same file")
 	}
 	return nil
+}
+
+// files adds the file the review writes and the one it reads to a run's,
+// for checkWrites.
+func (r *reviewFlags) files(writes, inputs [][2]string) ([][2]string, [][2]string) {
+	if r.requests != "" {
+		writes = append(writes, [2]string{"--review-requests " + r.requests, r.requests})
+	}
+	if r.answers != "" {
+		inputs = append(inputs, [2]string{"the review answers", r.answers})
+	}
+	return writes, inputs
 }
 
 // asked reports whether a review was asked for: --review, or a requests
@@ -149,14 +164,22 @@ func (r *reviewFlags) ask(ctx context.Context, j *judgeFlags, m *judge.Model, pl
 	if len(ask) == 0 {
 		return out, nil
 	}
-	if !r.yes && (est.Dollars == nil || *est.Dollars > r.maxCost) {
+	if !r.yes && (est.Dollars == nil || r.spent+*est.Dollars > r.maxCost) {
 		why := "the price is unknown"
-		if est.Dollars != nil {
+		switch {
+		case est.Dollars != nil && r.spent > 0:
+			why = fmt.Sprintf("with the $%.2f of the catalogs before, the estimate is over --max-cost $%.2f", r.spent, r.maxCost)
+		case est.Dollars != nil:
 			why = fmt.Sprintf("the estimate is over --max-cost $%.2f", r.maxCost)
 		}
 		if !confirmAs(io, name, why) {
 			return out, fmt.Errorf("review not run: %s (pass --yes, or raise --max-cost)", why)
 		}
+		// Asked once for the run: the person said yes.
+		r.yes = true
+	}
+	if est.Dollars != nil {
+		r.spent += *est.Dollars
 	}
 	var progress func(done, total int)
 	if io.errTTY {

@@ -257,6 +257,22 @@ func TestLintReviewCostFirst(t *testing.T) {
 	if code == 2 || reviews.Load() != 3 || !strings.Contains(errb, judge.WhyReviewBudget) {
 		t.Errorf("--review-max-tools 1: exit %d after %d review requests in all:\n%s", code, reviews.Load(), errb)
 	}
+
+	// --max-cost holds for the run: two catalogs of $0.12 each, $0.20 allowed.
+	other := filepath.Join(t.TempDir(), "more.json")
+	os.WriteFile(other, []byte(strings.NewReplacer("Lists events.", "Lists the events.", "Clears it.", "Clears all.").Replace(reviewSmallCatalog)), 0o644)
+	code, _, errb = runCmd("", "lint", "--embedder", "mock", "--no-cache", "--review", "--judge", "openai:rev", "--judge-url", srv.URL+"/v1",
+		"--judge-price", "100,100", "--max-cost", "0.2", cat, other)
+	if code != 2 || reviews.Load() != 5 || !strings.Contains(errb, "with the $0.12 of the catalogs before") {
+		t.Errorf("two catalogs: exit %d after %d review requests in all:\n%s", code, reviews.Load(), errb)
+	}
+
+	// The requests file may not overwrite an input.
+	before, _ := os.ReadFile(cat)
+	code, _, errb = runCmd("", "lint", "--embedder", "mock", "--review-requests", cat, cat)
+	if after, _ := os.ReadFile(cat); code != 2 || !bytes.Equal(before, after) || !strings.Contains(errb, "would overwrite the catalog") {
+		t.Errorf("--review-requests onto the catalog: exit %d: %s", code, errb)
+	}
 }
 
 // TestLintReviewEscapesItsText: a model's note and a recorded reviewer's

@@ -445,3 +445,19 @@ func TestParamPosLooksWhereTheSchemaPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewAnswersAreBounded: a review request says max_tokens, and an
+// answer over the size cap is refused, not read.
+func TestReviewAnswersAreBounded(t *testing.T) {
+	_, tools := reviewTools(t)
+	huge := chatAnswer(`{"problems": [{"category": "other", "param": null, "note": "` + strings.Repeat("x", 2*maxAnswerBytes) + `"}]}`)
+	srv, bodies := chatServer(t, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) { w.Write([]byte(huge)) })
+	m := reviewModel(t, srv.URL)
+	_, _, err := m.Review(context.Background(), tools[0])
+	if err == nil || !strings.Contains(err.Error(), "response larger than 1 MiB") {
+		t.Errorf("error %v, want the answer refused for its size", err)
+	}
+	if got := bodies()[0]["max_tokens"]; got != float64(MaxAnswerTokens) {
+		t.Errorf("max_tokens %v, want %d", got, MaxAnswerTokens)
+	}
+}
