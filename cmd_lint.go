@@ -158,7 +158,7 @@ func runLint(args []string, io stdio) int {
 	if err := jf.check(); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
-	if err := jf.review.check(); err != nil {
+	if err := jf.review.check(len(targets), lr.merge); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := lr.probe.check(len(targets), lr.merge); err != nil {

@@ -48,11 +48,14 @@ func addReviewFlags(fs *flag.FlagSet) *reviewFlags {
 	return r
 }
 
-// check validates the flags.
-func (r *reviewFlags) check() error {
+// check validates the flags for a run over catalogs catalogs (merged or
+// not): a requests or answers file is one catalog's.
+func (r *reviewFlags) check(catalogs int, merge bool) error {
 	switch {
 	case r == nil:
 		return nil
+	case catalogs > 1 && !merge && (r.requests != "" || r.answers != ""):
+		return errors.New("--review-requests and --review-answers take one catalog (or several with --merge)")
 	case r.maxTools < 0:
 		return fmt.Errorf("--review-max-tools %d is negative", r.maxTools)
 	case !finite(r.maxCost) || r.maxCost < 0:

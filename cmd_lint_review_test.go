@@ -267,6 +267,11 @@ func TestLintReviewCostFirst(t *testing.T) {
 		t.Errorf("two catalogs: exit %d after %d review requests in all:\n%s", code, reviews.Load(), errb)
 	}
 
+	// A requests file is one catalog's.
+	if code, _, errb := runCmd("", "lint", "--review-requests", filepath.Join(t.TempDir(), "r.jsonl"), cat, other); code != 2 || !strings.Contains(errb, "take one catalog") {
+		t.Errorf("--review-requests over two catalogs: exit %d: %s", code, errb)
+	}
+
 	// The requests file may not overwrite an input.
 	before, _ := os.ReadFile(cat)
 	code, _, errb = runCmd("", "lint", "--embedder", "mock", "--review-requests", cat, cat)
