@@ -154,7 +154,22 @@ func (r *reviewFlags) apply(ctx context.Context, j *judgeFlags, rep *lint.Report
 		fmt.Fprintf(io.err, "toolscope %s: recorded %s in %s (%d in all)\n", name, plural(len(held), "review", "reviews"), termsafe.Line(path), recorded.ReviewCount())
 	}
 	noteUnreviewed(io, name, out.Results)
-	return judge.ApplyReviews(rep, cat, out.Results, by, shownFile, out.Err), nil
+	var ignore func(lint.Finding) (string, bool)
+	var used []int
+	if cfg != nil {
+		ignore = func(f lint.Finding) (string, bool) {
+			reason, i, ok := cfg.MatchIgnore(f)
+			if ok {
+				used = append(used, i)
+			}
+			return reason, ok
+		}
+	}
+	reviewed := judge.ApplyReviews(rep, cat, out.Results, by, shownFile, out.Err, ignore)
+	if cfg != nil {
+		cfg.MarkIgnoresUsed(reviewed, used)
+	}
+	return reviewed, nil
 }
 
 // ask says what the review will cost, holds --max-cost, and sends the
@@ -256,7 +271,7 @@ func (j *judgeFlags) reviewFindings(file *judge.Records) func(*catalog.Catalog) 
 	return func(cat *catalog.Catalog) []lint.Finding {
 		plan := judge.NewReviewPlan(judge.ReviewToolsOf(cat), judge.ReviewPlanOptions{File: file, Cache: store})
 		empty := lint.NewReport(cat, nil, similarity.Result{}, lint.Gate{})
-		return judge.ApplyReviews(empty, cat, plan.Results, "", "", nil).Structural
+		return judge.ApplyReviews(empty, cat, plan.Results, "", "", nil, nil).Structural
 	}
 }
 

@@ -336,3 +336,46 @@ func TestExplorerReplaysRecordedReviews(t *testing.T) {
 		t.Errorf("explorer findings %+v, want wipe's one (get_events' review is stale)", found)
 	}
 }
+
+// TestLintReviewMeetsTheConfigsIgnores: toolscope.yaml can ignore a
+// model's finding as any other (rule model-review); it leaves the lists,
+// counts nowhere, and the ignore is not reported as matching nothing.
+func TestLintReviewMeetsTheConfigsIgnores(t *testing.T) {
+	clearJudgeEnv(t)
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(reviewSmallCatalog), 0o644)
+	os.WriteFile(filepath.Join(dir, "toolscope.yaml"), []byte(`ignore:
+  - rule: model-review
+    tool: wipe
+    reason: the server's docs say what it clears
+`), 0o644)
+	tools := judge.ReviewToolsOf(mustParse(t, reviewSmallCatalog))
+	answers := filepath.Join(dir, "answers.jsonl")
+	os.WriteFile(answers, []byte(fmt.Sprintf(`{"tool": "wipe", "texts": %q, "answer": {"problems": [{"category": "destructive", "param": null, "note": "says not what it clears"}]}}
+{"tool": "get_events", "texts": %q, "answer": {"problems": [{"category": "unit", "param": "since", "note": "a date or a duration?"}]}}
+`, tools[1].TextHash(), tools[0].TextHash())), 0o644)
+	code, r, errb := lintJSON(t, "--review-answers", answers, cat)
+	if code == 2 {
+		t.Fatal(errb)
+	}
+	if got := modelFindings(r); len(got) != 1 || !strings.HasPrefix(got[0], "get_events|since|unit") {
+		t.Errorf("model findings %v, want get_events' only", got)
+	}
+	if r.Suppressed == nil || len(r.Suppressed.Findings) != 1 || r.Suppressed.Findings[0].Tool != "wipe" || r.Suppressed.Findings[0].Suppression == "" {
+		t.Errorf("suppressed %+v, want wipe's finding with the reason", r.Suppressed)
+	}
+	if len(r.Suppressed.Unused) != 0 || r.Reviewed == nil || r.Reviewed.Problems != 1 {
+		t.Errorf("unused %v, reviewed %+v", r.Suppressed.Unused, r.Reviewed)
+	}
+}
+
+func mustParse(t *testing.T, text string) *catalog.Catalog {
+	t.Helper()
+	cat, err := catalog.Parse("tools.json", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}

@@ -7,6 +7,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/lint"
+	"toolscope/core/similarity"
 )
 
 // ApplyReviews turns the reviews that hold into findings (rule
@@ -17,9 +18,16 @@ import (
 // and parameter, the first of the model's findings there names it (Also,
 // and "also reported by" in the message), once. model is the model asked
 // in this run ("" when only replaying), file the judgments file read.
-func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, model, file string, failure error) *lint.Report {
+// ignore, when set, is the project config's: a finding it covers goes to
+// the report's Suppressed list with the reason, and counts nowhere.
+func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, model, file string, failure error, ignore func(lint.Finding) (string, bool)) *lint.Report {
 	out := *r
 	out.Structural = slices.Clone(r.Structural)
+	if out.Suppressed != nil {
+		sup := *out.Suppressed
+		sup.Findings = slices.Clone(sup.Findings)
+		out.Suppressed = &sup
+	}
 	sec := &lint.Reviewed{Model: model, File: file, Unreviewed: []lint.UnreviewedTool{}}
 	if failure != nil {
 		sec.Error = oneLine(failure.Error())
@@ -63,6 +71,16 @@ func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, 
 				f.Also = alsoReported(r.Structural, t.Index, p.Param)
 				if len(f.Also) > 0 {
 					f.Message += " (also reported by " + strings.Join(f.Also, ", ") + ")"
+				}
+			}
+			if ignore != nil {
+				if reason, ok := ignore(f); ok {
+					f.Suppression = reason
+					if out.Suppressed == nil {
+						out.Suppressed = &lint.Suppressed{Findings: []lint.Finding{}, Pairs: []similarity.PairFinding{}}
+					}
+					out.Suppressed.Findings = append(out.Suppressed.Findings, f)
+					continue
 				}
 			}
 			out.Structural = append(out.Structural, f)
