@@ -119,6 +119,10 @@ func (r *reviewFlags) apply(ctx context.Context, j *judgeFlags, rep *lint.Report
 	}
 	plan := judge.NewReviewPlan(tools, judge.ReviewPlanOptions{By: by, Endpoint: endpoint, Ask: m != nil || r.requests != "",
 		File: file, Cache: store, Answers: answers, MaxTools: r.maxTools})
+	if !r.asked() && len(plan.Results) == 0 {
+		// Reviews recorded, none of these tools': no section.
+		return rep, nil
+	}
 	out := judge.ReviewOutcome{Results: plan.Results}
 	switch {
 	case r.requests != "":

@@ -379,3 +379,18 @@ func mustParse(t *testing.T, text string) *catalog.Catalog {
 	}
 	return cat
 }
+
+// TestLintWithoutReviewsShowsNoSection: a cache holding other tools'
+// reviews adds nothing to a lint that asks for none.
+func TestLintWithoutReviewsShowsNoSection(t *testing.T) {
+	clearJudgeEnv(t)
+	cacheDir := t.TempDir()
+	t.Setenv("TOOLSCOPE_CACHE_DIR", cacheDir)
+	judge.OpenCache(cacheDir).StoreReview(judge.Review{Tool: "elsewhere", Problems: []judge.Problem{}, By: "openai:rev", Prompt: judge.ReviewPromptVersion, Texts: "sha256:1"}, "http://x")
+	cat := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(cat, []byte(reviewSmallCatalog), 0o644)
+	code, r, errb := lintJSON(t, cat)
+	if code == 2 || r.Reviewed != nil {
+		t.Errorf("exit %d, reviewed %+v: %s", code, r.Reviewed, errb)
+	}
+}
