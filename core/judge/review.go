@@ -57,10 +57,19 @@ const maxNote = 300
 // maxSentence bounds a sibling's first sentence in a request.
 const maxSentence = 200
 
+// SentencedSiblings is how many of a tool's siblings its review request
+// gives with their first sentences: those nearest it by their words (the
+// judge's second view). The rest are named only: a sentence for each of
+// 200 siblings would make a large catalog's review cost ten times as much,
+// and the siblings a model could take for the tool are among the nearest.
+const SentencedSiblings = 20
+
 // Sibling is another tool of the catalog as a review request names it.
 type Sibling struct {
-	Name     string `json:"name"`
-	Sentence string `json:"sentence"`
+	Name string `json:"name"`
+	// Sentence is the sibling's first sentence, "" (left out) for one
+	// named only.
+	Sentence string `json:"sentence,omitempty"`
 }
 
 // ReviewTool is one review's question: the tool's texts and annotations,
@@ -79,11 +88,17 @@ type ReviewTool struct {
 }
 
 // ReviewToolsOf is every tool of the catalog as a review asks about it,
-// in catalog order.
+// in catalog order: each with the catalog's other tools as siblings (at
+// most maxSiblings, in catalog order, the nearest always among them), the
+// SentencedSiblings nearest by their words with their first sentences.
 func ReviewToolsOf(cat *catalog.Catalog) []ReviewTool {
-	all := make([]Sibling, len(cat.Tools))
+	sentences := make([]string, len(cat.Tools))
 	for i, t := range cat.Tools {
-		all[i] = Sibling{Name: t.Name, Sentence: clip(oneLine(similarity.FirstSentence(t.Description)), maxSentence)}
+		sentences[i] = clip(oneLine(similarity.FirstSentence(t.Description)), maxSentence)
+	}
+	var near [][]int
+	if len(cat.Tools) > SentencedSiblings+1 {
+		near = similarity.WordNeighbours(cat.Tools, SentencedSiblings)
 	}
 	out := make([]ReviewTool, len(cat.Tools))
 	for i, t := range cat.Tools {
@@ -91,13 +106,22 @@ func ReviewToolsOf(cat *catalog.Catalog) []ReviewTool {
 		if t.Annotations != nil {
 			rt.Annotations = json.RawMessage(t.Annotations.JSON())
 		}
-		rt.Siblings = make([]Sibling, 0, min(len(all), maxSiblings))
-		for k, s := range all {
-			if len(rt.Siblings) == maxSiblings {
-				break
+		sentenced := func(k int) bool { return near == nil || slices.Contains(near[i], k) }
+		room := maxSiblings
+		if near != nil {
+			room -= len(near[i])
+		}
+		rt.Siblings = make([]Sibling, 0, min(len(cat.Tools), maxSiblings))
+		for k, s := range cat.Tools {
+			if k == i || s.Name == t.Name {
+				continue
 			}
-			if k != i && s.Name != t.Name {
-				rt.Siblings = append(rt.Siblings, s)
+			switch {
+			case sentenced(k):
+				rt.Siblings = append(rt.Siblings, Sibling{Name: s.Name, Sentence: sentences[k]})
+			case room > 0:
+				rt.Siblings = append(rt.Siblings, Sibling{Name: s.Name})
+				room--
 			}
 		}
 		out[i] = rt

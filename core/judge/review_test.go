@@ -3,6 +3,7 @@ package judge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -460,4 +461,59 @@ func TestReviewAnswersAreBounded(t *testing.T) {
 	if got := bodies()[0]["max_tokens"]; got != float64(MaxAnswerTokens) {
 		t.Errorf("max_tokens %v, want %d", got, MaxAnswerTokens)
 	}
+}
+
+// TestReviewSiblingsOfALargeCatalog: a review names at most 200 siblings,
+// gives the 20 nearest by their words their first sentences, and keeps
+// the nearest among them wherever they stand in the catalog.
+func TestReviewSiblingsOfALargeCatalog(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 250 {
+		fmt.Fprintf(&b, `{"name": "tool_%03d", "description": "Does thing number %d of the generic kind."},`, i, i)
+	}
+	b.WriteString(`{"name": "zebra_stripes_last", "description": "Counts zebra stripes on a savanna photo."},`)
+	b.WriteString(`{"name": "zebra_stripes_first", "description": "Counts zebra stripes in a savanna video."}]`)
+	cat, err := catalog.Parse("c.json", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := ReviewToolsOf(cat)
+	rt := tools[len(tools)-1]
+	sentenced := 0
+	twin := false
+	for _, s := range rt.Siblings {
+		if s.Sentence != "" {
+			sentenced++
+		}
+		twin = twin || (s.Name == "zebra_stripes_last" && s.Sentence != "")
+	}
+	if len(rt.Siblings) != maxSiblings || sentenced < 1 || sentenced > SentencedSiblings || !twin {
+		t.Errorf("%d siblings, %d with sentences, twin sentenced %v; want %d, 1 to %d, true", len(rt.Siblings), sentenced, twin, maxSiblings, SentencedSiblings)
+	}
+	// A generic tool shares its words with many: its 20 nearest.
+	generic := 0
+	for _, s := range tools[0].Siblings {
+		if s.Sentence != "" {
+			generic++
+		}
+	}
+	if generic != SentencedSiblings {
+		t.Errorf("tool_000: %d siblings with sentences, want %d", generic, SentencedSiblings)
+	}
+	small := ReviewToolsOf(mustCatalog(t, reviewCatalog))
+	for _, s := range small[0].Siblings {
+		if s.Sentence == "" {
+			t.Errorf("a small catalog's sibling %s has no sentence", s.Name)
+		}
+	}
+}
+
+func mustCatalog(t *testing.T, text string) *catalog.Catalog {
+	t.Helper()
+	cat, err := catalog.Parse("c.json", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
 }
