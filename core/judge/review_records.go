@@ -146,15 +146,6 @@ func (r *Records) ReviewCount() int {
 	return len(r.reviews)
 }
 
-// LookupReview finds the review of exactly this tool's texts by this
-// reviewer and prompt version.
-func (r *Records) LookupReview(t ReviewTool, by, prompt string) (Review, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	v, ok := r.reviews[reviewKey(t.Name, t.TextHash(), by, prompt)]
-	return v, ok
-}
-
 // ReplayReview finds the review that holds for the tool's current texts:
 // a person's first, then prefer's under the current prompt ("" for none),
 // then any model's, newest prompt first. stale is true when the tool was

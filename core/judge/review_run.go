@@ -229,14 +229,3 @@ func (o ReviewOutcome) Reviews() []Review {
 	}
 	return out
 }
-
-// Stale lists the tools whose review no longer holds, for a note.
-func (o ReviewOutcome) Stale() []string {
-	var out []string
-	for _, r := range o.Results {
-		if r.Status == Unjudged && strings.Contains(r.Why, "texts changed") || strings.HasPrefix(r.Why, WhyAnswerStale) {
-			out = append(out, r.Tool.Name)
-		}
-	}
-	return out
-}
