@@ -2,10 +2,8 @@ package judge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"toolscope/core/tokens"
 )
@@ -168,40 +166,23 @@ type ReviewOutcome struct {
 // not reach stay unreviewed.
 func (m *Model) ExecuteReviews(ctx context.Context, plan *ReviewPlan, cache *Cache, progress func(done, total int)) ReviewOutcome {
 	out := ReviewOutcome{Results: slices.Clone(plan.Results)}
-	var (
-		mu   sync.Mutex
-		done int
-	)
-	out.Err = parallel(ctx, len(plan.ask), m.concurrency, func(ctx context.Context, i int) error {
-		at := plan.ask[i]
-		v, used, err := m.Review(ctx, out.Results[at].Tool)
-		mu.Lock()
-		defer mu.Unlock()
-		out.Requests++
-		out.Usage.PromptTokens += used.PromptTokens
-		out.Usage.CompletionTokens += used.CompletionTokens
-		r := &out.Results[at]
-		var malformed *MalformedError
+	got := make([]Review, len(plan.ask))
+	out.Requests, out.Usage, out.Err = m.askEach(ctx, len(plan.ask), progress, func(ctx context.Context, i int) (used Usage, err error) {
+		got[i], used, err = m.Review(ctx, out.Results[plan.ask[i]].Tool)
+		return used, err
+	}, func(i int, why string, err error) {
+		r := &out.Results[plan.ask[i]]
 		switch {
 		case err == nil:
-			r.Status, r.Review, r.Why = Asked, &v, ""
+			r.Status, r.Review, r.Why = Asked, &got[i], ""
 			if cache != nil {
-				cache.StoreReview(v, m.Endpoint())
+				cache.StoreReview(got[i], m.Endpoint())
 			}
-		case errors.As(err, &malformed):
-			r.Why = WhyReviewMalformed + ": " + malformed.Why
-		case ctx.Err() != nil:
-			out.Requests--
-			return err
+		case why != "":
+			r.Why = WhyReviewMalformed + ": " + why
 		default:
 			r.Why = fmt.Sprintf("the request failed: %v", err)
-			return err
 		}
-		done++
-		if progress != nil {
-			progress(done, len(plan.ask))
-		}
-		return nil
 	})
 	return out
 }
