@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -123,20 +122,10 @@ func parseAnswers(data []byte, tools []ReviewTool, by string) (*Answers, error) 
 		byName[t.Name] = append(byName[t.Name], i)
 	}
 	a := &Answers{byKey: map[string]Review{}, stale: map[string]bool{}}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4<<10), maxLineBytes)
-	n := 1
-	for ; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
-		if err := a.add(line, tools, byName, by); err != nil {
-			return nil, fmt.Errorf("%d: %w", n, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%d: %w", n, err)
+	err := scanLines(data, func(line []byte) error { return a.add(line, tools, byName, by) },
+		func(n int, err error) error { return fmt.Errorf("%d: %w", n, err) })
+	if err != nil {
+		return nil, err
 	}
 	return a, nil
 }

@@ -153,29 +153,10 @@ func (r *Records) ReviewCount() int {
 func (r *Records) ReplayReview(t ReviewTool, prefer string) (v Review, ok, stale bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	texts := t.TextHash()
-	best := -1
-	for _, k := range r.byTool[t.Name] {
+	return holding(r.byTool[t.Name], func(k string) (Review, string, string, string) {
 		c := r.reviews[k]
-		if c.Texts != texts {
-			stale = true
-			continue
-		}
-		rank := 1
-		switch {
-		case c.By == PersonBy:
-			rank = 3
-		case prefer != "" && c.By == prefer && c.Prompt == ReviewPromptVersion:
-			rank = 2
-		}
-		if rank > best || (rank == best && c.Prompt > v.Prompt) {
-			v, best = c, rank
-		}
-	}
-	if best < 0 {
-		return Review{}, false, stale
-	}
-	return v, true, false
+		return c, c.Texts, c.By, c.Prompt
+	}, t.TextHash(), prefer, ReviewPromptVersion)
 }
 
 // parseReview adds one review line of the cache file.

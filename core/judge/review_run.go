@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"toolscope/core/tokens"
 )
 
 // The reasons a tool stays unreviewed.
@@ -190,12 +189,11 @@ func (m *Model) ExecuteReviews(ctx context.Context, plan *ReviewPlan, cache *Cac
 // EstimateReviews counts the input tokens of the tools' review requests
 // under o200k_base and assumes ReviewAnswerTokens out per tool.
 func EstimateReviews(tools []ReviewTool, price *Price) Estimate {
-	rubric := tokens.MustCount(tokens.O200k, ReviewRubric) + messageOverhead
-	in := 0
-	for _, t := range tools {
-		in += rubric + tokens.MustCount(tokens.O200k, t.message()) + messageOverhead
+	msgs := make([]string, len(tools))
+	for i, t := range tools {
+		msgs[i] = t.message()
 	}
-	return Cost(len(tools), in, ReviewAnswerTokens*len(tools), price)
+	return estimateRequests(ReviewRubric, msgs, ReviewAnswerTokens, price)
 }
 
 // Reviews is the reviews the outcome holds (asked or replayed), in
