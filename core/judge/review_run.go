@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-
 )
 
 // The reasons a tool stays unreviewed.
