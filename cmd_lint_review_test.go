@@ -173,11 +173,7 @@ const reviewSmallCatalog = `[
 // as the reviewer's, the findings the same as a model's answers give; a
 // tool changed since is unreviewed and says so.
 func TestLintReviewWithoutAnEndpoint(t *testing.T) {
-	clearJudgeEnv(t)
-	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(reviewSmallCatalog), 0o644)
+	dir, cat := reviewSetup(t)
 	requests := filepath.Join(dir, "requests.jsonl")
 	code, r, errb := lintJSON(t, "--review-requests", requests, cat)
 	if code == 2 || !strings.Contains(errb, "wrote 2 requests to") || len(modelFindings(r)) != 0 {
@@ -239,11 +235,7 @@ func TestLintReviewWithoutAnEndpoint(t *testing.T) {
 // TestLintReviewCostFirst: the estimate is said before any review request;
 // over --max-cost off a terminal nothing is sent and the run stops.
 func TestLintReviewCostFirst(t *testing.T) {
-	clearJudgeEnv(t)
-	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(reviewSmallCatalog), 0o644)
+	_, cat := reviewSetup(t)
 	srv, reviews := reviewerServer(t, nil)
 	code, _, errb := lintJSON(t, "--review", "--judge", "openai:rev", "--judge-url", srv.URL+"/v1", "--judge-price", "100000,100000", "--max-cost", "0.5", cat)
 	if code != 2 || reviews.Load() != 0 || !strings.Contains(errb, "estimate:") || !strings.Contains(errb, "over --max-cost $0.50") {
@@ -284,11 +276,7 @@ func TestLintReviewCostFirst(t *testing.T) {
 // name carrying terminal escapes and a bidi override reach no output raw,
 // in any format, and each marks the finding as the model's.
 func TestLintReviewEscapesItsText(t *testing.T) {
-	clearJudgeEnv(t)
-	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(reviewSmallCatalog), 0o644)
+	_, cat := reviewSetup(t)
 	srv, _ := reviewerServer(t, map[string]json.RawMessage{
 		"get_events": json.RawMessage(`[{"category": "unit", "param": "since", "note": "evil \u001b[2J\u001b]8;;http://x\u0007 \u202egnp.exe"}]`),
 	})
@@ -341,11 +329,7 @@ func TestExplorerReplaysRecordedReviews(t *testing.T) {
 // model's finding as any other (rule model-review); it leaves the lists,
 // counts nowhere, and the ignore is not reported as matching nothing.
 func TestLintReviewMeetsTheConfigsIgnores(t *testing.T) {
-	clearJudgeEnv(t)
-	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(reviewSmallCatalog), 0o644)
+	dir, cat := reviewSetup(t)
 	os.WriteFile(filepath.Join(dir, "toolscope.yaml"), []byte(`ignore:
   - rule: model-review
     tool: wipe
@@ -393,4 +377,18 @@ func TestLintWithoutReviewsShowsNoSection(t *testing.T) {
 	if code == 2 || r.Reviewed != nil {
 		t.Errorf("exit %d, reviewed %+v: %s", code, r.Reviewed, errb)
 	}
+}
+
+// reviewSetup is a fresh cache, no judge in the environment, and the
+// small catalog in a directory of its own.
+func reviewSetup(t *testing.T) (dir, cat string) {
+	t.Helper()
+	clearJudgeEnv(t)
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	dir = t.TempDir()
+	cat = filepath.Join(dir, "tools.json")
+	if err := os.WriteFile(cat, []byte(reviewSmallCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cat
 }
