@@ -126,6 +126,9 @@ func (r *reviewFlags) apply(ctx context.Context, j *judgeFlags, rep *lint.Report
 	out := judge.ReviewOutcome{Results: plan.Results}
 	switch {
 	case r.requests != "":
+		if err := checkWrites([][2]string{{"--review-requests " + r.requests, r.requests}}, [][2]string{{"the judgments file", path}}); err != nil {
+			return nil, err
+		}
 		ask := plan.Ask()
 		var b bytes.Buffer
 		if err := judge.WriteRequests(&b, strings.TrimPrefix(j.spec, judge.Prefix), ask); err != nil {

@@ -264,6 +264,14 @@ func TestLintReviewCostFirst(t *testing.T) {
 		t.Errorf("--review-requests over two catalogs: exit %d: %s", code, errb)
 	}
 
+	// Nor the judgments file.
+	judgments := filepath.Join(t.TempDir(), "j.jsonl")
+	os.WriteFile(judgments, []byte("# kept\n"), 0o644)
+	code, _, errb = runCmd("", "lint", "--embedder", "mock", "--judgments", judgments, "--review-requests", judgments, cat)
+	if kept, _ := os.ReadFile(judgments); code != 2 || string(kept) != "# kept\n" || !strings.Contains(errb, "would overwrite the judgments file") {
+		t.Errorf("--review-requests onto the judgments file: exit %d: %s", code, errb)
+	}
+
 	// The requests file may not overwrite an input.
 	before, _ := os.ReadFile(cat)
 	code, _, errb = runCmd("", "lint", "--embedder", "mock", "--review-requests", cat, cat)
