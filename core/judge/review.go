@@ -346,7 +346,12 @@ func findParam(root, node *jsonv.Value, segs []string) (jsonv.Pos, bool) {
 		if !props.Is(jsonv.Object) {
 			continue
 		}
+		whole := strings.Join(segs, ".")
 		for _, m := range props.Members {
+			if m.Key == whole && len(segs) > 1 {
+				// A key with dots in it ("user.name"), named whole.
+				return m.Pos, true
+			}
 			if m.Key != name {
 				continue
 			}

@@ -431,7 +431,8 @@ func TestParamPosLooksWhereTheSchemaPoints(t *testing.T) {
 	  "sort": {"$ref": "#/$defs/F"},
 	  "rows": {"type": "array", "items": {"allOf": [{"properties": {"id": {"type": "integer"}}}]}},
 	  "loop": {"$ref": "#/$defs/Loop"},
-	  "tags": {"type": "array", "items": {"type": "string"}}}}`
+	  "tags": {"type": "array", "items": {"type": "string"}},
+	  "user.name": {"type": "string"}}}`
 	cat, err := catalog.Parse("c.json", []byte(`[{"name": "t", "description": "d", "inputSchema": `+schema+`}]`))
 	if err != nil {
 		t.Fatal(err)
@@ -439,7 +440,7 @@ func TestParamPosLooksWhereTheSchemaPoints(t *testing.T) {
 	s := cat.Tools[0].Schema
 	for path, want := range map[string]bool{
 		"filter": true, "filter.name": true, "sort.field": true, "rows.id": true, "rows[].id": true, "tags[]": true, "tags": true,
-		"filter.age": false, "sort.name": false, "loop.x": false, "rows.name": false, "": false, "name": false, "field": false, "rows..id": false,
+		"filter.age": false, "sort.name": false, "loop.x": false, "rows.name": false, "": false, "name": false, "field": false, "rows..id": false, "user.name": true, "user": false,
 	} {
 		if _, ok := ParamPos(s, path); ok != want {
 			t.Errorf("ParamPos(%q) = %v, want %v", path, ok, want)
