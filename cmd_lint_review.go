@@ -86,11 +86,12 @@ func (r *reviewFlags) asked() bool {
 
 // apply reviews the catalog's tools, or replays their recorded reviews,
 // and adds the problems to the report as model-review findings. Without
-// a review asked for, only the reviews the judgments file or the cache
-// hold are replayed. Errors are input errors.
+// a review asked for (r nil: the explorer's report off a terminal), only
+// the reviews the judgments file or the cache hold are replayed. Errors
+// are input errors.
 func (r *reviewFlags) apply(ctx context.Context, j *judgeFlags, rep *lint.Report, cat *catalog.Catalog, cfg *config.Config, catalogArg string, io stdio, name string) (*lint.Report, error) {
 	if r == nil {
-		return rep, nil
+		r = &reviewFlags{}
 	}
 	path := j.path(cfg, catalogArg)
 	file, err := j.read(path)

@@ -400,3 +400,24 @@ func reviewSetup(t *testing.T) (dir, cat string) {
 	}
 	return dir, cat
 }
+
+// TestExplorersReportOffATerminalReplaysReviews: the explorer's report
+// off a terminal is lint's, the recorded reviews' findings included.
+func TestExplorersReportOffATerminalReplaysReviews(t *testing.T) {
+	dir, cat := reviewSetup(t)
+	tools := judge.ReviewToolsOf(mustParse(t, reviewSmallCatalog))
+	_, err := judge.RecordReviews(filepath.Join(dir, judge.FileName), []judge.Review{{Tool: "wipe", By: "openai:rev", Prompt: judge.ReviewPromptVersion,
+		Texts: tools[1].TextHash(), Problems: []judge.Problem{{Category: "destructive", Note: "says not what it clears"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "[model-review (destructive, by openai:rev)] wipe"
+	code, explorer, errb := runCmd("", "--embedder", "mock", cat)
+	if code == 2 || !strings.Contains(explorer, line) {
+		t.Errorf("explorer's report (exit %d) lacks %q:\n%s%s", code, line, explorer, errb)
+	}
+	code, linted, errb := runCmd("", "lint", "--embedder", "mock", cat)
+	if code == 2 || !strings.Contains(linted, line) {
+		t.Errorf("lint (exit %d) lacks %q:\n%s%s", code, line, linted, errb)
+	}
+}
