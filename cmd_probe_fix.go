@@ -220,6 +220,13 @@ func tryFix(ctx context.Context, jm, pm *judge.Model, pair judge.Pair, sent judg
 		}
 		sent, from = sentencesFor(j, a), "asked"
 	}
+	// The sentences are untrusted text bound for the descriptions: they
+	// are held to lint's error rules before anything is sent with them.
+	if why := judge.NewSentenceGuard(cat).Refuse(map[string]string{a: sent.A, b: sent.B}); why != "" {
+		t := judge.Unproven(a, b, why+"; not re-tested")
+		t.Judgment = from
+		return t, used, nil
+	}
 	amended := make([]json.RawMessage, len(defs))
 	copy(amended, defs)
 	for _, s := range []struct{ tool, sentence string }{{a, sent.A}, {b, sent.B}} {
@@ -311,6 +318,11 @@ func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) error {
 		if !ok || judge.FromCatalog(is).TextHash() != judge.FromCatalog(was).TextHash() {
 			return fmt.Errorf("%s changed since the probe read it (tool %s): nothing written; probe again", r.arg, termsafe.Line(name))
 		}
+	}
+	// Sentences kept in two fixes meet in one description: the whole is
+	// held to lint's error rules again.
+	if why := judge.NewSentenceGuard(now).Refuse(kept); why != "" {
+		return fmt.Errorf("%s: nothing written", why)
 	}
 	out, err := catalog.AppendToDescriptions(data, now, kept)
 	if err != nil {
