@@ -131,7 +131,8 @@ func runLint(args []string, io stdio) int {
 	if lr.baselinePath != "" {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
-	if err := checkWrites(writes, inputs); err != nil {
+	reads, judged := lintFiles(targets, lr.merge && len(targets) > 1, cfgFlags, jf, lr.probe)
+	if err := checkWrites(append(writes, judged...), append(inputs, reads...)); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
@@ -196,9 +197,6 @@ func runLint(args []string, io stdio) int {
 		runs = append(runs, run)
 	}
 	p.end()
-	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.

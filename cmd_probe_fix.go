@@ -81,6 +81,8 @@ type fixRun struct {
 	conc     int
 	// writable is set when the catalog is a file --write may change.
 	writable bool
+	// judgments are the recorded sentences, read before the probe.
+	judgments *judge.Records
 }
 
 // runFixes tries the judge's sentences for every confused pair of the
@@ -122,11 +124,7 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 	} else {
 		jprice = nil
 	}
-	path := projectFile(*r.flags.judgments, judge.FileName, r.cfgPath, r.arg)
-	file, err := judge.ReadFile(path)
-	if err != nil {
-		return nil, used, err
-	}
+	file := r.judgments
 	names := make([]string, len(r.cat.Tools))
 	for i, t := range r.cat.Tools {
 		names[i] = t.Name
@@ -136,10 +134,12 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 		sent judge.FixSentences
 		from string
 		idx  []int
+		// refused is why the fix is not tried at all.
+		refused string
 	}
 	plan := make([]planned, len(pairs))
 	var ask []judge.Pair
-	retests := 0
+	retests, recorded := 0, 0
 	for i, cp := range pairs {
 		ta, _ := r.cat.Lookup(cp.A)
 		tb, _ := r.cat.Lookup(cp.B)
@@ -150,8 +150,21 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 			}
 		}
 		pl := planned{pair: judge.NewPair(judge.FromCatalog(ta), judge.FromCatalog(tb), siblings), idx: judge.Touching(p.Cases, cp.A, cp.B)}
+		if *r.flags.write && r.writable {
+			// What --write could not write is not paid for.
+			for _, t := range []*catalog.Tool{ta, tb} {
+				if pl.refused == "" && !catalog.HasDescriptionString(t) {
+					pl.refused = fmt.Sprintf("--write: %s has no description string to add a sentence to; not asked", termsafe.Line(t.Name))
+				}
+			}
+		}
+		if pl.refused != "" {
+			plan[i] = pl
+			continue
+		}
 		if j, ok, _ := file.Replay(pl.pair, jm.ID()); ok && j.Fix != nil {
 			pl.sent, pl.from = sentencesFor(j, cp.A), "recorded"
+			recorded++
 		} else {
 			ask = append(ask, pl.pair)
 		}
@@ -171,7 +184,7 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 		total.Dollars = &d
 	}
 	fmt.Fprintf(io.err, "toolscope probe: fix: %d confused pairs, %d sentences recorded, %d to ask %s; %d requests to send again: %s\n",
-		len(pairs), len(pairs)-len(ask), len(ask), jm.ID(), retests, total.String("--judge-price and --model-price"))
+		len(pairs), recorded, len(ask), jm.ID(), retests, total.String("--judge-price and --model-price"))
 	if !r.yes && (total.Dollars == nil || *total.Dollars > r.maxCost) {
 		why := "the price of the fixes is unknown"
 		if total.Dollars != nil {
@@ -184,6 +197,10 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 	for i := range plan {
 		pl := &plan[i]
 		cp := pairs[i]
+		if pl.refused != "" {
+			trials = append(trials, judge.Unproven(cp.A, cp.B, pl.refused))
+			continue
+		}
 		t, u, err := tryFix(ctx, jm, r.model, pl.pair, pl.sent, pl.from, r.cat, defs, p.Cases, pl.idx, judge.PickOptions{Choice: r.choice, Seed: r.seed}, cp.A)
 		used.PromptTokens += u.PromptTokens
 		used.CompletionTokens += u.CompletionTokens
