@@ -101,3 +101,30 @@ func TestProbeFixWritesNoHiddenOrPoisoningSentence(t *testing.T) {
 		})
 	}
 }
+
+// probe --fix reads a judgments file it found (beside the catalog) with
+// the ownership check lint applies: a world-writable one supplies no
+// sentence, and the run is refused before any request; named with
+// --judgments it is read as given.
+func TestProbeFixChecksTheFoundJudgmentsOwner(t *testing.T) {
+	s, url := newStandIn(t)
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(standInCatalog), 0o644)
+	ex := filepath.Join(dir, "examples.jsonl")
+	os.WriteFile(ex, []byte(standInExamples), 0o644)
+	found := filepath.Join(dir, judge.FileName)
+	os.WriteFile(found, []byte("# planted\n"), 0o644)
+	if err := os.Chmod(found, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"probe", "--model", "openai:standin", "--model-url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto", "--fix"}
+	code, _, errb := runCmd("", append(args, cat)...)
+	if code != 2 || !strings.Contains(errb, "writable by every user") || s.sent != 0 || s.judged != 0 {
+		t.Errorf("a world-writable found judgments file: exit %d, %d sent: %s", code, s.sent, errb)
+	}
+	code, _, errb = runCmd("", append(args, "--judgments", found, cat)...)
+	if code != 0 || s.sent == 0 {
+		t.Errorf("named with --judgments: exit %d: %s", code, errb)
+	}
+}
