@@ -53,7 +53,7 @@ func main() {
 	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
 		// https://no-color.org: present and not empty.
 		noColor: os.Getenv("NO_COLOR") != ""}
-	os.Exit(profiled(func() int { return run(os.Args[1:], io) }))
+	os.Exit(exitCode(profiled(func() int { return run(os.Args[1:], io) })))
 }
 
 // profiled runs the command; a build with -tags profile wraps it in a
