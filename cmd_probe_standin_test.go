@@ -197,8 +197,11 @@ func TestLintMinAccuracyReplaysTheRecordedProbe(t *testing.T) {
 		code int
 		says string
 	}{
-		{"0.7", 0, "right picks 8 of 11 (73%, 95% interval 43–90%); --min-accuracy 0.7: ok"},
-		{"70%", 0, "--min-accuracy 0.7: ok"},
+		{"0.4", 0, "right picks 8 of 11 (73%, 95% interval 43–90%); --min-accuracy 0.4: ok"},
+		{"40%", 0, "--min-accuracy 0.4: ok"},
+		// The gate is on the interval's lower bound: 73% measured of
+		// 11 requests does not show 70%.
+		{"0.7", 1, "--min-accuracy 0.7: under"},
 		{"0.8", 1, "--min-accuracy 0.8: under"},
 	} {
 		code, out, errb := runCmd("", "lint", "--no-similarity", "--min-accuracy", tc.min, cat)
@@ -207,14 +210,14 @@ func TestLintMinAccuracyReplaysTheRecordedProbe(t *testing.T) {
 		}
 	}
 	code, out, _ := runCmd("", "lint", "--no-similarity", "--min-accuracy", "0.8", "--format", "json", cat)
-	if code != 1 || !strings.Contains(out, "probe accuracy 8 of 11") {
+	if code != 1 || !strings.Contains(out, "probe accuracy 8 of 11") || !strings.Contains(out, "lower bound 43% is under --min-accuracy 0.8") {
 		t.Errorf("the JSON report does not say why the gate failed (exit %d):\n%s", code, out)
 	}
 	// Named elsewhere.
 	moved := filepath.Join(t.TempDir(), "probe.json")
 	data, _ := os.ReadFile(filepath.Join(dir, judge.ProbeFileName))
 	os.WriteFile(moved, data, 0o644)
-	if code, _, errb := runCmd("", "lint", "--no-similarity", "--min-accuracy", "0.5", "--probe-file", moved, cat); code != 0 {
+	if code, _, errb := runCmd("", "lint", "--no-similarity", "--min-accuracy", "0.4", "--probe-file", moved, cat); code != 0 {
 		t.Errorf("--probe-file: exit %d: %s", code, errb)
 	}
 	// A changed description makes the record stale: the gate fails closed.
