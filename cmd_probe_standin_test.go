@@ -305,7 +305,22 @@ func TestProbeDiffPairsTwoRecords(t *testing.T) {
 	}
 	fewer := filepath.Join(dir, "fewer.json")
 	os.WriteFile(fewer, []byte(strings.Join(kept, "\n")), 0o644)
+	// A record whose "repeats" its cases contradict: one sending claimed,
+	// a request in a second; two claimed, a request in the first only.
+	rdata, _ := os.ReadFile(repeats)
+	claimsOne := filepath.Join(dir, "claims-one.json")
+	os.WriteFile(claimsOne, []byte(strings.Replace(string(rdata), `"repeats": 2,`, `"repeats": 1,`, 1)), 0o644)
+	var once []string
+	for _, l := range strings.Split(string(rdata), "\n") {
+		if !(strings.Contains(l, "tell me a joke") && strings.Contains(l, `"repeat":2`)) {
+			once = append(once, l)
+		}
+	}
+	missing := filepath.Join(dir, "missing-repeat.json")
+	os.WriteFile(missing, []byte(strings.Join(once, "\n")), 0o644)
 	for _, tc := range []struct{ other, says string }{
+		{claimsOne, "is in repeat 2, but the record says each request was sent 1 time"},
+		{missing, `request "tell me a joke" for (none) is in repeat 1 1 time and in repeat 2 0 times; the record says each request was sent 2 times`},
 		{otherModel, "different models: openai:standin, then openai:other"},
 		{repeats, "different repeats: 1, then 2"},
 		{fewer, "different requests: 1 sent only before, 0 only after"},
