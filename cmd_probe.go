@@ -323,9 +323,20 @@ func runProbe(args []string, io stdio) int {
 		} else {
 			result.Fixes = fixes
 			if *ff.write {
-				if err := run.writeFixes(fixes, io); err != nil {
+				written, err := run.writeFixes(fixes, io)
+				switch {
+				case err != nil:
 					fmt.Fprintf(io.err, "toolscope probe: --write: %s\n", oneLine(err))
 					fixFailed = true
+				case written != nil && *record && recordErr == nil:
+					// The record is of the catalog as --write left it, so
+					// that lint --min-accuracy right after replays it.
+					fresh := result
+					fresh.Cases = judge.Refreshed(result.Cases, fixes)
+					wtools, _, _ := probeTools(written)
+					if recordErr = judge.NewProbeRecord(fresh, wtools, time.Now()).WriteFile(recordPath); recordErr == nil {
+						fmt.Fprintf(io.err, "toolscope probe: recorded the written descriptions and the kept fixes' re-tested picks in %s\n", termsafe.Line(recordPath))
+					}
 				}
 			} else if len(keptSentences(fixes)) > 0 {
 				fmt.Fprintln(io.err, "toolscope probe: nothing written: --write appends the kept sentences to the catalog's descriptions")

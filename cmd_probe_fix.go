@@ -292,13 +292,14 @@ func keptSentences(trials []judge.FixTrial) map[string]string {
 
 // writeFixes appends the kept sentences to the catalog file's
 // descriptions, under the file's lock, keeping every other byte; the file
-// must still hold the texts the probe read. For a live server (or stdin)
-// it prints them with the tool each belongs to.
-func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) error {
+// must still hold the texts the probe read. It returns the catalog as
+// written, nil when nothing was. For a live server (or stdin) it prints
+// the sentences with the tool each belongs to.
+func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) (*catalog.Catalog, error) {
 	kept := keptSentences(trials)
 	if len(kept) == 0 {
 		fmt.Fprintln(io.err, "toolscope probe: no fix kept: nothing written")
-		return nil
+		return nil, nil
 	}
 	tools := make([]string, 0, len(kept))
 	for t := range kept {
@@ -314,44 +315,48 @@ func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) error {
 		for _, t := range tools {
 			fmt.Fprintf(io.err, "  %s: %s\n", termsafe.Line(t), termsafe.Line(kept[t]))
 		}
-		return nil
+		return nil, nil
 	}
 	unlock, err := safefile.Lock(r.arg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
 	data, source, err := catalog.Read(r.arg, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	now, err := catalog.Parse(source, data)
 	if err != nil {
-		return fmt.Errorf("%s changed since the probe read it: %w", r.arg, err)
+		return nil, fmt.Errorf("%s changed since the probe read it: %w", r.arg, err)
 	}
 	for _, name := range tools {
 		was, _ := r.cat.Lookup(name)
 		is, ok := now.Lookup(name)
 		if !ok || judge.FromCatalog(is).TextHash() != judge.FromCatalog(was).TextHash() {
-			return fmt.Errorf("%s changed since the probe read it (tool %s): nothing written; probe again", r.arg, termsafe.Line(name))
+			return nil, fmt.Errorf("%s changed since the probe read it (tool %s): nothing written; probe again", r.arg, termsafe.Line(name))
 		}
 	}
 	// Sentences kept in two fixes meet in one description: the whole is
 	// held to lint's error rules again.
 	if why := judge.NewSentenceGuard(now).Refuse(kept); why != "" {
-		return fmt.Errorf("%s: nothing written", why)
+		return nil, fmt.Errorf("%s: nothing written", why)
 	}
 	out, err := catalog.AppendToDescriptions(data, now, kept)
 	if err != nil {
-		return fmt.Errorf("%s: %w: nothing written", r.arg, err)
+		return nil, fmt.Errorf("%s: %w: nothing written", r.arg, err)
 	}
 	if err := safefile.Write(r.arg, out); err != nil {
-		return err
+		return nil, err
+	}
+	written, err := catalog.Parse(source, out)
+	if err != nil {
+		return nil, fmt.Errorf("%s as written: %w", r.arg, err)
 	}
 	for _, t := range tools {
 		fmt.Fprintf(io.err, "toolscope probe: wrote to %s's description: %s\n", termsafe.Line(t), termsafe.Line(kept[t]))
 	}
-	return nil
+	return written, nil
 }
 
 // isCatalogFile reports whether the CATALOG argument is a file --write
