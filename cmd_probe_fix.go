@@ -339,7 +339,7 @@ func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) (*catalog.Catalog,
 	}
 	// Sentences kept in two fixes meet in one description: the whole is
 	// held to lint's error rules again.
-	if why := judge.NewSentenceGuard(now).Refuse(kept); why != "" {
+	if why := judge.NewSentenceGuard(now).RefuseWhole(kept); why != "" {
 		return nil, fmt.Errorf("%s: nothing written", why)
 	}
 	out, err := catalog.AppendToDescriptions(data, now, kept)

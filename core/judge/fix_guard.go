@@ -15,13 +15,12 @@ import (
 // party's server, so a sentence is untrusted text bound for a tool
 // description: it must be printable (no control character, no bidi
 // override, tag or zero-width character: termsafe's test) and the
-// amended catalog must have no error-level finding of any rule (every
-// rule of lint.AllRules, the tool-poisoning guard and the
-// invisible-characters rule among them) that the catalog did not have.
+// amended tools must have no error-level finding of any rule (every rule
+// of lint.AllRules, the tool-poisoning guard and the invisible-characters
+// rule among them) that they did not have.
 type SentenceGuard struct {
-	cat    *catalog.Catalog
-	rules  []lint.Rule
-	before map[errorKey]int
+	cat   *catalog.Catalog
+	rules []lint.Rule
 }
 
 // errorKey counts error findings by tool and rule.
@@ -29,9 +28,7 @@ type errorKey struct{ tool, rule string }
 
 // NewSentenceGuard is the guard for sentences added to cat's tools.
 func NewSentenceGuard(cat *catalog.Catalog) *SentenceGuard {
-	g := &SentenceGuard{cat: cat, rules: lint.AllRules()}
-	g.before, _ = g.errors(cat)
-	return g
+	return &SentenceGuard{cat: cat, rules: lint.AllRules()}
 }
 
 // errors counts cat's error-level findings by tool and rule, with the
@@ -53,10 +50,23 @@ func (g *SentenceGuard) errors(cat *catalog.Catalog) (map[errorKey]int, map[erro
 
 // Refuse says why the sentences (by tool name) may not be added to their
 // tools' descriptions, "" when they may: a sentence that is not one line
-// of printable text, or an error finding the amended catalog has that
-// the catalog had not. The reason names the tool and the rule, every
-// character a terminal could act on escaped.
+// of printable text, or an error finding the amended tools have that
+// they had not. The rules run on the amended tools alone, before and
+// after, which is what a sentence can change of the rules that read a
+// tool's own text, at a cost that does not grow with the catalog; the
+// reason names the tool and the rule, every character a terminal could
+// act on escaped.
 func (g *SentenceGuard) Refuse(sentences map[string]string) string {
+	return g.refuse(sentences, false)
+}
+
+// RefuseWhole is Refuse with the rules run on the whole catalog, as lint
+// would run them on the file written: for the last check before a write.
+func (g *SentenceGuard) RefuseWhole(sentences map[string]string) string {
+	return g.refuse(sentences, true)
+}
+
+func (g *SentenceGuard) refuse(sentences map[string]string, whole bool) string {
 	names := make([]string, 0, len(sentences))
 	for name := range sentences {
 		names = append(names, name)
@@ -68,25 +78,28 @@ func (g *SentenceGuard) Refuse(sentences map[string]string) string {
 			return fmt.Sprintf("the sentence for %s is not plain printable text (it holds a control, bidi, tag or zero-width character: %s)", termsafe.Line(name), clip(shown, 120))
 		}
 	}
-	amended := &catalog.Catalog{Source: g.cat.Source, Tools: make([]*catalog.Tool, len(g.cat.Tools))}
-	changed := false
-	for i, t := range g.cat.Tools {
-		amended.Tools[i] = t
-		if s, ok := sentences[t.Name]; ok && s != "" {
-			nt := *t
-			nt.Description = Amend(t.Description, s)
-			nt.HasDescription = true
-			amended.Tools[i] = &nt
-			changed = true
+	base := &catalog.Catalog{Source: g.cat.Source}
+	amended := &catalog.Catalog{Source: g.cat.Source}
+	for _, t := range g.cat.Tools {
+		s, ok := sentences[t.Name]
+		if !whole && !ok {
+			continue
 		}
+		// Copies, indexed in the catalog they are put in.
+		was, now := *t, *t
+		was.Index, now.Index = len(base.Tools), len(base.Tools)
+		if ok && s != "" {
+			now.Description = Amend(t.Description, s)
+			now.HasDescription = true
+		}
+		base.Tools = append(base.Tools, &was)
+		amended.Tools = append(amended.Tools, &now)
 	}
-	if !changed {
-		return ""
-	}
+	before, _ := g.errors(base)
 	after, first := g.errors(amended)
 	keys := make([]errorKey, 0, len(after))
 	for k, n := range after {
-		if n > g.before[k] {
+		if n > before[k] {
 			keys = append(keys, k)
 		}
 	}

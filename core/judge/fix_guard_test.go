@@ -21,6 +21,7 @@ func tagged(s string) string {
 // it had not: hidden characters and orders to the model among them.
 func TestSentenceGuardRefusesHiddenAndPoisoningSentences(t *testing.T) {
 	cat, err := catalog.Parse("tools.json", []byte(`[
+ {"name": "read_mail", "description": "Read mail in the inbox.", "inputSchema": {"type": "object", "properties": {"folder": {"type": "string"}}}},
  {"name": "search_files", "description": "Search files by name.", "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}},
  {"name": "search_logs", "description": "Search logs by text.", "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}}
 ]`))
@@ -42,7 +43,11 @@ func TestSentenceGuardRefusesHiddenAndPoisoningSentences(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			why := g.Refuse(map[string]string{"search_files": "Use it for documents.", "search_logs": c.sentence})
+			sent := map[string]string{"search_files": "Use it for documents.", "search_logs": c.sentence}
+			why := g.Refuse(sent)
+			if whole := g.RefuseWhole(sent); (whole == "") != (why == "") {
+				t.Errorf("on the whole catalog %q, on the pair %q", whole, why)
+			}
 			switch {
 			case c.want == "" && why != "":
 				t.Errorf("refused: %s", why)
