@@ -396,7 +396,7 @@ func printHelp(w stdlibio.Writer, usage, summary string, fs *flag.FlagSet) {
 func checkWrites(writes, inputs [][2]string) error {
 	for i, w := range writes {
 		for _, v := range writes[:i] {
-			if v != w && safefile.SameFile(w[1], v[1]) {
+			if safefile.SameFile(w[1], v[1]) {
 				return fmt.Errorf("%s and %s write the same file", v[0], w[0])
 			}
 		}
