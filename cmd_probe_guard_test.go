@@ -32,6 +32,21 @@ func runBuilt(t *testing.T, dir string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// standInFiles writes the stand-in's catalog and examples into a folder
+// of their own.
+func standInFiles(t *testing.T) (dir, cat, ex string) {
+	t.Helper()
+	dir = t.TempDir()
+	cat, ex = filepath.Join(dir, "tools.json"), filepath.Join(dir, "examples.jsonl")
+	if err := os.WriteFile(cat, []byte(standInCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ex, []byte(standInExamples), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cat, ex
+}
+
 // lintErrors is what lint --format json counts as errors in the file.
 func lintErrors(t *testing.T, dir, file string) int {
 	t.Helper()
@@ -67,11 +82,7 @@ func TestProbeFixWritesNoHiddenOrPoisoningSentence(t *testing.T) {
 			s.mu.Lock()
 			s.fixes["search_files|search_logs"] = [2]string{"", c.sentence}
 			s.mu.Unlock()
-			dir := t.TempDir()
-			cat := filepath.Join(dir, "tools.json")
-			os.WriteFile(cat, []byte(standInCatalog), 0o644)
-			ex := filepath.Join(dir, "examples.jsonl")
-			os.WriteFile(ex, []byte(standInExamples), 0o644)
+			dir, cat, ex := standInFiles(t)
 			before := lintErrors(t, dir, cat)
 			code, out, errb := runBuilt(t, dir, "probe", "--model", "openai:standin", "--model-url", url, "--examples", ex, "--yes", "--no-similarity",
 				"--tool-choice", "auto", "--fix", "--write", "--judgments", filepath.Join(dir, "none.jsonl"), "--format", "json", cat)
@@ -110,11 +121,7 @@ func TestProbeFixWritesNoHiddenOrPoisoningSentence(t *testing.T) {
 // --judgments it is read as given.
 func TestProbeFixChecksTheFoundJudgmentsOwner(t *testing.T) {
 	s, url := newStandIn(t)
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(standInCatalog), 0o644)
-	ex := filepath.Join(dir, "examples.jsonl")
-	os.WriteFile(ex, []byte(standInExamples), 0o644)
+	dir, cat, ex := standInFiles(t)
 	found := filepath.Join(dir, judge.FileName)
 	os.WriteFile(found, []byte("# planted\n"), 0o644)
 	if err := os.Chmod(found, 0o666); err != nil {
@@ -136,11 +143,7 @@ func TestProbeFixChecksTheFoundJudgmentsOwner(t *testing.T) {
 // request the kept fix set right is recorded with its re-tested pick.
 func TestProbeFixWriteRecordLeavesTheRecordFresh(t *testing.T) {
 	_, url := newStandIn(t)
-	dir := t.TempDir()
-	cat := filepath.Join(dir, "tools.json")
-	os.WriteFile(cat, []byte(standInCatalog), 0o644)
-	ex := filepath.Join(dir, "examples.jsonl")
-	os.WriteFile(ex, []byte(standInExamples), 0o644)
+	dir, cat, ex := standInFiles(t)
 	code, _, errb := runCmd("", "probe", "--model", "openai:standin", "--model-url", url, "--examples", ex, "--yes", "--no-similarity", "--tool-choice", "auto",
 		"--fix", "--write", "--record", "--judgments", filepath.Join(dir, "none.jsonl"), cat)
 	if code != 0 || !strings.Contains(errb, "wrote to search_logs's description") {

@@ -2,6 +2,8 @@ package judge
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"toolscope/core/catalog"
@@ -67,12 +69,7 @@ func (g *SentenceGuard) RefuseWhole(sentences map[string]string) string {
 }
 
 func (g *SentenceGuard) refuse(sentences map[string]string, whole bool) string {
-	names := make([]string, 0, len(sentences))
-	for name := range sentences {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(sentences)) {
 		s := sentences[name]
 		if shown := termsafe.Line(s); shown != s {
 			return fmt.Sprintf("the sentence for %s is not plain printable text (it holds a control, bidi, tag or zero-width character: %s)", termsafe.Line(name), clip(shown, 120))
