@@ -182,7 +182,11 @@ func runProbe(args []string, io stdio) int {
 	}
 	// Every file written is compared with every file read, and each
 	// target tried, before anything is sent or started.
-	if code := probeWrites(probeFiles{arg: arg, cfgPath: cfgPath, serverList: live.config, examples: *examples, record: recordPath,
+	recordFlag := "--record"
+	if *probeFile != "" {
+		recordFlag = "--probe-file"
+	}
+	if code := probeWrites(probeFiles{arg: arg, cfgPath: cfgPath, serverList: live.config, examples: *examples, record: recordPath, recordFlag: recordFlag,
 		fixWrite: *ff.fix && *ff.write && writable, judgments: projectFile(*ff.judgments, judge.FileName, cfgPath, arg), fix: *ff.fix}, io); code != 0 {
 		return code
 	}
@@ -371,8 +375,9 @@ func runProbe(args []string, io stdio) int {
 // probeFiles are the files a probe reads and writes.
 type probeFiles struct {
 	arg, cfgPath, serverList, examples, judgments string
-	// record is the probe record --record writes, "" without it.
-	record string
+	// record is the probe record --record writes, "" without it;
+	// recordFlag names it: --probe-file when that named it, else --record.
+	record, recordFlag string
 	// fix is --fix (the judgments file is read); fixWrite --write on a
 	// catalog file.
 	fix, fixWrite bool
@@ -386,7 +391,7 @@ type probeFiles struct {
 func probeWrites(f probeFiles, io stdio) int {
 	var writes [][2]string
 	if f.record != "" {
-		writes = append(writes, [2]string{"--record " + f.record, f.record})
+		writes = append(writes, [2]string{f.recordFlag + " " + f.record, f.record})
 	}
 	if f.fixWrite {
 		writes = append(writes, [2]string{"--write " + f.arg, f.arg})

@@ -58,7 +58,7 @@ func TestWritersLeaveTheirInputsByteIdentical(t *testing.T) {
 		want  []byte
 		err   string
 	}{
-		{"--probe-file CATALOG", append(probe, "--examples", ex, "--probe-file", cat, cat), cat, []byte(standInCatalog), "--record " + cat + " would overwrite the catalog"},
+		{"--probe-file CATALOG", append(probe, "--examples", ex, "--probe-file", cat, cat), cat, []byte(standInCatalog), "--probe-file " + cat + " would overwrite the catalog"},
 		{"--probe-file a symlink to CATALOG", append(probe, "--examples", ex, "--probe-file", link, cat), cat, []byte(standInCatalog), "would overwrite the catalog"},
 		{"--probe-file a hard link to CATALOG", append(probe, "--examples", ex, "--probe-file", hard, cat), cat, []byte(standInCatalog), "would overwrite the catalog"},
 		{"--probe-file EXAMPLES", append(probe, "--examples", ex, "--probe-file", ex, cat), ex, []byte(standInExamples), "would overwrite the examples"},
@@ -103,7 +103,7 @@ func TestWriteRefusalsComeBeforeThePayment(t *testing.T) {
 		t.Errorf("a symlinked catalog: exit %d, %d sent, %d judged: %s", code, s.sent, s.judged, errb)
 	}
 	sameBytes(t, real, []byte(standInCatalog))
-	if code, _, errb := runCmd("", append(fix[:len(fix)-2], "--record", "--probe-file", filepath.Join(dir, "no", "such", "dir", "p.json"), real)...); code != 2 || !strings.Contains(errb, "--record: ") || s.sent != 0 {
+	if code, _, errb := runCmd("", append(fix[:len(fix)-2], "--record", "--probe-file", filepath.Join(dir, "no", "such", "dir", "p.json"), real)...); code != 2 || !strings.Contains(errb, "--probe-file: ") || s.sent != 0 {
 		t.Errorf("a record in a folder that takes no file: exit %d, %d sent: %s", code, s.sent, errb)
 	}
 	if os.Getuid() != 0 {
