@@ -133,7 +133,8 @@ func runLint(args []string, io stdio) int {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
 	writes, inputs = jf.review.files(writes, inputs)
-	if err := checkWrites(writes, inputs); err != nil {
+	reads, judged := lintFiles(targets, lr.merge && len(targets) > 1, cfgFlags, jf, lr.probe)
+	if err := checkWrites(append(writes, judged...), append(inputs, reads...)); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
@@ -201,9 +202,6 @@ func runLint(args []string, io stdio) int {
 		runs = append(runs, run)
 	}
 	p.end()
-	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
