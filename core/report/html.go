@@ -148,7 +148,7 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(fmt.Sprintf("%s %s ↔ %s", q.Kind.Shown(), q.A, q.B)), Reason: pageLine(q.Suppression)})
 		}
 		for _, f := range sup.Findings {
-			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(f.Rule + " on " + findingWhere(f)), Reason: pageLine(f.Suppression)})
+			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(ruleLabel(f) + " on " + findingWhere(f)), Reason: pageLine(f.Suppression)})
 		}
 	}
 	fresh := freshRates(o.Probe, cat)
