@@ -242,3 +242,96 @@ func TestRulesAreTheLints(t *testing.T) {
 		}
 	}
 }
+
+// No finding's message repeats a URL's password or a secret query value,
+// in url or in an args item, whatever else the finding says.
+func TestMessagesRedactURLs(t *testing.T) {
+	doc := `{"mcpServers": {
+  "remote": {"url": "http://alice:hunter2pass@mcp.example.com/mcp?api_key=Zq81LmPx4Fa9&mode=fast", "disabled": true},
+  "bridge": {"command": "npx", "args": ["-y", "mcp-remote@1.2.3", "http://bob:s3cretPw99@mcp.example.com/sse?token=Tk7Hq2Lm9Pz4&x=1"]}
+}}`
+	got, err := Check("c.json", []byte(doc), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := 0
+	for _, f := range got {
+		for _, secret := range []string{"hunter2pass", "Zq81LmPx4Fa9", "s3cretPw99", "Tk7Hq2Lm9Pz4"} {
+			if strings.Contains(f.Message, secret) {
+				t.Errorf("%s on %s.%s repeats %q: %s", f.Rule, f.Server, f.Field, secret, f.Message)
+			}
+		}
+		if f.Rule == RulePlainHTTP {
+			plain++
+			if !strings.Contains(f.Message, "alice:***@") && !strings.Contains(f.Message, "bob:***@") {
+				t.Errorf("plain-http message does not show the redacted URL: %s", f.Message)
+			}
+		}
+	}
+	if plain != 2 {
+		t.Errorf("%d config-plain-http findings, want 2: %+v", plain, got)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"http://alice:hunter2pass@host/mcp?api_key=abc123&mode=x", "http://alice:***@host/mcp?api_key=***&mode=x"},
+		{"https://host/sse?token=T0k&access_token=A1&key=K&secret=S&client_secret=C#frag", "https://host/sse?token=***&access_token=***&key=***&secret=***&client_secret=***#frag"},
+		{"https://host/sse?api_key=${API_KEY}&token=literal", "https://host/sse?api_key=${API_KEY}&token=***"},
+		{"https://alice@host/x", "https://alice@host/x"},
+		{"https://host/x?client_id=abc", "https://host/x?client_id=abc"},
+		{"--url=http://u:p4ss@h/x", "--url=http://u:***@h/x"},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// config-inline-secret finds mcp-remote's header credential in both
+// forms, a URL's password, secret query values in args URLs, and judges a
+// stand-in by the value itself.
+func TestInlineSecretsInArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		field string // "" for no finding
+	}{
+		{"header, two arguments", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Authorization: Bearer a8Fq2LmZx81PwQz"}, "args[3]"},
+		{"header, one argument", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header=Authorization:Bearer a8Fq2LmZx81PwQz"}, "args[2]"},
+		{"header from a variable", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Authorization:${AUTH_HEADER}"}, ""},
+		{"header with a stand-in", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Authorization: Bearer <your-token>"}, ""},
+		{"a harmless header", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Accept: text/event-stream"}, ""},
+		{"password in a URL", []string{"mcp-remote@1.2.3", "https://alice:hunter2pass@mcp.example.com/sse"}, "args[1]"},
+		{"secret query in a URL", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=Zq81LmPx4Fa9wq"}, "args[1]"},
+		{"a reference in one parameter excuses no literal in another", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}&token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, "args[1]"},
+		{"a reference in one parameter, a literal secret in another", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}&token=Tk7Hq2Lm9Pz4wq"}, "args[1]"},
+		{"references only", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := fmt.Sprintf(`{"mcpServers": {"s": {"command": "npx", "args": [%s]}}}`, quoted(tc.args))
+			got, err := Check("c.json", []byte(doc), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fields []string
+			for _, f := range got {
+				if f.Rule == RuleInlineSecret {
+					fields = append(fields, f.Field)
+					for _, secret := range []string{"a8Fq2LmZx81PwQz", "hunter2pass", "Zq81LmPx4Fa9wq", "Tk7Hq2Lm9Pz4wq", "ghp_abc"} {
+						if strings.Contains(f.Message, secret) {
+							t.Errorf("message repeats the secret: %s", f.Message)
+						}
+					}
+				}
+			}
+			want := []string{}
+			if tc.field != "" {
+				want = []string{tc.field}
+			}
+			if strings.Join(fields, ",") != strings.Join(want, ",") {
+				t.Errorf("config-inline-secret on %v, want %v", fields, want)
+			}
+		})
+	}
+}
