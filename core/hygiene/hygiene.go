@@ -52,7 +52,7 @@ type Finding struct {
 // readable-secrets check is then skipped). A document that is not JSON or
 // has no server map is an error saying so.
 func Check(name string, data []byte, mode fs.FileMode) ([]Finding, error) {
-	root, err := jsonv.Parse(data)
+	root, err := jsonv.ParseJSONC(data)
 	if err != nil {
 		if se, ok := err.(*jsonv.SyntaxError); ok {
 			return nil, fmt.Errorf("%s:%d:%d: not valid JSON: %s", name, se.Pos.Line, se.Pos.Col, se.Msg)

@@ -335,3 +335,25 @@ func TestInlineSecretsInArgs(t *testing.T) {
 		})
 	}
 }
+
+// A VS Code mcp.json with comments and trailing commas is read, and a
+// file whose lines end in CR alone is located by its lines.
+func TestConfigJSONCAndCRLines(t *testing.T) {
+	jsonc := "// workspace servers\n{\n  \"servers\": {\n    /* remote */\n    \"r\": {\"url\": \"http://mcp.example.com/mcp\",},\n  },\n}\n"
+	for _, tc := range []struct {
+		name, doc string
+		line      int
+	}{
+		{"JSONC", jsonc, 5},
+		{"CR only", strings.ReplaceAll(jsonc, "\n", "\r"), 5},
+		{"CRLF", strings.ReplaceAll(jsonc, "\n", "\r\n"), 5},
+	} {
+		got, err := Check("mcp.json", []byte(tc.doc), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(got) != 1 || got[0].Rule != RulePlainHTTP || got[0].Line != tc.line || got[0].Column != 18 {
+			t.Errorf("%s: %+v, want config-plain-http at %d:18", tc.name, got, tc.line)
+		}
+	}
+}
