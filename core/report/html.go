@@ -77,10 +77,10 @@ type page struct {
 	Tools               []toolSection
 	// Config holds the findings on no tool: an mcp-config's own, each
 	// under its server.
-	Config []findingItem
-	Declared            []declaredTool
-	Accepted            []acceptedRow
-	Baseline            string
+	Config   []findingItem
+	Declared []declaredTool
+	Accepted []acceptedRow
+	Baseline string
 }
 
 // acceptedRow is a result the project config accepted, with its reason.
