@@ -178,6 +178,7 @@ func runLint(args []string, io stdio) int {
 	p := startProgress(io, "toolscope lint")
 	defer p.end()
 	var runs []linted
+	reads := newProbeReads("lint", lr.probe.min.set)
 	if lr.merge && len(targets) > 1 {
 		run, code := lintMerged(targets, f, fs, cfgFlags, jf, io, p)
 		if code != 0 {
@@ -189,7 +190,7 @@ func runLint(args []string, io stdio) int {
 		if lr.merge && len(targets) > 1 {
 			break
 		}
-		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, io, p)
+		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, reads, io, p)
 		if code != 0 {
 			return code
 		}
@@ -331,7 +332,7 @@ func withConfig(cmd, arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *co
 // lintOne loads and lints one catalog with its own config (found from its
 // directory unless --config or --no-config says otherwise). A non-zero
 // code means the run ends, its line written.
-func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, io stdio, p *progress) (linted, int) {
+func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, reads *probeReads, io stdio, p *progress) (linted, int) {
 	fc, cfg, code := configured(arg, f, fs, cfgFlags, io)
 	if code != 0 {
 		return linted{}, code
@@ -364,11 +365,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
-	probe, err := scoreReport(report, cat, cfg, arg, fc.tokenMeter())
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
+	probe := reads.score(report, cat, cfg, arg, fc.tokenMeter(), io)
 	path := repoPath(root, arg)
 	if arg == "" {
 		path = cat.Source
