@@ -342,6 +342,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		fc.neighbours = judgeNeighbours
 	}
 	p.step("loading the catalog")
+	lintGCForFile(arg)
 	cat, err := fc.live.load(arg, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
@@ -390,6 +391,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 	args := make([]string, len(targets))
 	for k, t := range targets {
 		args[k] = t.arg
+		lintGCForFile(t.arg)
 	}
 	merged, err := mergeCatalogs(args, fc.live, io)
 	if err != nil {
