@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -47,6 +50,26 @@ func ownFile(name string) bool {
 	return name == judge.ProbeFileName || strings.HasSuffix(name, ".toolscope.json")
 }
 
+// ownDocumentStart matches the start of a document toolscope writes,
+// whatever its file's name: a baseline, a probe record, a lint report in
+// JSON (one catalog's or several's); their writers put these keys first.
+var ownDocumentStart = regexp.MustCompile(`^\{\s*"(?:kind"\s*:\s*"toolscope-baseline"|probe"\s*:\s*[0-9]|ok"\s*:\s*(?:true|false)\s*,\s*"(?:toolCount|catalogs)")`)
+
+// ownDocument reports whether the file at p is one toolscope wrote (see
+// ownDocumentStart), which a walk or a pattern does not lint as a
+// catalog; only its first bytes are read.
+func ownDocument(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false // the loader says why
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	head := bytes.TrimLeft(bytes.TrimPrefix(buf[:n], []byte("\uFEFF")), " \t\r\n")
+	return ownDocumentStart.Match(head)
+}
+
 // expandCatalogs turns the arguments into targets, in argument order, each
 // file once.
 func expandCatalogs(args []string) ([]target, error) {
@@ -81,7 +104,9 @@ func expandCatalogs(args []string) ([]target, error) {
 				if err := notStream(f); err != nil {
 					return nil, err
 				}
-				add(target{arg: f})
+				if !ownDocument(f) {
+					add(target{arg: f})
+				}
 			}
 		default:
 			st, err := os.Stat(a)
@@ -100,7 +125,9 @@ func expandCatalogs(args []string) ([]target, error) {
 				if err := notStream(f); err != nil {
 					return nil, err
 				}
-				add(target{arg: f})
+				if !ownDocument(f) {
+					add(target{arg: f})
+				}
 			}
 		}
 	}

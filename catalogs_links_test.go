@@ -118,6 +118,11 @@ func TestFolderTargets(t *testing.T) {
 		writeFileAt(t, filepath.Join(dir, "tools.json"), good)
 		writeFileAt(t, filepath.Join(dir, "toolscope.probe.json"), `{"version": 1}`)
 		writeFileAt(t, filepath.Join(dir, "tools.toolscope.json"), `{"ok": true, "structural": []}`)
+		// toolscope's own documents under other names: a baseline, a
+		// probe record, lint's JSON report.
+		writeFileAt(t, filepath.Join(dir, "toolscope-baseline.json"), "\ufeff{\n  \"kind\": \"toolscope-baseline\",\n  \"version\": 1, \"findings\": []}")
+		writeFileAt(t, filepath.Join(dir, "probe-2026.json"), `{"probe": 1, "model": "m", "cases": []}`)
+		writeFileAt(t, filepath.Join(dir, "report.json"), "{\n  \"ok\": false,\n  \"toolCount\": 3}")
 		for _, arg := range []string{dir, filepath.Join(dir, "*.json")} {
 			ts, err := expandCatalogs([]string{arg})
 			if err != nil || len(ts) != 1 || filepath.Base(ts[0].arg) != "tools.json" {
