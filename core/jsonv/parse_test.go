@@ -315,3 +315,23 @@ func TestParseJSONC(t *testing.T) {
 		}
 	}
 }
+
+// ParseJSONC never panics, keeps the input's length (positions are the
+// file's), and reads what Parse accepts as Parse does.
+func FuzzParseJSONC(f *testing.F) {
+	for _, s := range []string{`{"a": 1,}`, "// c\n[1, /* x */ 2,]", `{"s": "//not", "t": "/*no*/"}`, "{\"a\": 1 /* open", `[,]`, `"\\"//"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		stripped := stripJSONC(data)
+		if len(stripped) != len(data) {
+			t.Fatalf("length %d, want %d", len(stripped), len(data))
+		}
+		v, err := ParseJSONC(data)
+		if w, werr := Parse(data); werr == nil {
+			if err != nil || !Equal(v, w) {
+				t.Fatalf("Parse read %q, ParseJSONC: %v", data, err)
+			}
+		}
+	})
+}
