@@ -149,8 +149,20 @@ func checkServer(name string, v *jsonv.Value) []Finding {
 	// Secrets written inline.
 	if env := v.Get("env"); env.Is(jsonv.Object) {
 		for _, m := range env.Members {
-			if s, ok := m.Value.Str(); ok && secretValue(m.Key, s) {
+			s, ok := m.Value.Str()
+			if !ok {
+				continue
+			}
+			if secretValue(m.Key, s) {
 				add(RuleInlineSecret, Warn, "env."+m.Key, m.Value, "%s is written inline: refer to a variable instead (%s)", m.Key, referenceHint(m.Key))
+				continue
+			}
+			// DATABASE_URL=postgres://user:pass@host/db
+			for _, u := range urlPattern.FindAllString(s, -1) {
+				if what := urlSecret(u); what != "" {
+					add(RuleInlineSecret, Warn, "env."+m.Key, m.Value, "%s: %s: refer to a variable instead (%s)", m.Key, what, referenceHint(m.Key))
+					break
+				}
 			}
 		}
 	}

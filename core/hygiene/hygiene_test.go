@@ -307,6 +307,7 @@ func TestInlineSecretsInArgs(t *testing.T) {
 		{"a reference in one parameter excuses no literal in another", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}&token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, "args[1]"},
 		{"a reference in one parameter, a literal secret in another", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}&token=Tk7Hq2Lm9Pz4wq"}, "args[1]"},
 		{"references only", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}"}, ""},
+		{"a password from a variable", []string{"mcp-remote@1.2.3", "https://alice:${PASSWORD}@mcp.example.com/sse"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := fmt.Sprintf(`{"mcpServers": {"s": {"command": "npx", "args": [%s]}}}`, quoted(tc.args))
@@ -354,6 +355,38 @@ func TestConfigJSONCAndCRLines(t *testing.T) {
 		}
 		if len(got) != 1 || got[0].Rule != RulePlainHTTP || got[0].Line != tc.line || got[0].Column != 18 {
 			t.Errorf("%s: %+v, want config-plain-http at %d:18", tc.name, got, tc.line)
+		}
+	}
+}
+
+// A URL in an env value (DATABASE_URL) holding a password is a secret
+// written inline, though the variable's name is no credential's.
+func TestInlineSecretInEnvURL(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		found bool
+	}{
+		{"postgres://app:hunter2pass@db.example.com:5432/app", true},
+		{"postgres://app:${DB_PASSWORD}@db.example.com:5432/app", false},
+		{"postgres://app@db.example.com:5432/app", false},
+		{"https://api.example.com/v1?token=Tk7Hq2Lm9Pz4wq", true},
+	} {
+		doc := fmt.Sprintf(`{"mcpServers": {"db": {"command": "db-mcp", "env": {"DATABASE_URL": %q}}}}`, tc.value)
+		got, err := Check("c.json", []byte(doc), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range got {
+			if f.Rule == RuleInlineSecret && f.Field == "env.DATABASE_URL" {
+				found = true
+				if strings.Contains(f.Message, "hunter2pass") || strings.Contains(f.Message, "Tk7Hq2") {
+					t.Errorf("message repeats the secret: %s", f.Message)
+				}
+			}
+		}
+		if found != tc.found {
+			t.Errorf("DATABASE_URL=%s: found %v, want %v", tc.value, found, tc.found)
 		}
 	}
 }
