@@ -164,6 +164,14 @@ func notStream(p string) error {
 		return nil
 	}
 	what := "not a regular file"
+	switch m := st.Mode(); {
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a file"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		what = "a device, not a file"
+	case m&fs.ModeSocket != 0:
+		what = "a socket, not a file"
+	}
 	if target, err := os.Readlink(p); err == nil {
 		what += " (a link to " + target + ")"
 	}

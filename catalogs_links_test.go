@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -170,10 +171,18 @@ func TestFolderTargets(t *testing.T) {
 			}
 			for _, arg := range []string{dir, filepath.Join(dir, "*.json")} {
 				_, err := expandCatalogs([]string{arg})
-				if err == nil || !strings.Contains(err.Error(), "in.json") || !strings.Contains(err.Error(), "not a regular file") {
+				if err == nil || !strings.Contains(err.Error(), "in.json") || !strings.Contains(err.Error(), "not a file") {
 					t.Errorf("%s -> %s: error %v, want one naming in.json", arg, target, err)
 				}
 			}
+		}
+		dir := t.TempDir()
+		if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err != nil {
+			t.Skipf("no FIFOs here: %v", err)
+		}
+		_, err := expandCatalogs([]string{dir})
+		if err == nil || !strings.Contains(err.Error(), "pipe.json: a named pipe (FIFO), not a file") {
+			t.Errorf("a FIFO in the folder: error %v, want one naming pipe.json", err)
 		}
 	})
 }
