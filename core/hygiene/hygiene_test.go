@@ -279,6 +279,7 @@ func TestRedactURL(t *testing.T) {
 		{"https://host/sse?token=T0k&access_token=A1&key=K&secret=S&client_secret=C#frag", "https://host/sse?token=***&access_token=***&key=***&secret=***&client_secret=***#frag"},
 		{"https://host/sse?api_key=${API_KEY}&token=literal", "https://host/sse?api_key=${API_KEY}&token=***"},
 		{"https://alice@host/x", "https://alice@host/x"},
+		{"git+https://a8Fq2LmZx81PwQzK3y9Fq2Lm@github.com/o/r", "git+https://***@github.com/o/r"},
 		{"https://host/x?client_id=abc", "https://host/x?client_id=abc"},
 		{"--url=http://u:p4ss@h/x", "--url=http://u:***@h/x"},
 	} {

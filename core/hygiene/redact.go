@@ -41,8 +41,12 @@ func RedactURL(u string) string {
 	authority, tail := rest[:end], rest[end:]
 	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
 		user, pass, hasPass := strings.Cut(authority[:at], ":")
-		if hasPass && pass != "" && !reference(pass) {
+		switch {
+		case hasPass && pass != "" && !reference(pass):
 			authority = user + ":" + Redacted + authority[at:]
+		case !hasPass && len(user) >= 20 && literalSecret(user):
+			// A token given as the user name (https://TOKEN@github.com).
+			authority = Redacted + authority[at:]
 		}
 	}
 	path, query, hasQuery := strings.Cut(tail, "?")
