@@ -109,6 +109,19 @@ func TestConfigSecretsInNoReport(t *testing.T) {
 	if located < 6 {
 		t.Errorf("%d config results located in SARIF, want at least 6", located)
 	}
+	// Run from a subfolder of the repository, the config is named from
+	// its root.
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmdGH := exec.Command(binary(t), "lint", "--no-config", "--no-similarity", "--format", "github", "--mcp-config", "../mcp.json")
+	cmdGH.Dir = sub
+	cmdGH.Env = append(os.Environ(), "GITHUB_WORKSPACE="+dir)
+	gh, _ := cmdGH.Output()
+	if !strings.Contains(string(gh), "::warning file=mcp.json,line=4,col=23,title=toolscope config-plain-http::remote.url") {
+		t.Errorf("from a subfolder, no GitHub annotation at mcp.json:4:23:\n%s", gh)
+	}
 	// JUnit fails the disabled server's case: the readable-secrets error
 	// is on it.
 	junit := outputs["junit"]

@@ -369,7 +369,14 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 	probe := reads.score(report, cat, cfg, arg, fc.tokenMeter(), io)
 	path := repoPath(root, arg)
 	if arg == "" {
-		path = cat.Source
+		// The mcp-config's servers: the machine outputs name the config
+		// file from the repository's root, its findings' too.
+		path = repoPath(root, cat.Source)
+		for i, f := range report.Structural {
+			if f.File == cat.Source {
+				report.Structural[i].File = path
+			}
+		}
 	}
 	report.ShareByServerWith(cat, fc.tokenMeter())
 	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
