@@ -14,24 +14,6 @@ import (
 	"toolscope/core/live/livetest"
 )
 
-// runBinary runs the built binary in dir and returns its exit code,
-// stdout and stderr.
-func runBuiltIn(t *testing.T, dir string, args ...string) (int, string, string) {
-	t.Helper()
-	cmd := exec.Command(binary(t), args...)
-	cmd.Dir = dir
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, stdout.String(), stderr.String()
-}
-
 // No report format repeats a URL's password or a secret query value of
 // an mcp-config, in url or in args, of a server started or disabled; the
 // config's findings are located in the config (SARIF, GitHub), listed on
@@ -55,7 +37,7 @@ func TestConfigSecretsInNoReport(t *testing.T) {
 	secrets := []string{"hunter2pass", "Zq81LmPx4Fa9wq", "s3cretPw99", "Tk7Hq2Lm9Pz4wq", "pw7Secret", "AcTok99zzqq"}
 	outputs := map[string]string{}
 	for _, format := range []string{"text", "json", "sarif", "markdown", "github", "junit", "html"} {
-		code, out, errOut := runBuiltIn(t, dir, "lint", "--no-config", "--no-similarity", "--format", format, "--mcp-config", "mcp.json")
+		code, out, errOut := runBuilt(t, dir, "lint", "--no-config", "--no-similarity", "--format", format, "--mcp-config", "mcp.json")
 		if code != 1 {
 			t.Fatalf("%s: exit %d, want 1 (the readable secrets fail the gate)\n%s", format, code, errOut)
 		}

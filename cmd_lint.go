@@ -131,7 +131,8 @@ func runLint(args []string, io stdio) int {
 	if lr.baselinePath != "" {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
-	if err := checkWrites(writes, inputs); err != nil {
+	reads, judged := lintFiles(targets, lr.merge && len(targets) > 1, cfgFlags, jf, lr.probe)
+	if err := checkWrites(append(writes, judged...), append(inputs, reads...)); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
@@ -178,7 +179,7 @@ func runLint(args []string, io stdio) int {
 	p := startProgress(io, "toolscope lint")
 	defer p.end()
 	var runs []linted
-	reads := newProbeReads("lint", lr.probe.min.set)
+	records := newProbeReads("lint", lr.probe.min.set)
 	if lr.merge && len(targets) > 1 {
 		run, code := lintMerged(targets, f, fs, cfgFlags, jf, io, p)
 		if code != 0 {
@@ -190,16 +191,13 @@ func runLint(args []string, io stdio) int {
 		if lr.merge && len(targets) > 1 {
 			break
 		}
-		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, reads, io, p)
+		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p)
 		if code != 0 {
 			return code
 		}
 		runs = append(runs, run)
 	}
 	p.end()
-	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
@@ -332,7 +330,7 @@ func withConfig(cmd, arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *co
 // lintOne loads and lints one catalog with its own config (found from its
 // directory unless --config or --no-config says otherwise). A non-zero
 // code means the run ends, its line written.
-func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, reads *probeReads, io stdio, p *progress) (linted, int) {
+func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, records *probeReads, io stdio, p *progress) (linted, int) {
 	fc, cfg, code := configured(arg, f, fs, cfgFlags, io)
 	if code != 0 {
 		return linted{}, code
@@ -366,7 +364,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
-	probe := reads.score(report, cat, cfg, arg, fc.tokenMeter(), io)
+	probe := records.score(report, cat, cfg, arg, fc.tokenMeter(), io)
 	path := repoPath(root, arg)
 	if arg == "" {
 		// The mcp-config's servers: the machine outputs name the config

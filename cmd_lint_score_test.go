@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,7 +86,6 @@ func TestLintScoreFallsWithABlankDescription(t *testing.T) {
 // keeps the gate's exit code, and refuses a page over several catalogs
 // linted apart (exit 2, one line).
 func TestLintPageAndBadgeBinary(t *testing.T) {
-	bin := binary(t)
 	dir := t.TempDir()
 	page, badge := filepath.Join(dir, "report.html"), filepath.Join(dir, "badge.svg")
 	cases := []struct {
@@ -103,24 +101,15 @@ func TestLintPageAndBadgeBinary(t *testing.T) {
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(bin, tt.args...)
-			var stdout, stderr strings.Builder
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
+			code, stdout, stderr := runBuilt(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.err) {
+				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.err)
 			}
-			if code != tt.code || !strings.Contains(stderr.String(), tt.err) {
-				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), tt.code, tt.err)
+			if tt.err != "" && strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("the error is more than one line: %q", stderr)
 			}
-			if tt.err != "" && strings.Count(strings.TrimSpace(stderr.String()), "\n") > 0 {
-				t.Errorf("the error is more than one line: %q", stderr.String())
-			}
-			if strings.HasSuffix(tt.name, "merged catalogs") && !strings.HasPrefix(stdout.String(), "<svg ") {
-				t.Errorf("the badge on stdout starts %.40q", stdout.String())
+			if strings.HasSuffix(tt.name, "merged catalogs") && !strings.HasPrefix(stdout, "<svg ") {
+				t.Errorf("the badge on stdout starts %.40q", stdout)
 			}
 		})
 	}

@@ -335,3 +335,36 @@ func FuzzParseJSONC(f *testing.F) {
 		}
 	})
 }
+
+// Indent's text grows linearly with the value, whatever its nesting:
+// past IndentDepth levels it is compact, so a value nested MaxDepth deep
+// (each level would indent every line below it) stays within a constant
+// factor of its compact text, and reads back as the same value. A
+// shallow value is indented at every level.
+func TestIndentGrowsLinearlyWithNesting(t *testing.T) {
+	items := strings.Repeat("1,", 2000) + "1"
+	for _, depth := range []int{1, IndentDepth, IndentDepth + 1, MaxDepth - 1} {
+		in := strings.Repeat("[", depth) + items + strings.Repeat("]", depth)
+		v, err := Parse([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := v.Indent("  ")
+		if bound := (2*IndentDepth + 4) * len(in); len(out) > bound {
+			t.Errorf("depth %d: %d bytes indented from %d (bound %d)", depth, len(out), len(in), bound)
+		}
+		back, err := Parse([]byte(out))
+		if err != nil || !Equal(v, back) {
+			t.Errorf("depth %d: the indented text reads back as another value (%v)", depth, err)
+		}
+	}
+	v, _ := Parse([]byte(`{"a": [1, {"b": []}]}`))
+	if got, want := v.Indent("  "), "{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    }\n  ]\n}"; got != want {
+		t.Errorf("shallow: %q, want %q", got, want)
+	}
+	deep := strings.Repeat("[", IndentDepth+3) + strings.Repeat("]", IndentDepth+3)
+	v, _ = Parse([]byte(deep))
+	if out := v.Indent(" "); !strings.Contains(out, "\n"+strings.Repeat(" ", IndentDepth+1)+"[[]]\n") {
+		t.Errorf("past IndentDepth the rest is not compact on its line:\n%s", out)
+	}
+}
