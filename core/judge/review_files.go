@@ -172,6 +172,9 @@ func (a *Answers) add(line []byte, tools []ReviewTool, byName map[string][]int, 
 		if err != nil {
 			return err
 		}
+		if _, twice := a.byKey[t.Name+"\x00"+t.TextHash()]; twice {
+			return fmt.Errorf("%s is answered twice", clip(termsafe.Line(t.Name), 80))
+		}
 		a.byKey[t.Name+"\x00"+t.TextHash()] = Review{Tool: t.Name, Problems: problems, By: by, Prompt: ReviewPromptVersion, Texts: t.TextHash()}
 		return nil
 	}

@@ -302,6 +302,7 @@ func TestRequestsAndAnswersFiles(t *testing.T) {
 		{`{"tool": "list_events", "answer": {"problems": []}}`, `no "texts"`},
 		{`{"tool": "list_events", "texts": "` + tools[0].TextHash() + `", "answer": {"problems": [{"category": "unit", "param": "end", "note": "n"}]}}`, `param "end"`},
 		{`{"tool": "list_events", "texts": "sha256:1", "answer": {}, "score": 1}`, `unknown field "score"`},
+		{`{"tool": "ping", "texts": "` + tools[2].TextHash() + `", "answer": {"problems": []}} {"tool": "ping"}`, "text after"},
 	} {
 		if _, err := parseAnswers([]byte(c.line), tools, ""); err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), "1: ") {
 			t.Errorf("%s: error %v, want line 1: %q", c.line, err, c.err)
@@ -517,4 +518,14 @@ func mustCatalog(t *testing.T, text string) *catalog.Catalog {
 		t.Fatal(err)
 	}
 	return cat
+}
+
+// TestAnswersFileAnswersEachToolOnce: a second answer for the same tool's
+// texts is an error naming its line, not the last one silently kept.
+func TestAnswersFileAnswersEachToolOnce(t *testing.T) {
+	_, tools := reviewTools(t)
+	line := `{"tool": "ping", "texts": "` + tools[2].TextHash() + `", "answer": {"problems": []}}`
+	if _, err := parseAnswers([]byte(line+"\n"+line+"\n"), tools, ""); err == nil || !strings.HasPrefix(err.Error(), "2: ") || !strings.Contains(err.Error(), "answered twice") {
+		t.Errorf("error %v, want line 2 answered twice", err)
+	}
 }
