@@ -43,7 +43,7 @@ func addReviewFlags(fs *flag.FlagSet) *reviewFlags {
 	fs.StringVar(&r.requests, "review-requests", "", "write the review requests this run would send to `FILE` (JSON lines) and send none")
 	fs.StringVar(&r.answers, "review-answers", "", "replay the reviews answered in `FILE` (JSON lines, one per request) as the reviewer's")
 	fs.IntVar(&r.maxTools, "review-max-tools", DefaultReviewMaxTools, "send at most `N` tools for review in one run (0: no limit); the others stay unreviewed")
-	fs.Float64Var(&r.maxCost, "max-cost", 1, "ask before reviewing when the estimate is over this many `DOLLARS`")
+	fs.Float64Var(&r.maxCost, "max-cost", 1, "ask before reviewing when the estimate, over every catalog of the run, is over this many `DOLLARS`")
 	fs.BoolVar(&r.yes, "yes", false, "review without asking, whatever the estimate")
 	return r
 }
