@@ -71,6 +71,9 @@ var (
 	// notAQuantityText in a description says the value is something else
 	// read as a time by its name: a hash, a flag, a setting's name.
 	notAQuantityText = []string{"hash", "sha", "commit", "whether", "flag", "enable", "enabled", "disable", "boolean", "true", "false", "policy", "strategy", "version", "identifier"}
+	// durationText in a description says a value is a length of time.
+	durationText = []string{"time", "duration", "period", "interval", "long", "wait", "delay", "ttl", "expire", "expires", "expiry",
+		"age", "lifetime", "window", "timeout", "how", "until", "before", "after", "elapsed", "retain", "retained", "kept"}
 	// unitShown is a value written with its unit or format ("30s", "5m",
 	// "2024-01-01").
 	unitShown = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d+\s?(?:ms|s|m|h|d|w)\b`)
@@ -118,6 +121,12 @@ func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok b
 	}
 	desc := descOf(s)
 	if textHasWord(desc, notAQuantityText...) || typ == "" && desc == "" {
+		return q, false
+	}
+	// A string whose name reads as a duration (retention, window) is one
+	// only if its description talks of time: "keep-all or keep-last" is a
+	// setting.
+	if kind == "duration" && typ == "string" && desc != "" && !textHasWord(desc, durationText...) {
 		return q, false
 	}
 	q = Quantity{Param: key, Kind: kind, Type: typ, Said: cut(desc, 120)}

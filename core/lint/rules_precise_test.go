@@ -124,6 +124,8 @@ func TestActRules(t *testing.T) {
 		{"no unit in a $ref'd definition", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "$defs": {"Dur": {"type": "integer", "description": "How long to wait"}}, "properties": {"timeout": {"$ref": "#/$defs/Dur"}}}`)), []string{"t.timeout warn"}},
 		{"a hash read as a time", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"since": {"type": "string", "description": "Commit hash to compare from"}`))), nil},
 		{"a flag read as a duration", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"retention": {"type": "string", "description": "Whether to keep the backups"}`))), nil},
+		{"a setting named like a duration", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"retention": {"type": "string", "description": "keep-all or keep-last"}`))), nil},
+		{"a duration said to be one", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"retention": {"type": "string", "description": "How long backups are kept"}`))), []string{"t.retention warn"}},
 		{"untyped and undescribed", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"delay": {}`))), nil},
 		{"a date", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"planned_start_date": {"type": "string", "description": "Start date"}`))), []string{`t.planned_start_date warn "period": {"forms": [{"kind": "day", "argument": "planned_start_date"}]}`}},
 		{"a sender is no time", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"from": {"type": "string", "description": "The email address to send from"}, "to": {"type": "string"}`))), nil},
