@@ -140,9 +140,12 @@ func RequiredSaidOptionalRule() Rule {
 // identityWords end the name of a parameter that identifies one thing.
 var identityWords = []string{"id", "key", "name", "slug", "number", "uuid", "uid", "url", "code", "ref", "handle", "email"}
 
-// singleTargetVerbs start the name of a tool that acts on one thing.
+// singleTargetVerbs in the name of a tool say it acts on one thing.
 var singleTargetVerbs = []string{"get", "update", "delete", "remove", "edit", "patch", "retrieve", "fetch", "read", "archive", "close",
 	"rename", "move", "assign", "describe", "show", "view", "open", "transition", "restore", "unarchive", "reopen", "merge"}
+
+// manyVerbs name a tool over many things.
+var manyVerbs = []string{"list", "search", "find", "query", "bulk", "batch", "all", "many"}
 
 // alternatives groups a tool's optional parameters that name the same
 // thing in different ways (issueId, issueKey): parameters whose names
@@ -183,7 +186,9 @@ func AlternativesNoneRule() Rule {
 				return nil
 			}
 			name := wordsOf(t.Name)
-			if len(name) == 0 || !slices.ContainsFunc(name[:1], func(w string) bool { return slices.Contains(singleTargetVerbs, w) }) {
+			// A server's prefix may come first (jira_get_issue); a tool
+			// over many (list, search, bulk) names no one thing.
+			if !slices.ContainsFunc(name, func(w string) bool { return slices.Contains(singleTargetVerbs, w) }) || nameHas(t.Name, manyVerbs...) {
 				return nil
 			}
 			if saysOneOf.MatchString(t.Description) {

@@ -38,6 +38,7 @@ func TestExactChecks(t *testing.T) {
 
 		// alternatives-none-required
 		{"issueId or issueKey, neither required", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", "Get one issue with its comments.", schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), []string{"get_issue.issueId warn"}},
+		{"behind a server's prefix", AlternativesNoneRule(), testcat.List(testcat.Tool("jira_get_issue", "Get one issue with its comments.", schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), []string{"jira_get_issue.issueId warn"}},
 		{"the text says either", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", "Get one issue. Give either issueId or issueKey.", schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), nil},
 		{"the schema says anyOf", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, `{"type": "object", "properties": {"issueId": {"type": "string"}, "issueKey": {"type": "string"}}, "anyOf": [{"required": ["issueId"]}, {"required": ["issueKey"]}]}`)), nil},
 		{"a search's ids are filters", AlternativesNoneRule(), testcat.List(testcat.Tool("search_issues", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), nil},
