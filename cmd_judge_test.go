@@ -206,7 +206,7 @@ func TestLintJudgeFlagErrors(t *testing.T) {
 	}{
 		{[]string{"--judge", "gpt-4"}, "is not openai:MODEL"},
 		{[]string{"--judge-url", "http://x/v1"}, "--judge-url needs --judge"},
-		{[]string{"--judge", "openai:m", "--judge-max-pairs", "-1"}, "negative"},
+		{[]string{"--judge", "openai:m", "--judge-max-pairs", "-2"}, "-1: no limit"},
 		{[]string{"--judge", "openai:m", "--judge-price", "cheap"}, "--judge-price"},
 		{[]string{"--judgments", bad}, bad + ":1: not a judgment"},
 	} {

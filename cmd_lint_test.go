@@ -60,7 +60,7 @@ func TestLintExitCodes(t *testing.T) {
 		{"an unknown format", "", []string{"lint", "--format", "xml", clean}, 2, "", `--format "xml"`},
 		{"an unknown scoring", "", []string{"lint", "--scoring", "dot", clean}, 2, "", `--scoring "dot"`},
 		{"a threshold that is no number", "", []string{"lint", "--threshold", "high", clean}, 2, "", "want a number"},
-		{"a negative rank limit", "", []string{"lint", "--rank-limit", "-1", clean}, 2, "", "--rank-limit -1"},
+		{"a negative rank limit", "", []string{"lint", "--rank-limit", "-2", clean}, 2, "", "--rank-limit -2"},
 		{"a risk threshold over 1", "", []string{"lint", "--threshold", "7", clean}, 2, "", "--threshold 7: a risk runs from 0 to 1"},
 		{"a risk threshold under 0", "", []string{"lint", "--threshold", "-0.1", clean}, 2, "", "--threshold -0.1: a risk runs from 0 to 1"},
 		{"a cosine threshold under -1", "", []string{"lint", "--scoring", "cosine", "--threshold", "-2", clean}, 2, "", "--threshold -2: a cosine runs from -1 to 1"},

@@ -106,7 +106,7 @@ func TestHostileCatalogReachesNoTerminal(t *testing.T) {
 		{"lint json", lint("json"), ""},
 		{"lint sarif", lint("sarif"), ""},
 		{"lint html", lint("html"), ""},
-		{"lint --write-baseline", append([]string{"lint", "--embedder", "mock", "--no-cache", "--threshold", "0.5", "--write-baseline", baselineFile}, cat), baselineFile},
+		{"lint --write-baseline", append([]string{"lint", "--embedder", "mock", "--no-cache", "--threshold", "0.5", "--write-baseline", baselineFile, "--format", "json"}, cat), baselineFile},
 		{"diff text", diff("text", cat, changed), ""},
 		{"diff markdown", diff("markdown", cat, changed), ""},
 		{"diff json", diff("json", cat, changed), ""},

@@ -232,7 +232,13 @@ func quoted(args []string) string {
 // The rule ids and severities here are the lint's config rules'.
 func TestRulesAreTheLints(t *testing.T) {
 	severity := map[string]Severity{RuleUnpinned: Warn, RuleInlineSecret: Warn, RulePlainHTTP: Warn, RuleShellCommand: Warn, RuleSecretsReadable: Error}
-	rules := lint.ConfigRules()
+	var rules []lint.Rule
+	for _, r := range lint.ConfigRules() {
+		// A server that cannot start is found by lint, not in the file.
+		if r.ID != lint.RuleConfigServerDown {
+			rules = append(rules, r)
+		}
+	}
 	if len(rules) != len(severity) {
 		t.Fatalf("%d config rules in the lint, %d here", len(rules), len(severity))
 	}

@@ -9,6 +9,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -321,9 +322,10 @@ func (s *Source) List(ctx context.Context) (*catalog.Catalog, error) {
 	})
 	s.failed = nil
 	if keepGoing {
-		// Cut short by Close or the caller: no server is to blame.
+		// Cut short by Close, a signal or the caller: no server is to
+		// blame, and the servers' errors say how it was cut.
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, cmp.Or(firstError(errs), err)
 		}
 		for i, err := range errs {
 			if err != nil {
