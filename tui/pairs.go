@@ -172,7 +172,7 @@ func (p *pairsPane) notes() []string {
 		if p.h >= notesFullMin {
 			out = append(out, wrap(shown(oneLine("! "+n)), p.w)...)
 		} else {
-			out = append(out, clip(shown(oneLine("! "+n)), p.w))
+			out = append(out, clipWords(shown(oneLine("! "+n)), p.w))
 		}
 	}
 	return out

@@ -171,3 +171,20 @@ func TestReloadWithANewErrorIsNoNoOp(t *testing.T) {
 		t.Errorf("errors %d after the reload, want %d", got, errorsBefore+1)
 	}
 }
+
+// A caveat cut to one line is cut between words.
+func TestClipWords(t *testing.T) {
+	note := "! the mock embedder counts characters, it does not read meaning: trust the relative order of pairs, not its verdicts"
+	for w := 20; w < len(note); w += 7 {
+		got := clipWords(note, w)
+		if ansi.StringWidth(got) > w || !strings.HasSuffix(got, "…") {
+			t.Errorf("%d: %q", w, got)
+		}
+		if kept := strings.TrimSuffix(got, "…"); !strings.HasPrefix(note, kept) || note[len(kept)] != ' ' {
+			t.Errorf("%d: cut in a word: %q", w, got)
+		}
+	}
+	if got := clipWords("short", 10); got != "short" {
+		t.Errorf("%q", got)
+	}
+}

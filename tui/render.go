@@ -53,6 +53,19 @@ func clip(line string, w int) string {
 // clipMiddle cuts one line of plain text to at most w cells by dropping
 // its middle, marked …: names differ at their ends (a server's prefix, the
 // verb or noun at the end), so both are kept.
+// clipWords is clip cutting between words: the words that fit whole, then
+// "…" (a word longer than the line is cut as clip cuts it).
+func clipWords(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	line := wrap(s, max(w-1, 1))[0]
+	if ansi.StringWidth(line) >= w || !strings.Contains(strings.TrimSpace(line), " ") {
+		return clip(s, w)
+	}
+	return strings.TrimRight(line, " ") + "…"
+}
+
 func clipMiddle(s string, w int) string {
 	head, tail := middleCut(s, w)
 	if head == tail {
