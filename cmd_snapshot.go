@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"toolscope/core/catalog"
-	"toolscope/core/safefile"
 )
 
 const (
@@ -62,7 +61,7 @@ func runSnapshot(args []string, io stdio) int {
 		}
 		return 0
 	}
-	if err := safefile.Write(*out, data); err != nil {
+	if err := writeReportFile(*out, data); err != nil {
 		fmt.Fprintf(io.err, "toolscope snapshot: %s\n", oneLine(err))
 		return 2
 	}
