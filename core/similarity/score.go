@@ -305,7 +305,10 @@ func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
 	if s.scoring != ScoringCosine {
 		k := max(1, min(opts.Adaptive.K, len(s.tools)-1))
 		s.k = k
-		first, err := s.geo.run(ctx, want{rank: -1, floor: noFloor, neighbors: k, byAffinity: true}, progress)
+		// It keeps no verdict pairs: no floor, across servers either (a
+		// merged catalog's pairs are nearly all across servers, and a
+		// zero floor there kept every one of them).
+		first, err := s.geo.run(ctx, want{rank: -1, floor: noFloor, crossFloor: noFloor, crossThreshold: noFloor, crossWatch: noFloor, neighbors: k, byAffinity: true}, progress)
 		if err != nil {
 			return err
 		}
