@@ -79,6 +79,21 @@ var (
 // (the entry and its use) and the use's stamp.
 const entryOverhead = 2*keySize + 9
 
+// pageSize is the store's page: the operating system's, as bbolt makes it.
+var pageSize = int64(os.Getpagesize())
+
+// cost is what an entry whose value is n bytes takes on disk, as the cap
+// counts it: a value of more than half a page sits on pages of its own
+// (two of the built-in encoder's 2 KiB vectors do not fit one 4 KiB
+// page), a smaller one shares its page.
+func cost(n int) int64 {
+	c := int64(n) + entryOverhead
+	if c > pageSize/2-64 {
+		return (c + pageSize - 1) / pageSize * pageSize
+	}
+	return c
+}
+
 // store is the database of one cache directory.
 type store struct {
 	dir      string
@@ -254,12 +269,12 @@ func (s *store) write(id byte, keys []key, vecs [][]float32) error {
 				} else {
 					val := encodeValue(vecs[i])
 					if old := b.Get(k[:]); old != nil {
-						size -= int64(len(old)) + entryOverhead
+						size -= cost(len(old))
 					}
 					if err := b.Put(k[:], val); err != nil {
 						return err
 					}
-					size += int64(len(val)) + entryOverhead
+					size += cost(len(val))
 				}
 				if err := used.Put(k[:], append(slices.Clip(stamp), id)); err != nil {
 					return err
@@ -358,7 +373,7 @@ func evict(tx *bolt.Tx, size, target int64) (int64, error) {
 		b := tx.Bucket(bucketName(u.id))
 		if b != nil {
 			if v := b.Get(u.k); v != nil {
-				size -= int64(len(v)) + entryOverhead
+				size -= cost(len(v))
 				if err := b.Delete(u.k); err != nil {
 					return size, err
 				}
@@ -433,7 +448,7 @@ func (s *store) migrate() error {
 					if perr = b.Put(k[:], val); perr == nil {
 						perr = used.Put(k[:], append(slices.Clip(stamp), id))
 					}
-					size += int64(len(val)) + entryOverhead
+					size += cost(len(val))
 				})
 				if perr != nil {
 					return perr
