@@ -520,7 +520,11 @@ func parallel(n, size int, fn func(lo, hi int)) { par.Chunks(n, size, fn) }
 func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 	pair := s.pairs([]scored{p})[0]
 	ax := axisOf(s.words[p.i], s.words[p.j])
-	f := PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
+	f := PairFinding{Kind: kind, Pair: pair, Axis: ax}
+	if s.scoring != ScoringRisk {
+		// The risk scoring writes a hint of its own below.
+		f.Hint = hintText(ax, pair.A, pair.B)
+	}
 	if th.CrossServer > 0 && !th.ReportOnly() && s.geo.crossing(p.i, p.j) {
 		f.Band = BandCrossServer
 	}
