@@ -130,7 +130,8 @@ func runLint(args []string, io stdio) int {
 	if lr.baselinePath != "" {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
-	if err := checkWrites(writes, inputs); err != nil {
+	reads, judged := lintFiles(targets, lr.merge && len(targets) > 1, cfgFlags, jf, lr.probe)
+	if err := checkWrites(append(writes, judged...), append(inputs, reads...)); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
@@ -177,6 +178,7 @@ func runLint(args []string, io stdio) int {
 	p := startProgress(io, "toolscope lint")
 	defer p.end()
 	var runs []linted
+	records := newProbeReads("lint", lr.probe.min.set)
 	if lr.merge && len(targets) > 1 {
 		run, code := lintMerged(targets, f, fs, cfgFlags, jf, io, p)
 		if code != 0 {
@@ -188,16 +190,13 @@ func runLint(args []string, io stdio) int {
 		if lr.merge && len(targets) > 1 {
 			break
 		}
-		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, io, p)
+		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p)
 		if code != 0 {
 			return code
 		}
 		runs = append(runs, run)
 	}
 	p.end()
-	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
@@ -330,7 +329,7 @@ func withConfig(cmd, arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *co
 // lintOne loads and lints one catalog with its own config (found from its
 // directory unless --config or --no-config says otherwise). A non-zero
 // code means the run ends, its line written.
-func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, io stdio, p *progress) (linted, int) {
+func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, records *probeReads, io stdio, p *progress) (linted, int) {
 	fc, cfg, code := configured(arg, f, fs, cfgFlags, io)
 	if code != 0 {
 		return linted{}, code
@@ -340,6 +339,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		fc.neighbours = judgeNeighbours
 	}
 	p.step("loading the catalog")
+	lintGCForFile(arg)
 	cat, err := fc.live.load(arg, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
@@ -363,14 +363,17 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
-	probe, err := scoreReport(report, cat, cfg, arg, fc.tokenMeter())
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
+	probe := records.score(report, cat, cfg, arg, fc.tokenMeter(), io)
 	path := repoPath(root, arg)
 	if arg == "" {
-		path = cat.Source
+		// The mcp-config's servers: the machine outputs name the config
+		// file from the repository's root, its findings' too.
+		path = repoPath(root, cat.Source)
+		for i, f := range report.Structural {
+			if f.File == cat.Source {
+				report.Structural[i].File = path
+			}
+		}
 	}
 	report.ShareByServerWith(cat, fc.tokenMeter())
 	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
@@ -392,6 +395,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 	args := make([]string, len(targets))
 	for k, t := range targets {
 		args[k] = t.arg
+		lintGCForFile(t.arg)
 	}
 	merged, err := mergeCatalogs(args, fc.live, io)
 	if err != nil {

@@ -457,10 +457,7 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 		}
 	}
 	report.ShareByServerWith(cat, f.tokenMeter()) // several servers: each one's share, as lint gives it
-	if _, err := scoreReport(report, cat, f.config, arg, f.tokenMeter()); err != nil {
-		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
-		return 2
-	}
+	newProbeReads("", false).score(report, cat, f.config, arg, f.tokenMeter(), io)
 	if err := writeReport(io.out, report, cat, f, false); err != nil {
 		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))
 		return 2

@@ -163,6 +163,9 @@ type Finding struct {
 	// the tool's entry.
 	Line   int `json:"line,omitempty"`
 	Column int `json:"column,omitempty"`
+	// File is the file Line and Column are in when it is not the
+	// catalog's: the mcp-config a config-* finding is about.
+	File string `json:"file,omitempty"`
 	// ToolIndex is the tool's catalog index.
 	ToolIndex int `json:"-"`
 	// BaselineState is set when the run was compared with a baseline.

@@ -75,9 +75,12 @@ type page struct {
 	Matrix              *confusionMatrix
 	Tokens              *tokenBars
 	Tools               []toolSection
-	Declared            []declaredTool
-	Accepted            []acceptedRow
-	Baseline            string
+	// Config holds the findings on no tool: an mcp-config's own, each
+	// under its server.
+	Config   []findingItem
+	Declared []declaredTool
+	Accepted []acceptedRow
+	Baseline string
 }
 
 // acceptedRow is a result the project config accepted, with its reason.
@@ -166,7 +169,7 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 		counts = &m
 	}
 	p.Tokens = newTokenBars(counts.Tools)
-	p.Tools = toolSections(r, cat, o.Rules, p.Pairs, counts.Tools)
+	p.Tools, p.Config = toolSections(r, cat, o.Rules, p.Pairs, counts.Tools)
 	p.Declared = declaredTools(cat)
 	return p
 }
@@ -616,7 +619,7 @@ type findingItem struct {
 	Why, Fix, Before, After                                       string
 }
 
-func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow, counts []tokens.Tool) []toolSection {
+func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow, counts []tokens.Tool) ([]toolSection, []findingItem) {
 	teaching := map[string]lint.Teaching{}
 	for _, rule := range rules {
 		teaching[rule.ID] = rule.Teaching
@@ -651,9 +654,28 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 	for k := range taught {
 		taught[k] = map[string]bool{}
 	}
+	var config []findingItem
+	taughtConfig := map[string]bool{}
 	for _, f := range r.Structural {
 		k, ok := byName[f.Tool]
-		if !ok {
+		if f.File != "" || !ok {
+			// A config's finding is about its server, not a tool.
+			it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+				Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
+			if f.Severity == lint.SeverityError {
+				it.Mark = "✗ error"
+			}
+			if f.Line > 0 {
+				it.Line = fmt.Sprintf("line %d", f.Line)
+				if f.File != "" {
+					it.Line = pageLine(fmt.Sprintf("%s line %d", f.File, f.Line))
+				}
+			}
+			if tc, ok := teaching[f.Rule]; ok && !taughtConfig[f.Rule] {
+				taughtConfig[f.Rule] = true
+				it.Why, it.Fix, it.Before, it.After = pageLine(tc.Why), pageLine(tc.Fix), pageBlock(tc.Before), pageBlock(tc.After)
+			}
+			config = append(config, it)
 			continue
 		}
 		it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
@@ -684,7 +706,7 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 			}
 		}
 	}
-	return out
+	return out, config
 }
 
 // declaredTool is a tool's declarations: its ruled arguments and period,
