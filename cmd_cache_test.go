@@ -19,7 +19,13 @@ func TestCacheCommandShowsAndClears(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "empty (no store yet)") || !strings.Contains(out, dir) {
 		t.Fatalf("an empty cache: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, _, errOut := runCmd("", "lint", "--embedder", "mock", "--format", "json", "--no-config", demoPath); code > 1 {
+	// A catalog of its own: the demo's patterns would be compiled, and
+	// their warnings spent, before the tests that want them.
+	catalog := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(catalog, []byte(`{"tools": [
+		{"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}},
+		{"name": "get_forecast", "description": "Five-day forecast for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]}`), 0o600)
+	if code, _, errOut := runCmd("", "lint", "--embedder", "mock", "--format", "json", "--no-config", catalog); code > 1 {
 		t.Fatalf("lint: exit %d: %s", code, errOut)
 	}
 	old := filepath.Join(dir, "vectors-v1-x-000000000000.bin")
