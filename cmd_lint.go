@@ -95,6 +95,7 @@ func runLint(args []string, io stdio) int {
 	lr.probe = addProbeGateFlags(fs)
 	jf := addJudgeFlags(fs)
 	jf.noCache = &f.noCache
+	jf.review = addReviewFlags(fs)
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
@@ -130,6 +131,7 @@ func runLint(args []string, io stdio) int {
 	if lr.baselinePath != "" {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
+	writes, inputs = jf.review.files(writes, inputs)
 	reads, judged := lintFiles(targets, lr.merge && len(targets) > 1, cfgFlags, jf, lr.probe)
 	if err := checkWrites(append(writes, judged...), append(inputs, reads...)); err != nil {
 		return usageError(io, "lint", err.Error())
@@ -154,6 +156,9 @@ func runLint(args []string, io stdio) int {
 		return usageError(io, "lint", fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
 	}
 	if err := jf.check(); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
+	if err := jf.review.check(len(targets), lr.merge); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := lr.probe.check(len(targets), lr.merge); err != nil {
@@ -554,7 +559,11 @@ func judgeReport(jf *judgeFlags, r *lint.Report, cat *catalog.Catalog, cfg *conf
 	}
 	ctx, stop := signalContext(context.Background())
 	defer stop()
-	return jf.apply(ctx, r, cat, cfg, arg, io, "lint")
+	r, err := jf.apply(ctx, r, cat, cfg, arg, io, "lint")
+	if err != nil {
+		return nil, err
+	}
+	return jf.review.apply(ctx, jf, r, cat, cfg, arg, io, "lint")
 }
 
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not

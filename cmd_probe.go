@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -515,16 +514,7 @@ func repeated(cases []judge.ProbeCase, n int) []judge.ProbeCase {
 
 // confirm asks on a terminal whether to go on; off a terminal the answer
 // is no.
-func confirm(io stdio, why string) bool {
-	f, ok := io.in.(*os.File)
-	if !ok || !io.errTTY || !isTerminal(f) {
-		return false
-	}
-	fmt.Fprintf(io.err, "toolscope probe: %s. Run it? [y/N] ", why)
-	line, _ := bufio.NewReader(f).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes"
-}
+func confirm(io stdio, why string) bool { return confirmAs(io, "probe", why) }
 
 // finite reports whether f is a number, neither NaN nor infinite.
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -239,6 +239,7 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 		file := x.judge.records(x.flags.config, x.arg)
 		o.Recorded = x.judge.recordedIn(file)
 		o.Replay = x.judge.replayerOf(x.judge.path(x.flags.config, x.arg), file)
+		o.SourceFindings = withFindings(o.SourceFindings, x.judge.reviewFindings(file))
 		if o.ConfigPath != "" {
 			o.RecordAccept = x.judge.accepter(file)
 		}

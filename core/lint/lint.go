@@ -55,6 +55,10 @@ type Report struct {
 	// model or a person said of the pairs; their verdicts are already in
 	// Similarity's lists.
 	Judged *Judged `json:"judged,omitempty"`
+	// Reviewed, when tools were reviewed by a chat model or reviews
+	// replayed; the problems found are among Structural, rule
+	// RuleModelReview.
+	Reviewed *Reviewed `json:"reviewed,omitempty"`
 	// Tokens is what the catalog's definitions cost in tokens, when
 	// Options.MeasureTokens asked for it.
 	Tokens *tokens.Catalog `json:"tokens,omitempty"`
@@ -156,8 +160,11 @@ type Finding struct {
 	Message  string   `json:"message"`
 	// Param names the parameter the finding is about, as a path for a
 	// nested one ("filter.name", "tags[]").
-	Param      string `json:"param,omitempty"`
-	Suggestion string `json:"suggestion,omitempty"`
+	Param string `json:"param,omitempty"`
+	// Params names every parameter a finding about several is about
+	// (Param is the first of them); nil for a finding about one or none.
+	Params     []string `json:"params,omitempty"`
+	Suggestion string   `json:"suggestion,omitempty"`
 	// Line and Column locate the finding in the source (1-based): the
 	// string or enum member it is about, else its parameter's key, else
 	// the tool's entry.
@@ -172,6 +179,12 @@ type Finding struct {
 	BaselineState similarity.BaselineState `json:"baselineState,omitempty"`
 	// Suppression is the reason a project config gave for accepting it.
 	Suppression string `json:"suppression,omitempty"`
+	// By names the chat model whose review found it ("openai:MODEL", or
+	// "person"), "" for a rule's; Category is the review's kind of
+	// problem, and Also the rules that report the same place.
+	By       string   `json:"by,omitempty"`
+	Category string   `json:"category,omitempty"`
+	Also     []string `json:"also,omitempty"`
 }
 
 // StageRules is the rule pack's progress stage, before the scoring's: it

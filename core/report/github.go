@@ -53,7 +53,7 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 		if f.Suggestion != "" {
 			msg += " Suggestion: " + f.Suggestion
 		}
-		annotate(level, "toolscope "+f.Rule, f.ToolIndex, f.Line, f.Column, f.File, msg)
+		annotate(level, "toolscope "+ruleLabel(f), f.ToolIndex, f.Line, f.Column, f.File, msg)
 	}
 	sim := r.Similarity
 	for _, list := range [][]similarity.PairFinding{sim.Confusable, sim.Watch} {

@@ -151,7 +151,7 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(fmt.Sprintf("%s %s ↔ %s", q.Kind.Shown(), q.A, q.B)), Reason: pageLine(q.Suppression)})
 		}
 		for _, f := range sup.Findings {
-			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(f.Rule + " on " + findingWhere(f)), Reason: pageLine(f.Suppression)})
+			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(ruleLabel(f) + " on " + findingWhere(f)), Reason: pageLine(f.Suppression)})
 		}
 	}
 	fresh := freshRates(o.Probe, cat)
@@ -678,7 +678,7 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 			config = append(config, it)
 			continue
 		}
-		it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
 			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
 		if f.Severity == lint.SeverityError {
 			it.Mark = "✗ error"

@@ -122,9 +122,9 @@ func junitSuiteOf(r *lint.Report, cat *catalog.Catalog) junitSuite {
 		}
 		failing := f.Severity == lint.SeverityError || r.FailOn == lint.SeverityWarn
 		if failing && fails(f.BaselineState) {
-			cases[f.ToolIndex].Failures = append(cases[f.ToolIndex].Failures, junitFailure{Message: xmlText(f.Rule + ": " + f.Message), Type: f.Rule, Text: xmlText(text)})
+			cases[f.ToolIndex].Failures = append(cases[f.ToolIndex].Failures, junitFailure{Message: xmlText(ruleLabel(f) + ": " + f.Message), Type: f.Rule, Text: xmlText(modelSays(f, text))})
 		} else {
-			out[f.ToolIndex] = append(out[f.ToolIndex], string(f.Severity)+" "+f.Rule+": "+text)
+			out[f.ToolIndex] = append(out[f.ToolIndex], string(f.Severity)+" "+ruleLabel(f)+": "+text)
 		}
 	}
 	for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {

@@ -94,6 +94,8 @@ type sarifResult struct {
 	PartialFingerprints map[string]string        `json:"partialFingerprints"`
 	BaselineState       similarity.BaselineState `json:"baselineState,omitempty"`
 	Suppressions        []sarifSuppression       `json:"suppressions,omitempty"`
+	// Properties mark a model's finding: the reviewer and the category.
+	Properties map[string]string `json:"properties,omitempty"`
 }
 
 // sarifSuppression is a project config's acceptance of a result.
@@ -386,9 +388,13 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			// minimally so the log stays consistent.
 			ri = len(run.Tool.Driver.Rules)
 			index[f.Rule] = ri
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: f.Rule}, o))
+			summary := f.Rule
+			if f.Rule == lint.RuleModelReview {
+				summary = modelRuleSummary
+			}
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: summary}, o))
 		}
-		msg := f.Message
+		msg := modelSays(f, f.Message)
 		if f.Suggestion != "" {
 			msg += " Suggestion: " + f.Suggestion
 		}
@@ -399,6 +405,9 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
 			BaselineState:       f.BaselineState,
 			Suppressions:        suppressions(f.Suppression),
+		}
+		if f.By != "" {
+			res.Properties = map[string]string{"by": f.By, "category": f.Category}
 		}
 		if f.BaselineState == similarity.BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
