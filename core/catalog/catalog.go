@@ -41,7 +41,11 @@ type Tool struct {
 	Index int
 	// Entry names where the tool stands in the source, as `tools[3]` or
 	// `tools[2].functionDeclarations[0]`.
-	Entry       string
+	Entry string
+	// Pointer is the JSON Pointer (RFC 6901) of the tool's entry from the
+	// document's root ("/tools/3", "/2/functionDeclarations/0", "" for a
+	// file that is one tool), for fixes that edit the file.
+	Pointer     string
 	Name        string
 	Description string
 	// HasDescription is false when the entry carries no description at all
@@ -234,7 +238,12 @@ func FromValue(source string, root *jsonv.Value) (*Catalog, error) {
 	c := &Catalog{Source: source}
 	for i, entry := range list.Items {
 		where := fmt.Sprintf("%s[%d]", label, i)
-		if err := c.addEntry(entry, where); err != nil {
+		n := len(c.Tools)
+		err := c.addEntry(entry, where)
+		for _, t := range c.Tools[n:] {
+			t.Pointer = entryPointer(root, list, i, entry, t.Raw)
+		}
+		if err != nil {
 			p := entry.Pos
 			var ee *entryError
 			if errors.As(err, &ee) {

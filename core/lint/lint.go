@@ -156,8 +156,12 @@ type Finding struct {
 	Message  string   `json:"message"`
 	// Param names the parameter the finding is about, as a path for a
 	// nested one ("filter.name", "tags[]").
-	Param      string `json:"param,omitempty"`
-	Suggestion string `json:"suggestion,omitempty"`
+	Param string `json:"param,omitempty"`
+	// Suggestion says in a few words what to change; Fix, when the change
+	// is mechanical, is it as JSON Patch operations on the catalog file
+	// (docs/lint.md#fixes), which lint --fix applies.
+	Suggestion string            `json:"suggestion,omitempty"`
+	Fix        []catalog.PatchOp `json:"fix,omitempty"`
 	// Line and Column locate the finding in the source (1-based): the
 	// string or enum member it is about, else its parameter's key, else
 	// the tool's entry.

@@ -49,7 +49,14 @@ func NameLimitsRule() Rule {
 			if openAIName.MatchString(t.Name) {
 				return nil
 			}
-			f := Finding{Severity: SeverityError, Suggestion: portableName(t.Name)}
+			f := Finding{Severity: SeverityError}
+			// A name over the limit needs a shorter one the author picks: a
+			// cut is no name; a character swap is mechanical.
+			if to := portableName(t.Name); len([]rune(t.Name)) <= 64 {
+				f.Suggestion, f.Fix = `"name": `+jsonv.Quote(to), renameFix(t, to)
+			} else {
+				f.Suggestion = "a shorter name: at most 64 characters"
+			}
 			switch {
 			case !mcpName.MatchString(t.Name):
 				f.Message = fmt.Sprintf("name %s is outside every provider's name rule (letters, digits, '_', '-', at most 64 characters)", jsonv.Quote(t.Name))
