@@ -108,7 +108,14 @@ type Catalog struct {
 	// live server's address.
 	Source string
 	Tools  []*Tool
+	// data is the text the catalog was parsed from, for fixes shown as
+	// byte edits; nil for one built otherwise (a merge, a live server's).
+	data []byte
 }
+
+// SourceBytes is the text the catalog was parsed from, nil when it was
+// not parsed from one.
+func (c *Catalog) SourceBytes() []byte { return c.data }
 
 // Error is a load failure: where, and what.
 type Error struct {
@@ -226,7 +233,12 @@ func Parse(source string, data []byte) (*Catalog, error) {
 		}
 		return nil, &Error{Source: source, Msg: err.Error()}
 	}
-	return FromValue(source, root)
+	c, err := FromValue(source, root)
+	if err != nil {
+		return nil, err
+	}
+	c.data = data
+	return c, nil
 }
 
 // FromValue reads a catalog from an already parsed document.

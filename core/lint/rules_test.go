@@ -88,11 +88,11 @@ func TestRules(t *testing.T) {
 
 		// name-provider-limits
 		{"portable names pass", NameLimitsRule(), testcat.List(testcat.Tool("get_x-1", testcat.Long, "")), nil},
-		{"a dot is fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool("math.sum", testcat.Long, "")), []string{"math.sum warn math_sum"}},
-		{"65 characters are fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool(strings.Repeat("n", 65), testcat.Long, "")), []string{strings.Repeat("n", 65) + " warn " + strings.Repeat("n", 64)}},
-		{"a space breaks every rule", NameLimitsRule(), testcat.List(testcat.Tool("get x", testcat.Long, "")), []string{"get x error get_x"}},
-		{"an OpenAI tool's own provider rejects a dot", NameLimitsRule(), `[{"type":"function","function":{"name":"math.sum","description":"x"}}]`, []string{"math.sum error math_sum"}},
-		{"an Anthropic tool's own provider rejects a dot", NameLimitsRule(), `[{"name":"math.sum","input_schema":{"type":"object"}}]`, []string{"math.sum error math_sum"}},
+		{"a dot is fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool("math.sum", testcat.Long, "")), []string{`math.sum warn "name": "math_sum"`}},
+		{"65 characters are fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool(strings.Repeat("n", 65), testcat.Long, "")), []string{strings.Repeat("n", 65) + " warn a shorter name: at most 64 characters"}},
+		{"a space breaks every rule", NameLimitsRule(), testcat.List(testcat.Tool("get x", testcat.Long, "")), []string{`get x error "name": "get_x"`}},
+		{"an OpenAI tool's own provider rejects a dot", NameLimitsRule(), `[{"type":"function","function":{"name":"math.sum","description":"x"}}]`, []string{`math.sum error "name": "math_sum"`}},
+		{"an Anthropic tool's own provider rejects a dot", NameLimitsRule(), `[{"name":"math.sum","input_schema":{"type":"object"}}]`, []string{`math.sum error "name": "math_sum"`}},
 
 		// schema-not-object
 		{"no schema passes", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, "")), nil},

@@ -127,7 +127,11 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(f.Rule), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
 		fmt.Fprintf(t, "      %s\n", safe(f.Message))
 		if f.Suggestion != "" {
-			fmt.Fprintf(t, "      suggest: %s\n", safe(f.Suggestion))
+			how := "suggest"
+			if len(f.Fix) > 0 {
+				how = "fix (lint --fix applies it)"
+			}
+			fmt.Fprintf(t, "      %s: %s\n", how, safe(f.Suggestion))
 		}
 	}
 	t.WriteString("\n")
@@ -367,7 +371,11 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 			}
 			msg := mdCell(f.Message)
 			if f.Suggestion != "" {
-				msg += " Suggest: `" + mdCode(f.Suggestion) + "`"
+				how := " Suggest: `"
+				if len(f.Fix) > 0 {
+					how = " Fix (`lint --fix`): `"
+				}
+				msg += how + mdCode(f.Suggestion) + "`"
 			}
 			line := ""
 			if f.Line > 0 {

@@ -99,7 +99,7 @@ func TestJSONFieldNames(t *testing.T) {
 		check("verdict", sim["confusable"].([]any)[0].(map[string]any), append([]string{"kind", "hint"}, pairFields...)...)
 		for _, f := range doc["structural"].([]any) {
 			for k := range f.(map[string]any) {
-				if !slices.Contains([]string{"rule", "tool", "severity", "message", "param", "suggestion", "line", "column"}, k) {
+				if !slices.Contains([]string{"rule", "tool", "severity", "message", "param", "suggestion", "fix", "line", "column"}, k) {
 					t.Errorf("finding field %q", k)
 				}
 			}
@@ -148,7 +148,7 @@ func TestTextReport(t *testing.T) {
 		"toolscope lint · catalogs/ops demo.json · 4 tools · mock cosine",
 		"✗ confusable", "~ review", "hint: names differ only by 'get' vs 'hist'",
 		"[duplicate-name] get_volume_status  (line 6)",
-		"[enum-in-prose] get_volume_status.pool  (line 3)", `suggest: "enum": ["gold","silver"]`,
+		"[enum-in-prose] get_volume_status.pool  (line 3)", `fix (lint --fix applies it): "enum": ["gold","silver"]`,
 		"note: the mock embedder", "RESULT: FAIL (1 confusable pair, 1 error)",
 	} {
 		if !strings.Contains(text, want) {

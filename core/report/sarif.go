@@ -94,6 +94,55 @@ type sarifResult struct {
 	PartialFingerprints map[string]string        `json:"partialFingerprints"`
 	BaselineState       similarity.BaselineState `json:"baselineState,omitempty"`
 	Suppressions        []sarifSuppression       `json:"suppressions,omitempty"`
+	Fixes               []sarifFix               `json:"fixes,omitempty"`
+}
+
+// sarifFix is a finding's fix as byte replacements in the catalog file.
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Replacements     []sarifReplacement    `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifByteRegion `json:"deletedRegion"`
+	InsertedContent *sarifContent   `json:"insertedContent,omitempty"`
+}
+
+type sarifByteRegion struct {
+	ByteOffset int `json:"byteOffset"`
+	ByteLength int `json:"byteLength"`
+}
+
+type sarifContent struct {
+	Text string `json:"text"`
+}
+
+// sarifFixes is f's fix as SARIF fixes on the file at loc, none when f
+// has none or cat keeps no source text to place it in.
+func sarifFixes(f lint.Finding, cat *catalog.Catalog, loc sarifArtifactLocation) []sarifFix {
+	if len(f.Fix) == 0 || cat.SourceBytes() == nil {
+		return nil
+	}
+	edits, err := catalog.PatchEdits(cat.SourceBytes(), f.Fix)
+	if err != nil || len(edits) == 0 {
+		return nil
+	}
+	change := sarifArtifactChange{ArtifactLocation: loc}
+	for _, e := range edits {
+		change.Replacements = append(change.Replacements, sarifReplacement{
+			DeletedRegion:   sarifByteRegion{ByteOffset: e.Offset, ByteLength: e.Length},
+			InsertedContent: &sarifContent{Text: e.Text}})
+	}
+	desc := f.Suggestion
+	if desc == "" {
+		desc = "the fix toolscope lint --fix applies"
+	}
+	return []sarifFix{{Description: sarifText{Text: desc}, ArtifactChanges: []sarifArtifactChange{change}}}
 }
 
 // sarifSuppression is a project config's acceptance of a result.
@@ -371,6 +420,10 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
 			BaselineState:       f.BaselineState,
 			Suppressions:        suppressions(f.Suppression),
+		}
+		if file && f.BaselineState != similarity.BaselineAbsent {
+			at := artifact
+			res.Fixes = sarifFixes(f, cat, sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at})
 		}
 		if f.BaselineState == similarity.BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
