@@ -363,6 +363,9 @@ func (m *Model) take(msg loadedMsg) tea.Cmd {
 		return nil
 	}
 	m.notice = "reloaded " + plural(len(msg.snap.cat.Tools), "tool")
+	if m.fixedNote != "" {
+		m.notice, m.fixedNote = m.fixedNote+"; reloaded", ""
+	}
 	m.eng.analyseID++ // an analysis still running is about the old catalog
 	m.setSnapshot(msg.snap)
 	return tea.Batch(m.startScoring(), measureTokens(msg.snap.cat, contextWindow(m.eng.cfg)))

@@ -266,7 +266,11 @@ func (p *toolPane) findingLines(w int) []string {
 		out = append(out, number(f)+mark+" "+st.Bold.Render(shown(findingHead(f))))
 		out = append(out, wrapIndented(shown(oneLine(f.Message)), "  ", w-2)...)
 		if f.Suggestion != "" {
-			out = append(out, wrapIndented(shown(oneLine("→ "+f.Suggestion)), "  ", w-2)...)
+			arrow := "→ "
+			if len(f.Fix) > 0 {
+				arrow = "→ fix (X writes it): "
+			}
+			out = append(out, wrapIndented(shown(oneLine(arrow+f.Suggestion)), "  ", w-2)...)
 		}
 		r, ok := p.rules[f.Rule]
 		if !p.why || !ok || taught[f.Rule] {
@@ -402,7 +406,7 @@ func (p *toolPane) Keys() []key.Binding {
 	if p.find.typing {
 		return []key.Binding{k.Back}
 	}
-	return append([]key.Binding{k.Why, k.Ignore, k.Undo, k.NextSection, k.PrevSection, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
+	return append([]key.Binding{k.Why, k.Ignore, k.ApplyFix, k.Undo, k.NextSection, k.PrevSection, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
 }
 
 func (p *toolPane) position() string {
