@@ -22,7 +22,7 @@ const maxPurpose = 110
 var leadIns = []string{
 	"use this tool to ", "use this to ", "use to ", "this tool will ", "this tool ", "tool to ", "a tool to ", "a tool that ",
 	"this endpoint ", "endpoint to ", "this function ", "function to ", "this api ", "allows you to ", "lets you ", "you can ",
-	"used to ", "helps you ", "helps to ", "it ",
+	"used to ", "is used to ", "is used for ", "can be used to ", "helps you ", "helps to ", "helps ", "it ",
 }
 
 // moreVerbs are verbs a purpose may start with beside the names' actions.
@@ -34,6 +34,7 @@ var moreVerbs = map[string]bool{
 	"invite": true, "assign": true, "mark": true, "tag": true, "label": true, "fetch": true, "duplicate": true, "clone": true,
 	"render": true, "print": true, "format": true, "transform": true, "summarise": true, "answer": true, "ask": true,
 	"request": true, "submit": true, "process": true, "handle": true, "initiate": true, "generate": true, "retrieve": true,
+	"exchange": true, "rebase": true, "debug": true, "help": true, "set": true, "check": true, "show": true,
 	"reverse": true, "geocode": true, "roll": true, "bring": true, "turn": true, "pin": true, "unpin": true, "star": true,
 	"rotate": true, "scale": true, "restrict": true, "allow": true, "block": true, "ban": true, "invalidate": true, "refresh": true, "resolve": true, "list": true, "search": true, "get": true, "read": true,
 }
@@ -69,13 +70,19 @@ func purpose(s string) string {
 		}
 	}
 	word, rest, _ := strings.Cut(s, " ")
-	base := baseVerb(strings.ToLower(word))
+	next, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	base := baseVerb(strings.ToLower(word), strings.ToLower(next))
+	if base == "" {
+		// "Primary entry point for finding papers by topic": what it is
+		// for is the verb after "for".
+		base, rest = gerundPurpose(s)
+	}
 	if base == "" || strings.TrimSpace(rest) == "" {
 		return ""
 	}
 	for _, w := range strings.Fields(strings.ToLower(rest)) {
 		switch strings.Trim(w, ".,;:()'\"`") {
-		case "you", "your", "this", "me", "my", "i", "we", "our":
+		case "this", "me", "my", "i", "we", "our":
 			return ""
 		}
 	}
@@ -135,24 +142,60 @@ func abbreviation(text string) bool {
 }
 
 // baseVerb is word as a verb's base form when it is one a purpose may
-// start with ("retrieves" and "retrieve" are "retrieve"), else "".
-func baseVerb(word string) string {
+// start with ("retrieves" and "retrieve" are "retrieve"), else "". A word
+// toolscope does not know is taken for a verb when next, the word after
+// it, opens what it acts on ("Rebases a branch").
+func baseVerb(word, next string) string {
 	word = strings.TrimFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
 	known := func(w string) bool { return isAction(w) || moreVerbs[w] }
 	if known(word) && !strings.HasSuffix(word, "s") {
 		return word
 	}
-	for _, c := range []struct{ suffix, base string }{{"ies", "y"}, {"ches", "ch"}, {"shes", "sh"}, {"sses", "ss"}, {"xes", "x"}, {"zes", "z"}, {"oes", "o"}, {"s", ""}} {
-		if strings.HasSuffix(word, c.suffix) {
-			if w := strings.TrimSuffix(word, c.suffix) + c.base; known(w) {
-				return w
+	strip := func(w string) string {
+		for _, c := range []struct{ suffix, base string }{{"ies", "y"}, {"ches", "ch"}, {"shes", "sh"}, {"sses", "ss"}, {"xes", "x"}, {"zes", "z"}, {"oes", "o"}, {"s", ""}} {
+			if strings.HasSuffix(w, c.suffix) {
+				return strings.TrimSuffix(w, c.suffix) + c.base
 			}
 		}
+		return w
+	}
+	if w := strip(word); w != word && known(w) {
+		return w
 	}
 	if known(word) {
 		return word
 	}
+	if determiners[next] && len(word) > 3 && strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "ss") {
+		return strip(word)
+	}
 	return ""
+}
+
+// determiners open a noun phrase: after an unknown word ending in -s they
+// make it a verb ("Rebases a branch").
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "all": true, "one": true, "each": true, "every": true,
+	"your": true, "its": true, "their": true, "multiple": true, "several": true, "existing": true, "specific": true, "any": true}
+
+// gerundPurpose reads "... for finding X" as "find" and "X"; "" when the
+// sentence has no such phrase.
+func gerundPurpose(s string) (verb, rest string) {
+	low := strings.ToLower(s)
+	i := strings.Index(low, " for ")
+	if i < 0 {
+		return "", ""
+	}
+	word, after, _ := strings.Cut(s[i+5:], " ")
+	w := strings.ToLower(word)
+	if !strings.HasSuffix(w, "ing") || len(w) < 6 {
+		return "", ""
+	}
+	stem := strings.TrimSuffix(w, "ing")
+	for _, v := range []string{stem, stem + "e", stem[:len(stem)-1]} {
+		if isAction(v) || moreVerbs[v] {
+			return v, after
+		}
+	}
+	return "", ""
 }
 
 // cutPhrase shortens s to at most n bytes at the last clause boundary,
