@@ -35,7 +35,7 @@ var moreVerbs = map[string]bool{
 	"render": true, "print": true, "format": true, "transform": true, "summarise": true, "answer": true, "ask": true,
 	"request": true, "submit": true, "process": true, "handle": true, "initiate": true, "generate": true, "retrieve": true,
 	"exchange": true, "rebase": true, "debug": true, "help": true, "set": true, "check": true, "show": true,
-	"reverse": true, "geocode": true, "roll": true, "bring": true, "turn": true, "pin": true, "unpin": true, "star": true,
+	"reverse": true, "geocode": true, "toggle": true, "roll": true, "bring": true, "turn": true, "pin": true, "unpin": true, "star": true,
 	"rotate": true, "scale": true, "restrict": true, "allow": true, "block": true, "ban": true, "invalidate": true, "refresh": true, "resolve": true, "list": true, "search": true, "get": true, "read": true,
 }
 
@@ -86,15 +86,34 @@ func purpose(s string) string {
 			return ""
 		}
 	}
-	s = base + " " + strings.TrimSpace(rest)
+	s = base + " " + agreeVerbs(strings.TrimSpace(rest))
 	if len(s) > maxPurpose {
 		s = cutPhrase(s, maxPurpose)
 	}
-	s = strings.TrimRight(s, " ,;:-–—(")
+	s = strings.TrimRight(s, " ,;:-–—(.")
 	if len(strings.Fields(s)) < 2 || strings.Count(s, "(") != strings.Count(s, ")") || strings.Count(s, "`")%2 != 0 {
 		return ""
 	}
 	return s
+}
+
+// agreeVerbs puts a verb joined to the first one in its base form too:
+// "fetch a URL and returns its content" is "... and return its content".
+func agreeVerbs(rest string) string {
+	ws := strings.Split(rest, " ")
+	for i := 1; i < len(ws); i++ {
+		if ws[i-1] != "and" && ws[i-1] != "or" {
+			continue
+		}
+		next := ""
+		if i+1 < len(ws) {
+			next = ws[i+1]
+		}
+		if b := baseVerb(ws[i], strings.ToLower(next)); b != "" && b != strings.ToLower(ws[i]) {
+			ws[i] = b
+		}
+	}
+	return strings.Join(ws, " ")
 }
 
 // leadSentences are a description's first n sentences, markup and final

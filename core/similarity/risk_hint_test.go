@@ -189,3 +189,25 @@ func TestRiskFixNamesTheParametersOnlyOneTakes(t *testing.T) {
 		}
 	}
 }
+
+// A purpose is the description's own first verb phrase: lead-ins and
+// labels dropped, the verb in its base form, a joined verb too, cut at a
+// clause; "" when the sentence does not start with what the tool does.
+func TestPurpose(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Retrieves the waterfall of a RUM page.", "retrieve the waterfall of a RUM page"},
+		{"Notion | List all users", "list all users"},
+		{"This tool helps debug CircleCI build failures by retrieving failure logs.", "debug CircleCI build failures by retrieving failure logs"},
+		{"This tool is used to rerun a workflow from start or from the failed job.", "rerun a workflow from start or from the failed job"},
+		{"Rebases a development branch on production.", "rebase a development branch on production"},
+		{"Fetches a URL and returns readable content as markdown.", "fetch a URL and return readable content as markdown"},
+		{"Primary entry point for finding arXiv papers by topic.", "find arXiv papers by topic"},
+		{"Call this first to find metrics.", ""},
+		{"The status of a volume.", ""},
+		{"e.g. a tool.", ""},
+	} {
+		if got := purpose(c.in); got != c.want {
+			t.Errorf("purpose(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
