@@ -250,12 +250,13 @@ func TestCatalogTokens(t *testing.T) {
 	if len(f) != 1 || !strings.Contains(f[0].Message, fmt.Sprintf("the catalog's 6 tool definitions take %s tokens", thousands(total))) {
 		t.Fatalf("message: %v", f)
 	}
-	// Counting stops once the limit is passed, and says so.
+	// Past the limit the message says the whole catalog's size, as a
+	// multiple of the window when it passes it.
 	first := tokens.MustCount(tokens.O200k, tokens.Definition(cat.Tools[0]))
 	opts.Rules = []Rule{CatalogTokensRule(1, first)}
 	f = Structural(cat, opts)
-	if len(f) != 1 || !strings.Contains(f[0].Message, "first 2 of 6 tool definitions already take") {
-		t.Fatalf("message: %v", f)
+	if want := fmt.Sprintf("the catalog's 6 tool definitions take %s tokens (o200k_base), %s a %s-token context", thousands(total), ContextShare(total, first), thousands(first)); len(f) != 1 || !strings.Contains(f[0].Message, want) || !strings.Contains(want, "×") {
+		t.Fatalf("message: %v, want %q", f, want)
 	}
 	// The report carries every tool's counts when asked, and none else.
 	opts.MeasureTokens = true
