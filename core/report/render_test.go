@@ -439,7 +439,7 @@ func TestReviewPairsInEveryOutput(t *testing.T) {
 		}
 		level, ghLevel, folded, reason := `"level": "note"`, "::notice", "<summary>Review pairs (advisory) (", false
 		if counted {
-			level, ghLevel, folded, reason = `"level": "error"`, "::error", "#### Review pairs (advisory) (", true
+			level, ghLevel, folded, reason = `"level": "error"`, "::error", "#### Review pairs (fail the gate under --fail-on review) (", true
 		}
 		checks := []struct {
 			what, out, want string
