@@ -74,7 +74,7 @@ type page struct {
 	First                     []firstRow
 	Findings                  []findingItem
 	AllFindings, FindingsMore int
-	Pairs        []pairRow
+	Pairs                     []pairRow
 	// AllPairs counts the pairs worth a look, MorePairs those past the
 	// page's list.
 	AllPairs, MorePairs int
