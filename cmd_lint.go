@@ -167,11 +167,12 @@ func runLint(args []string, io stdio) int {
 			return usageError(io, "lint", why)
 		}
 	}
-	// The JSON output shows every tool's token count; counting is paid
-	// only for it.
-	f.measureTokens = f.format == "json"
+	// The JSON output shows every tool's token count, and the reports a
+	// person reads state the catalog's size first; counting is paid only
+	// for them.
+	f.measureTokens = measuresTokens(f.format)
 	for _, o := range f.outputs {
-		f.measureTokens = f.measureTokens || o.format == "json"
+		f.measureTokens = f.measureTokens || measuresTokens(o.format)
 	}
 	var base *baseline.File
 	if lr.baselinePath != "" {

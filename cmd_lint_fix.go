@@ -59,3 +59,14 @@ func fixFile(arg string, r linted, io stdio) (int, error) {
 	fmt.Fprintf(io.err, "toolscope lint: fixed %s in %s (%s)\n", plural(len(fixed), "finding", "findings"), termsafe.Line(arg), strings.Join(rules, ", "))
 	return len(fixed), nil
 }
+
+// measuresTokens says whether an output format shows the catalog's token
+// count: the JSON's per-tool counts, the first-to-fix list of the reports
+// a person reads.
+func measuresTokens(format string) bool {
+	switch format {
+	case "json", "text", "markdown", "html":
+		return true
+	}
+	return false
+}
