@@ -992,6 +992,11 @@ func (m *Model) setFocus(id paneID) {
 		return
 	}
 	m.focus = id
+	if id == paneTool && m.tool.overview {
+		// Looking at the tool ends the first screen's list.
+		m.tool.overview = false
+		m.tool.rebuild()
+	}
 	if m.zoomed {
 		// The zoomed pane is the focused one.
 		m.resize(m.layout.Width, m.layout.Height)

@@ -59,3 +59,24 @@ func TestApplyFixKeyWritesTheToolsFixes(t *testing.T) {
 		t.Errorf("problems %v, footer %q", m.problems, footerLine(m))
 	}
 }
+
+// The explorer's first screen starts, as the reports do, with the list of
+// what to fix first above the selected tool; picking another tool or
+// opening the Tool pane hides it.
+func TestFirstScreenStartsWithWhatToFixFirst(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	view := m.tool.View()
+	first, tool := strings.Index(view, "First to fix"), strings.Index(view, "Get the live status of one storage volume")
+	if first < 0 || tool < 0 || first > tool || !strings.Contains(view, "1. ✗ Fails the gate") {
+		t.Fatalf("the first screen's Tool pane does not start with the list:\n%s", view)
+	}
+	press(m, "down")
+	if strings.Contains(m.tool.View(), "First to fix") {
+		t.Error("the list stays after another tool is picked")
+	}
+	m = scoredModel(t, mockOptions(t), 160, 45)
+	press(m, "2")
+	if strings.Contains(m.tool.View(), "First to fix") {
+		t.Error("the list stays once the Tool pane is opened")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/lint"
+	"toolscope/core/report"
 )
 
 // section is one part of the tool pane.
@@ -55,10 +56,13 @@ type toolPane struct {
 	starts [sectionCount]int
 	// find searches the lines.
 	find finder
+	// overview puts the catalog's first-to-fix list above the tool, on the
+	// first screen, until another tool is picked or the pane is focused.
+	overview bool
 }
 
 func newToolPane(keys *KeyMap, styles *Styles, rules []lint.Rule) *toolPane {
-	p := &toolPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, rules: map[string]lint.Rule{}, find: newFinder()}
+	p := &toolPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, rules: map[string]lint.Rule{}, find: newFinder(), overview: true}
 	for _, r := range rules {
 		p.rules[r.ID] = r
 	}
@@ -87,6 +91,9 @@ func (p *toolPane) setPicking(mode pickMode) {
 func (p *toolPane) show(s *snapshot, tool int) {
 	if p.name() != nameAt(s, tool) {
 		p.scroll = 0
+		if p.name() != "" {
+			p.overview = false
+		}
 	}
 	p.snap, p.tool = s, tool
 	p.rebuild()
@@ -160,6 +167,9 @@ func (p *toolPane) rebuild() {
 			p.lines = append(p.lines, p.styles.Muted.Render("the catalog has no tools"))
 		}
 		return
+	}
+	if p.overview {
+		p.lines = append(p.lines, p.firstToFix()...)
 	}
 	t := p.snap.cat.Tools[p.tool]
 	if t.Title != "" {
@@ -411,4 +421,28 @@ func (p *toolPane) Keys() []key.Binding {
 
 func (p *toolPane) position() string {
 	return joinNonEmpty(p.find.status(), viewPosition(p.scroll, p.h, len(p.lines)))
+}
+
+// firstToFix is the catalog's ordered list of what to fix first, as the
+// reports start with it, and a line that leads to the selected tool; none
+// until the rules have run.
+func (p *toolPane) firstToFix() []string {
+	if p.snap == nil || p.snap.report == nil || !p.snap.analysed {
+		return nil
+	}
+	st := p.styles
+	out := []string{st.Bold.Render("── First to fix")}
+	for k, it := range report.FirstToFix(p.snap.report) {
+		mark := map[string]string{"error": "✗", "warn": "~", "ok": "✓"}[it.Severity]
+		if mark == "" {
+			mark = "·"
+		}
+		for i, l := range wrap(shown(oneLine(strconv.Itoa(k+1)+". "+mark+" "+it.Text)), max(p.w-3, 1)) {
+			if i > 0 {
+				l = "   " + l
+			}
+			out = append(out, l)
+		}
+	}
+	return append(out, st.Muted.Render("(picking a tool or opening this pane hides it)"), "")
 }
