@@ -48,3 +48,23 @@ func TestLintFix(t *testing.T) {
 		}
 	}
 }
+
+// The review band has one name: --review-band, with --watch-band read as
+// its old spelling and left out of the help.
+func TestReviewBandFlagAndItsOldSpelling(t *testing.T) {
+	clean := writeFile(t, "clean.json", cleanCatalog)
+	for _, flag := range []string{"--review-band", "--watch-band"} {
+		code, out, errOut := runCmd("", "lint", "--no-config", "--embedder", "mock", "--scoring", "cosine", "--threshold", "0.99", flag, "2", clean)
+		if code != 0 || !strings.Contains(out, "review (advisory) from") && !strings.Contains(out, "review band 2") {
+			t.Errorf("%s 2: exit %d\n%s%s", flag, code, out, errOut)
+		}
+		if code, _, errOut := runCmd("", "lint", "--no-config", flag, "-1", clean); code != 2 || !strings.Contains(errOut, "--review-band -1: want zero or more") {
+			t.Errorf("%s -1: exit %d, %q", flag, code, errOut)
+		}
+	}
+	_, out, errOut := runCmd("", "lint", "--help")
+	help := out + errOut
+	if !strings.Contains(help, "--review-band N") || strings.Contains(help, "--watch-band") && !strings.Contains(help, "--watch-band is the old spelling") {
+		t.Errorf("help:\n%s", help)
+	}
+}

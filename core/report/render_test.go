@@ -283,13 +283,17 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 			t.Errorf("run %d: driver %s, rule help %q", i, d.InformationURI, d.Rules[0].HelpURI)
 		}
 	}
-	// The rule list is each run's own pack, and watch-pair declares note.
+	// The rule list is each run's own pack, and review-pair declares note,
+	// with watch-pair, its old id, deprecated.
 	if d := log.Runs[1].Tool.Driver.Rules; len(d) < 5 || d[2].ID != lint.DefaultRules()[2].ID || d[3].ID != sarifConfusableRule || d[4].ID != sarifWatchRule {
 		t.Errorf("run 1 lists %+v, want its 3 rules, then the 2 verdicts", d)
 	}
 	for _, rule := range log.Runs[0].Tool.Driver.Rules {
 		if rule.ID == sarifWatchRule && rule.DefaultConfiguration.Level != "note" {
-			t.Errorf("watch-pair declares %s", rule.DefaultConfiguration.Level)
+			t.Errorf("review-pair declares %s", rule.DefaultConfiguration.Level)
+		}
+		if rule.ID == sarifWatchRule && (len(rule.DeprecatedIDs) != 1 || rule.DeprecatedIDs[0] != "watch-pair") {
+			t.Errorf("review-pair's deprecated ids: %v", rule.DeprecatedIDs)
 		}
 	}
 }

@@ -58,7 +58,9 @@ type sarifText struct {
 }
 
 type sarifRule struct {
-	ID                   string      `json:"id"`
+	ID string `json:"id"`
+	// DeprecatedIDs are the rule's old ids: review-pair was watch-pair.
+	DeprecatedIDs        []string    `json:"deprecatedIds,omitempty"`
 	Name                 string      `json:"name"`
 	ShortDescription     sarifText   `json:"shortDescription"`
 	FullDescription      sarifText   `json:"fullDescription"`
@@ -184,7 +186,7 @@ type sarifLogicalLocation struct {
 // The pseudo-rules under which pair verdicts are reported.
 const (
 	sarifConfusableRule = "confusable-pair"
-	sarifWatchRule      = "watch-pair"
+	sarifWatchRule      = "review-pair"
 )
 
 // SARIFOptions shape the SARIF log.
@@ -485,7 +487,7 @@ func pairRules() []lint.Rule {
 		{ID: sarifConfusableRule, Severity: lint.SeverityError, Summary: "two tools a model could mix up",
 			Teaching: lint.Teaching{
 				Why: "The pair scores at or above the confusability threshold: what the model reads of the two tools (names and descriptions) is so alike that it may call one for the other.",
-				Fix: "Make the differentiating axis explicit in both descriptions: say WHEN to choose each (the hint names the words to build on), or merge the two into one tool with a parameter.",
+				Fix: "Make the differentiating axis explicit in both descriptions: say WHEN to choose each (the hint says what differs and proposes a sentence for each; the pair clears only with both in), or merge the two into one tool with a parameter.",
 				Before: `get_fcns_database: "FC name server registrations."
 influx_get_fcns_database: "FC name server registrations."`,
 				After: `get_fcns_database: "FC name server registrations, live from the switch. Use for the fabric right now."
@@ -517,12 +519,16 @@ func sarifRuleOf(r lint.Rule, o SARIFOptions) sarifRule {
 		helpURI = o.HelpURI(r.ID)
 	}
 	level := sarifLevel(r.Severity)
+	var deprecated []string
 	if r.ID == sarifWatchRule {
-		// A watch verdict is advisory: its results are notes.
+		// A review pair is advisory: its results are notes. Its rule was
+		// watch-pair: code scanning keeps its alerts through the rename.
 		level = "note"
+		deprecated = []string{"watch-pair"}
 	}
 	return sarifRule{
-		ID: r.ID, Name: pascal(r.ID),
+		DeprecatedIDs: deprecated,
+		ID:            r.ID, Name: pascal(r.ID),
 		ShortDescription:     sarifText{Text: r.Summary},
 		FullDescription:      sarifText{Text: full},
 		Help:                 sarifText{Text: text, Markdown: md},
