@@ -70,7 +70,6 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	if r.Score != nil {
 		fmt.Fprintln(t, ScoreLine(r.Score))
 	}
-	t.firstToFix(r)
 	if sup := r.Suppressed; sup != nil {
 		fmt.Fprintln(t, suppressedText(sup))
 		for _, u := range sup.Unused {
@@ -81,6 +80,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 		fmt.Fprintln(t, baselineText(b))
 	}
 	t.servers(r.Servers)
+	t.firstToFix(r)
 	sim := r.Similarity
 	t.WriteString("\n")
 	if !sim.Analyzed {
@@ -118,6 +118,9 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 			t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
 		}
 		if o.Top > 0 && len(sim.Ranked) > 0 {
+			if !r.Review && len(sim.Watch) > 0 {
+				t.WriteString("\n")
+			}
 			fmt.Fprintf(t, "  Most similar pairs (top %d of %d):\n", min(o.Top, len(sim.Ranked)), sim.PairCount)
 			accepted := acceptedPairs(r)
 			for _, p := range sim.Ranked[:min(o.Top, len(sim.Ranked))] {
