@@ -36,10 +36,32 @@ type Edit struct {
 // is an error, as is an operation toolscope does not apply or a path
 // that is not there.
 func PatchEdits(data []byte, ops []PatchOp) ([]Edit, error) {
+	e, err := NewEditor(data)
+	if err != nil {
+		return nil, err
+	}
+	return e.Edits(ops)
+}
+
+// Editor makes edits of one document, read once: a report with a fix per
+// finding places them all without reading the file again for each.
+type Editor struct {
+	data []byte
+	root *jsonv.Value
+}
+
+// NewEditor reads data for Edits.
+func NewEditor(data []byte) (*Editor, error) {
 	root, err := jsonv.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %w", err)
 	}
+	return &Editor{data: data, root: root}, nil
+}
+
+// Edits is PatchEdits on the editor's document.
+func (e *Editor) Edits(ops []PatchOp) ([]Edit, error) {
+	data, root := e.data, e.root
 	var edits []Edit
 	for k, op := range ops {
 		e, err := patchEdit(data, root, op)

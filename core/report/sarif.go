@@ -125,12 +125,12 @@ type sarifContent struct {
 }
 
 // sarifFixes is f's fix as SARIF fixes on the file at loc, none when f
-// has none or cat keeps no source text to place it in.
-func sarifFixes(f lint.Finding, cat *catalog.Catalog, loc sarifArtifactLocation) []sarifFix {
-	if len(f.Fix) == 0 || cat.SourceBytes() == nil {
+// has none or there is no source text to place it in (editor nil).
+func sarifFixes(f lint.Finding, editor *catalog.Editor, loc sarifArtifactLocation) []sarifFix {
+	if len(f.Fix) == 0 || editor == nil {
 		return nil
 	}
-	edits, err := catalog.PatchEdits(cat.SourceBytes(), f.Fix)
+	edits, err := editor.Edits(f.Fix)
 	if err != nil || len(edits) == 0 {
 		return nil
 	}
@@ -402,6 +402,7 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 		findings = append(findings, r.Suppressed.Findings)
 		pairs = append(pairs, r.Suppressed.Pairs)
 	}
+	var editor *catalog.Editor
 	for _, f := range slices.Concat(findings...) {
 		ri, ok := index[f.Rule]
 		if !ok {
@@ -423,9 +424,13 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			BaselineState:       f.BaselineState,
 			Suppressions:        suppressions(f.Suppression),
 		}
-		if file && f.BaselineState != similarity.BaselineAbsent {
+		if file && f.BaselineState != similarity.BaselineAbsent && len(f.Fix) > 0 {
+			if editor == nil && cat.SourceBytes() != nil {
+				// The source is read once for every fix of the catalog.
+				editor, _ = catalog.NewEditor(cat.SourceBytes())
+			}
 			at := artifact
-			res.Fixes = sarifFixes(f, cat, sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at})
+			res.Fixes = sarifFixes(f, editor, sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at})
 		}
 		if f.BaselineState == similarity.BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
