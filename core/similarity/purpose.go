@@ -121,7 +121,9 @@ func agreeVerbs(rest string) string {
 // end, or at a colon.
 func leadSentences(d string, n int) []string {
 	var out []string
-	for _, line := range strings.Split(d, "\n") {
+	for rest := d; rest != "" && len(out) < n; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#*>-` \t"))
 		for line != "" && len(out) < n {
 			end, next := len(line), len(line)
@@ -136,17 +138,17 @@ func leadSentences(d string, n int) []string {
 				end, next = i, i+1
 				break
 			}
-			if sentence := strings.TrimSpace(strings.NewReplacer("**", "", "__", "").Replace(line[:end])); sentence != "" {
+			if sentence := strings.TrimSpace(emphasis.Replace(line[:end])); sentence != "" {
 				out = append(out, sentence)
 			}
 			line = strings.TrimSpace(line[min(next, len(line)):])
 		}
-		if len(out) >= n {
-			break
-		}
 	}
 	return out
 }
+
+// emphasis is Markdown's bold, dropped from a sentence.
+var emphasis = strings.NewReplacer("**", "", "__", "")
 
 // abbreviation reports whether text ends with an abbreviation whose stop
 // ends no sentence ("e.g", "i.e", "etc", "vs", one letter).
