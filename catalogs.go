@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 
+	"toolscope/core/judge"
 	"toolscope/core/live"
 )
 
@@ -33,6 +37,39 @@ var skippedDirs = map[string]bool{"node_modules": true, "vendor": true}
 // catalogs.
 var notCatalogFiles = map[string]bool{"package.json": true, "package-lock.json": true, "tsconfig.json": true, "composer.json": true, "deno.json": true}
 
+// notCatalog reports whether a file name is one a folder's walk never
+// lints as a catalog: a known non-catalog (package.json), or one of
+// toolscope's own files.
+func notCatalog(name string) bool { return notCatalogFiles[name] || ownFile(name) }
+
+// ownFile reports whether a file name is one of toolscope's own, which
+// neither a folder's walk nor a pattern lints as a catalog: the probe
+// record, the explorer's exported reports (NAME.toolscope.json). Named on
+// the command line, any file is linted.
+func ownFile(name string) bool {
+	return name == judge.ProbeFileName || strings.HasSuffix(name, ".toolscope.json")
+}
+
+// ownDocumentStart matches the start of a document toolscope writes,
+// whatever its file's name: a baseline, a probe record, a lint report in
+// JSON (one catalog's or several's); their writers put these keys first.
+var ownDocumentStart = regexp.MustCompile(`^\{\s*"(?:kind"\s*:\s*"toolscope-baseline"|probe"\s*:\s*[0-9]|ok"\s*:\s*(?:true|false)\s*,\s*"(?:toolCount|catalogs)")`)
+
+// ownDocument reports whether the file at p is one toolscope wrote (see
+// ownDocumentStart), which a walk or a pattern does not lint as a
+// catalog; only its first bytes are read.
+func ownDocument(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false // the loader says why
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	head := bytes.TrimLeft(bytes.TrimPrefix(buf[:n], []byte("\uFEFF")), " \t\r\n")
+	return ownDocumentStart.Match(head)
+}
+
 // expandCatalogs turns the arguments into targets, in argument order, each
 // file once.
 func expandCatalogs(args []string) ([]target, error) {
@@ -40,8 +77,8 @@ func expandCatalogs(args []string) ([]target, error) {
 	seen := map[string]bool{}
 	add := func(t target) {
 		key := t.arg
-		if abs, err := filepath.Abs(t.arg); err == nil && isFileArg(t.arg) {
-			key = abs
+		if isFileArg(t.arg) {
+			key = fileKey(t.arg)
 		}
 		if !seen[key] {
 			seen[key] = true
@@ -49,10 +86,13 @@ func expandCatalogs(args []string) ([]target, error) {
 		}
 	}
 	for _, a := range args {
+		_, statErr := os.Lstat(a)
 		switch {
 		case !isFileArg(a):
 			add(target{arg: a})
-		case hasGlobMeta(a):
+		case hasGlobMeta(a) && statErr != nil:
+			// A file whose name looks like a pattern (tools[1].json) is
+			// that file; only a name that is no file is a pattern.
 			files, err := globFiles(a)
 			if err != nil {
 				return nil, err
@@ -61,7 +101,12 @@ func expandCatalogs(args []string) ([]target, error) {
 				return nil, fmt.Errorf("%s: no file matches", a)
 			}
 			for _, f := range files {
-				add(target{arg: f})
+				if err := notStream(f); err != nil {
+					return nil, err
+				}
+				if !ownDocument(f) {
+					add(target{arg: f})
+				}
 			}
 		default:
 			st, err := os.Stat(a)
@@ -77,11 +122,60 @@ func expandCatalogs(args []string) ([]target, error) {
 				return nil, fmt.Errorf("%s: a directory with no .json file", a)
 			}
 			for _, f := range files {
-				add(target{arg: f})
+				if err := notStream(f); err != nil {
+					return nil, err
+				}
+				if !ownDocument(f) {
+					add(target{arg: f})
+				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// fileKey is what tells two paths of one file apart from two files: its
+// identity (fileID) when the system gives one, else its absolute path
+// with symlinks resolved; the path as given when it cannot be read (the
+// loader says why).
+func fileKey(p string) string {
+	if st, err := os.Stat(p); err == nil {
+		if id, ok := fileID(st); ok {
+			return "id:" + id
+		}
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// notStream refuses a walked or matched file that is no regular file once
+// its symlinks are followed: a committed link to /dev/stdin, /dev/tty or a
+// FIFO would hang the run, or read what a user types. (A file named on the
+// command line may be a stream: `lint <(cmd)`.) A dangling link passes,
+// for the loader to name.
+func notStream(p string) error {
+	st, err := os.Stat(p)
+	if err != nil || st.Mode().IsRegular() {
+		return nil
+	}
+	what := "not a regular file"
+	switch m := st.Mode(); {
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a file"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		what = "a device, not a file"
+	case m&fs.ModeSocket != 0:
+		what = "a socket, not a file"
+	}
+	if target, err := os.Readlink(p); err == nil {
+		what += " (a link to " + target + ")"
+	}
+	return fmt.Errorf("%s: %s: a catalog found in a folder or by a pattern must be a file", p, what)
 }
 
 // isFileArg reports whether a is a path rather than stdin or a live server.
@@ -120,7 +214,7 @@ func jsonFilesBelow(dir string, walked map[string]bool) ([]string, error) {
 			}
 			return nil
 		}
-		isJSON := strings.HasSuffix(name, ".json") && !notCatalogFiles[name]
+		isJSON := strings.HasSuffix(name, ".json") && !notCatalog(name)
 		if d.Type()&fs.ModeSymlink != 0 {
 			st, err := os.Stat(p)
 			switch {
@@ -134,7 +228,9 @@ func jsonFilesBelow(dir string, walked map[string]bool) ([]string, error) {
 			}
 			return nil
 		}
-		if isJSON && d.Type().IsRegular() {
+		if isJSON {
+			// A FIFO or device is listed too, for notStream to refuse
+			// naming it, never skipped in silence.
 			out = append(out, p)
 		}
 		return nil
@@ -205,7 +301,7 @@ func globFiles(pattern string) ([]string, error) {
 		}
 		// A symlink that matches is listed: the loader reads what it
 		// points at, or says why it cannot.
-		if (d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) && matchSegments(rest, parts) {
+		if !ownFile(d.Name()) && matchSegments(rest, parts) {
 			out = append(out, p)
 		}
 		return nil

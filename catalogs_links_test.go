@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -97,6 +98,91 @@ func TestSymlinkedCatalogsAreNeverSkippedInSilence(t *testing.T) {
 		code, _, errOut := runCmd("", "lint", "--no-similarity", cats+"/**/*.json")
 		if code != 2 || !strings.Contains(errOut, private+": permission denied") {
 			t.Errorf("exit %d, stderr %q; want exit 2 naming %s", code, errOut, private)
+		}
+	})
+}
+
+// A folder's walk and a pattern: toolscope's own files are not catalogs,
+// one file reached by two paths is linted once, a file named like a
+// pattern is that file, and a stream is refused naming it.
+func TestFolderTargets(t *testing.T) {
+	good := `[{"name": "get_report", "description": "Returns the monthly sales report for a region. Use it when asked about sales figures.", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "description": "The sales region."}}, "required": ["region"]}}]`
+	names := func(ts []target) []string {
+		var out []string
+		for _, tg := range ts {
+			out = append(out, filepath.ToSlash(tg.arg))
+		}
+		return out
+	}
+	t.Run("the probe record and exported reports are not catalogs", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFileAt(t, filepath.Join(dir, "tools.json"), good)
+		writeFileAt(t, filepath.Join(dir, "toolscope.probe.json"), `{"version": 1}`)
+		writeFileAt(t, filepath.Join(dir, "tools.toolscope.json"), `{"ok": true, "structural": []}`)
+		// toolscope's own documents under other names: a baseline, a
+		// probe record, lint's JSON report.
+		writeFileAt(t, filepath.Join(dir, "toolscope-baseline.json"), "\ufeff{\n  \"kind\": \"toolscope-baseline\",\n  \"version\": 1, \"findings\": []}")
+		writeFileAt(t, filepath.Join(dir, "probe-2026.json"), `{"probe": 1, "model": "m", "cases": []}`)
+		writeFileAt(t, filepath.Join(dir, "report.json"), "{\n  \"ok\": false,\n  \"toolCount\": 3}")
+		for _, arg := range []string{dir, filepath.Join(dir, "*.json")} {
+			ts, err := expandCatalogs([]string{arg})
+			if err != nil || len(ts) != 1 || filepath.Base(ts[0].arg) != "tools.json" {
+				t.Errorf("%s: targets %v (%v), want tools.json alone", arg, names(ts), err)
+			}
+		}
+		if code, _, errOut := runCmd("", "lint", "--no-config", "--no-similarity", dir); code != 0 {
+			t.Errorf("lint DIR: exit %d, %s", code, errOut)
+		}
+	})
+	t.Run("a symlinked sibling folder is linted once", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFileAt(t, filepath.Join(dir, "z", "tools.json"), good)
+		// The link sorts first: it is walked before the folder itself.
+		if err := os.Symlink(filepath.Join(dir, "z"), filepath.Join(dir, "a")); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+		ts, err := expandCatalogs([]string{dir})
+		if err != nil || len(ts) != 1 {
+			t.Errorf("targets %v (%v), want one", names(ts), err)
+		}
+		ts, err = expandCatalogs([]string{filepath.Join(dir, "z", "tools.json"), filepath.Join(dir, "a", "tools.json")})
+		if err != nil || len(ts) != 1 {
+			t.Errorf("one file by two paths: targets %v (%v), want one", names(ts), err)
+		}
+		if code, out, errOut := runCmd("", "lint", "--no-config", "--no-similarity", "--merge", dir); code != 0 || strings.Contains(out, "cross-server") {
+			t.Errorf("lint --merge: exit %d\n%s%s", code, out, errOut)
+		}
+	})
+	t.Run("a file named like a pattern is that file", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFileAt(t, filepath.Join(dir, "tools[1].json"), good)
+		writeFileAt(t, filepath.Join(dir, "tools1.json"), good)
+		ts, err := expandCatalogs([]string{filepath.Join(dir, "tools[1].json")})
+		if err != nil || len(ts) != 1 || filepath.Base(ts[0].arg) != "tools[1].json" {
+			t.Errorf("targets %v (%v), want tools[1].json", names(ts), err)
+		}
+	})
+	t.Run("a stream in a folder is refused, naming it", func(t *testing.T) {
+		for _, target := range []string{"/dev/stdin", "/dev/tty", "/dev/null"} {
+			dir := t.TempDir()
+			writeFileAt(t, filepath.Join(dir, "tools.json"), good)
+			if err := os.Symlink(target, filepath.Join(dir, "in.json")); err != nil {
+				t.Skipf("no symlinks here: %v", err)
+			}
+			for _, arg := range []string{dir, filepath.Join(dir, "*.json")} {
+				_, err := expandCatalogs([]string{arg})
+				if err == nil || !strings.Contains(err.Error(), "in.json") || !strings.Contains(err.Error(), "not a file") {
+					t.Errorf("%s -> %s: error %v, want one naming in.json", arg, target, err)
+				}
+			}
+		}
+		dir := t.TempDir()
+		if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err != nil {
+			t.Skipf("no FIFOs here: %v", err)
+		}
+		_, err := expandCatalogs([]string{dir})
+		if err == nil || !strings.Contains(err.Error(), "pipe.json: a named pipe (FIFO), not a file") {
+			t.Errorf("a FIFO in the folder: error %v, want one naming pipe.json", err)
 		}
 	})
 }

@@ -48,7 +48,7 @@ func configFindings(cat *catalog.Catalog, cfg *live.Config, disabled []string) (
 			at = -1
 		}
 		out = append(out, lint.Finding{Rule: h.Rule, Tool: h.Server, Param: h.Field, Severity: lint.Severity(h.Severity),
-			Message: h.Message, Line: h.Line, Column: h.Column, ToolIndex: at})
+			Message: h.Message, Line: h.Line, Column: h.Column, File: cfg.Path, ToolIndex: at})
 	}
 	return out, nil
 }

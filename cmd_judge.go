@@ -42,6 +42,8 @@ type judgeFlags struct {
 	// store is the judgment cache the explorer's judge, lookups and replay
 	// share, opened once (cache).
 	store *judge.Cache
+	// review is lint's model review (cmd_lint_review.go), nil elsewhere.
+	review *reviewFlags
 }
 
 func addJudgeFlags(fs *flag.FlagSet) *judgeFlags {
@@ -117,7 +119,7 @@ func projectFile(given, name, cfgPath, catalogArg string) string {
 // active reports whether the run may judge or replay: a judge is named, or
 // a judgments file or the judgment cache exists.
 func (j *judgeFlags) active(cfg *config.Config, catalogArg string) bool {
-	if j.spec != "" {
+	if j.spec != "" || j.review.asked() {
 		return true
 	}
 	if _, err := os.Stat(j.path(cfg, catalogArg)); err == nil {

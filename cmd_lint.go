@@ -99,6 +99,7 @@ func runLint(args []string, io stdio) int {
 	lr.probe = addProbeGateFlags(fs)
 	jf := addJudgeFlags(fs)
 	jf.noCache = &f.noCache
+	jf.review = addReviewFlags(fs)
 	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
@@ -134,7 +135,9 @@ func runLint(args []string, io stdio) int {
 	if lr.baselinePath != "" {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
-	if err := checkWrites(writes, inputs); err != nil {
+	writes, inputs = jf.review.files(writes, inputs)
+	reads, judged := lintFiles(targets, lr.merge && len(targets) > 1, cfgFlags, jf, lr.probe)
+	if err := checkWrites(append(writes, judged...), append(inputs, reads...)); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
@@ -157,6 +160,9 @@ func runLint(args []string, io stdio) int {
 		return usageError(io, "lint", fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
 	}
 	if err := jf.check(); err != nil {
+		return usageError(io, "lint", err.Error())
+	}
+	if err := jf.review.check(len(targets), lr.merge); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
 	if err := lr.probe.check(len(targets), lr.merge); err != nil {
@@ -187,6 +193,7 @@ func runLint(args []string, io stdio) int {
 	p := startProgress(io, "toolscope lint")
 	defer p.end()
 	var runs []linted
+	records := newProbeReads("lint", lr.probe.min.set)
 	if lr.merge && len(targets) > 1 {
 		run, code := lintMerged(targets, f, fs, cfgFlags, jf, io, p)
 		if code != 0 {
@@ -198,7 +205,7 @@ func runLint(args []string, io stdio) int {
 		if lr.merge && len(targets) > 1 {
 			break
 		}
-		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, io, p)
+		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p)
 		if code != 0 {
 			return code
 		}
@@ -209,7 +216,7 @@ func runLint(args []string, io stdio) int {
 				return 2
 			}
 			if n > 0 {
-				if run, code = lintOne(t.arg, f, fs, cfgFlags, jf, root, io, p); code != 0 {
+				if run, code = lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p); code != 0 {
 					return code
 				}
 			}
@@ -217,9 +224,6 @@ func runLint(args []string, io stdio) int {
 		runs = append(runs, run)
 	}
 	p.end()
-	if err := checkWrites(writes, readFiles(runs, targets, jf)); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
@@ -352,7 +356,7 @@ func withConfig(cmd, arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *co
 // lintOne loads and lints one catalog with its own config (found from its
 // directory unless --config or --no-config says otherwise). A non-zero
 // code means the run ends, its line written.
-func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, io stdio, p *progress) (linted, int) {
+func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, records *probeReads, io stdio, p *progress) (linted, int) {
 	fc, cfg, code := configured(arg, f, fs, cfgFlags, io)
 	if code != 0 {
 		return linted{}, code
@@ -362,6 +366,7 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 		fc.neighbours = judgeNeighbours
 	}
 	p.step("loading the catalog")
+	lintGCForFile(arg)
 	cat, err := fc.live.load(arg, io)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
@@ -385,14 +390,17 @@ func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlag
 			return linted{}, 2
 		}
 	}
-	probe, err := scoreReport(report, cat, cfg, arg, fc.tokenMeter())
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
+	probe := records.score(report, cat, cfg, arg, fc.tokenMeter(), io)
 	path := repoPath(root, arg)
 	if arg == "" {
-		path = cat.Source
+		// The mcp-config's servers: the machine outputs name the config
+		// file from the repository's root, its findings' too.
+		path = repoPath(root, cat.Source)
+		for i, f := range report.Structural {
+			if f.File == cat.Source {
+				report.Structural[i].File = path
+			}
+		}
 	}
 	report.ShareByServerWith(cat, fc.tokenMeter())
 	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
@@ -414,6 +422,7 @@ func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *c
 	args := make([]string, len(targets))
 	for k, t := range targets {
 		args[k] = t.arg
+		lintGCForFile(t.arg)
 	}
 	merged, err := mergeCatalogs(args, fc.live, io)
 	if err != nil {
@@ -572,7 +581,11 @@ func judgeReport(jf *judgeFlags, r *lint.Report, cat *catalog.Catalog, cfg *conf
 	}
 	ctx, stop := signalContext(context.Background())
 	defer stop()
-	return jf.apply(ctx, r, cat, cfg, arg, io, "lint")
+	r, err := jf.apply(ctx, r, cat, cfg, arg, io, "lint")
+	if err != nil {
+		return nil, err
+	}
+	return jf.review.apply(ctx, jf, r, cat, cfg, arg, io, "lint")
 }
 
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not

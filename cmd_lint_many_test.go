@@ -299,7 +299,7 @@ func TestRulesDoc(t *testing.T) {
 			t.Errorf("docs/rules.md: %s: the summary %q is not the rule's", r.ID, r.Summary)
 		}
 	}
-	for _, id := range []string{"confusable-pair", "review-pair"} {
+	for _, id := range []string{"confusable-pair", "review-pair", lint.RuleModelReview} {
 		if !strings.Contains(doc, "\n## "+id+"\n") {
 			t.Errorf("docs/rules.md has no section %q", id)
 		}

@@ -13,8 +13,9 @@ import (
 )
 
 // probeGate is lint's replay of a recorded probe: --min-accuracy fails
-// the gate when the share of the record's requests that went where they
-// were meant to is under it, or when the record is stale or missing.
+// the gate when the 95% Wilson lower bound of the share of the record's
+// requests that went where they were meant to is under it, or when the
+// record is stale or missing.
 // Nothing is sent: the record is data.
 type probeGate struct {
 	min  *minShare
@@ -61,7 +62,7 @@ func probeRecordPath(cfg *config.Config, arg string) string {
 
 func addProbeGateFlags(fs *flag.FlagSet) probeGate {
 	g := probeGate{min: &minShare{}}
-	fs.Var(g.min, "min-accuracy", "fail the gate when the recorded probe's share of right picks is under `X` (0 to 1, or 80%), or the record is stale or missing")
+	fs.Var(g.min, "min-accuracy", "fail the gate when the recorded probe's share of right picks (its 95% lower bound) is under `X` (0 to 1, or 80%), or the record is stale or missing")
 	g.file = fs.String("probe-file", "", "the probe record `FILE` --min-accuracy replays (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
 	return g
 }
@@ -124,11 +125,14 @@ func (g probeGate) apply(runs []linted, io stdio) {
 			r.report.Fail("--min-accuracy: " + why)
 			continue
 		}
+		// The gate is on the 95% Wilson lower bound, not the measured
+		// share: one right pick of one request is 100% measured and
+		// proves next to nothing (its lower bound is 21%).
 		acc := rec.Accuracy()
 		verdict := "ok"
-		if acc.Rate < g.min.v {
+		if acc.Low < g.min.v {
 			verdict = "under"
-			r.report.Fail(fmt.Sprintf("probe accuracy %s is under --min-accuracy %s", acc, g.min))
+			r.report.Fail(fmt.Sprintf("probe accuracy %s: its 95%% lower bound %.0f%% is under --min-accuracy %s", acc, 100*acc.Low, g.min))
 		}
 		fmt.Fprintf(io.err, "toolscope lint: %s: probe %s of %s: right picks %s; --min-accuracy %s: %s\n",
 			termsafe.Line(r.path), termsafe.Line(rec.Model), rec.Date.Format("2006-01-02"), acc, g.min, verdict)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,7 +86,6 @@ func TestLintScoreFallsWithABlankDescription(t *testing.T) {
 // keeps the gate's exit code, and refuses a page over several catalogs
 // linted apart (exit 2, one line).
 func TestLintPageAndBadgeBinary(t *testing.T) {
-	bin := binary(t)
 	dir := t.TempDir()
 	page, badge := filepath.Join(dir, "report.html"), filepath.Join(dir, "badge.svg")
 	cases := []struct {
@@ -103,24 +101,15 @@ func TestLintPageAndBadgeBinary(t *testing.T) {
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(bin, tt.args...)
-			var stdout, stderr strings.Builder
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
+			code, stdout, stderr := runBuilt(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.err) {
+				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.err)
 			}
-			if code != tt.code || !strings.Contains(stderr.String(), tt.err) {
-				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), tt.code, tt.err)
+			if tt.err != "" && strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("the error is more than one line: %q", stderr)
 			}
-			if tt.err != "" && strings.Count(strings.TrimSpace(stderr.String()), "\n") > 0 {
-				t.Errorf("the error is more than one line: %q", stderr.String())
-			}
-			if strings.HasSuffix(tt.name, "merged catalogs") && !strings.HasPrefix(stdout.String(), "<svg ") {
-				t.Errorf("the badge on stdout starts %.40q", stdout.String())
+			if strings.HasSuffix(tt.name, "merged catalogs") && !strings.HasPrefix(stdout, "<svg ") {
+				t.Errorf("the badge on stdout starts %.40q", stdout)
 			}
 		})
 	}
@@ -183,11 +172,25 @@ func TestLintScoreReadsTheProbeRecord(t *testing.T) {
 	if _, stale := lintScore(t, path); stale[a] != before[a] {
 		t.Errorf("a stale measure counted: %s scores %d, %d without the probe", a, stale[a], before[a])
 	}
-	if err := os.WriteFile(probeFile, []byte(`{"probe": 2}`), 0o644); err != nil {
+	// A record no flag asked for that cannot be read stops nothing: one
+	// line says it is not used, once however many catalogs share it.
+	if err := os.WriteFile(filepath.Join(dir, "more.json"), []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errb := runCmd("", "lint", "--no-config", path)
-	if code != 2 || !strings.Contains(errb, "toolscope.probe.json:1:") || strings.Count(errb, "\n") != 1 {
-		t.Errorf("a bad probe record: exit %d, stderr %q; want exit 2 and one line naming the file", code, errb)
+	conflicted := "<<<<<<< HEAD\n" + string(record.Encode()) + "=======\n{}\n>>>>>>> theirs\n"
+	for _, bad := range []string{`{"probe": 2}`, conflicted, `{"probe": 1, "date": `} {
+		if err := os.WriteFile(probeFile, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{path}, {dir}} {
+			code, _, errb := runCmd("", append([]string{"lint", "--no-config"}, args...)...)
+			if code != 0 || !strings.Contains(errb, "the probe record is not used: probe "+probeFile) || strings.Count(errb, "\n") != 1 {
+				t.Errorf("a bad probe record (%.20q), lint %v: exit %d, stderr %q; want exit 0 and one line naming the file", bad, args, code, errb)
+			}
+		}
+		// Asked for, it fails the gate closed.
+		if code, _, errb := runCmd("", "lint", "--no-config", "--min-accuracy", "0.5", path); code != 1 || !strings.Contains(errb, "fails closed") {
+			t.Errorf("a bad probe record under --min-accuracy: exit %d, stderr %q; want exit 1, failing closed", code, errb)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -158,17 +157,37 @@ func runProbe(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "toolscope probe: %s\n", oneLine(err))
 		return 2
 	}
+	cfgPath := ""
+	if cfg != nil {
+		cfgPath = cfg.Path
+	}
 	recordPath := ""
 	if *record {
-		cfgPath := ""
-		if cfg != nil {
-			cfgPath = cfg.Path
-		}
 		recordPath = projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
-		// Refused before any request is paid for, not after.
-		if err := safefile.Check(recordPath); err != nil {
-			return fail(fmt.Errorf("probe record %w", err))
+	}
+	writable := isCatalogFile(arg, live)
+	var judgments *judge.Records
+	if *ff.fix {
+		// Read before any request is paid for; one found rather than
+		// named only when it is the user's own, as lint reads it.
+		path := projectFile(*ff.judgments, judge.FileName, cfgPath, arg)
+		read := judge.ReadFoundFile
+		if *ff.judgments != "" {
+			read = judge.ReadFile
 		}
+		if judgments, err = read(path); err != nil {
+			return fail(err)
+		}
+	}
+	// Every file written is compared with every file read, and each
+	// target tried, before anything is sent or started.
+	recordFlag := "--record"
+	if *probeFile != "" {
+		recordFlag = "--probe-file"
+	}
+	if code := probeWrites(probeFiles{arg: arg, cfgPath: cfgPath, serverList: live.config, examples: *examples, record: recordPath, recordFlag: recordFlag,
+		fixWrite: *ff.fix && *ff.write && writable, judgments: projectFile(*ff.judgments, judge.FileName, cfgPath, arg), fix: *ff.fix}, io); code != 0 {
+		return code
 	}
 	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--model-url", Concurrency: *concurrency})
 	if err != nil {
@@ -285,10 +304,6 @@ func runProbe(args []string, io stdio) int {
 	case scores != nil:
 		result = result.CheckOffline(scores)
 	}
-	cfgPath := ""
-	if cfg != nil {
-		cfgPath = cfg.Path
-	}
 	// The picks are paid for: a record that cannot be written is said
 	// after the report, which is written whatever.
 	var recordErr error
@@ -300,7 +315,7 @@ func runProbe(args []string, io stdio) int {
 	fixFailed := false
 	if *ff.fix {
 		run := fixRun{flags: ff, model: m, modelURL: *url, price: price, maxCost: *maxCost, yes: *yes, cat: cat, arg: arg, cfgPath: cfgPath,
-			seed: *seed, choice: *choice, conc: *concurrency, writable: isCatalogFile(arg, live)}
+			seed: *seed, choice: *choice, conc: *concurrency, writable: writable, judgments: judgments}
 		fixes, used, err := run.runFixes(ctx, result, io)
 		result.Usage.PromptTokens += used.PromptTokens
 		result.Usage.CompletionTokens += used.CompletionTokens
@@ -311,9 +326,20 @@ func runProbe(args []string, io stdio) int {
 		} else {
 			result.Fixes = fixes
 			if *ff.write {
-				if err := run.writeFixes(fixes, io); err != nil {
+				written, err := run.writeFixes(fixes, io)
+				switch {
+				case err != nil:
 					fmt.Fprintf(io.err, "toolscope probe: --write: %s\n", oneLine(err))
 					fixFailed = true
+				case written != nil && *record && recordErr == nil:
+					// The record is of the catalog as --write left it, so
+					// that lint --min-accuracy right after replays it.
+					fresh := result
+					fresh.Cases = judge.Refreshed(result.Cases, fixes)
+					wtools, _, _ := probeTools(written)
+					if recordErr = judge.NewProbeRecord(fresh, wtools, time.Now()).WriteFile(recordPath); recordErr == nil {
+						fmt.Fprintf(io.err, "toolscope probe: recorded the written descriptions and the kept fixes' re-tested picks in %s\n", termsafe.Line(recordPath))
+					}
 				}
 			} else if len(keptSentences(fixes)) > 0 {
 				fmt.Fprintln(io.err, "toolscope probe: nothing written: --write appends the kept sentences to the catalog's descriptions")
@@ -341,6 +367,48 @@ func runProbe(args []string, io stdio) int {
 	}
 	if fixFailed {
 		return 2
+	}
+	return 0
+}
+
+// probeFiles are the files a probe reads and writes.
+type probeFiles struct {
+	arg, cfgPath, serverList, examples, judgments string
+	// record is the probe record --record writes, "" without it;
+	// recordFlag names it: --probe-file when that named it, else --record.
+	record, recordFlag string
+	// fix is --fix (the judgments file is read); fixWrite --write on a
+	// catalog file.
+	fix, fixWrite bool
+}
+
+// probeWrites refuses, before anything is sent or started, a probe that
+// would write over a file it reads (--probe-file CATALOG, --probe-file
+// EXAMPLES, the config, the judgments) or into a target it cannot write
+// (a symlink, not a regular file, a folder that takes no file); a
+// non-zero code means the run ends, its line written.
+func probeWrites(f probeFiles, io stdio) int {
+	var writes [][2]string
+	if f.record != "" {
+		writes = append(writes, [2]string{f.recordFlag + " " + f.record, f.record})
+	}
+	if f.fixWrite {
+		writes = append(writes, [2]string{"--write " + f.arg, f.arg})
+	}
+	inputs := [][2]string{{"the catalog", f.arg}, {"the server list", f.serverList}, {"the config", f.cfgPath}, {"the examples", f.examples}}
+	if f.fix {
+		if _, err := os.Stat(f.judgments); err == nil {
+			inputs = append(inputs, [2]string{"the judgments file", f.judgments})
+		}
+	}
+	if err := checkWrites(writes, inputs); err != nil {
+		return usageError(io, "probe", err.Error())
+	}
+	for _, w := range writes {
+		if err := safefile.Preflight(w[1]); err != nil {
+			fmt.Fprintf(io.err, "toolscope probe: %s: %s\n", flagOf(w[0]), oneLine(err))
+			return 2
+		}
 	}
 	return 0
 }
@@ -446,16 +514,7 @@ func repeated(cases []judge.ProbeCase, n int) []judge.ProbeCase {
 
 // confirm asks on a terminal whether to go on; off a terminal the answer
 // is no.
-func confirm(io stdio, why string) bool {
-	f, ok := io.in.(*os.File)
-	if !ok || !io.errTTY || !isTerminal(f) {
-		return false
-	}
-	fmt.Fprintf(io.err, "toolscope probe: %s. Run it? [y/N] ", why)
-	line, _ := bufio.NewReader(f).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes"
-}
+func confirm(io stdio, why string) bool { return confirmAs(io, "probe", why) }
 
 // finite reports whether f is a number, neither NaN nor infinite.
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -50,6 +50,9 @@ func runProbeDiff(args []string, io stdio) int {
 		if r == nil {
 			return fail(fmt.Errorf("%s: no such file", path))
 		}
+		if err := r.CheckRepeats(); err != nil {
+			return fail(fmt.Errorf("%s cannot be compared: %w", path, err))
+		}
 		recs[i] = r
 	}
 	d, err := judge.DiffProbes(recs[0], recs[1])

@@ -81,6 +81,8 @@ type fixRun struct {
 	conc     int
 	// writable is set when the catalog is a file --write may change.
 	writable bool
+	// judgments are the recorded sentences, read before the probe.
+	judgments *judge.Records
 }
 
 // runFixes tries the judge's sentences for every confused pair of the
@@ -122,11 +124,7 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 	} else {
 		jprice = nil
 	}
-	path := projectFile(*r.flags.judgments, judge.FileName, r.cfgPath, r.arg)
-	file, err := judge.ReadFile(path)
-	if err != nil {
-		return nil, used, err
-	}
+	file := r.judgments
 	names := make([]string, len(r.cat.Tools))
 	for i, t := range r.cat.Tools {
 		names[i] = t.Name
@@ -136,10 +134,12 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 		sent judge.FixSentences
 		from string
 		idx  []int
+		// refused is why the fix is not tried at all.
+		refused string
 	}
 	plan := make([]planned, len(pairs))
 	var ask []judge.Pair
-	retests := 0
+	retests, recorded := 0, 0
 	for i, cp := range pairs {
 		ta, _ := r.cat.Lookup(cp.A)
 		tb, _ := r.cat.Lookup(cp.B)
@@ -150,8 +150,21 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 			}
 		}
 		pl := planned{pair: judge.NewPair(judge.FromCatalog(ta), judge.FromCatalog(tb), siblings), idx: judge.Touching(p.Cases, cp.A, cp.B)}
+		if *r.flags.write && r.writable {
+			// What --write could not write is not paid for.
+			for _, t := range []*catalog.Tool{ta, tb} {
+				if pl.refused == "" && !catalog.HasDescriptionString(t) {
+					pl.refused = fmt.Sprintf("--write: %s has no description string to add a sentence to; not asked", termsafe.Line(t.Name))
+				}
+			}
+		}
+		if pl.refused != "" {
+			plan[i] = pl
+			continue
+		}
 		if j, ok, _ := file.Replay(pl.pair, jm.ID()); ok && j.Fix != nil {
 			pl.sent, pl.from = sentencesFor(j, cp.A), "recorded"
+			recorded++
 		} else {
 			ask = append(ask, pl.pair)
 		}
@@ -171,7 +184,7 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 		total.Dollars = &d
 	}
 	fmt.Fprintf(io.err, "toolscope probe: fix: %d confused pairs, %d sentences recorded, %d to ask %s; %d requests to send again: %s\n",
-		len(pairs), len(pairs)-len(ask), len(ask), jm.ID(), retests, total.String("--judge-price and --model-price"))
+		len(pairs), recorded, len(ask), jm.ID(), retests, total.String("--judge-price and --model-price"))
 	if !r.yes && (total.Dollars == nil || *total.Dollars > r.maxCost) {
 		why := "the price of the fixes is unknown"
 		if total.Dollars != nil {
@@ -184,6 +197,10 @@ func (r fixRun) runFixes(ctx context.Context, p judge.Probe, io stdio) ([]judge.
 	for i := range plan {
 		pl := &plan[i]
 		cp := pairs[i]
+		if pl.refused != "" {
+			trials = append(trials, judge.Unproven(cp.A, cp.B, pl.refused))
+			continue
+		}
 		t, u, err := tryFix(ctx, jm, r.model, pl.pair, pl.sent, pl.from, r.cat, defs, p.Cases, pl.idx, judge.PickOptions{Choice: r.choice, Seed: r.seed}, cp.A)
 		used.PromptTokens += u.PromptTokens
 		used.CompletionTokens += u.CompletionTokens
@@ -219,6 +236,13 @@ func tryFix(ctx context.Context, jm, pm *judge.Model, pair judge.Pair, sent judg
 			return judge.Unproven(a, b, "the judge proposed no sentence"), used, nil
 		}
 		sent, from = sentencesFor(j, a), "asked"
+	}
+	// The sentences are untrusted text bound for the descriptions: they
+	// are held to lint's error rules before anything is sent with them.
+	if why := judge.NewSentenceGuard(cat).Refuse(map[string]string{a: sent.A, b: sent.B}); why != "" {
+		t := judge.Unproven(a, b, why+"; not re-tested")
+		t.Judgment = from
+		return t, used, nil
 	}
 	amended := make([]json.RawMessage, len(defs))
 	copy(amended, defs)
@@ -268,13 +292,14 @@ func keptSentences(trials []judge.FixTrial) map[string]string {
 
 // writeFixes appends the kept sentences to the catalog file's
 // descriptions, under the file's lock, keeping every other byte; the file
-// must still hold the texts the probe read. For a live server (or stdin)
-// it prints them with the tool each belongs to.
-func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) error {
+// must still hold the texts the probe read. It returns the catalog as
+// written, nil when nothing was. For a live server (or stdin) it prints
+// the sentences with the tool each belongs to.
+func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) (*catalog.Catalog, error) {
 	kept := keptSentences(trials)
 	if len(kept) == 0 {
 		fmt.Fprintln(io.err, "toolscope probe: no fix kept: nothing written")
-		return nil
+		return nil, nil
 	}
 	tools := make([]string, 0, len(kept))
 	for t := range kept {
@@ -290,39 +315,48 @@ func (r fixRun) writeFixes(trials []judge.FixTrial, io stdio) error {
 		for _, t := range tools {
 			fmt.Fprintf(io.err, "  %s: %s\n", termsafe.Line(t), termsafe.Line(kept[t]))
 		}
-		return nil
+		return nil, nil
 	}
 	unlock, err := safefile.Lock(r.arg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
 	data, source, err := catalog.Read(r.arg, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	now, err := catalog.Parse(source, data)
 	if err != nil {
-		return fmt.Errorf("%s changed since the probe read it: %w", r.arg, err)
+		return nil, fmt.Errorf("%s changed since the probe read it: %w", r.arg, err)
 	}
 	for _, name := range tools {
 		was, _ := r.cat.Lookup(name)
 		is, ok := now.Lookup(name)
 		if !ok || judge.FromCatalog(is).TextHash() != judge.FromCatalog(was).TextHash() {
-			return fmt.Errorf("%s changed since the probe read it (tool %s): nothing written; probe again", r.arg, termsafe.Line(name))
+			return nil, fmt.Errorf("%s changed since the probe read it (tool %s): nothing written; probe again", r.arg, termsafe.Line(name))
 		}
+	}
+	// Sentences kept in two fixes meet in one description: the whole is
+	// held to lint's error rules again.
+	if why := judge.NewSentenceGuard(now).RefuseWhole(kept); why != "" {
+		return nil, fmt.Errorf("%s: nothing written", why)
 	}
 	out, err := catalog.AppendToDescriptions(data, now, kept)
 	if err != nil {
-		return fmt.Errorf("%s: %w: nothing written", r.arg, err)
+		return nil, fmt.Errorf("%s: %w: nothing written", r.arg, err)
 	}
 	if err := safefile.Write(r.arg, out); err != nil {
-		return err
+		return nil, err
+	}
+	written, err := catalog.Parse(source, out)
+	if err != nil {
+		return nil, fmt.Errorf("%s as written: %w", r.arg, err)
 	}
 	for _, t := range tools {
 		fmt.Fprintf(io.err, "toolscope probe: wrote to %s's description: %s\n", termsafe.Line(t), termsafe.Line(kept[t]))
 	}
-	return nil
+	return written, nil
 }
 
 // isCatalogFile reports whether the CATALOG argument is a file --write

@@ -197,8 +197,11 @@ func TestLintMinAccuracyReplaysTheRecordedProbe(t *testing.T) {
 		code int
 		says string
 	}{
-		{"0.7", 0, "right picks 8 of 11 (73%, 95% interval 43–90%); --min-accuracy 0.7: ok"},
-		{"70%", 0, "--min-accuracy 0.7: ok"},
+		{"0.4", 0, "right picks 8 of 11 (73%, 95% interval 43–90%); --min-accuracy 0.4: ok"},
+		{"40%", 0, "--min-accuracy 0.4: ok"},
+		// The gate is on the interval's lower bound: 73% measured of
+		// 11 requests does not show 70%.
+		{"0.7", 1, "--min-accuracy 0.7: under"},
 		{"0.8", 1, "--min-accuracy 0.8: under"},
 	} {
 		code, out, errb := runCmd("", "lint", "--no-similarity", "--min-accuracy", tc.min, cat)
@@ -207,14 +210,14 @@ func TestLintMinAccuracyReplaysTheRecordedProbe(t *testing.T) {
 		}
 	}
 	code, out, _ := runCmd("", "lint", "--no-similarity", "--min-accuracy", "0.8", "--format", "json", cat)
-	if code != 1 || !strings.Contains(out, "probe accuracy 8 of 11") {
+	if code != 1 || !strings.Contains(out, "probe accuracy 8 of 11") || !strings.Contains(out, "lower bound 43% is under --min-accuracy 0.8") {
 		t.Errorf("the JSON report does not say why the gate failed (exit %d):\n%s", code, out)
 	}
 	// Named elsewhere.
 	moved := filepath.Join(t.TempDir(), "probe.json")
 	data, _ := os.ReadFile(filepath.Join(dir, judge.ProbeFileName))
 	os.WriteFile(moved, data, 0o644)
-	if code, _, errb := runCmd("", "lint", "--no-similarity", "--min-accuracy", "0.5", "--probe-file", moved, cat); code != 0 {
+	if code, _, errb := runCmd("", "lint", "--no-similarity", "--min-accuracy", "0.4", "--probe-file", moved, cat); code != 0 {
 		t.Errorf("--probe-file: exit %d: %s", code, errb)
 	}
 	// A changed description makes the record stale: the gate fails closed.
@@ -302,7 +305,22 @@ func TestProbeDiffPairsTwoRecords(t *testing.T) {
 	}
 	fewer := filepath.Join(dir, "fewer.json")
 	os.WriteFile(fewer, []byte(strings.Join(kept, "\n")), 0o644)
+	// A record whose "repeats" its cases contradict: one sending claimed,
+	// a request in a second; two claimed, a request in the first only.
+	rdata, _ := os.ReadFile(repeats)
+	claimsOne := filepath.Join(dir, "claims-one.json")
+	os.WriteFile(claimsOne, []byte(strings.Replace(string(rdata), `"repeats": 2,`, `"repeats": 1,`, 1)), 0o644)
+	var once []string
+	for _, l := range strings.Split(string(rdata), "\n") {
+		if !(strings.Contains(l, "tell me a joke") && strings.Contains(l, `"repeat":2`)) {
+			once = append(once, l)
+		}
+	}
+	missing := filepath.Join(dir, "missing-repeat.json")
+	os.WriteFile(missing, []byte(strings.Join(once, "\n")), 0o644)
 	for _, tc := range []struct{ other, says string }{
+		{claimsOne, "is in repeat 2, but the record says each request was sent 1 time"},
+		{missing, `request "tell me a joke" for (none) is in repeat 1 1 time and in repeat 2 0 times; the record says each request was sent 2 times`},
 		{otherModel, "different models: openai:standin, then openai:other"},
 		{repeats, "different repeats: 1, then 2"},
 		{fewer, "different requests: 1 sent only before, 0 only after"},

@@ -6,6 +6,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/safefile"
+	"toolscope/core/termsafe"
 )
 
 const (
@@ -14,8 +15,11 @@ const (
 	snapshotHelp    = snapshotSummary + `.
 
 The tools are written as an MCP tools/list result, {"tools": [...]}, each
-entry exactly as the source gave it: key order, number text, annotations,
-_meta and all. A server's list pages are joined in order. The file reads
+entry as the source gave it: key order, number text, annotations, _meta
+and all. Characters a terminal could act on or that hide text (bidi
+overrides, C1 controls, tag and zero-width characters) are written as
+\u escapes, the same strings; nesting deeper than 16 levels is written
+compact. A server's list pages are joined in order. The file reads
 back as the same catalog: 'toolscope lint FILE' then gates what the server
 served, and 'toolscope diff FILE SERVER' shows what it serves now.
 
@@ -45,8 +49,14 @@ func runSnapshot(args []string, io stdio) int {
 		return usageError(io, "snapshot", "CATALOG is empty")
 	}
 	if *out != "" && *out != "-" {
-		if err := checkWrites([][2]string{{"-o " + *out, *out}}, [][2]string{{"the catalog", arg}}); err != nil {
+		// Before the server is started: an output over an input, or a
+		// target that cannot be written, costs nothing.
+		if err := checkWrites([][2]string{{"-o " + *out, *out}}, [][2]string{{"the catalog", arg}, {"the server list", live.config}}); err != nil {
 			return usageError(io, "snapshot", err.Error())
+		}
+		if err := safefile.Preflight(*out); err != nil {
+			fmt.Fprintf(io.err, "toolscope snapshot: %s\n", oneLine(err))
+			return 2
 		}
 	}
 	cat, err := live.load(arg, io)
@@ -66,12 +76,17 @@ func runSnapshot(args []string, io stdio) int {
 		fmt.Fprintf(io.err, "toolscope snapshot: %s\n", oneLine(err))
 		return 2
 	}
-	fmt.Fprintf(io.err, "toolscope snapshot: wrote %s (%s)\n", *out, plural(len(cat.Tools), "tool", "tools"))
+	fmt.Fprintf(io.err, "toolscope snapshot: wrote %s (%s)\n", termsafe.Line(*out), plural(len(cat.Tools), "tool", "tools"))
 	return 0
 }
 
 // snapshotJSON renders the catalog's tools as a tools/list result, each
-// entry as it stood in its source, indented two spaces.
+// entry as it stood in its source, indented two spaces (nesting deeper
+// than jsonv.IndentDepth written compact, so the file grows linearly with
+// the answer). Bidi overrides, C1 controls, tag and zero-width characters
+// are written as \u escapes (termsafe.EscapeJSON): the file reads back as
+// the same strings, and neither a terminal printing it nor a reviewer
+// reading its diff meets them raw.
 func snapshotJSON(cat *catalog.Catalog) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n  \"tools\": [")
@@ -86,7 +101,7 @@ func snapshotJSON(cat *catalog.Catalog) []byte {
 		b.WriteString("\n  ")
 	}
 	b.WriteString("]\n}\n")
-	return b.Bytes()
+	return termsafe.EscapeJSON(b.Bytes())
 }
 
 // indentLines indents every line of s after the first by prefix.

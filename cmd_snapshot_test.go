@@ -94,3 +94,40 @@ func TestSnapshotRefuses(t *testing.T) {
 		t.Error("the catalog was written over")
 	}
 }
+
+// A snapshot writes no bidi override, tag or zero-width character raw,
+// to a terminal or to its file, yet reads back as the same strings; a
+// deeply nested entry grows the file linearly, not with the square of
+// its depth.
+func TestSnapshotEscapesHiddenCharactersAndStaysLinear(t *testing.T) {
+	desc := "Reads files.\u202e gnirts\U000e0049\U000e0067\u200b"
+	deep := strings.Repeat(`{"a":`, 400) + "1" + strings.Repeat("}", 400)
+	src := writeFile(t, "tools.json", `[{"name": "read_file", "description": "`+desc+`", "inputSchema": {"type": "object", "x": `+deep+`}}]`)
+	code, out, errb := runCmd("", "snapshot", src)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, raw := range []string{"\u202e", "\U000e0049", "\u200b"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("stdout holds %+q raw", raw)
+		}
+	}
+	if !strings.Contains(out, `\u202e`) {
+		t.Errorf("no escape for the bidi override in\n%.300s", out)
+	}
+	if len(out) > 40*len(deep) {
+		t.Errorf("%d bytes for a %d-byte nesting", len(out), len(deep))
+	}
+	file := filepath.Join(t.TempDir(), "snap.json")
+	if code, _, errb := runCmd("", "snapshot", "-o", file, src); code != 0 {
+		t.Fatalf("-o: exit %d: %s", code, errb)
+	}
+	data, _ := os.ReadFile(file)
+	if string(data) != out {
+		t.Error("the file differs from stdout")
+	}
+	back, err := catalog.Parse(file, data)
+	if err != nil || len(back.Tools) != 1 || back.Tools[0].Description != desc {
+		t.Errorf("the snapshot does not read back as the same description: %v", err)
+	}
+}

@@ -239,6 +239,7 @@ func (x *exploreCommand) options(cat *catalog.Catalog, io stdio) tui.Options {
 		file := x.judge.records(x.flags.config, x.arg)
 		o.Recorded = x.judge.recordedIn(file)
 		o.Replay = x.judge.replayerOf(x.judge.path(x.flags.config, x.arg), file)
+		o.SourceFindings = withFindings(o.SourceFindings, x.judge.reviewFindings(file))
 		if o.ConfigPath != "" {
 			o.RecordAccept = x.judge.accepter(file)
 		}
@@ -459,10 +460,7 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 		}
 	}
 	report.ShareByServerWith(cat, f.tokenMeter()) // several servers: each one's share, as lint gives it
-	if _, err := scoreReport(report, cat, f.config, arg, f.tokenMeter()); err != nil {
-		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
-		return 2
-	}
+	newProbeReads("", false).score(report, cat, f.config, arg, f.tokenMeter(), io)
 	if err := writeReport(io.out, report, cat, f, false); err != nil {
 		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))
 		return 2

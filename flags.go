@@ -7,7 +7,6 @@ import (
 	"fmt"
 	stdlibio "io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 	"toolscope/embed"
@@ -383,42 +383,45 @@ func printHelp(w stdlibio.Writer, usage, summary string, fs *flag.FlagSet) {
 	printFlags(w, fs)
 }
 
-// checkWrites refuses a run whose files to write collide: two outputs
-// (each named as its flag is, "--format json=r.json", "--write-baseline
-// b.json") on one file, where the last would silently replace the
-// others, or an output on a catalog the run reads, which it would
-// destroy. inputs are the run's files, each with what it is ("the
-// catalog"); a baseline may be rewritten where it was read (--baseline
-// b.json --write-baseline b.json), so --write-baseline is not checked
-// against it. Paths are compared absolute and cleaned, and as the same
-// file when both exist (a link).
+// checkWrites refuses a run whose files to write collide, before it
+// sends or starts anything: two outputs (each named as its flag is,
+// "--format json=r.json", "--record r.json") on one file, where the last
+// would silently replace the others, or an output on a file the run reads
+// (its catalog, config, server list, examples, judgments, probe record),
+// which it would destroy. inputs are the run's files, each with what it
+// is ("the catalog"). A write may replace the one input it exists to
+// rewrite (rewrites: --write-baseline the baseline, probe's --write the
+// catalog), never another. Files are compared by identity
+// (safefile.SameFile): through symlinks and hard links, and by resolved
+// path when one does not exist yet.
 func checkWrites(writes, inputs [][2]string) error {
-	same := func(a, b string) bool {
-		aa, err1 := filepath.Abs(a)
-		ab, err2 := filepath.Abs(b)
-		if err1 == nil && err2 == nil && aa == ab {
-			return true
-		}
-		sa, err1 := os.Stat(a)
-		sb, err2 := os.Stat(b)
-		return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-	}
 	for i, w := range writes {
 		for _, v := range writes[:i] {
-			if same(w[1], v[1]) {
+			if safefile.SameFile(w[1], v[1]) {
 				return fmt.Errorf("%s and %s write the same file", v[0], w[0])
 			}
 		}
 		for _, in := range inputs {
-			if in[0] == "the baseline" && strings.HasPrefix(w[0], "--write-baseline") {
+			if rewrites[flagOf(w[0])] == in[0] {
 				continue
 			}
-			if isFileArg(in[1]) && same(w[1], in[1]) {
+			if isFileArg(in[1]) && safefile.SameFile(w[1], in[1]) {
 				return fmt.Errorf("%s would overwrite %s %s", w[0], in[0], in[1])
 			}
 		}
 	}
 	return nil
+}
+
+// rewrites is, by flag, the input a write exists to replace.
+var rewrites = map[string]string{"--write-baseline": "the baseline", "--write": "the catalog", "--judge-record": "the judgments file"}
+
+// flagOf is the flag that names a write ("--format" of "--format json=r.json").
+func flagOf(what string) string {
+	if i := strings.IndexByte(what, ' '); i >= 0 {
+		return what[:i]
+	}
+	return what
 }
 
 // formatWrites names the files --format FORMAT=FILE writes, for checkWrites.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
 )
@@ -37,6 +39,47 @@ func TestLintGC(t *testing.T) {
 			}
 			lintGC()
 			lintGCFor(tt.tools)
+			if got := debug.SetGCPercent(defaultPercent); got != tt.want {
+				t.Errorf("GC percent %d, want %d", got, tt.want)
+			}
+			if got := debug.SetMemoryLimit(math.MaxInt64); got != tt.wantLimit {
+				t.Errorf("memory limit %d, want %d", got, tt.wantLimit)
+			}
+		})
+	}
+}
+
+// A catalog file larger than a small run's is read under Go's defaults:
+// under the soft limit its tree (a few tools, a huge array) would be
+// collected without pause.
+func TestLintGCForALargeFile(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(defaultPercent))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name      string
+		size      int64
+		want      int
+		wantLimit int64
+	}{
+		{"a small file", 1 << 20, smallRunGC, smallRunLimit},
+		{"a large file", smallRunBytes + 1, defaultPercent, math.MaxInt64},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "tools.json")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Sparse: the size is what counts, not the bytes.
+			if err := f.Truncate(tt.size); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			lintGC()
+			lintGCForFile(path)
 			if got := debug.SetGCPercent(defaultPercent); got != tt.want {
 				t.Errorf("GC percent %d, want %d", got, tt.want)
 			}

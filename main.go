@@ -53,7 +53,7 @@ func main() {
 	io := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
 		// https://no-color.org: present and not empty.
 		noColor: os.Getenv("NO_COLOR") != ""}
-	os.Exit(profiled(func() int { return run(os.Args[1:], io) }))
+	os.Exit(exitCode(profiled(func() int { return run(os.Args[1:], io) })))
 }
 
 // profiled runs the command; a build with -tags profile wraps it in a
@@ -115,7 +115,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "live MCP server over stdio, or an http(s):// URL of a Streamable HTTP MCP server.")
 	fmt.Fprintln(w, "Run 'toolscope COMMAND --help' for a command's flags, 'toolscope rules' for what")
 	fmt.Fprintln(w, "each rule catches and what a similarity score means.")
-	fmt.Fprintln(w, "Exit codes: 0 ok, 1 the check failed, 2 usage or input error.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 the check failed, 2 usage or input error, 128+N stopped by signal N (130 Ctrl-C, 143 SIGTERM).")
 	fmt.Fprintln(w, "--no-color (or NO_COLOR set) turns colour off; --version prints the version.")
 }
 

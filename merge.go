@@ -55,17 +55,33 @@ func mergeNames(args []string) []string {
 	for _, arg := range args {
 		inDir[filepath.Dir(filepath.Clean(arg))]++
 	}
-	used := map[string]int{}
 	out := make([]string, len(args))
+	taken := map[string]bool{}
 	for k, arg := range args {
 		name := dirOf(arg)
 		if name == "" || inDir[filepath.Dir(filepath.Clean(arg))] > 1 {
 			name = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
 		}
-		if used[name]++; used[name] > 1 {
-			name = fmt.Sprintf("%s%d", name, used[name])
-		}
 		out[k] = name
+	}
+	// Each name's first use keeps it; a later use is numbered past every
+	// name given or already numbered (github, github, github2 end as
+	// github, github3, github2), so no two servers share one.
+	repeat := make([]bool, len(out))
+	for k, name := range out {
+		repeat[k] = taken[name]
+		taken[name] = true
+	}
+	for k, name := range out {
+		if !repeat[k] {
+			continue
+		}
+		n := 2
+		for taken[fmt.Sprintf("%s%d", name, n)] {
+			n++
+		}
+		out[k] = fmt.Sprintf("%s%d", name, n)
+		taken[out[k]] = true
 	}
 	return out
 }

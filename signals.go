@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -47,6 +48,23 @@ var exitStopped = func(s os.Signal) {
 	os.Exit(code)
 }
 
+// caughtSignal is the number of the stop signal that cancelled a
+// command's context, 0 while none has.
+var caughtSignal atomic.Int32
+
+// exitCode is the process's exit code for a command that returned code:
+// a command a stop signal ended, within its grace, exits as the shell
+// says a process that signal ended does (128+n: 130 for SIGINT, 143 for
+// SIGTERM, 129 for SIGHUP), not 2, so a script or CI runner can tell an
+// interruption from bad input. A command that finished anyway (code 0)
+// keeps its code.
+func exitCode(code int) int {
+	if n := caughtSignal.Load(); n != 0 && code != 0 {
+		return 128 + int(n)
+	}
+	return code
+}
+
 // signalContext returns a context cancelled, with a signalError as its
 // cause, when a stop signal arrives. Until stop is called the signals no
 // longer end the process by themselves; a command that has not returned
@@ -60,6 +78,9 @@ func signalContext(parent context.Context) (ctx context.Context, stop func()) {
 		var s os.Signal
 		select {
 		case s = <-ch:
+			if n, ok := s.(syscall.Signal); ok {
+				caughtSignal.CompareAndSwap(0, int32(n))
+			}
 			cancel(signalError{s})
 		case <-done:
 			return

@@ -193,7 +193,7 @@ func (l *liveFlags) open(ctx context.Context, arg string) (*live.Source, error) 
 // isMCPConfig reports whether a document that is not a catalog is an MCP
 // server config, to point its user to --mcp-config.
 func isMCPConfig(data []byte) bool {
-	root, err := jsonv.Parse(data)
+	root, err := jsonv.ParseJSONC(data)
 	if err != nil {
 		return false
 	}

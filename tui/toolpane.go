@@ -324,10 +324,15 @@ func (p *toolPane) findingLines(w int) []string {
 
 // findingHead names a finding in a line: its rule and parameter.
 func findingHead(f lint.Finding) string {
+	head := f.Rule
 	if f.Param != "" {
-		return f.Rule + " · " + f.Param
+		head += " · " + f.Param
 	}
-	return f.Rule
+	if f.By != "" {
+		// A model's review, not a rule's check: say whose.
+		head += " · " + f.Category + " · by " + f.By
+	}
+	return head
 }
 
 // untriaged is fs without the findings the config ignores, and how many

@@ -85,3 +85,10 @@ func escapeInString(s string) []byte {
 	q := bytes.TrimSpace(b.Bytes())
 	return q[1 : len(q)-1]
 }
+
+// HasDescriptionString reports whether t's entry holds a description
+// string, where AppendToDescriptions can add a sentence.
+func HasDescriptionString(t *Tool) bool {
+	d := descriptionValue(t)
+	return d != nil && d.Kind == jsonv.String
+}

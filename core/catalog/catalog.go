@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"toolscope/core/jsonv"
@@ -472,7 +473,7 @@ func (c *Catalog) addTool(outer, body *jsonv.Value, format Format, where string)
 	t.AskOrAssume = declaration(outer, body, "askOrAssume")
 	t.Period = declaration(outer, body, "period")
 	t.Wants = declaration(outer, body, "wants")
-	collectDups(outer, "", &t.DuplicateKeys)
+	collectDups(outer, &t.DuplicateKeys)
 	c.Tools = append(c.Tools, t)
 	return nil
 }
@@ -515,23 +516,66 @@ func declaration(outer, body *jsonv.Value, key string) *jsonv.Value {
 	return nil
 }
 
-func collectDups(v *jsonv.Value, path string, out *[]string) {
+func collectDups(v *jsonv.Value, out *[]string) {
+	var at pathStack
+	at.collect(v, out)
+}
+
+// pathStack is where a walk is, as segments: a path is spelled out only
+// for a duplicate found, never for each of a large array's items.
+type pathStack []pathSeg
+
+type pathSeg struct {
+	key   string
+	index int // -1 for a key
+}
+
+func (s *pathStack) collect(v *jsonv.Value, out *[]string) {
 	if v == nil {
 		return
 	}
 	switch v.Kind {
 	case jsonv.Object:
 		for _, k := range v.Dups {
-			*out = append(*out, joinPath(path, k))
+			*out = append(*out, joinPath(s.String(), k))
 		}
 		for _, m := range v.Members {
-			collectDups(m.Value, joinPath(path, m.Key), out)
+			if m.Value.Kind != jsonv.Object && m.Value.Kind != jsonv.Array {
+				continue
+			}
+			*s = append(*s, pathSeg{key: m.Key, index: -1})
+			s.collect(m.Value, out)
+			*s = (*s)[:len(*s)-1]
 		}
 	case jsonv.Array:
 		for i, it := range v.Items {
-			collectDups(it, fmt.Sprintf("%s[%d]", path, i), out)
+			if it.Kind != jsonv.Object && it.Kind != jsonv.Array {
+				continue
+			}
+			*s = append(*s, pathSeg{index: i})
+			s.collect(it, out)
+			*s = (*s)[:len(*s)-1]
 		}
 	}
+}
+
+// String spells the path as collectDups always has: keys joined by dots,
+// indexes in brackets ("properties.tags[2].name").
+func (s pathStack) String() string {
+	var b strings.Builder
+	for _, seg := range s {
+		if seg.index >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(seg.index))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg.key)
+	}
+	return b.String()
 }
 
 func joinPath(path, key string) string {

@@ -407,3 +407,37 @@ func TestLeadingBOMIsSkipped(t *testing.T) {
 		t.Errorf("Parse error = %v, want %q", err, want)
 	}
 }
+
+// Reading a catalog with a large array costs an allocation or so per
+// item (its value), not a path string per item: the duplicate-key walk
+// spells a path only for a duplicate found.
+func TestLargeArrayAllocations(t *testing.T) {
+	const n = 20000
+	var b strings.Builder
+	b.WriteString(`[{"name": "get_x", "description": "Returns the x of a thing by its id.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}, "x-data": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"a": [1]}`)
+	}
+	b.WriteString(`], "x-dup": [{"k": 1, "k": 2}]}]`)
+	data := []byte(b.String())
+	cat, err := Parse("t.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cat.Tools[0].DuplicateKeys; len(got) != 1 || got[0] != "x-dup[0].k" {
+		t.Errorf("duplicate keys %q, want x-dup[0].k", got)
+	}
+	allocs := testing.AllocsPerRun(2, func() {
+		if _, err := Parse("t.json", data); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// Each item is an object, its member and a one-item array: about
+	// five allocations of the tree's own.
+	if per := allocs / n; per > 6 {
+		t.Errorf("%.1f allocations per array item, want at most 6", per)
+	}
+}

@@ -144,7 +144,7 @@ func (c *Config) Apply(r *lint.Report, cat *catalog.Catalog) *lint.Report {
 	}
 	out := lint.NewReport(cat, kept, sim, r.Gate)
 	out.Suppressed = sup
-	out.Tokens, out.Judged = r.Tokens, r.Judged
+	out.Tokens, out.Judged, out.Reviewed = r.Tokens, r.Judged, r.Reviewed
 	return out
 }
 

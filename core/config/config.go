@@ -570,7 +570,8 @@ func (c *Config) decodeIgnores(d decoder, n *yaml.Node) error {
 	if n.Kind != yaml.SequenceNode {
 		return d.errf(n, "ignore: want a list of {rule, tool, param, reason}")
 	}
-	ids := ruleIDs()
+	// A model's review finding can be ignored too (core/judge).
+	ids := append(ruleIDs(), lint.RuleModelReview)
 	for i, e := range n.Content {
 		where := fmt.Sprintf("ignore[%d]", i)
 		g := Ignore{Line: e.Line}

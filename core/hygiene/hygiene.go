@@ -52,7 +52,7 @@ type Finding struct {
 // readable-secrets check is then skipped). A document that is not JSON or
 // has no server map is an error saying so.
 func Check(name string, data []byte, mode fs.FileMode) ([]Finding, error) {
-	root, err := jsonv.Parse(data)
+	root, err := jsonv.ParseJSONC(data)
 	if err != nil {
 		if se, ok := err.(*jsonv.SyntaxError); ok {
 			return nil, fmt.Errorf("%s:%d:%d: not valid JSON: %s", name, se.Pos.Line, se.Pos.Col, se.Msg)
@@ -136,21 +136,33 @@ func checkServer(name string, v *jsonv.Value) []Finding {
 	for _, key := range []string{"url", "serverUrl"} {
 		if u := v.Get(key); u != nil {
 			if s, ok := u.Str(); ok && plainRemote(s) {
-				add(RulePlainHTTP, Warn, key, u, "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(s), hostOf(s))
+				add(RulePlainHTTP, Warn, key, u, "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(Redact(s)), hostOf(s))
 			}
 		}
 	}
 	for k, s := range args {
 		if plainRemote(s) {
-			add(RulePlainHTTP, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(s), hostOf(s))
+			add(RulePlainHTTP, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(Redact(s)), hostOf(s))
 		}
 	}
 
 	// Secrets written inline.
 	if env := v.Get("env"); env.Is(jsonv.Object) {
 		for _, m := range env.Members {
-			if s, ok := m.Value.Str(); ok && secretValue(m.Key, s) {
+			s, ok := m.Value.Str()
+			if !ok {
+				continue
+			}
+			if secretValue(m.Key, s) {
 				add(RuleInlineSecret, Warn, "env."+m.Key, m.Value, "%s is written inline: refer to a variable instead (%s)", m.Key, referenceHint(m.Key))
+				continue
+			}
+			// DATABASE_URL=postgres://user:pass@host/db
+			for _, u := range urlPattern.FindAllString(s, -1) {
+				if what := urlSecret(u); what != "" {
+					add(RuleInlineSecret, Warn, "env."+m.Key, m.Value, "%s: %s: refer to a variable instead (%s)", m.Key, what, referenceHint(m.Key))
+					break
+				}
 			}
 		}
 	}
@@ -162,6 +174,13 @@ func checkServer(name string, v *jsonv.Value) []Finding {
 		}
 	}
 	for k := 0; k < len(args); k++ {
+		// mcp-remote's --header "Authorization: Bearer ..." (or
+		// --header=...): the header's credential.
+		if name, at, ok := headerArg(args, k); ok {
+			add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", at), argVs[at], "the %s header given to %s is a credential written inline: refer to a variable instead (%s)", name, strings.SplitN(args[k], "=", 2)[0], referenceHint("AUTH_HEADER"))
+			k = at
+			continue
+		}
 		if flag, val, ok := secretArg(args, k); ok {
 			val = strings.TrimLeft(flag, "-")
 			at := k
@@ -174,18 +193,42 @@ func checkServer(name string, v *jsonv.Value) []Finding {
 		}
 		if known := knownToken(args[k]); known != "" {
 			add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "args[%d] holds %s written inline: refer to a variable instead (%s)", k, known, referenceHint("TOKEN"))
+			continue
+		}
+		for _, u := range urlPattern.FindAllString(args[k], -1) {
+			if what := urlSecret(u); what != "" {
+				add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "%s: refer to a variable instead (%s)", what, referenceHint("TOKEN"))
+				break
+			}
 		}
 	}
 	for _, key := range []string{"url", "serverUrl"} {
 		if u := v.Get(key); u != nil {
 			if s, ok := u.Str(); ok {
-				if p := secretQuery(s); p != "" {
-					add(RuleInlineSecret, Warn, key, u, "the URL's %s parameter is a secret written inline: refer to a variable instead (%s)", p, referenceHint("TOKEN"))
+				if what := urlSecret(s); what != "" {
+					add(RuleInlineSecret, Warn, key, u, "%s: refer to a variable instead (%s)", what, referenceHint("TOKEN"))
 				}
 			}
 		}
 	}
+	// No message repeats a secret, whatever put it there: reports reach
+	// public CI logs.
+	for i := range out {
+		out[i].Message = Redact(out[i].Message)
+	}
 	return out
+}
+
+// urlSecret says what secret a URL holds written inline (its password, a
+// secret query parameter), "" when none.
+func urlSecret(u string) string {
+	if pw := urlPassword(u); pw != "" && !reference(pw) && !placeholder(pw) {
+		return "the URL's password is written inline"
+	}
+	if p := secretQuery(u); p != "" {
+		return fmt.Sprintf("the URL's %s parameter is a secret written inline", p)
+	}
+	return ""
 }
 
 var unsafeVar = regexp.MustCompile(`[^A-Za-z0-9_]`)

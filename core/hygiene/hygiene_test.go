@@ -242,3 +242,152 @@ func TestRulesAreTheLints(t *testing.T) {
 		}
 	}
 }
+
+// No finding's message repeats a URL's password or a secret query value,
+// in url or in an args item, whatever else the finding says.
+func TestMessagesRedactURLs(t *testing.T) {
+	doc := `{"mcpServers": {
+  "remote": {"url": "http://alice:hunter2pass@mcp.example.com/mcp?api_key=Zq81LmPx4Fa9&mode=fast", "disabled": true},
+  "bridge": {"command": "npx", "args": ["-y", "mcp-remote@1.2.3", "http://bob:s3cretPw99@mcp.example.com/sse?token=Tk7Hq2Lm9Pz4&x=1"]}
+}}`
+	got, err := Check("c.json", []byte(doc), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := 0
+	for _, f := range got {
+		for _, secret := range []string{"hunter2pass", "Zq81LmPx4Fa9", "s3cretPw99", "Tk7Hq2Lm9Pz4"} {
+			if strings.Contains(f.Message, secret) {
+				t.Errorf("%s on %s.%s repeats %q: %s", f.Rule, f.Server, f.Field, secret, f.Message)
+			}
+		}
+		if f.Rule == RulePlainHTTP {
+			plain++
+			if !strings.Contains(f.Message, "alice:***@") && !strings.Contains(f.Message, "bob:***@") {
+				t.Errorf("plain-http message does not show the redacted URL: %s", f.Message)
+			}
+		}
+	}
+	if plain != 2 {
+		t.Errorf("%d config-plain-http findings, want 2: %+v", plain, got)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"http://alice:hunter2pass@host/mcp?api_key=abc123&mode=x", "http://alice:***@host/mcp?api_key=***&mode=x"},
+		{"https://host/sse?token=T0k&access_token=A1&key=K&secret=S&client_secret=C#frag", "https://host/sse?token=***&access_token=***&key=***&secret=***&client_secret=***#frag"},
+		{"https://host/sse?api_key=${API_KEY}&token=literal", "https://host/sse?api_key=${API_KEY}&token=***"},
+		{"https://alice@host/x", "https://alice@host/x"},
+		{"git+https://a8Fq2LmZx81PwQzK3y9Fq2Lm@github.com/o/r", "git+https://***@github.com/o/r"},
+		{"https://host/x?client_id=abc", "https://host/x?client_id=abc"},
+		{"--url=http://u:p4ss@h/x", "--url=http://u:***@h/x"},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// config-inline-secret finds mcp-remote's header credential in both
+// forms, a URL's password, secret query values in args URLs, and judges a
+// stand-in by the value itself.
+func TestInlineSecretsInArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		field string // "" for no finding
+	}{
+		{"header, two arguments", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Authorization: Bearer a8Fq2LmZx81PwQz"}, "args[3]"},
+		{"header, one argument", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header=Authorization:Bearer a8Fq2LmZx81PwQz"}, "args[2]"},
+		{"header from a variable", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Authorization:${AUTH_HEADER}"}, ""},
+		{"header with a stand-in", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Authorization: Bearer <your-token>"}, ""},
+		{"a harmless header", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse", "--header", "Accept: text/event-stream"}, ""},
+		{"password in a URL", []string{"mcp-remote@1.2.3", "https://alice:hunter2pass@mcp.example.com/sse"}, "args[1]"},
+		{"secret query in a URL", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=Zq81LmPx4Fa9wq"}, "args[1]"},
+		{"a reference in one parameter excuses no literal in another", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}&token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, "args[1]"},
+		{"a reference in one parameter, a literal secret in another", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}&token=Tk7Hq2Lm9Pz4wq"}, "args[1]"},
+		{"references only", []string{"mcp-remote@1.2.3", "https://mcp.example.com/sse?api_key=${API_KEY}"}, ""},
+		{"a password from a variable", []string{"mcp-remote@1.2.3", "https://alice:${PASSWORD}@mcp.example.com/sse"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := fmt.Sprintf(`{"mcpServers": {"s": {"command": "npx", "args": [%s]}}}`, quoted(tc.args))
+			got, err := Check("c.json", []byte(doc), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fields []string
+			for _, f := range got {
+				if f.Rule == RuleInlineSecret {
+					fields = append(fields, f.Field)
+					for _, secret := range []string{"a8Fq2LmZx81PwQz", "hunter2pass", "Zq81LmPx4Fa9wq", "Tk7Hq2Lm9Pz4wq", "ghp_abc"} {
+						if strings.Contains(f.Message, secret) {
+							t.Errorf("message repeats the secret: %s", f.Message)
+						}
+					}
+				}
+			}
+			want := []string{}
+			if tc.field != "" {
+				want = []string{tc.field}
+			}
+			if strings.Join(fields, ",") != strings.Join(want, ",") {
+				t.Errorf("config-inline-secret on %v, want %v", fields, want)
+			}
+		})
+	}
+}
+
+// A VS Code mcp.json with comments and trailing commas is read, and a
+// file whose lines end in CR alone is located by its lines.
+func TestConfigJSONCAndCRLines(t *testing.T) {
+	jsonc := "// workspace servers\n{\n  \"servers\": {\n    /* remote */\n    \"r\": {\"url\": \"http://mcp.example.com/mcp\",},\n  },\n}\n"
+	for _, tc := range []struct {
+		name, doc string
+		line      int
+	}{
+		{"JSONC", jsonc, 5},
+		{"CR only", strings.ReplaceAll(jsonc, "\n", "\r"), 5},
+		{"CRLF", strings.ReplaceAll(jsonc, "\n", "\r\n"), 5},
+	} {
+		got, err := Check("mcp.json", []byte(tc.doc), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(got) != 1 || got[0].Rule != RulePlainHTTP || got[0].Line != tc.line || got[0].Column != 18 {
+			t.Errorf("%s: %+v, want config-plain-http at %d:18", tc.name, got, tc.line)
+		}
+	}
+}
+
+// A URL in an env value (DATABASE_URL) holding a password is a secret
+// written inline, though the variable's name is no credential's.
+func TestInlineSecretInEnvURL(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		found bool
+	}{
+		{"postgres://app:hunter2pass@db.example.com:5432/app", true},
+		{"postgres://app:${DB_PASSWORD}@db.example.com:5432/app", false},
+		{"postgres://app@db.example.com:5432/app", false},
+		{"https://api.example.com/v1?token=Tk7Hq2Lm9Pz4wq", true},
+	} {
+		doc := fmt.Sprintf(`{"mcpServers": {"db": {"command": "db-mcp", "env": {"DATABASE_URL": %q}}}}`, tc.value)
+		got, err := Check("c.json", []byte(doc), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range got {
+			if f.Rule == RuleInlineSecret && f.Field == "env.DATABASE_URL" {
+				found = true
+				if strings.Contains(f.Message, "hunter2pass") || strings.Contains(f.Message, "Tk7Hq2") {
+					t.Errorf("message repeats the secret: %s", f.Message)
+				}
+			}
+		}
+		if found != tc.found {
+			t.Errorf("DATABASE_URL=%s: found %v, want %v", tc.value, found, tc.found)
+		}
+	}
+}

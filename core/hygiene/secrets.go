@@ -115,17 +115,45 @@ var knownTokens = []struct {
 	{"a GitLab token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
 }
 
-// knownToken names the credential format v holds, "" when none.
+// knownToken names the credential format v holds, "" when none. The
+// stand-in test looks at the credential itself, not at what surrounds it:
+// a URL whose other parameter is ${API_KEY} still holds the token.
 func knownToken(v string) string {
-	if placeholder(v) {
-		return ""
-	}
 	for _, k := range knownTokens {
-		if k.re.MatchString(v) {
-			return k.what
+		for _, m := range k.re.FindAllString(v, -1) {
+			if !placeholder(m) {
+				return k.what
+			}
 		}
 	}
 	return ""
+}
+
+// headerOptions are the options that give a remote server's client a
+// request header ("Name: value"): mcp-remote's --header, curl's -H.
+var headerOptions = map[string]bool{"--header": true, "-H": true}
+
+// headerArg: args[k] is a header option (`--header "Authorization: Bearer
+// ..."` or `--header=...`) whose header carries a literal credential; name
+// is the header's, at the index of the argument holding its value.
+func headerArg(args []string, k int) (name string, at int, ok bool) {
+	opt, value, inline := strings.Cut(args[k], "=")
+	if !headerOptions[opt] {
+		return "", 0, false
+	}
+	at = k
+	if !inline {
+		if k+1 >= len(args) {
+			return "", 0, false
+		}
+		at, value = k+1, args[k+1]
+	}
+	name, v, found := strings.Cut(value, ":")
+	name = strings.TrimSpace(name)
+	if !found || name == "" || !secretHeader(name, strings.TrimSpace(v)) {
+		return "", 0, false
+	}
+	return name, at, true
 }
 
 // secretQuery names a URL's query parameter that carries a literal secret.

@@ -214,7 +214,15 @@ func (v *Value) JSON() string {
 	return b.String()
 }
 
-// Indent renders v as indented JSON, keeping member order and number text.
+// IndentDepth is how deep Indent indents: an array or object nested
+// deeper is written compact on its line. Indenting every level would make
+// the text grow with the square of the nesting (each level indents every
+// line below it): a 1 MB answer nested a few hundred deep became a
+// 520 MB snapshot.
+const IndentDepth = 16
+
+// Indent renders v as indented JSON, keeping member order and number
+// text; arrays and objects nested deeper than IndentDepth are compact.
 func (v *Value) Indent(indent string) string {
 	var b bytes.Buffer
 	v.write(&b, "\n", indent)
@@ -232,6 +240,11 @@ func (v *Value) MarshalJSON() ([]byte, error) {
 func (v *Value) write(b *bytes.Buffer, nl, indent string) {
 	if v == nil {
 		b.WriteString("null")
+		return
+	}
+	if nl != "" && len(nl) > 1+IndentDepth*len(indent) && !v.IsPrimitive() {
+		// Past IndentDepth: compact (see IndentDepth).
+		v.write(b, "", "")
 		return
 	}
 	switch v.Kind {

@@ -92,7 +92,15 @@ func (p *parser) skipSpace() {
 			p.i++
 			p.line++
 			p.lineStart = p.i
-		case ' ', '\t', '\r':
+		case '\r':
+			// A CR alone ends a line too (classic Mac files); CRLF counts
+			// once, at its LF.
+			p.i++
+			if p.i >= len(p.data) || p.data[p.i] != '\n' {
+				p.line++
+				p.lineStart = p.i
+			}
+		case ' ', '\t':
 			p.i++
 		default:
 			return

@@ -265,3 +265,106 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+// A CR alone ends a line, as LF and CRLF do: positions in a classic Mac
+// file are its lines.
+func TestCROnlyLines(t *testing.T) {
+	for _, tc := range []struct{ name, doc string }{
+		{"LF", "{\n\"a\": 1,\n\"b\": 2\n}"},
+		{"CRLF", "{\r\n\"a\": 1,\r\n\"b\": 2\r\n}"},
+		{"CR", "{\r\"a\": 1,\r\"b\": 2\r}"},
+	} {
+		v, err := Parse([]byte(tc.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if p := v.Get("b").Pos; p.Line != 3 || p.Col != 6 {
+			t.Errorf("%s: b at %d:%d, want 3:6", tc.name, p.Line, p.Col)
+		}
+	}
+	_, err := Parse([]byte("{\r\"a\": 1,\r\"b\" 2\r}"))
+	if se, ok := err.(*SyntaxError); !ok || se.Pos.Line != 3 {
+		t.Errorf("error %v, want one on line 3", err)
+	}
+}
+
+// JSONC (VS Code's mcp.json): comments and trailing commas read as
+// space, positions those of the file; Parse itself still refuses them.
+func TestParseJSONC(t *testing.T) {
+	doc := "// servers for this workspace\n{\n  /* the one\n     we use */ \"servers\": {\n    \"gh\": {\"url\": \"https://x//y\", \"note\": \"/* kept */\",}, // trailing\n  },\n}\n"
+	v, err := ParseJSONC([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh := v.Get("servers").Get("gh")
+	if u, _ := gh.Get("url").Str(); u != "https://x//y" {
+		t.Errorf("url %q", u)
+	}
+	if n, _ := gh.Get("note").Str(); n != "/* kept */" {
+		t.Errorf("note %q", n)
+	}
+	if p := gh.Pos; p.Line != 5 || p.Col != 11 {
+		t.Errorf("gh at %d:%d, want 5:11", p.Line, p.Col)
+	}
+	if _, err := Parse([]byte(doc)); err == nil {
+		t.Error("Parse took comments")
+	}
+	for _, bad := range []string{"{\"a\": 1 /* open", "[1,,]", "{,}"} {
+		if _, err := ParseJSONC([]byte(bad)); err == nil {
+			t.Errorf("ParseJSONC(%q) took it", bad)
+		}
+	}
+}
+
+// ParseJSONC never panics, keeps the input's length (positions are the
+// file's), and reads what Parse accepts as Parse does.
+func FuzzParseJSONC(f *testing.F) {
+	for _, s := range []string{`{"a": 1,}`, "// c\n[1, /* x */ 2,]", `{"s": "//not", "t": "/*no*/"}`, "{\"a\": 1 /* open", `[,]`, `"\\"//"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		stripped := stripJSONC(data)
+		if len(stripped) != len(data) {
+			t.Fatalf("length %d, want %d", len(stripped), len(data))
+		}
+		v, err := ParseJSONC(data)
+		if w, werr := Parse(data); werr == nil {
+			if err != nil || !Equal(v, w) {
+				t.Fatalf("Parse read %q, ParseJSONC: %v", data, err)
+			}
+		}
+	})
+}
+
+// Indent's text grows linearly with the value, whatever its nesting:
+// past IndentDepth levels it is compact, so a value nested MaxDepth deep
+// (each level would indent every line below it) stays within a constant
+// factor of its compact text, and reads back as the same value. A
+// shallow value is indented at every level.
+func TestIndentGrowsLinearlyWithNesting(t *testing.T) {
+	items := strings.Repeat("1,", 2000) + "1"
+	for _, depth := range []int{1, IndentDepth, IndentDepth + 1, MaxDepth - 1} {
+		in := strings.Repeat("[", depth) + items + strings.Repeat("]", depth)
+		v, err := Parse([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := v.Indent("  ")
+		if bound := (2*IndentDepth + 4) * len(in); len(out) > bound {
+			t.Errorf("depth %d: %d bytes indented from %d (bound %d)", depth, len(out), len(in), bound)
+		}
+		back, err := Parse([]byte(out))
+		if err != nil || !Equal(v, back) {
+			t.Errorf("depth %d: the indented text reads back as another value (%v)", depth, err)
+		}
+	}
+	v, _ := Parse([]byte(`{"a": [1, {"b": []}]}`))
+	if got, want := v.Indent("  "), "{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    }\n  ]\n}"; got != want {
+		t.Errorf("shallow: %q, want %q", got, want)
+	}
+	deep := strings.Repeat("[", IndentDepth+3) + strings.Repeat("]", IndentDepth+3)
+	v, _ = Parse([]byte(deep))
+	if out := v.Indent(" "); !strings.Contains(out, "\n"+strings.Repeat(" ", IndentDepth+1)+"[[]]\n") {
+		t.Errorf("past IndentDepth the rest is not compact on its line:\n%s", out)
+	}
+}

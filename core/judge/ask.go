@@ -42,10 +42,31 @@ func (m *Model) Request(p Pair) map[string]any {
 func (m *Model) Ask(ctx context.Context, p Pair) (Judgment, Usage, error) {
 	ctx, cancel := m.bounded(ctx)
 	defer cancel()
+	var a Judgment
+	used, err := m.askTwice(ctx, func() map[string]any { return m.Request(p) }, func(text string) (err error) {
+		a, err = ParseAnswer(text)
+		return err
+	})
+	if err != nil {
+		return Judgment{}, used, err
+	}
+	a.A, a.B = p.A.Name, p.B.Name
+	a.By, a.Prompt, a.Texts = m.ID(), PromptVersion, p.TextHash()
+	return a, used, nil
+}
+
+// askTwice is the loop every question goes through (a pair judged, a
+// tool's requests written, a tool reviewed): send payload's request and
+// read the answer's text with parse; an answer that is no chat
+// completion, or whose text parse refuses, is asked once more, and a
+// second is a *MalformedError. Transport failures (after the transport's
+// own retries) are returned as they are. ctx carries the question's
+// deadline (bounded).
+func (m *Model) askTwice(ctx context.Context, payload func() map[string]any, parse func(text string) error) (Usage, error) {
 	var why string
 	var used Usage
 	for range 2 {
-		r, err := m.chat(ctx, m.Request(p))
+		r, err := m.chat(ctx, payload())
 		var oerr *openai.Error
 		if errors.As(err, &oerr) && oerr.Status == http.StatusOK {
 			// The body was not a chat completion: malformed, ask again.
@@ -53,22 +74,19 @@ func (m *Model) Ask(ctx context.Context, p Pair) (Judgment, Usage, error) {
 			continue
 		}
 		if err != nil {
-			return Judgment{}, used, err
+			return used, err
 		}
 		if r.Usage != nil {
 			used.PromptTokens += r.Usage.PromptTokens
 			used.CompletionTokens += r.Usage.CompletionTokens
 		}
-		a, err := ParseAnswer(r.text())
-		if err != nil {
+		if err := parse(r.text()); err != nil {
 			why = err.Error()
 			continue
 		}
-		a.A, a.B = p.A.Name, p.B.Name
-		a.By, a.Prompt, a.Texts = m.ID(), PromptVersion, p.TextHash()
-		return a, used, nil
+		return used, nil
 	}
-	return Judgment{}, used, &MalformedError{Why: why}
+	return used, &MalformedError{Why: why}
 }
 
 // maxReason bounds the text kept from an answer.

@@ -35,6 +35,9 @@ type Cache struct {
 	// only what its own endpoint answered (one model name on two servers
 	// may be two models).
 	at map[string]Judgment
+	// reviewAt holds the tools' reviews by key and endpoint, as at does
+	// the judgments.
+	reviewAt map[string]Review
 
 	mu sync.Mutex
 	// Err is the last disk problem; the cache keeps working in memory.
@@ -45,7 +48,7 @@ type Cache struct {
 
 // OpenCache reads the cache under dir ("" keeps it in memory only).
 func OpenCache(dir string) *Cache {
-	c := &Cache{Records: NewRecords(), at: map[string]Judgment{}}
+	c := &Cache{Records: NewRecords(), at: map[string]Judgment{}, reviewAt: map[string]Review{}}
 	if dir == "" {
 		return c
 	}
@@ -86,6 +89,12 @@ func (c *Cache) parse(data []byte) {
 		}
 		if len(line) > maxLineBytes {
 			c.damaged++
+			continue
+		}
+		if isReviewLine(line) {
+			if err := c.parseReview(line); err != nil {
+				c.damaged++
+			}
 			continue
 		}
 		var cl cacheLine
@@ -150,6 +159,12 @@ func (c *Cache) Store(j Judgment, endpoint string) {
 		return
 	}
 	line, _ := json.Marshal(cacheLine{Endpoint: endpoint, Judgment: j})
+	c.appendLine(line)
+}
+
+// appendLine appends one record, escaped, to the file under its lock;
+// a failure is kept in Err and the cache goes on in memory.
+func (c *Cache) appendLine(line []byte) {
 	line = append(termsafe.EscapeJSON(line), '\n')
 	c.mu.Lock()
 	defer c.mu.Unlock()

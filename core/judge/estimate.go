@@ -98,12 +98,22 @@ func Cost(requests, in, out int, price *Price) Estimate {
 // EstimatePairs counts the input tokens of the pairs' requests under
 // o200k_base and assumes AnswerTokens out per pair.
 func EstimatePairs(pairs []Pair, price *Price) Estimate {
-	rubric := tokens.MustCount(tokens.O200k, Rubric) + messageOverhead
-	in := 0
-	for _, p := range pairs {
-		in += rubric + tokens.MustCount(tokens.O200k, p.message()) + messageOverhead
+	msgs := make([]string, len(pairs))
+	for i, p := range pairs {
+		msgs[i] = p.message()
 	}
-	return Cost(len(pairs), in, AnswerTokens*len(pairs), price)
+	return estimateRequests(Rubric, msgs, AnswerTokens, price)
+}
+
+// estimateRequests is the cost of one request per message, each with the
+// system prompt, assuming out tokens answered to each.
+func estimateRequests(system string, msgs []string, out int, price *Price) Estimate {
+	prompt := tokens.MustCount(tokens.O200k, system) + messageOverhead
+	in := 0
+	for _, m := range msgs {
+		in += prompt + tokens.MustCount(tokens.O200k, m) + messageOverhead
+	}
+	return Cost(len(msgs), in, out*len(msgs), price)
 }
 
 // The output assumed for a probe: a written request, a tool call.

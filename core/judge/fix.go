@@ -231,3 +231,33 @@ func (p Probe) writeFixesMarkdown(b *strings.Builder) {
 		fmt.Fprintf(b, "| `%s` ↔ `%s` | %s | %d of %d | %d of %d | %d | %d | %s | %s |\n", mdCode(f.A), mdCode(f.B), strings.Join(s, "<br>"), f.Before.Right, f.Before.Of, f.After.Right, f.After.Of, f.Better, f.Worse, PValue(f.P), mdEscape(mdCell(f.Why)))
 	}
 }
+
+// Refreshed is cases as they stand once the kept fixes are written: each
+// request a kept fix's re-test changed takes its pick from the re-test
+// (a kept fix changes only picks that went wrong to right), its
+// arguments, sent to the tool it no longer picks, dropped. The other
+// cases keep their picks: the fixes' sentences name the pair's tools
+// only. A record of the refreshed cases with the amended tools' texts is
+// fresh for the catalog --write leaves.
+func Refreshed(cases []ProbeCase, fixes []FixTrial) []ProbeCase {
+	type key struct {
+		tool, request string
+		repeat        int
+	}
+	after := map[key]string{}
+	for _, f := range fixes {
+		if !f.Kept {
+			continue
+		}
+		for _, c := range f.Changed {
+			after[key{c.Tool, c.Request, c.Repeat}] = c.After
+		}
+	}
+	out := slices.Clone(cases)
+	for i, c := range out {
+		if pick, ok := after[key{c.Tool, c.Request, c.Repeat}]; ok && pick != c.Picked {
+			out[i].Picked, out[i].Arguments, out[i].ArgumentIssues = pick, nil, nil
+		}
+	}
+	return out
+}

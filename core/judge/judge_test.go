@@ -468,6 +468,7 @@ func FuzzParseAnswer(f *testing.F) {
 
 func FuzzParseRecords(f *testing.F) {
 	f.Add([]byte(`{"a":"x","b":"y","label":1,"reason":"r","by":"person","texts":"sha256:00"}` + "\n# c\n"))
+	f.Add([]byte(`{"review":"t","problems":[{"category":"unit","param":"p","note":"n"}],"by":"person","texts":"sha256:00"}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"toolscope/core/jsonv"
 )
@@ -11,6 +12,8 @@ import (
 // that names a key twice, or in another case than its own: encoding/json
 // matches keys case-insensitively and keeps the last, so
 // `"label": 3, …, "LABEL": 0` would read as 0 where a reviewer reads 3.
+// Keys are compared folded as the decoder folds them (foldKey), so
+// "ſ" (U+017F) is "s" and "K" (U+212A) is "k" here as there.
 // Nested objects (the fix) are held to the same. data must be valid JSON.
 func checkKeys(data []byte) error {
 	root, err := jsonv.Parse(data)
@@ -29,7 +32,7 @@ func checkObjectKeys(v *jsonv.Value, where string) error {
 	}
 	seen := make(map[string]string, len(v.Members))
 	for _, m := range v.Members {
-		folded := strings.ToLower(m.Key)
+		folded := foldKey(m.Key)
 		if first, ok := seen[folded]; ok {
 			if first == m.Key {
 				return fmt.Errorf("%s%s twice", where, jsonv.Quote(m.Key))
@@ -42,4 +45,22 @@ func checkObjectKeys(v *jsonv.Value, where string) error {
 		}
 	}
 	return nil
+}
+
+// foldKey is key under Unicode simple case folding, as encoding/json
+// matches a key to a field (bytes.EqualFold): each letter replaced by the
+// least rune of its fold orbit, so two keys the decoder takes for one
+// fold to one string. strings.ToLower is not that: it leaves "ſ" and
+// "K" (the Kelvin sign) apart from "s" and "k".
+func foldKey(key string) string {
+	var b strings.Builder
+	b.Grow(len(key))
+	for _, r := range key {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }

@@ -176,6 +176,8 @@ func TestDuplicateAndCaseVariantKeysAreRefused(t *testing.T) {
 		{`{` + rec + `, "label": 3, "label": 0}`, `"label" twice`},
 		{`{` + rec + `, "label": 3, "Reason": "other"}`, `"reason" and "Reason"`},
 		{`{` + rec + `, "label": 1, "fix": {"a": "p", "A": "q"}}`, `"fix": "a" and "A"`},
+		// The decoder folds U+017F (long s) to "s": "reaſon" is "reason".
+		{`{` + rec + `, "label": 3, "reaſon": "other"}`, `"reason" and "reaſon"`},
 	}
 	for _, c := range records {
 		_, err := Parse([]byte(c.line + "\n"))
@@ -192,6 +194,13 @@ func TestDuplicateAndCaseVariantKeysAreRefused(t *testing.T) {
 		{`{"label": 3, "reason": "same", "LABEL": 0}`, `"label" and "LABEL"`},
 		{`{"label": 3, "reason": "same", "label": 0}`, `"label" twice`},
 		{`{"label": 2, "reason": "a", "REASON": "b"}`, `"reason" and "REASON"`},
+		{`{"label": 2, "reason": "a", "REAſON": "b"}`, `"reason" and "REAſON"`},
+	}
+	// The Kelvin sign U+212A folds to "k" as the decoder folds it.
+	for _, k := range []string{"k", "K", "K"} {
+		if foldKey("o"+k) != foldKey("OK") {
+			t.Errorf("foldKey(%q) = %q, foldKey(%q) = %q", "o"+k, foldKey("o"+k), "OK", foldKey("OK"))
+		}
 	}
 	for _, c := range answers {
 		_, err := ParseAnswer(c.answer)

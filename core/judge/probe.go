@@ -8,12 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
-
-	"toolscope/embed/openai"
 )
 
 // NoPick is the pick recorded when the model called no tool.
@@ -130,28 +127,19 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 			"temperature":     0.7,
 		}
 	}
-	why := ""
-	for range 2 {
-		r, err := m.chat(ctx, payload())
-		var oerr *openai.Error
-		if errors.As(err, &oerr) && oerr.Status == http.StatusOK {
-			why = oerr.Step
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
+	var out []ProbeCase
+	_, err := m.askTwice(ctx, payload, func(text string) error {
 		var fromExamples, free []string
+		var err error
 		if n > 0 {
-			fromExamples, free, err = parseExampleRequests(r.text())
+			fromExamples, free, err = parseExampleRequests(text)
 		} else {
-			free, err = parseRequests(r.text())
+			free, err = parseRequests(text)
 		}
 		if err != nil {
-			why = err.Error()
-			continue
+			return err
 		}
-		var out []ProbeCase
+		out = nil
 		keep := func(requests []string, from string, most int) {
 			kept := 0
 			for _, q := range requests {
@@ -164,9 +152,12 @@ func (m *Model) Write(ctx context.Context, t Tool, siblings []string, k int) ([]
 		}
 		keep(fromExamples, FromInputExample, n)
 		keep(free, FromWritten, k-n)
-		return out, nil
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, &MalformedError{Why: why}
+	return out, nil
 }
 
 // MaxRequestBytes bounds a written request: a user's request is a

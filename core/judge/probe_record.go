@@ -492,3 +492,36 @@ func (r *ProbeRecord) Stale(tools []Tool) []string {
 	}
 	return out
 }
+
+// CheckRepeats says how the record's cases contradict its "repeats": a
+// case in a repeat past it, or a request not sent once in every repeat
+// (a case without "repeat" is in the first). Such a record cannot be
+// paired request by request: its share would count requests it does not
+// hold, or hold twice.
+func (r *ProbeRecord) CheckRepeats() error {
+	n := max(r.Repeats, 1)
+	type key struct{ tool, request string }
+	sent := map[key][]int{}
+	var order []key
+	for i, c := range r.Cases {
+		rep := max(c.Repeat, 1)
+		if rep > n {
+			return fmt.Errorf("cases[%d] is in repeat %d, but the record says each request was sent %s", i, rep, plural(n, "time"))
+		}
+		k := key{c.Tool, c.Request}
+		if sent[k] == nil {
+			sent[k] = make([]int, n+1)
+			order = append(order, k)
+		}
+		sent[k][rep]++
+	}
+	for _, k := range order {
+		for rep := 2; rep <= n; rep++ {
+			if sent[k][rep] != sent[k][1] {
+				return fmt.Errorf("request %q for %s is in repeat 1 %s and in repeat %d %s; the record says each request was sent %s",
+					clip(k.request, 60), k.tool, plural(sent[k][1], "time"), rep, plural(sent[k][rep], "time"), plural(n, "time"))
+			}
+		}
+	}
+	return nil
+}

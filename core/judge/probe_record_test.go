@@ -224,3 +224,52 @@ func FuzzParseProbeRecord(f *testing.F) {
 		}
 	})
 }
+
+// The summary a plain lint reads holds what the score and the page take,
+// the same measures as the whole record, at a fraction of the
+// allocations: no tree of the document, no request or arguments kept.
+func TestProbeSummary(t *testing.T) {
+	tools, p := probedTools()
+	for k := range p.Cases {
+		p.Cases[k].Arguments = []byte(`{"query": "a long query", "filters": {"a": [1, 2, 3], "b": "x", "c": {"d": true}}, "limit": 10}`)
+	}
+	for range 8 {
+		p.Cases = append(p.Cases, p.Cases...)
+	}
+	rec := NewProbeRecord(p, tools, time.Date(2026, 3, 10, 12, 30, 0, 0, time.UTC))
+	path := filepath.Join(t.TempDir(), ProbeFileName)
+	if err := rec.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := ReadFoundProbeFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary, err := ReadFoundProbeSummary(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if summary.Model != whole.Model || !summary.Date.Equal(whole.Date) || !reflect.DeepEqual(summary.Tools, whole.Tools) || len(summary.Cases) != len(whole.Cases) {
+		t.Fatalf("summary %+v\nwhole %+v", summary, whole)
+	}
+	for _, pair := range [][2]Tool{{tools[0], tools[1]}, {tools[1], tools[2]}} {
+		a, okA := summary.RateOf(pair[0], pair[1])
+		b, okB := whole.RateOf(pair[0], pair[1])
+		if okA != okB || a.Count() != b.Count() || a.Of() != b.Of() {
+			t.Errorf("%s/%s: summary %v %d/%d, whole %v %d/%d", pair[0].Name, pair[1].Name, okA, a.Count(), a.Of(), okB, b.Count(), b.Of())
+		}
+	}
+	light := testing.AllocsPerRun(3, func() { ReadFoundProbeSummary(path) })
+	full := testing.AllocsPerRun(3, func() { ReadFoundProbeFile(path) })
+	if light*4 > full {
+		t.Errorf("the summary takes %.0f allocations, the whole record %.0f: want a quarter or less", light, full)
+	}
+	for _, bad := range []string{`{"probe": 2}`, "<<<<<<< HEAD\n{}", `{"probe": 1, "date": "yesterday"}`} {
+		if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ReadFoundProbeSummary(path); got != nil || err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%q: %v, %v; want an error naming the file", bad, got, err)
+		}
+	}
+}

@@ -29,11 +29,15 @@ type Records struct {
 	byKey map[string]Judgment
 	// byPair lists the keys recorded for a pair of names.
 	byPair map[[2]string][]string
+	// reviews holds the tools' reviews by key, byTool their keys by the
+	// tool's name (review_records.go).
+	reviews map[string]Review
+	byTool  map[string][]string
 }
 
 // NewRecords is an empty set.
 func NewRecords() *Records {
-	return &Records{byKey: map[string]Judgment{}, byPair: map[[2]string][]string{}}
+	return &Records{byKey: map[string]Judgment{}, byPair: map[[2]string][]string{}, reviews: map[string]Review{}, byTool: map[string][]string{}}
 }
 
 // Add records j, replacing a judgment with the same key.
@@ -120,29 +124,40 @@ func (r *Records) Lookup(p Pair, by, prompt string) (Judgment, bool) {
 func (r *Records) Replay(p Pair, prefer string) (j Judgment, ok, stale bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	texts := p.TextHash()
-	best := -1
-	for _, k := range r.byPair[p.Names()] {
+	return holding(r.byPair[p.Names()], func(k string) (Judgment, string, string, string) {
 		c := r.byKey[k]
-		if c.Texts != texts {
+		return c, c.Texts, c.By, c.Prompt
+	}, p.TextHash(), prefer, PromptVersion)
+}
+
+// holding picks, of one subject's records (a pair's judgments, a tool's
+// reviews) by key, the one that holds for texts: a person's first, then
+// prefer's under version, then any model's, newest prompt first. stale is
+// true when every record is of other texts.
+func holding[T any](keys []string, get func(key string) (rec T, texts, by, prompt string), texts, prefer, version string) (held T, ok, stale bool) {
+	best, bestPrompt := -1, ""
+	for _, k := range keys {
+		c, ctexts, by, prompt := get(k)
+		if ctexts != texts {
 			stale = true
 			continue
 		}
 		rank := 1
 		switch {
-		case c.By == PersonBy:
+		case by == PersonBy:
 			rank = 3
-		case prefer != "" && c.By == prefer && c.Prompt == PromptVersion:
+		case prefer != "" && by == prefer && prompt == version:
 			rank = 2
 		}
-		if rank > best || (rank == best && c.Prompt > j.Prompt) {
-			j, best = c, rank
+		if rank > best || (rank == best && prompt > bestPrompt) {
+			held, best, bestPrompt = c, rank, prompt
 		}
 	}
 	if best < 0 {
-		return Judgment{}, false, stale
+		var none T
+		return none, false, stale
 	}
-	return j, true, false
+	return held, true, false
 }
 
 // Judged reports whether any judgment names the pair, fresh or stale.
@@ -214,6 +229,13 @@ func Parse(data []byte) (*Records, error) {
 // parse adds every line of data; onBad turns a bad line into the error to
 // return, or nil to skip it.
 func (r *Records) parse(data []byte, onBad func(line int, err error) error) error {
+	return scanLines(data, r.addLine, onBad)
+}
+
+// scanLines reads a JSON-lines record file (judgments, review answers):
+// each line, blank lines and # comments skipped, to each; onBad turns a
+// bad line into the error to return, or nil to go on.
+func scanLines(data []byte, each func(line []byte) error, onBad func(line int, err error) error) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4<<10), maxLineBytes)
 	n := 1
@@ -222,17 +244,14 @@ func (r *Records) parse(data []byte, onBad func(line int, err error) error) erro
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		j, err := parseRecord(line)
-		if err != nil {
+		if err := each(line); err != nil {
 			if e := onBad(n, err); e != nil {
 				return e
 			}
-			continue
 		}
-		r.Add(j)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return onBad(n, fmt.Errorf("a line over %d MiB: no judgment is that long", maxLineBytes>>20))
+		return onBad(n, fmt.Errorf("a line over %d MiB: no record is that long", maxLineBytes>>20))
 	} else if err != nil {
 		return onBad(n, err)
 	}
@@ -287,9 +306,14 @@ func checkRecord(j Judgment) (Judgment, error) {
 // diff.
 func (r *Records) Encode() []byte {
 	var b bytes.Buffer
-	b.WriteString("# toolscope judgments: one pair per line; see docs/judge.md\n")
+	b.WriteString("# toolscope judgments: one pair, or one tool's review, per line; see docs/judge.md\n")
 	for _, j := range r.All() {
 		line, _ := json.Marshal(j)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	for _, v := range r.Reviews() {
+		line, _ := json.Marshal(v)
 		b.Write(line)
 		b.WriteByte('\n')
 	}

@@ -149,42 +149,66 @@ type Outcome struct {
 // called after each pair with the count done and the total.
 func (m *Model) Execute(ctx context.Context, plan *Plan, cache *Cache, progress func(done, total int)) Outcome {
 	out := Outcome{Results: append([]Result(nil), plan.Results...)}
+	got := make([]Judgment, len(plan.ask))
+	out.Requests, out.Usage, out.Err = m.askEach(ctx, len(plan.ask), progress, func(ctx context.Context, i int) (used Usage, err error) {
+		got[i], used, err = m.Ask(ctx, out.Results[plan.ask[i]].Pair)
+		return used, err
+	}, func(i int, why string, err error) {
+		r := &out.Results[plan.ask[i]]
+		switch {
+		case err == nil:
+			r.Status, r.Judgment, r.Why = Asked, &got[i], ""
+			if cache != nil {
+				cache.Store(got[i], m.Endpoint())
+			}
+		case why != "":
+			r.Why = WhyMalformed + ": " + why
+		default:
+			r.Why = fmt.Sprintf("the request failed: %v", err)
+		}
+	})
+	return out
+}
+
+// askEach is the run every use of the loop makes: n questions asked with
+// the model's bounded concurrency (ask asks the i-th), each outcome
+// settled under one lock: settle gets the error, and for an answer
+// malformed twice its why (the question stays unanswered, the run goes
+// on). The first other failure stops the run and is returned; a question
+// cancelled by it (or by the caller) is neither counted nor settled.
+// progress, if set, hears each question done.
+func (m *Model) askEach(ctx context.Context, n int, progress func(done, total int), ask func(ctx context.Context, i int) (Usage, error), settle func(i int, why string, err error)) (requests int, used Usage, err error) {
 	var (
 		mu   sync.Mutex
 		done int
 	)
-	out.Err = parallel(ctx, len(plan.ask), m.concurrency, func(ctx context.Context, i int) error {
-		at := plan.ask[i]
-		j, used, err := m.Ask(ctx, out.Results[at].Pair)
+	err = parallel(ctx, n, m.concurrency, func(ctx context.Context, i int) error {
+		u, err := ask(ctx, i)
 		mu.Lock()
 		defer mu.Unlock()
-		out.Requests++
-		out.Usage.PromptTokens += used.PromptTokens
-		out.Usage.CompletionTokens += used.CompletionTokens
-		r := &out.Results[at]
+		used.PromptTokens += u.PromptTokens
+		used.CompletionTokens += u.CompletionTokens
 		var malformed *MalformedError
 		switch {
 		case err == nil:
-			r.Status, r.Judgment, r.Why = Asked, &j, ""
-			if cache != nil {
-				cache.Store(j, m.Endpoint())
-			}
+			settle(i, "", nil)
 		case errors.As(err, &malformed):
-			r.Why = WhyMalformed + ": " + malformed.Why
+			settle(i, malformed.Why, err)
 		case ctx.Err() != nil:
 			// Cancelled, after another request failed or by the caller:
 			// not asked.
-			out.Requests--
 			return err
 		default:
-			r.Why = fmt.Sprintf("the request failed: %v", err)
+			requests++
+			settle(i, "", err)
 			return err
 		}
+		requests++
 		done++
 		if progress != nil {
-			progress(done, len(plan.ask))
+			progress(done, n)
 		}
 		return nil
 	})
-	return out
+	return requests, used, err
 }

@@ -55,6 +55,10 @@ type Report struct {
 	// model or a person said of the pairs; their verdicts are already in
 	// Similarity's lists.
 	Judged *Judged `json:"judged,omitempty"`
+	// Reviewed, when tools were reviewed by a chat model or reviews
+	// replayed; the problems found are among Structural, rule
+	// RuleModelReview.
+	Reviewed *Reviewed `json:"reviewed,omitempty"`
 	// Tokens is what the catalog's definitions cost in tokens, when
 	// Options.MeasureTokens asked for it.
 	Tokens *tokens.Catalog `json:"tokens,omitempty"`
@@ -167,12 +171,21 @@ type Finding struct {
 	// the tool's entry.
 	Line   int `json:"line,omitempty"`
 	Column int `json:"column,omitempty"`
+	// File is the file Line and Column are in when it is not the
+	// catalog's: the mcp-config a config-* finding is about.
+	File string `json:"file,omitempty"`
 	// ToolIndex is the tool's catalog index.
 	ToolIndex int `json:"-"`
 	// BaselineState is set when the run was compared with a baseline.
 	BaselineState similarity.BaselineState `json:"baselineState,omitempty"`
 	// Suppression is the reason a project config gave for accepting it.
 	Suppression string `json:"suppression,omitempty"`
+	// By names the chat model whose review found it ("openai:MODEL", or
+	// "person"), "" for a rule's; Category is the review's kind of
+	// problem, and Also the rules that report the same place.
+	By       string   `json:"by,omitempty"`
+	Category string   `json:"category,omitempty"`
+	Also     []string `json:"also,omitempty"`
 }
 
 // StageRules is the rule pack's progress stage, before the scoring's: it

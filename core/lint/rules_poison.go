@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -24,12 +25,12 @@ const (
 )
 
 // textSite is one string a model reads of a tool: its name, title or
-// description, or a key or string value anywhere in its schemas.
+// description, or a key or string value anywhere in its entry.
 type textSite struct {
 	// path holds the pieces of where the string is
 	// ("inputSchema", ".", "properties", ".", "path", ".", "description");
 	// it is valid only while the site is visited.
-	path []string
+	path []piece
 	// param is the parameter the string belongs to ("" for the tool's own
 	// fields).
 	param string
@@ -39,23 +40,47 @@ type textSite struct {
 	ident bool
 }
 
+// piece is one piece of a site's path: a text, or an array index (index
+// 0 or more), spelled only when a rule reports the site, so a large array
+// costs no string per item.
+type piece struct {
+	text  string
+	index int
+}
+
+func textPiece(s string) piece { return piece{text: s, index: -1} }
+
 // where names the string for a message: "description",
 // "inputSchema.properties.path.description".
-func (s *textSite) where() string { return strings.Join(s.path, "") }
+func (s *textSite) where() string {
+	var b strings.Builder
+	for _, p := range s.path {
+		if p.index >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(p.index))
+			b.WriteByte(']')
+			continue
+		}
+		b.WriteString(p.text)
+	}
+	return b.String()
+}
 
-// eachText visits every string a model reads of t, in file order within
-// each part: the name, the title, the description, the input and output
-// schemas (keys and string values), then what else a host may pass on to
-// the model: Anthropic's input_examples, annotations.title and _meta (keys
-// and string values). The site is reused: a visit keeps nothing of it.
+// eachText visits every string a tool's entry holds, whatever its shape
+// (MCP, OpenAI, Anthropic, Gemini): the name, the title, the description,
+// the input and output schemas (keys and string values), then every other
+// member of the entry in file order (input_examples, annotations, _meta,
+// a vendor's extension: keys and string values), for a host may pass any
+// of them on to the model. The site is reused: a visit keeps nothing of
+// it.
 func eachText(t *catalog.Tool, visit func(*textSite)) {
-	w := textWalker{visit: visit, path: make([]string, 0, 24)}
+	w := textWalker{visit: visit, path: make([]piece, 0, 24)}
 	field := func(key, text string) {
 		pos := t.Pos
 		if v := entryField(t.Raw, key); v != nil {
 			pos = v.Pos
 		}
-		w.site = textSite{path: []string{key}, pos: pos, text: text, ident: key == "name"}
+		w.site = textSite{path: []piece{textPiece(key)}, pos: pos, text: text, ident: key == "name"}
 		visit(&w.site)
 	}
 	field("name", t.Name)
@@ -65,15 +90,37 @@ func eachText(t *catalog.Tool, visit func(*textSite)) {
 	if t.HasDescription {
 		field("description", t.Description)
 	}
-	w.walk(t.Schema, "inputSchema", "", false)
-	w.walk(t.OutputSchema, "outputSchema", "", false)
-	if t.Format == catalog.FormatAnthropic {
-		w.walk(t.Raw.Get("input_examples"), "input_examples", "", false)
+	w.walk(t.Schema, textPiece("inputSchema"), "", false)
+	w.walk(t.OutputSchema, textPiece("outputSchema"), "", false)
+	seen := map[*jsonv.Value]bool{t.Schema: true, t.OutputSchema: true}
+	metaSeen := false
+	var rest func(obj *jsonv.Value, prefix string)
+	rest = func(obj *jsonv.Value, prefix string) {
+		if !obj.Is(jsonv.Object) {
+			return
+		}
+		for _, m := range obj.Members {
+			switch {
+			case m.Value == nil || seen[m.Value]:
+				continue
+			case (m.Key == "name" || m.Key == "title" || m.Key == "description") && m.Value.Is(jsonv.String):
+				continue // visited as the tool's own field
+			case m.Key == "function" && prefix == "" && m.Value.Is(jsonv.Object):
+				rest(m.Value, "function.") // OpenAI Chat's wrapper
+				continue
+			}
+			metaSeen = metaSeen || m.Value == t.Meta
+			w.path = append(w.path, textPiece(prefix))
+			w.site = textSite{path: append(w.path, textPiece(m.Key+" key")), pos: m.Pos, text: m.Key, ident: true}
+			visit(&w.site)
+			w.walk(m.Value, textPiece(m.Key), "", false)
+			w.path = w.path[:len(w.path)-1]
+		}
 	}
-	if title := t.Annotations.Get("title"); title.Is(jsonv.String) {
-		w.walk(title, "annotations.title", "", false)
+	rest(t.Raw, "")
+	if !metaSeen {
+		w.walk(t.Meta, textPiece("_meta"), "", false)
 	}
-	w.walk(t.Meta, "_meta", "", false)
 }
 
 // entryField finds a tool field in its entry, also inside OpenAI Chat's
@@ -92,7 +139,7 @@ func entryField(raw *jsonv.Value, key string) *jsonv.Value {
 // when a rule reports it.
 type textWalker struct {
 	visit func(*textSite)
-	path  []string
+	path  []piece
 	site  textSite
 }
 
@@ -104,17 +151,19 @@ func (w *textWalker) emit(param string, pos jsonv.Pos, text string, ident bool) 
 // walk visits v, reached by the path piece, belonging to param; props
 // says v is a "properties" object, whose keys start parameters ("items"
 // continues one as "param[]").
-func (w *textWalker) walk(v *jsonv.Value, piece, param string, props bool) {
+func (w *textWalker) walk(v *jsonv.Value, at piece, param string, props bool) {
 	if v == nil {
 		return
 	}
-	w.path = append(w.path, piece)
+	w.path = append(w.path, at)
 	switch v.Kind {
 	case jsonv.String:
 		w.emit(param, v.Pos, v.Text, false)
 	case jsonv.Array:
 		for i, it := range v.Items {
-			w.walk(it, indexPiece(i), param, false)
+			if it.Kind == jsonv.String || it.Kind == jsonv.Array || it.Kind == jsonv.Object {
+				w.walk(it, piece{index: i}, param, false)
+			}
 		}
 	case jsonv.Object:
 		for _, m := range v.Members {
@@ -125,34 +174,18 @@ func (w *textWalker) walk(v *jsonv.Value, piece, param string, props bool) {
 			case m.Key == "items" && param != "":
 				p = param + "[]"
 			}
-			w.path = append(w.path, " key")
+			w.path = append(w.path, textPiece(" key"))
 			keyParam := param
 			if props {
 				keyParam = p
 			}
 			w.emit(keyParam, m.Pos, m.Key, true)
-			w.path = append(w.path[:len(w.path)-1], ".")
-			w.walk(m.Value, m.Key, p, !props && m.Key == "properties")
+			w.path = append(w.path[:len(w.path)-1], textPiece("."))
+			w.walk(m.Value, textPiece(m.Key), p, !props && m.Key == "properties")
 			w.path = w.path[:len(w.path)-1]
 		}
 	}
 	w.path = w.path[:len(w.path)-1]
-}
-
-// indexPieces spell array indexes without a new string each time.
-var indexPieces = func() []string {
-	out := make([]string, 64)
-	for i := range out {
-		out[i] = fmt.Sprintf("[%d]", i)
-	}
-	return out
-}()
-
-func indexPiece(i int) string {
-	if i < len(indexPieces) {
-		return indexPieces[i]
-	}
-	return fmt.Sprintf("[%d]", i)
 }
 
 // label names a site for a message: the parameter's when it has one.

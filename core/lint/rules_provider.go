@@ -188,6 +188,10 @@ func RequiredUndeclaredRule() Rule {
 	}
 }
 
+// maxEnumFindings is how many members of one enum enum-type-mismatch
+// names one by one; the rest are counted in one finding.
+const maxEnumFindings = 10
+
 // EnumTypeMismatchRule flags enum members that the node's own declared type
 // rejects: a model that picks one fails validation.
 func EnumTypeMismatchRule() Rule {
@@ -209,12 +213,27 @@ func EnumTypeMismatchRule() Rule {
 				if !enum.Is(jsonv.Array) || !ok {
 					return
 				}
+				var first *jsonv.Value // the first member past the named ones
+				named, more := 0, 0
 				for _, m := range enum.Items {
-					if !typeAccepts(types, m) {
-						out = append(out, Finding{Severity: SeverityError, Param: path, Line: m.Pos.Line, Column: m.Pos.Col,
-							Message: fmt.Sprintf("enum member %s is %s, but the type is %s: a model that picks it fails validation",
-								cut(m.JSON(), 40), m.ArticleType(), strings.Join(types, " or "))})
+					if typeAccepts(types, m) {
+						continue
 					}
+					if named++; named > maxEnumFindings {
+						// A huge enum of the wrong type is one problem, not
+						// millions of findings.
+						if more++; first == nil {
+							first = m
+						}
+						continue
+					}
+					out = append(out, Finding{Severity: SeverityError, Param: path, Line: m.Pos.Line, Column: m.Pos.Col,
+						Message: fmt.Sprintf("enum member %s is %s, but the type is %s: a model that picks it fails validation",
+							cut(m.JSON(), 40), m.ArticleType(), strings.Join(types, " or "))})
+				}
+				if more > 0 {
+					out = append(out, Finding{Severity: SeverityError, Param: path, Line: first.Pos.Line, Column: first.Pos.Col,
+						Message: fmt.Sprintf("%d more enum members contradict the type %s, from this one on", more, strings.Join(types, " or "))})
 				}
 			})
 			return out

@@ -114,6 +114,7 @@ func TestRules(t *testing.T) {
 		{"members matching a type list pass", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"type":["string","null"],"enum":["a",null]}}}`)), nil},
 		{"no type, nothing to contradict", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"enum":[1,"a"]}}}`)), nil},
 		{"an unknown type accepts anything", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"type":"date","enum":[1]}}}`)), nil},
+		{"a huge enum of the wrong type is ten findings and a count", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"n":{"type":"string","enum":[`+strings.TrimSuffix(strings.Repeat("1,", 5000), ",")+`]}}}`)), slices.Repeat([]string{"a.n error"}, 11)},
 		{"a boolean member under string, in items", EnumTypeMismatchRule(), testcat.List(testcat.Tool("a", testcat.Long, `{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","enum":["a",true]}}}}`)), []string{"a.l[] error"}},
 
 		// duplicate-json-key

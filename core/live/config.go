@@ -62,7 +62,7 @@ func LoadConfig(path string) (*Config, error) {
 // `${VAR}` references are kept as written and expanded when a server is
 // opened, so an unset variable only matters for the servers used.
 func ParseConfig(path string, data []byte) (*Config, error) {
-	root, err := jsonv.Parse(data)
+	root, err := jsonv.ParseJSONC(data)
 	if err != nil {
 		var se *jsonv.SyntaxError
 		if errors.As(err, &se) {

@@ -212,3 +212,20 @@ func TestLoadConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// VS Code's mcp.json is JSON with comments: its comments and trailing
+// commas are read, and an error in it is still located.
+func TestParseConfigJSONC(t *testing.T) {
+	doc := "{\n  // the workspace's servers\n  \"servers\": {\n    \"gh\": {\"command\": \"npx\", \"args\": [\"-y\", \"x@1.0.0\",], /* pinned */},\n  },\n}\n"
+	c, err := ParseConfig("mcp.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Servers) != 1 || c.Servers[0].Name != "gh" || len(c.Servers[0].Args) != 2 {
+		t.Errorf("servers %+v", c.Servers)
+	}
+	_, err = ParseConfig("mcp.json", []byte("{\n  // note\n  \"servers\": {\"gh\": {\"command\": }}\n}"))
+	if err == nil || !strings.Contains(err.Error(), "mcp.json:3:") {
+		t.Errorf("error %v, want one at mcp.json:3", err)
+	}
+}

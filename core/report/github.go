@@ -25,9 +25,12 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 	_, file := artifactURI(cat.Source)
 	// annotate writes one annotation at line:col, or at the tool's own
 	// position when line is 0.
-	annotate := func(level, title string, toolIndex, line, col int, msg string) {
+	annotate := func(level, title string, toolIndex, line, col int, own, msg string) {
 		a := GitHubAnnotation{Level: level, Title: title, Message: msg}
-		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
+		if _, ok := artifactURI(own); ok && line > 0 {
+			// In a file of its own (the mcp-config), whatever the tool.
+			a.File, a.Line, a.Col = own, line, col
+		} else if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
 			a.File, a.Line, a.Col = cat.Source, cat.Tools[toolIndex].Pos.Line, cat.Tools[toolIndex].Pos.Col
 			if line > 0 {
 				a.Line, a.Col = line, col
@@ -50,7 +53,7 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 		if f.Suggestion != "" {
 			msg += " Suggestion: " + f.Suggestion
 		}
-		annotate(level, "toolscope "+f.Rule, f.ToolIndex, f.Line, f.Column, msg)
+		annotate(level, "toolscope "+ruleLabel(f), f.ToolIndex, f.Line, f.Column, f.File, msg)
 	}
 	sim := r.Similarity
 	for _, list := range [][]similarity.PairFinding{sim.Confusable, sim.Watch} {
@@ -69,7 +72,7 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 			if len(p.Reasons) > 0 {
 				why = " Why: " + ReasonsText(p.Reasons) + "."
 			}
-			annotate(level, title, p.I, 0, 0, fmt.Sprintf("%s and %s are %s (%s).%s Hint: %s",
+			annotate(level, title, p.I, 0, 0, "", fmt.Sprintf("%s and %s are %s (%s).%s Hint: %s",
 				p.A, p.B, verdictPhrase(p.Kind), scoredAs(sim.Scoring, p.Pair)+bandNote(p), why, p.Hint))
 		}
 	}

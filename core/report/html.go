@@ -82,9 +82,12 @@ type page struct {
 	Matrix              *confusionMatrix
 	Tokens              *tokenBars
 	Tools               []toolSection
-	Declared            []declaredTool
-	Accepted            []acceptedRow
-	Baseline            string
+	// Config holds the findings on no tool: an mcp-config's own, each
+	// under its server.
+	Config   []findingItem
+	Declared []declaredTool
+	Accepted []acceptedRow
+	Baseline string
 }
 
 // firstRow is one item of the first-to-fix list.
@@ -162,7 +165,7 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(fmt.Sprintf("%s %s ↔ %s", q.Kind.Shown(), q.A, q.B)), Reason: pageLine(q.Suppression)})
 		}
 		for _, f := range sup.Findings {
-			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(f.Rule + " on " + findingWhere(f)), Reason: pageLine(f.Suppression)})
+			p.Accepted = append(p.Accepted, acceptedRow{What: pageLine(ruleLabel(f) + " on " + findingWhere(f)), Reason: pageLine(f.Suppression)})
 		}
 	}
 	fresh := freshRates(o.Probe, cat)
@@ -180,7 +183,7 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 		counts = &m
 	}
 	p.Tokens = newTokenBars(counts.Tools)
-	p.Tools = toolSections(r, cat, o.Rules, p.Pairs, counts.Tools)
+	p.Tools, p.Config = toolSections(r, cat, o.Rules, p.Pairs, counts.Tools)
 	// The page measured the catalog's tokens even when the run did not:
 	// the list states them.
 	withTokens := *r
@@ -675,7 +678,7 @@ type findingItem struct {
 func pageFindings(r *lint.Report) []findingItem {
 	var errs, warns []findingItem
 	for _, f := range r.Structural {
-		it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
 			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState)), Fixable: len(f.Fix) > 0}
 		if f.Line > 0 {
 			it.Line = fmt.Sprintf("line %d", f.Line)
@@ -690,7 +693,7 @@ func pageFindings(r *lint.Report) []findingItem {
 	return append(errs, warns...)
 }
 
-func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow, counts []tokens.Tool) []toolSection {
+func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow, counts []tokens.Tool) ([]toolSection, []findingItem) {
 	teaching := map[string]lint.Teaching{}
 	for _, rule := range rules {
 		teaching[rule.ID] = rule.Teaching
@@ -725,12 +728,31 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 	for k := range taught {
 		taught[k] = map[string]bool{}
 	}
+	var config []findingItem
+	taughtConfig := map[string]bool{}
 	for _, f := range r.Structural {
 		k, ok := byName[f.Tool]
-		if !ok {
+		if f.File != "" || !ok {
+			// A config's finding is about its server, not a tool.
+			it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+				Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
+			if f.Severity == lint.SeverityError {
+				it.Mark = "✗ error"
+			}
+			if f.Line > 0 {
+				it.Line = fmt.Sprintf("line %d", f.Line)
+				if f.File != "" {
+					it.Line = pageLine(fmt.Sprintf("%s line %d", f.File, f.Line))
+				}
+			}
+			if tc, ok := teaching[f.Rule]; ok && !taughtConfig[f.Rule] {
+				taughtConfig[f.Rule] = true
+				it.Why, it.Fix, it.Before, it.After = pageLine(tc.Why), pageLine(tc.Fix), pageBlock(tc.Before), pageBlock(tc.After)
+			}
+			config = append(config, it)
 			continue
 		}
-		it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
 			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState)), Fixable: len(f.Fix) > 0}
 		if f.Severity == lint.SeverityError {
 			it.Mark = "✗ error"
@@ -758,7 +780,7 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 			}
 		}
 	}
-	return out
+	return out, config
 }
 
 // declaredTool is a tool's declarations: its ruled arguments and period,

@@ -93,9 +93,28 @@ func junitSuiteOf(r *lint.Report, cat *catalog.Catalog) junitSuite {
 		return r.Baseline == nil || state == similarity.BaselineNew || state == similarity.BaselineUpdated
 	}
 	var out = make([][]string, len(cat.Tools))
+	// A finding on no tool (an mcp-config's, on a server that was not
+	// started) is a case of its own, one per server, so that the
+	// failures agree with the gate.
+	serverCase := map[string]int{}
 	for _, f := range r.Structural {
-		if f.ToolIndex < 0 || f.ToolIndex >= len(cases) {
-			continue
+		if f.ToolIndex < 0 || f.ToolIndex >= len(cat.Tools) {
+			k, ok := serverCase[f.Tool]
+			if !ok {
+				k = len(cases)
+				serverCase[f.Tool] = k
+				name := f.Tool
+				if f.File != "" {
+					name = "server " + f.Tool + " (config)"
+				}
+				c := junitCase{Name: xmlText(name), ClassName: xmlText(cat.Source)}
+				if _, isFile := artifactURI(f.File); isFile {
+					c.File, c.Line = xmlText(f.File), f.Line
+				}
+				cases = append(cases, c)
+				out = append(out, nil)
+			}
+			f.ToolIndex = k
 		}
 		text := fmt.Sprintf("%s: %s", findingWhere(f), f.Message)
 		if f.Line > 0 {
@@ -103,9 +122,9 @@ func junitSuiteOf(r *lint.Report, cat *catalog.Catalog) junitSuite {
 		}
 		failing := f.Severity == lint.SeverityError || r.FailOn == lint.SeverityWarn
 		if failing && fails(f.BaselineState) {
-			cases[f.ToolIndex].Failures = append(cases[f.ToolIndex].Failures, junitFailure{Message: xmlText(f.Rule + ": " + f.Message), Type: f.Rule, Text: xmlText(text)})
+			cases[f.ToolIndex].Failures = append(cases[f.ToolIndex].Failures, junitFailure{Message: xmlText(ruleLabel(f) + ": " + f.Message), Type: f.Rule, Text: xmlText(modelSays(f, text))})
 		} else {
-			out[f.ToolIndex] = append(out[f.ToolIndex], string(f.Severity)+" "+f.Rule+": "+text)
+			out[f.ToolIndex] = append(out[f.ToolIndex], string(f.Severity)+" "+ruleLabel(f)+": "+text)
 		}
 	}
 	for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {

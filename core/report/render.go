@@ -109,6 +109,9 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 	if r.Judged != nil {
 		t.judged(r.Judged, o.MaxPairs)
 	}
+	if r.Reviewed != nil {
+		t.reviewed(r.Reviewed, o.MaxPairs)
+	}
 	t.WriteString("\n")
 	t.structural(r)
 	if sim.Analyzed && (!r.Review && len(sim.Watch) > 0 || o.Top > 0 && len(sim.Ranked) > 0) {
@@ -171,7 +174,7 @@ func (t textWriter) structural(r *lint.Report) {
 		if f.Severity == lint.SeverityError {
 			mark = t.style(ansiRed, "✗ error")
 		}
-		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(f.Rule), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
+		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(ruleLabel(f)), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
 		fmt.Fprintf(t, "      %s\n", safe(f.Message))
 		if f.Suggestion != "" {
 			how := "suggest"
@@ -404,6 +407,9 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	if r.Judged != nil {
 		mdJudged(b, r.Judged, o.MaxRows)
 	}
+	if r.Reviewed != nil {
+		mdReviewed(b, r.Reviewed, o.MaxRows)
+	}
 	if len(r.Structural) > 0 {
 		fmt.Fprintf(b, "\n#### Structural findings\n\n| | rule | tool | line | finding |\n|---|---|---|---:|---|\n")
 		rows := r.Structural
@@ -427,7 +433,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 			if f.Line > 0 {
 				line = fmt.Sprint(f.Line)
 			}
-			fmt.Fprintf(b, "| %s%s | `%s` | `%s` | %s | %s |\n", mark, stateText(f.BaselineState), f.Rule, mdCode(findingWhere(f)), line, msg)
+			fmt.Fprintf(b, "| %s%s | `%s` | `%s` | %s | %s |\n", mark, stateText(f.BaselineState), mdCode(ruleLabel(f)), mdCode(findingWhere(f)), line, msg)
 		}
 		if len(rows) < len(r.Structural) {
 			fmt.Fprintf(b, "\n… and %d more findings (run `toolscope lint --format json` for all).\n", len(r.Structural)-len(rows))

@@ -97,6 +97,8 @@ type sarifResult struct {
 	BaselineState       similarity.BaselineState `json:"baselineState,omitempty"`
 	Suppressions        []sarifSuppression       `json:"suppressions,omitempty"`
 	Fixes               []sarifFix               `json:"fixes,omitempty"`
+	// Properties mark a model's finding: the reviewer and the category.
+	Properties map[string]string `json:"properties,omitempty"`
 }
 
 // sarifFix is a finding's fix as byte replacements in the catalog file.
@@ -359,27 +361,55 @@ func newSARIFRun(rules []lint.Rule, o SARIFOptions) *sarifRunBuilder {
 func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string, file bool) {
 	o, index, run := b.o, b.index, &b.run
 	uri, file = artifactURI(cat.Source)
+	// baseOf is the base a relative artifact URI is under: the
+	// repository's root (%SRCROOT%) when known.
+	baseOf := func(uri string) string {
+		if o.SrcRoot == "" || strings.Contains(uri, ":") || strings.HasPrefix(uri, "/") {
+			return ""
+		}
+		rootURI := (&url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(o.SrcRoot), "/") + "/"})
+		if !strings.HasPrefix(rootURI.Path, "/") {
+			rootURI.Path = "/" + rootURI.Path
+		}
+		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: rootURI.String()}}
+		return srcRoot
+	}
 	base := ""
 	artifact := len(run.Artifacts)
 	if file {
-		if o.SrcRoot != "" && !strings.Contains(uri, ":") && !strings.HasPrefix(uri, "/") {
-			base = srcRoot
-			rootURI := (&url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(o.SrcRoot), "/") + "/"})
-			if !strings.HasPrefix(rootURI.Path, "/") {
-				rootURI.Path = "/" + rootURI.Path
-			}
-			run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: rootURI.String()}}
-		}
+		base = baseOf(uri)
 		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}})
 	}
+	// artifactOf is the index of the artifact of another file a result
+	// is in (an mcp-config's), added once.
+	artifactOf := func(other string) (int, string, bool) {
+		u, ok := artifactURI(other)
+		if !ok {
+			return 0, "", false
+		}
+		for k, a := range run.Artifacts {
+			if a.Location.URI == u {
+				return k, u, true
+			}
+		}
+		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: u, URIBaseID: baseOf(u)}})
+		return len(run.Artifacts) - 1, u, true
+	}
 	// locate is a result's location: at line:col, or at the tool's own
-	// position when line is 0.
-	locate := func(toolIndex int, tool, param string, line, col int) sarifLocation {
+	// position when line is 0; in its own file when it names one.
+	locate := func(toolIndex int, tool, param string, line, col int, own string) sarifLocation {
 		fq := tool
 		if param != "" {
 			fq += "." + param
 		}
 		loc := sarifLocation{LogicalLocations: []sarifLogicalLocation{{Name: tool, FullyQualifiedName: fq, Kind: "function"}}}
+		if own != "" && line > 0 {
+			if at, u, ok := artifactOf(own); ok {
+				loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: u, URIBaseID: run.Artifacts[at].Location.URIBaseID, Index: &at},
+					Region: &sarifRegion{StartLine: line, StartColumn: col}}
+			}
+			return loc
+		}
 		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
 			t := cat.Tools[toolIndex]
 			at := artifact
@@ -410,16 +440,20 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			// minimally so the log stays consistent.
 			ri = len(run.Tool.Driver.Rules)
 			index[f.Rule] = ri
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: f.Rule}, o))
+			summary := f.Rule
+			if f.Rule == lint.RuleModelReview {
+				summary = modelRuleSummary
+			}
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: summary}, o))
 		}
-		msg := f.Message
+		msg := modelSays(f, f.Message)
 		if f.Suggestion != "" {
 			msg += " Suggestion: " + f.Suggestion
 		}
 		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
 			Message:             sarifText{Text: msg},
-			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param, f.Line, f.Column)},
+			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param, f.Line, f.Column, f.File)},
 			PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
 			BaselineState:       f.BaselineState,
 			Suppressions:        suppressions(f.Suppression),
@@ -431,6 +465,9 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			}
 			at := artifact
 			res.Fixes = sarifFixes(f, editor, sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at})
+		}
+		if f.By != "" {
+			res.Properties = map[string]string{"by": f.By, "category": f.Category}
 		}
 		if f.BaselineState == similarity.BaselineAbsent {
 			res.Kind, res.Level = "pass", "none"
@@ -447,7 +484,7 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 				level = "error"
 			}
 		}
-		related := locate(p.J, p.B, "", 0, 0)
+		related := locate(p.J, p.B, "", 0, 0, "")
 		one := 1
 		related.ID = &one
 		related.Message = &sarifText{Text: p.B}
@@ -459,7 +496,7 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			RuleID: id, RuleIndex: index[id], Level: level,
 			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s).%s Hint: %s",
 				sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind), scoredAs(sim.Scoring, p.Pair)+bandNote(p), why, p.Hint)},
-			Locations:           []sarifLocation{locate(p.I, p.A, "", 0, 0)},
+			Locations:           []sarifLocation{locate(p.I, p.A, "", 0, 0, "")},
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(lint.PairKey(p.A, p.B)),
 			BaselineState:       p.BaselineState,

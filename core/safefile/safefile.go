@@ -164,3 +164,54 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// SameFile reports whether the paths a and b name one file, by identity
+// rather than spelling: when both exist, whether they resolve to the same
+// file (os.SameFile on what each leads to, through symlinks and hard
+// links alike); when either does not, whether they are one absolute path
+// once the symlinks in their directories are resolved. A run compares
+// every file it writes with every file it reads this way before it starts
+// anything, so that no output replaces an input.
+func SameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	return canonical(a) == canonical(b)
+}
+
+// canonical is path made absolute with its directory's symlinks resolved
+// (as far as they exist), for comparing a path that names no file yet.
+func canonical(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	dir, base := filepath.Split(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return filepath.Join(real, base)
+	}
+	return abs
+}
+
+// Preflight says, before anything is paid for or started, whether Write
+// could replace path: Check's refusals (a symlink, anything but a regular
+// file), and a directory where no file can be made (read-only, missing).
+// It makes and removes one temp file there.
+func Preflight(path string) error {
+	if err := Check(path); err != nil {
+		return err
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return &Error{path, fmt.Errorf("cannot be written: %w", unwrapPath(err))}
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

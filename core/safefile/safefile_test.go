@@ -226,3 +226,35 @@ func deviceFull(t *testing.T) string {
 	}
 	return "/dev/full"
 }
+
+// SameFile compares files by identity: a symlink and a hard link to a
+// file are that file, a path not yet made is compared with its folder's
+// symlinks resolved, and two files are two.
+func TestSameFileComparesIdentity(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.json")
+	b := filepath.Join(dir, "b.json")
+	os.WriteFile(a, []byte("a"), 0o644)
+	os.WriteFile(b, []byte("a"), 0o644)
+	os.Symlink(a, filepath.Join(dir, "sym.json"))
+	os.Link(a, filepath.Join(dir, "hard.json"))
+	os.Mkdir(filepath.Join(dir, "real"), 0o755)
+	os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "alias"))
+	cases := []struct {
+		x, y string
+		same bool
+	}{
+		{a, a, true},
+		{a, filepath.Join(dir, ".", "a.json"), true},
+		{a, filepath.Join(dir, "sym.json"), true},
+		{a, filepath.Join(dir, "hard.json"), true},
+		{a, b, false},
+		{filepath.Join(dir, "real", "new.json"), filepath.Join(dir, "alias", "new.json"), true},
+		{filepath.Join(dir, "real", "new.json"), filepath.Join(dir, "real", "other.json"), false},
+	}
+	for _, c := range cases {
+		if got := SameFile(c.x, c.y); got != c.same {
+			t.Errorf("SameFile(%s, %s) = %v, want %v", c.x, c.y, got, c.same)
+		}
+	}
+}
