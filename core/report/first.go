@@ -240,3 +240,12 @@ func firstMark(sev string) string {
 	}
 	return "·"
 }
+
+// suggestionLabel introduces a finding's suggestion in a one-line
+// message: a fix lint --fix applies is said to be one.
+func suggestionLabel(f lint.Finding) string {
+	if len(f.Fix) > 0 {
+		return " Fix (lint --fix applies it): "
+	}
+	return " Suggestion: "
+}

@@ -448,7 +448,7 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 		}
 		msg := modelSays(f, f.Message)
 		if f.Suggestion != "" {
-			msg += " Suggestion: " + f.Suggestion
+			msg += suggestionLabel(f) + f.Suggestion
 		}
 		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
