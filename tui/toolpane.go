@@ -436,8 +436,16 @@ func (p *toolPane) firstToFix() []string {
 		return nil
 	}
 	st := p.styles
+	r := p.snap.report
+	if r.Tokens == nil && p.tokens != nil && p.tokens.cat == p.snap.cat {
+		// The explorer counts the tokens beside the report: the list
+		// states them as the reports do.
+		withTokens := *r
+		withTokens.Tokens = &p.tokens.Catalog
+		r = &withTokens
+	}
 	out := []string{st.Bold.Render("── First to fix")}
-	for k, it := range report.FirstToFix(p.snap.report) {
+	for k, it := range report.FirstToFix(r) {
 		mark := map[string]string{"error": "✗", "warn": "~", "ok": "✓"}[it.Severity]
 		if mark == "" {
 			mark = "·"
