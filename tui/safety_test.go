@@ -289,7 +289,7 @@ func TestNoGreenVerdictAboveARefusedPeriod(t *testing.T) {
 func TestFooterPromptsKeepTheirAnswers(t *testing.T) {
 	long := "mcp__a_server_with_a_rather_long_name__get_the_status_of_one_volume"
 	cat, err := catalog.Parse("long.json", []byte(`[
-	 {"name": "`+long+`", "description": "Get the live status of one storage volume.", "inputSchema": {"type": "object", "properties": {"pool": {"type": "string"}, "region": {"type": "string"}, "zone": {"type": "string"}}}},
+	 {"name": "`+long+`", "description": "Get the live status of one storage volume.", "inputSchema": {"type": "object", "properties": {"limit": {"type": "integer"}, "mode": {"type": "string"}, "timezone": {"type": "string"}}}},
 	 {"name": "`+long+`_history", "description": "Get the status history of one storage volume."}
 	]`))
 	if err != nil {

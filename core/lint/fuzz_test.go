@@ -18,6 +18,7 @@ func FuzzSchemaRules(f *testing.F) {
 		`{"type":"object","properties":{"n":{"type":"array","items":{"type":"object","patternProperties":{"^x":true},"required":["x1"]}}}}`,
 		`{"type":"object","properties":{"start":{"type":["number","null"]},"end":{"type":"number"},"body":{},"v":{"type":"object","properties":{},"additionalProperties":false,"description":"pass keys {a}"}}}`,
 		`{"properties":{"from":{"type":"string","description":"List of dates"},"to":{"enum":[]},"formToken":{"type":"string"}},"required":["formToken","from"]}`,
+		`{"type":"object","$defs":{"D":{"type":"integer"}},"properties":{"timeout":{"$ref":"#/$defs/D"},"t2":{"$ref":"#/$defs/missing/x"},"issueId":{},"issueKey":{},"p":{"enum":[],"const":"x","type":"integer","minimum":5,"maximum":1,"description":"Optional. Defaults to 3."}},"required":["p"]}`,
 		`"not an object"`, `[1,2]`, `null`, `{"pattern":"[","properties":{"p":{"pattern":"(?P<x>"}}}`,
 	} {
 		f.Add(s, "Use for one of: a, b.")

@@ -161,6 +161,9 @@ type Finding struct {
 	// Param names the parameter the finding is about, as a path for a
 	// nested one ("filter.name", "tags[]").
 	Param string `json:"param,omitempty"`
+	// Params names every parameter a finding about several is about
+	// (Param is the first of them); nil for a finding about one or none.
+	Params []string `json:"params,omitempty"`
 	// Suggestion says in a few words what to change; Fix, when the change
 	// is mechanical, is it as JSON Patch operations on the catalog file
 	// (docs/lint.md#fixes), which lint --fix applies.

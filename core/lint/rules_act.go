@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
@@ -60,7 +61,22 @@ var (
 		"utc", "yyyy", "mm", "dd", "hh", "bytes", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "mbps", "iops", "dtu", "vcore", "units", "count", "number", "percent", "percentage", "meters", "metres",
 		"meter", "km", "kms", "kilometers", "miles", "usd", "eur", "cents", "dollars", "gmt", "timestamp", "z", "relative", "now", "ago", "format", "cron",
 		"ns", "nanosecond", "nanoseconds", "us", "microsecond", "microseconds", "radians", "degrees", "kg", "kgs", "kilograms", "grams", "lbs", "pounds",
-		"cm", "inches", "feet", "ft", "px", "pixels", "yyyymmdd", "iso-8601", "8601", "beats", "frames", "ticks"}
+		"cm", "inches", "feet", "ft", "px", "pixels", "yyyymmdd", "iso-8601", "8601", "beats", "frames", "ticks",
+		// The same units in the languages catalogs are written in.
+		"segundo", "segundos", "minuto", "minutos", "hora", "horas", "dia", "dias", "días", "seconde", "secondes", "heure", "heures",
+		"jour", "jours", "sekunde", "sekunden", "minute", "minuten", "stunde", "stunden", "tag", "tage", "secondi", "minuti", "ore", "giorni"}
+	// cjkUnits state a unit or a format in Chinese, Japanese or Korean
+	// text, where words are not split by spaces.
+	cjkUnits = []string{"毫秒", "秒", "分钟", "分", "小时", "時間", "时", "天", "日", "周", "週", "月", "年", "时间戳", "時間戳", "格式", "字节", "バイト", "초", "분", "시간", "일", "년"}
+	// notAQuantityText in a description says the value is something else
+	// read as a time by its name: a hash, a flag, a setting's name.
+	notAQuantityText = []string{"hash", "sha", "commit", "whether", "flag", "enable", "enabled", "disable", "boolean", "true", "false", "policy", "strategy", "version", "identifier"}
+	// durationText in a description says a value is a length of time.
+	durationText = []string{"time", "duration", "period", "interval", "long", "wait", "delay", "ttl", "expire", "expires", "expiry",
+		"age", "lifetime", "window", "timeout", "how", "until", "before", "after", "elapsed", "retain", "retained", "kept"}
+	// unitShown is a value written with its unit or format ("30s", "5m",
+	// "2024-01-01").
+	unitShown = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d+\s?(?:ms|s|m|h|d|w)\b`)
 	// notAQuantity in a name means the value is not a quantity at all:
 	// a zone, a name, a format, a flag.
 	notAQuantity = []string{"zone", "timezone", "tz", "name", "format", "type", "id", "ids", "key", "mode", "unit", "units", "field", "fields",
@@ -104,6 +120,15 @@ func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok b
 		return q, false
 	}
 	desc := descOf(s)
+	if textHasWord(desc, notAQuantityText...) || typ == "" && desc == "" {
+		return q, false
+	}
+	// A string whose name reads as a duration (retention, window) is one
+	// only if its description talks of time: "keep-all or keep-last" is a
+	// setting.
+	if kind == "duration" && typ == "string" && desc != "" && !textHasWord(desc, durationText...) {
+		return q, false
+	}
 	q = Quantity{Param: key, Kind: kind, Type: typ, Said: cut(desc, 120)}
 	if kind == "time" {
 		// "from" and "to" are times only beside their other bound, or when
@@ -122,9 +147,53 @@ func QuantityOf(key string, s *jsonv.Value, siblings []string) (q Quantity, ok b
 	// format, a pattern, a unit word or an example in the description.
 	unitNamed := slices.ContainsFunc(wordsOf(key), func(w string) bool { return slices.Contains(unitWords, w) && len(w) > 1 })
 	q.Unstated = !unitNamed && !hasAny(s, "format", "pattern", "default", "examples", "example", "example_value") &&
-		!textHasWord(desc, unitWords...) && !exampleGiven.MatchString(desc)
+		!textHasWord(desc, unitWords...) && !exampleGiven.MatchString(desc) && !unitShown.MatchString(desc) && !unitInScript(desc)
 	q.Declaration = declarationFor(q, desc)
 	return q, true
+}
+
+// unitInScript reports whether a description in a script without spaces
+// between words (Chinese, Japanese, Korean) or in one toolscope does
+// not read (any letter outside Latin) states a unit or cannot be read:
+// either way, what it says is not for a word list to judge.
+func unitInScript(desc string) bool {
+	for _, r := range desc {
+		if r > unicode.MaxLatin1 && unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(cjkUnits, func(u string) bool { return strings.Contains(desc, u) })
+}
+
+// resolveRef is the definition a parameter's local $ref
+// ("#/$defs/Duration", "#/definitions/Duration") points at in the tool's
+// schema, merged under the parameter's own keys; s itself when it has no
+// such $ref.
+func resolveRef(root, s *jsonv.Value) *jsonv.Value {
+	ref, ok := s.Get("$ref").Str()
+	if !ok || !strings.HasPrefix(ref, "#/") {
+		return s
+	}
+	target := root
+	for _, part := range strings.Split(ref[2:], "/") {
+		part = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+		target = target.Get(part)
+	}
+	if !target.Is(jsonv.Object) {
+		return s
+	}
+	merged := &jsonv.Value{Kind: jsonv.Object, Pos: s.Pos}
+	for _, m := range s.Members {
+		if m.Key != "$ref" {
+			merged.Members = append(merged.Members, m)
+		}
+	}
+	for _, m := range target.Members {
+		if !merged.Has(m.Key) {
+			merged.Members = append(merged.Members, m)
+		}
+	}
+	return merged
 }
 
 // boundPairs are the names a window's two ends go by.
@@ -212,7 +281,7 @@ func QuantityUnitRule() Rule {
 			}
 			var out []Finding
 			for _, p := range props {
-				q, ok := QuantityOf(p.Key, p.Value, names)
+				q, ok := QuantityOf(p.Key, resolveRef(t.Schema, p.Value), names)
 				if !ok || !q.Unstated || mentions(t.Description, p.Key) || declared(t, p.Key) {
 					continue
 				}
@@ -258,6 +327,26 @@ func shapeless(s *jsonv.Value) bool {
 	return len(wordsOf(d)) < 5 || !textHasWord(d, shapeWords...) && !strings.ContainsAny(d, "{[:")
 }
 
+// namesFields reports whether a description says which fields an object
+// takes: an example or a list ({, :), or the words key, field, property
+// or JSON; "Properties of the page" or "data with the values" do not.
+func namesFields(d string) bool {
+	return strings.ContainsAny(d, "{:`") || textHasWord(d, "key", "keys", "field", "fields", "property", "properties", "json", "schema", "format")
+}
+
+// shapelessWrite reports whether an object parameter of a tool that
+// writes has no stated fields: what it holds is what gets written, so a
+// vague description ("Page properties") does not do.
+func shapelessWrite(toolName string, s *jsonv.Value) bool {
+	if typeOf(s) != "object" || !nameHas(toolName, writeVerbs...) && !nameHas(toolName, updateVerbs...) {
+		return false
+	}
+	if hasAny(s, "properties", "additionalProperties", "patternProperties", "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "default", "examples", "example") {
+		return false
+	}
+	return !namesFields(descOf(s))
+}
+
 // firstShapeless is the first parameter of t with no stated shape.
 func firstShapeless(t *catalog.Tool) (string, bool) {
 	for _, p := range properties(t.Schema) {
@@ -285,7 +374,7 @@ func ShapelessParamRule() Rule {
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
 			for _, p := range properties(t.Schema) {
-				if !shapeless(p.Value) || mentions(t.Description, p.Key) {
+				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentions(t.Description, p.Key) {
 					continue
 				}
 				kind := typeOf(p.Value)
@@ -420,12 +509,12 @@ func UnexplainedValuesRule() Rule {
 					continue
 				}
 				desc := descOf(s)
-				closed := nameHas(p.Key, "type", "kind", "level", "severity", "priority", "access", "role", "scope", "category", "visibility", "permission")
-				opaque := nameHas(p.Key, "token", "handle")
+				closed, opaque := nameHas(p.Key, closedValueNames...), nameHas(p.Key, "token", "handle")
 				if !closed && !opaque {
 					continue
 				}
-				if desc != "" && (closed && len(wordsOf(desc)) > 3 || opaque) {
+				// A description that says anything beyond the names explains.
+				if desc != "" && (opaque || !restates(desc, p.Key, t.Name)) {
 					continue
 				}
 				if mentions(t.Description, p.Key) || strings.Contains(strings.ToLower(t.Description), strings.Join(wordsOf(p.Key), " ")) {
@@ -441,6 +530,23 @@ func UnexplainedValuesRule() Rule {
 			return out
 		},
 	}
+}
+
+// closedValueNames in a parameter's name say it picks from a closed set.
+var closedValueNames = []string{"type", "kind", "level", "severity", "priority", "access", "role", "scope", "category", "visibility", "permission"}
+
+// valuesUnexplained reports whether UnexplainedValuesRule speaks for an
+// undescribed required parameter: a string naming a closed set or an
+// opaque token, with nothing in the schema listing or showing it.
+func valuesUnexplained(key string, s *jsonv.Value, tool string) bool {
+	desc := descOf(s)
+	if desc != "" && (nameHas(key, "token", "handle") || !restates(desc, key, tool)) {
+		return false
+	}
+	if typeOf(s) != "string" || hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "example_value", "default") {
+		return false
+	}
+	return nameHas(key, closedValueNames...) || nameHas(key, "token", "handle")
 }
 
 // passWords in a description ask the model to pass keys of an object.
@@ -526,6 +632,33 @@ var (
 	writeVerbs = []string{"update", "create", "set", "patch", "put", "add", "move", "send", "run", "execute", "write", "upload", "insert", "edit", "submit", "trigger", "start", "stop", "cancel", "archive"}
 )
 
+// hasVerb reports whether text uses one of verbs in any of its plain
+// forms (create, creates, created, creating): a description that says
+// the tool writes agrees with a destructive hint whatever its title says.
+func hasVerb(text string, verbs []string) bool {
+	for _, w := range wordsOf(text) {
+		for _, v := range verbs {
+			if w == v || w == v+"s" || w == v+"es" || w == v+"d" || w == v+"ed" || w == v+"ing" || strings.HasSuffix(v, "e") && w == v[:len(v)-1]+"ing" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leadWords are the first three words of a description: its verb, which
+// says what the tool does ("Creates a starter project", not "Get
+// guidance for modifying ...").
+func leadWords(d string) string {
+	// Three words fit in the first 60 bytes of any description worth
+	// reading this way; splitting the rest is the cost.
+	if len(d) > 60 {
+		d = d[:60]
+	}
+	w := wordsOf(d)
+	return strings.Join(w[:min(3, len(w))], " ")
+}
+
 // AnnotationsContradictRule flags MCP annotations that say the opposite
 // of what the tool's title (its own or the annotations', else its name)
 // says it does: a
@@ -557,7 +690,8 @@ func AnnotationsContradictRule() Rule {
 			}
 			hint := func(k string) bool { v := ann.Get(k); return v != nil && v.Kind == jsonv.Bool && v.Bool }
 			switch {
-			case hint("destructiveHint") && !hint("readOnlyHint") && nameHas(says, readVerbs...) && !nameHas(says, writeVerbs...) && !nameHas(says, destructiveVerbs...):
+			case hint("destructiveHint") && !hint("readOnlyHint") && nameHas(says, readVerbs...) && !nameHas(says, writeVerbs...) && !nameHas(says, destructiveVerbs...) &&
+				!hasVerb(leadWords(t.Description), writeVerbs) && !hasVerb(leadWords(t.Description), destructiveVerbs):
 				return []Finding{{Severity: SeverityWarn,
 					Message: fmt.Sprintf("%s reads, but the annotations say destructiveHint: true: hosts ask before every call and models avoid it; set readOnlyHint true and destructiveHint false", jsonv.Quote(says))}}
 			case hint("readOnlyHint") && nameHas(says, destructiveVerbs...):

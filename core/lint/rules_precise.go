@@ -3,8 +3,10 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
@@ -106,6 +108,26 @@ func SaysWhenRule() Rule {
 	}
 }
 
+// notAValue reports whether a literal read from prose is an example of a
+// free value rather than one of a closed set: a placeholder (<id>,
+// {name}, $VAR, ...) or an id (digits, or letters and digits mixed in a
+// long token).
+func notAValue(s string) bool {
+	if strings.ContainsAny(s, "<>{}$") || strings.Contains(s, "...") || strings.Contains(s, "…") {
+		return true
+	}
+	digits, letters := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return digits >= 4 || digits >= 2 && letters == 0
+}
+
 // freeFormWords in a parameter's name mark a value that is not picked
 // from a list, whatever its description shows as examples.
 var freeFormWords = []string{"query", "q", "search", "term", "keyword", "keywords", "text", "prompt", "message", "content",
@@ -145,7 +167,7 @@ func ClosedListInProseRule() Rule {
 					continue
 				}
 				literals := proseLiterals(desc, commaList)
-				if literals == nil || slices.ContainsFunc(literals, func(s string) bool { return len(s) > 40 }) {
+				if literals == nil || slices.ContainsFunc(literals, func(s string) bool { return len(s) > 40 || notAValue(s) }) {
 					continue
 				}
 				enum, _ := json.Marshal(literals)
@@ -188,21 +210,21 @@ var plainOmissionWords = []string{"filter", "filters", "cursor", "page", "token"
 // keeps it.
 var updateVerbs = []string{"update", "patch", "edit", "modify", "set", "rename", "change", "configure", "upsert"}
 
-// OmissionRule is optional-param-undocumented where omission is neither
-// said nor plain: an optional parameter with no description at all, or
-// one whose omission chooses something the reader cannot guess (how many
-// results, which time or zone, which mode of several, what a destructive
-// tool acts on) and no default, const, example, enum default or sentence
-// says what. Parameters most of the catalog's tools repeat, booleans,
-// filters, cursors and the fields of an update are left alone.
+// OmissionRule is optional-param-undocumented where leaving a parameter
+// out changes the result in a way a model cannot infer: how many come
+// back (a count, a limit, a depth), which mode or visibility applies (a
+// mode, a strategy, an enum on a tool that acts), or which time zone. It
+// never reports a filter, a cursor, an id, a flag, a field an update
+// keeps, a parameter the catalog repeats on most tools, or one whose
+// default, const, example or omission some text states.
 func OmissionRule() Rule {
 	return Rule{
 		ID:       RuleOptionalParam,
 		Severity: SeverityWarn,
 		Summary:  "an optional parameter whose omission chooses something the text never says",
 		Teaching: Teaching{
-			Why:    "Leaving out a filter, a cursor or an update's field means the obvious thing. Leaving out a count, a time, a zone or a mode does not: the tool picks for the model, and the model cannot plan around a choice it does not know (\"how many hosts come back?\", \"today in which time zone?\", \"reset the branch to what?\").",
-			Fix:    "Declare a default in the schema (\"default\": 100), or say it in the description: \"Optional; defaults to 100\", \"Omit for now, in UTC\", \"If not given, resets to the last migration\".",
+			Why:    "Leaving out a filter, a cursor or an update's field means the obvious thing. Leaving out a count, a mode or a zone does not: the tool picks for the model, and the model cannot plan around a choice it does not know (\"how many hosts come back?\", \"driving or walking?\", \"today in which time zone?\").",
+			Fix:    "Declare a default in the schema (\"default\": 100), or say it in the description: \"Optional; defaults to 100\", \"Omit for driving\", \"Omit for UTC\".",
 			Before: `"count": {"type": "number", "description": "Number of hosts to return"}`,
 			After:  `"count": {"type": "number", "default": 100, "maximum": 1000, "description": "Number of hosts to return (default 100)."}`,
 		},
@@ -211,69 +233,166 @@ func OmissionRule() Rule {
 			required := requiredNames(t.Schema)
 			common := c.commonParams()
 			update := nameHas(t.Name, updateVerbs...)
-			destructive := destructiveName(t.Name)
-			toolSays := update && saysOmission(t.Description)
+			reads := nameHas(t.Name, readVerbs...) || hasVerb(leadWords(t.Description), readOrReturn)
+			toolSays := -1 // whether the tool's description says what omission does, read once on first need
 			for _, p := range properties(t.Schema) {
-				if slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
-					continue
-				}
-				desc := descOf(p.Value)
-				if desc == "" {
-					if !mentions(t.Description, p.Key) {
-						out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
-							Message: fmt.Sprintf("optional parameter '%s' has no description: say what it does and what happens when it is left out", p.Key)})
-					}
+				if update || slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
 					continue
 				}
 				typ := typeOf(p.Value)
-				// The cheap tests first: reading the text is the cost.
-				if toolSays || typ == "boolean" || (update && !destructive) || saysOmission(desc) {
+				if typ == "boolean" {
 					continue
 				}
-				if !destructive && nameHas(p.Key, plainOmissionWords...) {
+				desc := descOf(p.Value)
+				// What omission picks first, from the name and the schema;
+				// reading the texts is the cost, so they come last.
+				what := omissionChooses(p.Key, typ, p.Value, reads)
+				// On a tool that reads, an undescribed option is a filter its
+				// name says; on one that acts, nobody can tell what it does.
+				if what == "" && desc == "" && !reads {
+					what = undescribed
+				}
+				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) {
 					continue
 				}
-				if what := omissionChooses(p.Key, typ, p.Value, destructive); what != "" {
-					out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
-						Message: fmt.Sprintf("optional parameter '%s' never says what leaving it out means (%s): declare a default or say it, e.g. \"optional, defaults to ...\"", p.Key, what)})
+				if saysOmission(desc) || saysOneOf.MatchString(desc) || filterText(desc) || mentions(t.Description, p.Key) {
+					continue
 				}
+				if toolSays < 0 {
+					toolSays = 0
+					if saysOmission(t.Description) {
+						toolSays = 1
+					}
+				}
+				if toolSays == 1 && sentenceSaysOmission(t.Description, p.Key) {
+					continue
+				}
+				msg := fmt.Sprintf("optional parameter '%s' never says what leaving it out means (%s): declare a default or say it, e.g. \"optional, defaults to ...\"", p.Key, what)
+				switch {
+				case what == undescribed:
+					msg = fmt.Sprintf("optional parameter '%s' has no description: say what it does and what happens when it is left out", p.Key)
+				case desc == "":
+					msg = fmt.Sprintf("optional parameter '%s' has no description, and leaving it out chooses %s: say what it does and its default", p.Key, what)
+				}
+				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key, Message: msg})
 			}
 			return out
 		},
 	}
 }
 
+// filterOpenings open the description of a parameter that narrows what
+// comes back: leaving it out narrows nothing.
+var filterOpenings = regexp.MustCompile(`(?i)^(optional\s+)?(filter|only|restrict|limit\s+(results\s+)?to|narrow|search|include|exclude|match|return\s+only)\b`)
+
+// filterText reports whether a description says its parameter is a filter.
+func filterText(desc string) bool {
+	return filterOpenings.MatchString(desc) || textHasWord(desc, "filter", "filters", "filtering")
+}
+
 // omissionChooses says what leaving a parameter out leaves to the tool,
-// "" when nothing a reader needs to know.
-func omissionChooses(key, typ string, s *jsonv.Value, destructive bool) string {
+// "" when nothing a reader cannot infer: a count, a mode or visibility,
+// a choice among an enum's values on a tool that acts (on a tool that
+// reads, an enum narrows), or a time zone.
+func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 	switch {
-	case destructive:
-		return "what the tool acts on without it"
-	case timeWords(key):
-		return "which time or zone applies"
-	case (typ == "number" || typ == "integer" || typ == "") && countLike(key, descOf(s)):
-		return "how many or how much"
-	case s.Has("enum") || nameHas(key, "mode"):
-		return "which of the choices applies"
+	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
+		return howMany
+	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
+		return whichPeriod
+	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose"),
+		// On a tool that reads, a language or a region narrows; on one
+		// that writes or acts, it is what gets made.
+		!reads && nameHas(key, "language", "lang", "locale", "region"):
+		return whichMode
+	case s.Has("enum") && !reads:
+		return whichChoice
+	case lowerTimeBound(key, typ, s):
+		return windowStart
+	case nameHas(key, "timezone", "tz") || nameHas(key, "time") && nameHas(key, "zone"):
+		return "which time zone applies"
 	}
 	return ""
 }
 
-// timeWords reports whether a parameter's name says it carries a time,
-// a date, a zone or a period.
-func timeWords(key string) bool {
-	return nameHas(key, "time", "date", "timezone", "tz", "zone", "since", "until",
-		"timestamp", "ts", "period", "duration", "interval", "window", "ago", "day", "days", "hours", "minutes")
+// undescribed is what leaving out a parameter with no description
+// chooses: the model cannot even tell what it is.
+const undescribed = "what it is"
+
+// windowStart is what leaving out the start of a time window chooses.
+const windowStart = "where the time window starts"
+
+// lowerTimeBound reports whether a parameter is the start of a time
+// window (start, since, from, after) carrying a time: leaving it out
+// picks a window the model cannot see, where leaving out its end means
+// now.
+func lowerTimeBound(key, typ string, s *jsonv.Value) bool {
+	if !nameHas(key, "start", "since", "from", "after", "begin") || typ != "" && typ != "number" && typ != "integer" && typ != "string" {
+		return false
+	}
+	if nameHas(key, "time", "date", "timestamp", "ts", "datetime") || nameHas(key, "since") {
+		return true
+	}
+	desc := descOf(s)
+	return desc == "" && (typ == "number" || typ == "integer") && nameHas(key, "start") || textHasWord(desc, "time", "date", "timestamp", "datetime", "epoch")
 }
 
+// sentenceSaysOmission reports whether a sentence of text names the
+// parameter key as a word and says what leaving it out does.
+func sentenceSaysOmission(text, key string) bool {
+	words := wordsOf(key)
+	for _, sentence := range strings.FieldsFunc(text, func(r rune) bool { return r == '.' || r == '\n' || r == ';' }) {
+		if strings.Contains(sentence, key) || len(words) > 0 && textHasWord(sentence, words[len(words)-1]) {
+			if saysOmission(sentence) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// whichMode is what leaving out a mode, a format or a language chooses.
+const whichMode = "which mode, unit, format or language applies"
+
+// readOrReturn are the lead verbs of a description of a tool that reads.
+var readOrReturn = append(slices.Clone(readVerbs), "return")
+
+// whichChoice is what leaving out an enum chooses.
+const whichChoice = "which of the choices applies"
+
+// whichPeriod is what leaving out a period, an interval or a date
+// chooses.
+const whichPeriod = "which period, interval or date applies"
+
+// resultWords name what a tool returns several of: a bound on them is a
+// count.
+var resultWords = []string{"results", "items", "records", "entries", "rows", "tokens", "pages", "hits", "docs", "documents", "messages", "length", "depth"}
+
+// howMany is what leaving out a count chooses.
+const howMany = "how many or how much"
+
 // countLike reports whether a number parameter says how many: a count,
-// a limit, a size of a page or a depth.
-func countLike(key, desc string) bool {
-	if nameHas(key, "count", "limit", "max", "min", "num", "top", "n", "per", "depth", "breadth", "results", "size", "length", "k") {
+// a limit, a size of a page or a depth. A bare max or min is a bound of
+// a filter (max_price) unless the description says it counts.
+func countLike(key, desc string, reads bool) bool {
+	if nameHas(key, "min", "minimum") {
+		return false // a lower bound narrows; it counts nothing
+	}
+	w := wordsOf(key)
+	if nameHas(key, "max", "maximum", "num", "number") {
+		// maxResults, num_results: how many come back; max_price,
+		// num_baths: a value the results must meet.
+		// On a tool that reads, only a bound on what comes back counts;
+		// on one that acts, a bound on anything plural (maxLabels).
+		return len(w) == 1 || slices.ContainsFunc(w[1:], func(x string) bool {
+			return slices.Contains(resultWords, x) || !reads && len(x) > 3 && strings.HasSuffix(x, "s")
+		})
+	}
+	if nameHas(key, "count", "limit", "top", "depth", "breadth", "results", "k", "n", "per", "size") {
 		return true
 	}
 	low := strings.ToLower(desc)
-	return strings.HasPrefix(low, "number of") || strings.HasPrefix(low, "maximum") || strings.HasPrefix(low, "how many")
+	return strings.HasPrefix(low, "number of") || strings.HasPrefix(low, "maximum number") || strings.HasPrefix(low, "max number") || strings.HasPrefix(low, "how many")
 }
 
 // mentions reports whether text documents the parameter key: names it

@@ -1,0 +1,104 @@
+package lint
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"toolscope/core/internal/testcat"
+)
+
+// The exact checks on the shapes reviewers would act on, and on the
+// near-misses that are fine.
+func TestExactChecks(t *testing.T) {
+	schema := func(p, req string) string {
+		return `{"type": "object", "properties": {` + p + `}, "required": [` + req + `]}`
+	}
+	cases := []struct {
+		name string
+		rule Rule
+		src  string
+		want []string
+	}{
+		// required-param-impossible
+		{"an empty enum", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"project": {"type": "string", "enum": []}`, `"project"`))), []string{"t.project error"}},
+		{"a const the type rejects", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"v": {"type": "integer", "const": "2"}`, `"v"`))), []string{"t.v error"}},
+		{"bounds that do not meet", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"n": {"type": "integer", "minimum": 10, "maximum": 1}`, `"n"`))), []string{"t.n error"}},
+		{"an empty type list", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"n": {"type": []}`, `"n"`))), []string{"t.n error"}},
+		{"an optional one can be left out", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"project": {"type": "string", "enum": []}`, ``))), nil},
+		{"a const of its type", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"v": {"type": "string", "const": "2"}`, `"v"`))), nil},
+
+		// required-said-optional
+		{"required but defaulted", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("list_tables", testcat.Long, schema(`"schemas": {"type": "array", "items": {"type": "string"}, "description": "Schemas to include. Defaults to all schemas."}`, `"schemas"`))), []string{"list_tables.schemas warn"}},
+		{"required but optional", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"device": {"type": "string", "description": "ID of the device (Optional)"}`, `"device"`))), []string{"t.device warn"}},
+		{"required but omittable", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"parent": {"type": "string", "description": "The parent, if a subproject; otherwise it can be omitted."}`, `"parent"`))), []string{"t.parent warn"}},
+		{"where the value comes from is no default", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"env": {"type": "string", "description": "The environment. If not provided in context, find it in .azure."}`, `"env"`))), nil},
+		{"an optional one may say so", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"limit": {"type": "integer", "description": "Optional. Defaults to 10."}`, ``))), nil},
+		{"optional words about something else", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"sql": {"type": "string", "description": "The query; optional clauses such as LIMIT are allowed"}`, `"sql"`))), nil},
+
+		// alternatives-none-required
+		{"issueId or issueKey, neither required", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", "Get one issue with its comments.", schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), []string{"get_issue.issueId warn"}},
+		{"behind a server's prefix", AlternativesNoneRule(), testcat.List(testcat.Tool("jira_get_issue", "Get one issue with its comments.", schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), []string{"jira_get_issue.issueId warn"}},
+		{"the text says either", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", "Get one issue. Give either issueId or issueKey.", schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), nil},
+		{"the schema says anyOf", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, `{"type": "object", "properties": {"issueId": {"type": "string"}, "issueKey": {"type": "string"}}, "anyOf": [{"required": ["issueId"]}, {"required": ["issueKey"]}]}`)), nil},
+		{"a search's ids are filters", AlternativesNoneRule(), testcat.List(testcat.Tool("search_issues", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), nil},
+		{"ids of another thing", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"userId": {"type": "string"}, "userName": {"type": "string"}`, ``))), nil},
+		{"something already required", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}, "site": {"type": "string"}`, `"site"`))), nil},
+
+		// required-param-unclear
+		{"an undescribed slug", RequiredUnclearRule(), testcat.List(testcat.Tool("get_breed", testcat.Long, schema(`"slug": {"type": "string"}`, `"slug"`))), []string{"get_breed.slug warn"}},
+		{"an undescribed to", RequiredUnclearRule(), testcat.List(testcat.Tool("send_sms", testcat.Long, schema(`"to": {"type": "string"}`, `"to"`))), []string{"send_sms.to warn"}},
+		{"a prefix described by its name", RequiredUnclearRule(), testcat.List(testcat.Tool("create_incident", testcat.Long, schema(`"roomPrefix": {"type": "string", "description": "The prefix of the room to create the incident in"}`, `"roomPrefix"`))), []string{"create_incident.roomPrefix warn"}},
+		{"a model described by its name", RequiredUnclearRule(), testcat.List(testcat.Tool("ai_embeddings", testcat.Long, schema(`"model": {"type": "string", "description": "The embedding model to use"}`, `"model"`))), []string{"ai_embeddings.model warn"}},
+		{"a key described by its object", RequiredUnclearRule(), testcat.List(testcat.Tool("kv_get", testcat.Long, schema(`"key": {"type": "string", "description": "The key to retrieve"}`, `"key"`))), nil},
+		{"a model described beyond its name", RequiredUnclearRule(), testcat.List(testcat.Tool("ai_embeddings", testcat.Long, schema(`"model": {"type": "string", "description": "A Workers AI model id, e.g. @cf/baai/bge-base-en-v1.5"}`, `"model"`))), nil},
+		{"a name that says what it takes", RequiredUnclearRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"issue_id": {"type": "string"}`, `"issue_id"`))), nil},
+		{"an optional one", RequiredUnclearRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"slug": {"type": "string"}`, ``))), nil},
+		{"an enum lists the values", RequiredUnclearRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"type": {"type": "string", "enum": ["a", "b"]}`, `"type"`))), nil},
+		{"values-unexplained speaks for a type", RequiredUnclearRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"type": {"type": "string"}`, `"type"`))), nil},
+		{"the tool's description names it", RequiredUnclearRule(), testcat.List(testcat.Tool("t", "Get a breed; `slug` is the breed's URL name.", schema(`"slug": {"type": "string"}`, `"slug"`))), nil},
+
+		// param-description-copied
+		{"a latitude described as the longitude", DescriptionCopiedRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"latitude": {"type": "string", "description": "User's longitude (optional)"}, "longitude": {"type": "string", "description": "User's longitude (optional)"}`, ``))), []string{"t.latitude warn"}},
+		{"a shared description naming neither", DescriptionCopiedRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"from": {"type": "string", "description": "A date, YYYY-MM-DD"}, "to": {"type": "string", "description": "A date, YYYY-MM-DD"}`, ``))), nil},
+		{"different descriptions", DescriptionCopiedRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"latitude": {"type": "string", "description": "User's latitude"}, "longitude": {"type": "string", "description": "User's longitude"}`, ``))), nil},
+		{"an id by its other name", DescriptionCopiedRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"id": {"type": "string", "description": "The UUID of the investigation"}, "investigationId": {"type": "string", "description": "The UUID of the investigation"}`, ``))), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ruleFindings(t, c.rule, c.src); !slices.Equal(got, c.want) {
+				t.Errorf("findings = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// A finding about several parameters names them all in params, and the
+// first in param; a finding about one carries no params.
+func TestFindingParams(t *testing.T) {
+	src := testcat.List(testcat.Tool("get_issue", "Get one issue with its comments.", `{"type": "object", "properties": {"issueId": {"type": "string"}, "issueKey": {"type": "string"}}}`),
+		testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"project": {"type": "string", "enum": []}}, "required": ["project"]}`))
+	opts := DefaultOptions()
+	opts.Rules = []Rule{AlternativesNoneRule(), RequiredImpossibleRule()}
+	fs := Structural(testcat.Parse(t, src), opts)
+	if len(fs) != 2 {
+		t.Fatalf("%d findings, want 2: %+v", len(fs), fs)
+	}
+	data, err := json.Marshal(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []struct {
+		Param  string   `json:"param"`
+		Params []string `json:"params"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Param != "issueId" || !slices.Equal(got[0].Params, []string{"issueId", "issueKey"}) {
+		t.Errorf("several: param %q params %q, want issueId and both", got[0].Param, got[0].Params)
+	}
+	if got[1].Param != "project" || got[1].Params != nil {
+		t.Errorf("one: param %q params %q, want project and no params", got[1].Param, got[1].Params)
+	}
+}
