@@ -44,11 +44,33 @@ var moreVerbs = map[string]bool{
 // or "this", and says more than t's name (p); "" when none does.
 func purposeOf(t *catalog.Tool, p nameParts) string {
 	for _, sentence := range leadSentences(t.Description, 4) {
-		if what := purpose(sentence); what != "" && !restatesName(what, p) {
-			return what
+		for _, s := range breadcrumbTails(sentence) {
+			if what := purpose(s); what != "" && !restatesName(what, p) {
+				return what
+			}
 		}
 	}
 	return ""
+}
+
+// breadcrumbTails are a sentence to read for a purpose: itself, and when
+// it opens with a bracketed label and a trail of "-"-joined headings
+// ("[Feishu/Lark]-Workplace-Get Workplace Access Data, including ..."),
+// each heading of the trail, the last first.
+func breadcrumbTails(s string) []string {
+	out := []string{s}
+	if !strings.HasPrefix(s, "[") {
+		return out
+	}
+	_, trail, ok := strings.Cut(s, "]-")
+	if !ok {
+		return out
+	}
+	segs := strings.Split(trail, "-")
+	for k := len(segs) - 1; k >= 0; k-- {
+		out = append(out, segs[k])
+	}
+	return out
 }
 
 // purpose is one sentence as a verb phrase starting in lower case, or ""
@@ -261,7 +283,8 @@ func restatesName(what string, p nameParts) bool {
 
 // samePurpose reports whether two tools' descriptions start with the same
 // sentence: a sentence sending a request from one to the other would
-// then say nothing.
+// then say nothing. (Two purposes read alike from different sentences
+// are caught where the sentences are made.)
 func samePurpose(a, b *catalog.Tool) bool {
 	sa, sb := leadSentences(a.Description, 1), leadSentences(b.Description, 1)
 	return len(sa) == 1 && len(sb) == 1 && strings.EqualFold(sa[0], sb[0])

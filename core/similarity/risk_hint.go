@@ -297,6 +297,11 @@ func riskFixes(a, b *catalog.Tool, pa, pb nameParts, _ choiceAxis, aNamesB, bNam
 	if samePurpose(a, b) {
 		return nil
 	}
+	// The same purpose read from both descriptions tells them apart by
+	// nothing: only their parameters may then.
+	if wa, wb := purposeOf(a, pa), purposeOf(b, pb); wa != "" && strings.EqualFold(wa, wb) {
+		a, b = purposeless(a), purposeless(b)
+	}
 	var out []Fix
 	if !aNamesB {
 		if s := choiceSentence(b, a, pb); s != "" {
@@ -474,4 +479,12 @@ func orList(ws []string) string {
 		return strings.Join(ws, "")
 	}
 	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}
+
+// purposeless is t with no description to read a purpose from, for
+// choiceSentence: its sentence then rests on its parameters alone.
+func purposeless(t *catalog.Tool) *catalog.Tool {
+	c := *t
+	c.Description = ""
+	return &c
 }

@@ -211,3 +211,24 @@ func TestPurpose(t *testing.T) {
 		}
 	}
 }
+
+// A description that opens with a label and a trail of headings gives its
+// purpose from the last heading that says more than the name; two tools
+// whose purposes read alike get no purpose sentence from them.
+func TestPurposeFromHeadingsAndAlike(t *testing.T) {
+	tools := []*catalog.Tool{
+		{Name: "workplace_v1_workplaceAccessData_search", Description: "[Feishu/Lark]-Workplace-workplace access data-search workplace access data-Get Workplace Access Data, including default workplace and custom workplace"},
+		{Name: "app_usage_overview", Description: "[Lark]-App Usage-Get App Usage Overview-Displays app usage data for a day"},
+		{Name: "app_usage_departmentOverview", Description: "[Lark]-App Usage-Get an overview of department usage-Displays app usage data for a day"},
+	}
+	parts := parseNames(tools)
+	if got := purposeOf(tools[0], parts[0]); got != "get Workplace Access Data, including default workplace and custom workplace" {
+		t.Errorf("purpose from the headings: %q", got)
+	}
+	ax := chooseAxis(parts[1], parts[2], descriptionTerms(tools[1].Description), descriptionTerms(tools[2].Description))
+	for _, f := range riskFixes(tools[1], tools[2], parts[1], parts[2], ax, false, false) {
+		if strings.Contains(f.Sentence, "display app usage data") {
+			t.Errorf("a purpose both read alike became a sentence: %q", f.Sentence)
+		}
+	}
+}
