@@ -12,7 +12,6 @@ import (
 	"toolscope/core/config"
 	"toolscope/core/diff"
 	"toolscope/core/report"
-	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 )
 
@@ -194,7 +193,7 @@ func runDiff(args []string, io stdio) int {
 		} else {
 			var b bytes.Buffer
 			if err = write(&b, o.format); err == nil {
-				err = safefile.Write(o.path, b.Bytes())
+				err = writeReportFile(o.path, b.Bytes())
 			}
 		}
 		if err != nil {

@@ -42,7 +42,7 @@ func TestFirstRun(t *testing.T) {
 		{"a mistyped command", []string{"lnt", "x.json"}, 2, "", `unknown command "lnt" (did you mean lint?)`, "CATALOG"},
 		{"a swap of letters", []string{"lnit"}, 2, "", `unknown command "lnit" (did you mean lint?)`, ""},
 		{"a mistyped command alone", []string{"porbe"}, 2, "", "(did you mean probe?)", ""},
-		{"an unknown word before a catalog", []string{"frobnicate", demoPath}, 2, "", `unknown command "frobnicate" (the commands: check-args, diff, help, init, lint`, ""},
+		{"an unknown word before a catalog", []string{"frobnicate", demoPath}, 2, "", `unknown command "frobnicate" (the commands: cache, check-args, diff, help, init, lint`, ""},
 		{"a lone word that is no file is a catalog that cannot be read", []string{"frobnicate"}, 2, "", "frobnicate: cannot read", "unknown command"},
 		{"a mistyped flag", []string{"lint", "--thresold", "0.5", demoPath}, 2, "", "flag provided but not defined: --thresold (did you mean --threshold?)", ""},
 		{"a flag's prefix", []string{"lint", "--no-simil", demoPath}, 2, "", "(did you mean --no-similarity?)", ""},

@@ -22,7 +22,6 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/report"
-	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
@@ -476,7 +475,7 @@ func writeOutput(o formatOutput, runs []linted, io stdio) error {
 	if err := writeReports(&b, o.format, runs, false); err != nil {
 		return err
 	}
-	return safefile.Write(o.path, b.Bytes())
+	return writeReportFile(o.path, b.Bytes())
 }
 
 // writeReports writes every catalog's report in one format: JSON and SARIF

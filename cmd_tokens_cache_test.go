@@ -4,6 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"toolscope/embed/cache"
 )
 
 // The JSON report's token counts are kept in the cache directory: a second
@@ -17,25 +21,24 @@ func TestLintTokenCountsKeptInCache(t *testing.T) {
 	if code > 1 || first == "" {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "tokens-*.bin"))
-	if len(files) != 1 {
-		t.Fatalf("token count files in the cache: %v", files)
-	}
-	info, err := os.Stat(files[0])
-	if err != nil {
-		t.Fatal(err)
+	path := filepath.Join(dir, cache.StoreName)
+	before := storeTxID(t, path)
+	if before < 0 {
+		t.Fatal("the first run left no store in the cache directory")
 	}
 	for _, c := range []struct {
 		name   string
 		before func()
 		args   []string
+		// writes says whether the run may write to the store.
+		writes bool
 	}{
-		{"warm", nil, args},
-		{"damaged file", func() {
-			data, _ := os.ReadFile(files[0])
-			os.WriteFile(files[0], append([]byte("torn"), data[:len(data)/2]...), 0o600)
-		}, args},
-		{"no cache", nil, []string{"lint", "--no-cache", "--embedder", "mock", "--format", "json", demoPath}},
+		{"warm", nil, args, false},
+		{"damaged store", func() {
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, append([]byte("torn"), data[:len(data)/2]...), 0o600)
+		}, args, true},
+		{"no cache", nil, []string{"lint", "--no-cache", "--embedder", "mock", "--format", "json", demoPath}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.before != nil {
@@ -48,12 +51,30 @@ func TestLintTokenCountsKeptInCache(t *testing.T) {
 			if out != first {
 				t.Errorf("the report differs from the first run's")
 			}
+			after := storeTxID(t, path)
+			if !c.writes && before >= 0 && after != before {
+				t.Errorf("the run wrote to the store (transaction %d, was %d)", after, before)
+			}
+			before = after
 		})
 	}
-	// A warm run appended nothing: every count was read back.
-	if after, err := os.Stat(files[0]); err != nil || after.Size() > info.Size() {
-		t.Errorf("the counts file grew from %d bytes (%v)", info.Size(), err)
+}
+
+// storeTxID is the last transaction of the cache's store at path, -1 when
+// it is no database (damaged, and not read again by this process's meter).
+func storeTxID(t *testing.T, path string) int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		return -1
 	}
+	defer db.Close()
+	tx, err := db.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	return int(tx.ID())
 }
 
 // --no-cache reads and writes no counts.

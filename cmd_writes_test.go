@@ -64,3 +64,51 @@ func TestRefusedWrites(t *testing.T) {
 		t.Errorf("a baseline rewritten in place: %s", stderr)
 	}
 }
+
+// A report may go to a sink the user names (/dev/null, a character
+// device); an output a write would refuse is refused before the analysis:
+// the cache directory stays empty, no token counted.
+func TestOutputsCheckedBeforeTheWork(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cacheDir := filepath.Join(dir, "cache")
+	t.Setenv("TOOLSCOPE_CACHE_DIR", cacheDir)
+	if err := os.WriteFile("tools.json", fixtures.Demo(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("elsewhere.json", "link.json")
+	os.Mkdir("adir", 0o755)
+	full := deviceFull(t, dir)
+	refused := []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--format", "json=link.json"}, "--format json=link.json: not a regular file (a symlink): not replaced"},
+		{[]string{"--format", "sarif=adir"}, "--format sarif=adir: not a regular file (a directory): not replaced"},
+		{[]string{"--format", "json=nodir/r.json"}, "--format json=nodir/r.json: no directory nodir to write it in"},
+		{[]string{"--format", "json=tools.json/r.json"}, "tools.json/r.json: not a directory"},
+		{[]string{"--write-baseline", full}, "not a regular file (a device): not replaced"},
+	}
+	for _, c := range refused {
+		args := append(append([]string{"lint", "--embedder", "mock", "--format", "json"}, c.args...), "tools.json")
+		code, stdout, stderr := runCmd("", args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.err) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.err)
+		}
+		if ents, _ := os.ReadDir(cacheDir); len(ents) != 0 {
+			t.Fatalf("%q: the analysis ran before the refusal (the cache holds %d files)", c.args, len(ents))
+		}
+	}
+	// Sinks: any number of reports, and the run's result; a device that
+	// fails the write (/dev/full) is said in one line.
+	code, _, stderr := runCmd("", "lint", "--embedder", "mock", "--format", "markdown="+full, "tools.json")
+	if code != 2 || !strings.Contains(stderr, "writing the report: write "+full+": no space left on device") {
+		t.Errorf("a full device: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runCmd("", "lint", "--embedder", "mock", "--format", "json=/dev/null", "--format", "sarif=/dev/null", "tools.json"); code != 1 || stderr != "" {
+		t.Errorf("/dev/null twice: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runCmd("", "snapshot", "-o", "/dev/null", "tools.json"); code != 0 {
+		t.Errorf("snapshot -o /dev/null: exit %d, stderr %q", code, stderr)
+	}
+}

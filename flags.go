@@ -7,6 +7,7 @@ import (
 	"fmt"
 	stdlibio "io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -393,10 +394,20 @@ func printHelp(w stdlibio.Writer, usage, summary string, fs *flag.FlagSet) {
 // rewrite (rewrites: --write-baseline the baseline, probe's --write the
 // catalog), never another. Files are compared by identity
 // (safefile.SameFile): through symlinks and hard links, and by resolved
-// path when one does not exist yet.
+// path when one does not exist yet. What a write would refuse after the
+// work (a symlink or a device at the path, no directory for it) is
+// refused here, before it; a report may go to a sink (isSink), which
+// takes any number of them.
 func checkWrites(writes, inputs [][2]string) error {
 	for i, w := range writes {
+		if canSink(w[0]) && isSink(w[1]) {
+			// A sink takes any number of writes and destroys nothing.
+			continue
+		}
 		for _, v := range writes[:i] {
+			if canSink(v[0]) && isSink(v[1]) {
+				continue
+			}
 			if safefile.SameFile(w[1], v[1]) {
 				return fmt.Errorf("%s and %s write the same file", v[0], w[0])
 			}
@@ -409,8 +420,74 @@ func checkWrites(writes, inputs [][2]string) error {
 				return fmt.Errorf("%s would overwrite %s %s", w[0], in[0], in[1])
 			}
 		}
+		if preflighted(w[0]) {
+			if err := writable(w[1]); err != nil {
+				return fmt.Errorf("%s: %w", w[0], err)
+			}
+		}
 	}
 	return nil
+}
+
+// preflighted says whether checkWrites refuses the write named, as the
+// write itself would, before the run: a report, a snapshot and a
+// baseline are (the other writes are checked where they are made).
+func preflighted(name string) bool {
+	return canSink(name) || strings.HasPrefix(name, "--write-baseline ")
+}
+
+// canSink says whether the write named (as checkWrites names them) may go
+// to a sink: a report (--format FORMAT=FILE) or a snapshot (-o FILE) may,
+// a baseline, which is read back, may not.
+func canSink(name string) bool {
+	return strings.HasPrefix(name, "--format ") || strings.HasPrefix(name, "-o ")
+}
+
+// isSink says whether path is a character device named as itself, not
+// through a symlink: /dev/null, a terminal. A report written there is
+// written as a stream, never replaced.
+func isSink(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// writable refuses, before any work, a file that a write would refuse
+// after it: anything but a regular file at path, or no directory for it.
+func writable(path string) error {
+	if err := safefile.Check(path); err != nil {
+		if se, ok := err.(*safefile.Error); ok {
+			return se.Err
+		}
+		return err
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("no directory %s to write it in", dir)
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
+}
+
+// writeReportFile writes a report or a snapshot: to a sink as a stream (isSink),
+// else replacing the file whole (safefile.Write).
+func writeReportFile(path string, data []byte) error {
+	if !isSink(path) {
+		return safefile.Write(path, data)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // rewrites is, by flag, the input a write exists to replace.

@@ -27,9 +27,20 @@ func signalWhenListing(t *testing.T, pidFile string, sig syscall.Signal, done <-
 	t.Helper()
 	guard := make(chan os.Signal, 16)
 	signal.Notify(guard, sig)
-	t.Cleanup(func() { signal.Stop(guard) })
+	// The guard stays until the sender has returned: a send racing the
+	// close of done would otherwise reach a process no longer catching
+	// sig, and end the test binary ("signal: hangup").
+	finished := make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-finished:
+		case <-time.After(10 * time.Second):
+		}
+		signal.Stop(guard)
+	})
 	pidc := make(chan int, 1)
 	go func() {
+		defer close(finished)
 		pid := 0
 		for pid == 0 {
 			select {
@@ -44,6 +55,11 @@ func signalWhenListing(t *testing.T, pidFile string, sig syscall.Signal, done <-
 		}
 		pidc <- pid
 		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
 			_ = syscall.Kill(os.Getpid(), sig)
 			select {
 			case <-done:

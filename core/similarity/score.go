@@ -305,7 +305,10 @@ func (s *Scores) scoreAll(ctx context.Context, opts Options) error {
 	if s.scoring != ScoringCosine {
 		k := max(1, min(opts.Adaptive.K, len(s.tools)-1))
 		s.k = k
-		first, err := s.geo.run(ctx, want{rank: -1, floor: noFloor, neighbors: k, byAffinity: true}, progress)
+		// It keeps no verdict pairs: no floor, across servers either (a
+		// merged catalog's pairs are nearly all across servers, and a
+		// zero floor there kept every one of them).
+		first, err := s.geo.run(ctx, want{rank: -1, floor: noFloor, crossFloor: noFloor, crossThreshold: noFloor, crossWatch: noFloor, neighbors: k, byAffinity: true}, progress)
 		if err != nil {
 			return err
 		}
@@ -517,7 +520,11 @@ func parallel(n, size int, fn func(lo, hi int)) { par.Chunks(n, size, fn) }
 func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 	pair := s.pairs([]scored{p})[0]
 	ax := axisOf(s.words[p.i], s.words[p.j])
-	f := PairFinding{Kind: kind, Pair: pair, Hint: hintText(ax, pair.A, pair.B), Axis: ax}
+	f := PairFinding{Kind: kind, Pair: pair, Axis: ax}
+	if s.scoring != ScoringRisk {
+		// The risk scoring writes a hint of its own below.
+		f.Hint = hintText(ax, pair.A, pair.B)
+	}
 	if th.CrossServer > 0 && !th.ReportOnly() && s.geo.crossing(p.i, p.j) {
 		f.Band = BandCrossServer
 	}

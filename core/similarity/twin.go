@@ -115,24 +115,86 @@ func coreTraits(ca, cb []string) TwinTraits {
 
 // twinNames is a merged catalog's name cores, worked out once, for the
 // kernel to tell which cross-server pairs under the watch floor the
-// evidence could lift to the start.
+// evidence could lift to the start. A merged catalog of many small
+// servers asks it of nearly every pair, so each core is kept as sorted
+// word ids too (its set, and its object's), and a pair's traits are read
+// from those without allocating.
 type twinNames struct {
 	cores [][]string
-	bonus TwinTraits
+	// set and obj are each core's words and its object's (objectOf), as
+	// sorted distinct ids; verb says which ids are verbs.
+	set, obj [][]int32
+	verb     []bool
+	bonus    TwinTraits
 }
 
 func newTwinNames(tools []*catalog.Tool, bonus TwinTraits) *twinNames {
-	t := &twinNames{cores: make([][]string, len(tools)), bonus: bonus}
+	t := &twinNames{cores: make([][]string, len(tools)), set: make([][]int32, len(tools)), obj: make([][]int32, len(tools)), bonus: bonus}
+	ids := map[string]int32{}
+	idsOf := func(words []string) []int32 {
+		out := make([]int32, 0, len(words))
+		for _, w := range words {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(ids))
+				ids[w] = id
+				t.verb = append(t.verb, isVerb(w))
+			}
+			out = append(out, id)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
 	for k, tl := range tools {
-		t.cores[k] = nameCore(tl.OwnName(), tl.Server)
+		core := nameCore(tl.OwnName(), tl.Server)
+		t.cores[k] = core
+		if len(core) > 0 {
+			t.set[k], t.obj[k] = idsOf(core), idsOf(objectOf(core))
+		}
 	}
 	return t
+}
+
+// traits are coreTraits of tools i and j's cores.
+func (t *twinNames) traits(i, j int32) TwinTraits {
+	var x TwinTraits
+	a, b := t.set[i], t.set[j]
+	if len(a) == 0 || len(b) == 0 {
+		return x
+	}
+	if slices.Equal(a, b) {
+		x[TraitSameName] = 1
+	}
+	if slices.Equal(t.obj[i], t.obj[j]) {
+		x[TraitSameObject] = 1
+	}
+	if x[TraitSameName] == 0 && x[TraitSameObject] == 0 {
+		// Shared words, all of them verbs.
+		shared, onlyVerbs := false, true
+		for p, q := 0, 0; p < len(a) && q < len(b); {
+			switch {
+			case a[p] < b[q]:
+				p++
+			case a[p] > b[q]:
+				q++
+			default:
+				shared = true
+				onlyVerbs = onlyVerbs && t.verb[a[p]]
+				p++
+				q++
+			}
+		}
+		if shared && onlyVerbs {
+			x[TraitVerbOnly] = 1
+		}
+	}
+	return x
 }
 
 // reaches reports whether pair p, were it each tool's best match, could
 // reach start with its names' evidence.
 func (t *twinNames) reaches(p scored, start float64) bool {
-	x := coreTraits(t.cores[p.i], t.cores[p.j])
+	x := t.traits(p.i, p.j)
 	if t.bonus[TraitMutual] > 0 {
 		x[TraitMutual] = 1
 	}

@@ -1,6 +1,10 @@
 package similarity
 
-import "testing"
+import (
+	"testing"
+
+	"toolscope/core/catalog"
+)
 
 func TestNameTraits(t *testing.T) {
 	for _, tc := range []struct {
@@ -90,4 +94,49 @@ func TestTwinReason(t *testing.T) {
 	if len(rs) != MaxReasons || rs[0].Text != "twin" || rs[2].Text != "b" {
 		t.Errorf("reasons %v: want the twin reason first, %d kept", rs, MaxReasons)
 	}
+}
+
+// twinNames.traits, read from word ids, is coreTraits for every pair of
+// names: the table's, and names that repeat a word or are all verbs.
+func TestTwinNamesTraitsAreCoreTraits(t *testing.T) {
+	names := [][2]string{
+		{"delete_branch", "neon-mcp-server"}, {"delete_branch", "supabase-mcp-server"}, {"tavily_map", "tavily-mcp"},
+		{"firecrawl_map", "firecrawl-mcp"}, {"web_search_exa", "exa-mcp-server"}, {"searxng_web_search", "mcp-searxng"},
+		{"run_sql", "neon"}, {"execute_sql", "supabase"}, {"fetch_pages", "a"}, {"read_page", "b"}, {"findUsers", "a"},
+		{"query-user", "b"}, {"list_projects", "a"}, {"describe_project", "b"}, {"get", "server-redis"},
+		{"get_timestamp", "time-mcp"}, {"delete_entities", "server-memory"}, {"delete", "server-redis"},
+		{"tavily_extract", "tavily-mcp"}, {"scrape_as_markdown", "brightdata-mcp"}, {"tavily", "tavily"},
+		{"get_get_user", "c"}, {"user_user", "d"}, {"get_list", "e"}, {"list_get", "f"}, {"set_send", "g"},
+		{"send", "h"}, {"take_screenshot", "i"}, {"take", "j"}, {"", "k"},
+	}
+	tools := make([]*catalog.Tool, len(names))
+	for k, n := range names {
+		tools[k] = &catalog.Tool{Name: n[0], Server: n[1]}
+	}
+	tn := newTwinNames(tools, TwinTraits{})
+	seen := map[TwinTraits]bool{}
+	for i := range tools {
+		for j := range tools {
+			want := coreTraits(tn.cores[i], tn.cores[j])
+			seen[want] = true
+			if got := tn.traits(int32(i), int32(j)); got != want {
+				t.Errorf("%s on %s, %s on %s: traits %v, coreTraits %v", names[i][0], names[i][1], names[j][0], names[j][1], got, want)
+			}
+		}
+	}
+	if len(seen) < 4 {
+		t.Fatalf("the names meet only %d kinds of evidence", len(seen))
+	}
+}
+
+func FuzzTwinNamesTraits(f *testing.F) {
+	f.Add("get_user", "a", "fetch_users", "b")
+	f.Add("delete", "x", "delete_entities", "y")
+	f.Fuzz(func(t *testing.T, a, sa, b, sb string) {
+		tools := []*catalog.Tool{{Name: a, Server: sa}, {Name: b, Server: sb}}
+		tn := newTwinNames(tools, TwinTraits{})
+		if got, want := tn.traits(0, 1), coreTraits(tn.cores[0], tn.cores[1]); got != want {
+			t.Fatalf("traits %v, coreTraits %v", got, want)
+		}
+	})
 }

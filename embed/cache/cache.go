@@ -2,30 +2,25 @@
 // disk, keyed by the embedder's identity and a hash of the text, so a re-lint
 // pays only for the descriptions that changed.
 //
-// The disk side is one append-only file of checksummed records per embedder
-// identity (see file.go). A damaged or truncated file is never fatal: what is
-// intact is used, the rest is embedded again, and the file is rewritten
-// clean. Any disk trouble leaves the cache working in memory.
+// The disk side is one bbolt database per cache directory (store.go), read
+// key by key and bounded by a size cap with least-recently-used eviction. A
+// damaged entry is a miss and a damaged database is started afresh; any
+// disk trouble leaves the cache working in memory. The append-only files
+// of the versions before (file.go) are moved into it once.
 package cache
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 
-	"toolscope/core/safefile"
 	"toolscope/embed"
 )
 
 // EnvDir is the environment variable that moves the cache directory.
 const EnvDir = "TOOLSCOPE_CACHE_DIR"
-
-// DefaultMaxFileBytes bounds one cache file: a file found larger than this
-// is started afresh (a cache that only grows must stop somewhere).
-const DefaultMaxFileBytes = 256 << 20
 
 // Options configure Wrap.
 type Options struct {
@@ -34,8 +29,9 @@ type Options struct {
 	// Disabled turns the cache off (--no-cache): Wrap returns the embedder
 	// unchanged.
 	Disabled bool
-	// MaxFileBytes overrides DefaultMaxFileBytes when positive.
-	MaxFileBytes int64
+	// MaxBytes caps the store's entries when positive; else EnvMaxMB, else
+	// DefaultMaxBytes.
+	MaxBytes int64
 }
 
 // Identifier is implemented by embedders whose vectors depend on more than
@@ -63,7 +59,7 @@ type Stats struct {
 	// Hits counts texts answered from the cache, Misses texts handed to the
 	// embedder (each distinct text once per call).
 	Hits, Misses int
-	// Path is the cache file, "" when the cache lives in memory only.
+	// Path is the store's file, "" when the cache lives in memory only.
 	Path string
 	// DiskErr is the last disk problem met; the cache keeps working in
 	// memory meanwhile.
@@ -75,12 +71,16 @@ type Stats struct {
 type Cache struct {
 	inner    embed.Embedder
 	identity string
-	path     string
-	maxBytes int64
 
-	mu     sync.Mutex
-	loaded bool
-	mem    map[key][]float32
+	// db is the directory's store (nil: memory only), bucket the part of
+	// it this cache keeps.
+	db     *store
+	bucket byte
+
+	mu  sync.Mutex
+	mem map[key][]float32
+	// asked holds the keys already looked up in the store this process.
+	asked map[key]bool
 	// dims is the vector length served so far, for an embedder that does not
 	// know its own until it has answered once.
 	dims  int
@@ -92,12 +92,9 @@ func Wrap(e embed.Embedder, opts Options) embed.Embedder {
 	if opts.Disabled {
 		return e
 	}
-	c := &Cache{inner: e, identity: e.ID(), maxBytes: opts.MaxFileBytes, mem: map[key][]float32{}}
+	c := &Cache{inner: e, identity: e.ID(), bucket: idVectors, mem: map[key][]float32{}, asked: map[key]bool{}}
 	if id, ok := e.(Identifier); ok {
 		c.identity = id.CacheID()
-	}
-	if c.maxBytes <= 0 {
-		c.maxBytes = DefaultMaxFileBytes
 	}
 	dir := opts.Dir
 	if dir == "" {
@@ -107,8 +104,8 @@ func Wrap(e embed.Embedder, opts Options) embed.Embedder {
 			return c
 		}
 	}
-	c.path = filepath.Join(dir, fileName(c.identity))
-	c.stats.Path = c.path
+	c.db = newStore(dir, opts.MaxBytes)
+	c.stats.Path = c.db.path
 	return c
 }
 
@@ -154,7 +151,7 @@ func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	}
 
 	c.mu.Lock()
-	c.load()
+	c.fetch(keys)
 	found := make([][]float32, len(texts))
 	var missTexts []string
 	var missKeys []key
@@ -210,12 +207,13 @@ func (c *Cache) fits(n int) bool {
 	return n == want
 }
 
-// store keeps fresh vectors in memory and appends them to the file in one
-// write.
+// store keeps fresh vectors in memory and writes them to the store in one
+// transaction.
 func (c *Cache) store(keys []key, vecs [][]float32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var buf []byte
+	var wkeys []key
+	var wvecs [][]float32
 	for i, k := range keys {
 		v := append([]float32(nil), vecs[i]...)
 		c.mem[k] = v
@@ -223,115 +221,45 @@ func (c *Cache) store(keys []key, vecs [][]float32) {
 			c.dims = len(v)
 		}
 		if len(v) >= 1 && len(v) <= MaxDims {
-			buf = appendRecord(buf, k, v)
+			wkeys = append(wkeys, k)
+			wvecs = append(wvecs, v)
 		}
 	}
-	if c.path == "" || len(buf) == 0 {
+	if c.db == nil || len(wkeys) == 0 {
 		return
 	}
-	if err := appendFile(c.path, buf); err != nil {
+	if err := c.db.write(c.bucket, wkeys, wvecs); err != nil {
 		c.stats.DiskErr = err
 	}
 }
 
-// load reads the cache file once. A damaged file has its intact records
-// kept and is rewritten clean; an oversized one is started afresh. Called
-// with mu held.
-func (c *Cache) load() {
-	if c.loaded || c.path == "" {
+// fetch fills the memory with the stored entries of keys it does not hold
+// yet, reading only those from the store. Called with mu held.
+func (c *Cache) fetch(keys []key) {
+	if c.db == nil {
 		return
 	}
-	c.loaded = true
-	info, err := os.Stat(c.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return
-	}
-	if err != nil {
-		c.stats.DiskErr = fmt.Errorf("vector cache %s: %w", c.path, err)
-		return
-	}
-	// Appends and rewrites hold the directory's lock, so this read never
-	// sees another process's append half done (which would read as damage
-	// and be rewritten away) and no append lands in a file being replaced.
-	unlock, err := safefile.Lock(c.path)
-	if err != nil {
-		c.stats.DiskErr = fmt.Errorf("vector cache: %w", err)
-		return
-	}
-	defer unlock()
-	if info.Size() > c.maxBytes {
-		if err := replaceFile(c.path, nil); err != nil {
-			c.stats.DiskErr = err
+	var want []key
+	seen := map[key]bool{}
+	for _, k := range keys {
+		if _, ok := c.mem[k]; !ok && !seen[k] && !c.asked[k] {
+			seen[k] = true
+			want = append(want, k)
 		}
+	}
+	if len(want) == 0 {
 		return
 	}
-	data, err := os.ReadFile(c.path)
+	vecs, err := c.db.lookup(c.bucket, want)
 	if err != nil {
-		c.stats.DiskErr = fmt.Errorf("vector cache %s: %w", c.path, err)
-		return
-	}
-	damaged := decode(data, func(k key, vec []float32) { c.mem[k] = vec })
-	if !damaged {
-		return
-	}
-	var clean []byte
-	for k, v := range c.mem {
-		clean = appendRecord(clean, k, v)
-	}
-	if err := replaceFile(c.path, clean); err != nil {
 		c.stats.DiskErr = err
 	}
-}
-
-// appendFile adds data at the end of path with a single write, creating the
-// file and its directory as needed.
-func appendFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("vector cache: %w", err)
+	for i, k := range want {
+		c.asked[k] = true
+		if vecs[i] != nil {
+			c.mem[k] = vecs[i]
+		}
 	}
-	unlock, err := safefile.Lock(path)
-	if err != nil {
-		return fmt.Errorf("vector cache: %w", err)
-	}
-	defer unlock()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("vector cache: %w", err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("vector cache: append to %s: %w", path, err)
-	}
-	return nil
-}
-
-// replaceFile swaps in new contents atomically (a temporary file renamed
-// over the old one), so a reader sees the old file or the new, never half.
-// Callers hold the directory's lock, so no append is lost to the swap.
-func replaceFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("vector cache: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".rewrite-*")
-	if err != nil {
-		return fmt.Errorf("vector cache: %w", err)
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("vector cache: rewrite %s: %w", path, err)
-	}
-	return nil
 }
 
 // copyAll returns the vectors in one fresh block, so callers may change

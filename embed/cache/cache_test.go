@@ -11,8 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"toolscope/embed"
 )
@@ -122,16 +126,34 @@ func statsOf(t *testing.T, e embed.Embedder) Stats {
 	return c.Stats()
 }
 
-// fileRecords decodes the cache file and reports its keys and damage.
-func fileRecords(t *testing.T, path string) (map[key][]float32, bool) {
+// storeRecords reads every intact entry of a bucket of the store in dir.
+func storeRecords(t *testing.T, dir string, id byte) map[key][]float32 {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	db, err := bolt.Open(filepath.Join(dir, StoreName), 0o600, &bolt.Options{ReadOnly: true})
 	if err != nil {
-		t.Fatalf("read cache file: %v", err)
+		t.Fatalf("open the store: %v", err)
 	}
+	defer db.Close()
 	recs := map[key][]float32{}
-	damaged := decode(data, func(k key, v []float32) { recs[k] = v })
-	return recs, damaged
+	err = db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketName(id))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			vec, ok := decodeValue(v)
+			if !ok || len(k) != keySize {
+				t.Errorf("a damaged entry %x", k)
+				return nil
+			}
+			recs[key(k)] = vec
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
 
 func TestWarmRunEmbedsNothing(t *testing.T) {
@@ -293,23 +315,17 @@ func TestWrongLengthEntriesAreMisses(t *testing.T) {
 	}
 }
 
-func TestDamagedFileIsSalvagedAndRewritten(t *testing.T) {
+func TestDamagedStoreIsStartedAfresh(t *testing.T) {
 	in := texts(20, "damage")
 	cases := []struct {
 		name   string
 		damage func(data []byte) []byte
-		// lost is how many texts must be embedded again at most.
-		lost int
 	}{
-		{"bit flip inside one record", func(d []byte) []byte { d[len(d)/2] ^= 0x40; return d }, 1},
-		{"truncated tail", func(d []byte) []byte { return d[:len(d)-7] }, 1},
-		{"torn record in the middle", func(d []byte) []byte {
-			rec := len(d) / len(in)
-			return append(append(append([]byte{}, d[:5*rec]...), d[5*rec:5*rec+30]...), d[5*rec:]...)
-		}, 0},
-		{"garbage prefix", func(d []byte) []byte { return append([]byte("not a cache file\n"), d...) }, 0},
-		{"all garbage", func(d []byte) []byte { return bytes.Repeat([]byte{0x89, 'T', 'V', '1', 0xff}, 100) }, len(in)},
-		{"empty", func([]byte) []byte { return nil }, len(in)},
+		{"truncated", func(d []byte) []byte { return d[:len(d)/2] }},
+		{"garbage", func(d []byte) []byte { return bytes.Repeat([]byte("not a database "), 1000) }},
+		{"zeroed meta pages", func(d []byte) []byte { clear(d[:8192]); return d }},
+		{"empty", func([]byte) []byte { return nil }},
+		{"an old cache file's bytes", func([]byte) []byte { return appendRecord(nil, keyOf("fake", "x"), []float32{1}) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -326,34 +342,206 @@ func TestDamagedFileIsSalvagedAndRewritten(t *testing.T) {
 			}
 
 			f := &fake{id: "fake", dims: 8}
-			e := Wrap(f, Options{Dir: dir})
+			got := mustEmbed(t, Wrap(f, Options{Dir: dir}), in)
+			for i, v := range got {
+				if !sameBits(v, vectorOf(in[i], 8)) {
+					t.Fatalf("vector %d is wrong after damage", i)
+				}
+			}
+			// The next run has the store back whole.
+			again := &fake{id: "fake", dims: 8}
+			e := Wrap(again, Options{Dir: dir})
 			mustEmbed(t, e, in)
-			if got := len(f.embedded()); got > tc.lost {
-				t.Fatalf("re-embedded %d texts, want at most %d", got, tc.lost)
+			if n := len(again.embedded()); n != 0 {
+				t.Fatalf("the run after the damaged one embedded %d texts, want 0", n)
 			}
 			if s := statsOf(t, e); s.DiskErr != nil {
-				t.Fatalf("disk error after salvage: %v", s.DiskErr)
+				t.Fatalf("disk error after starting afresh: %v", s.DiskErr)
 			}
-			recs, damaged := fileRecords(t, path)
-			if damaged {
-				t.Fatal("cache file still damaged after the run")
-			}
-			if len(recs) != len(in) {
-				t.Fatalf("cache file holds %d records, want %d", len(recs), len(in))
+			if recs := storeRecords(t, dir, idVectors); len(recs) != len(in) {
+				t.Fatalf("the store holds %d entries, want %d", len(recs), len(in))
 			}
 		})
 	}
 }
 
-func TestOversizedFileStartsAfresh(t *testing.T) {
+// A damaged entry (its checksum fails) is a miss, embedded again and
+// rewritten; the others are served.
+func TestDamagedEntryIsAMiss(t *testing.T) {
 	dir := t.TempDir()
-	mustEmbed(t, Wrap(&fake{id: "fake", dims: 64}, Options{Dir: dir}), texts(10, "big"))
-	f := &fake{id: "fake", dims: 64}
-	e := Wrap(f, Options{Dir: dir, MaxFileBytes: 1000})
-	mustEmbed(t, e, []string{"fresh"})
-	recs, _ := fileRecords(t, statsOf(t, e).Path)
-	if len(recs) != 1 {
-		t.Fatalf("cache file holds %d records after starting afresh, want 1", len(recs))
+	in := texts(5, "entry")
+	mustEmbed(t, Wrap(&fake{id: "fake", dims: 8}, Options{Dir: dir}), in)
+	db, err := bolt.Open(filepath.Join(dir, StoreName), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := keyOf("fake", in[2])
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketVectors)
+		v := append([]byte(nil), b.Get(k[:])...)
+		v[9] ^= 0x10
+		return b.Put(k[:], v)
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{id: "fake", dims: 8}
+	got := mustEmbed(t, Wrap(f, Options{Dir: dir}), in)
+	if e := f.embedded(); len(e) != 1 || e[0] != in[2] {
+		t.Fatalf("embedded %q, want only the damaged entry's text", e)
+	}
+	if !sameBits(got[2], vectorOf(in[2], 8)) {
+		t.Fatal("the damaged entry's vector was served")
+	}
+	if recs := storeRecords(t, dir, idVectors); !sameBits(recs[k], vectorOf(in[2], 8)) {
+		t.Fatal("the damaged entry was not rewritten")
+	}
+}
+
+// Past its cap the store drops the least recently used entries, down to
+// three quarters of the cap, and its file stops growing.
+func TestCapEvictsLeastRecentlyUsed(t *testing.T) {
+	clock := time.Unix(1_800_000_000, 0)
+	defer func(n func() time.Time) { now = n }(now)
+	now = func() time.Time { return clock }
+	dir := t.TempDir()
+	const dims = 64
+	per := int64(4+4*dims) + entryOverhead
+	maxBytes := 100 * per // room for 100 entries
+	wrap := func(f *fake) embed.Embedder { return Wrap(f, Options{Dir: dir, MaxBytes: maxBytes}) }
+
+	old, kept := texts(40, "old"), texts(40, "kept")
+	mustEmbed(t, wrap(&fake{id: "fake", dims: dims}), old)
+	clock = clock.Add(time.Minute)
+	mustEmbed(t, wrap(&fake{id: "fake", dims: dims}), kept)
+	// Two hours on, "old" is used again and so becomes the recent one.
+	clock = clock.Add(2 * time.Hour)
+	mustEmbed(t, wrap(&fake{id: "fake", dims: dims}), old)
+	clock = clock.Add(time.Minute)
+	fresh := texts(30, "fresh") // 110 entries: over the cap
+	mustEmbed(t, wrap(&fake{id: "fake", dims: dims}), fresh)
+
+	recs := storeRecords(t, dir, idVectors)
+	if int64(len(recs))*per > maxBytes*3/4 {
+		t.Fatalf("%d entries left, want at most three quarters of the cap (%d)", len(recs), maxBytes*3/4/per)
+	}
+	for _, set := range [][]string{old, fresh} {
+		for _, s := range set {
+			if _, ok := recs[keyOf("fake", s)]; !ok {
+				t.Fatalf("recently used %q was evicted", s)
+			}
+		}
+	}
+	evicted := 0
+	for _, s := range kept {
+		if _, ok := recs[keyOf("fake", s)]; !ok {
+			evicted++
+		}
+	}
+	if evicted == 0 {
+		t.Fatal("no least recently used entry was evicted")
+	}
+
+	// Many more rounds, each over the cap: the file stops growing, its
+	// freed pages used again.
+	size := func() int64 {
+		info, err := os.Stat(filepath.Join(dir, StoreName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Size()
+	}
+	var settled int64
+	for round := range 60 {
+		clock = clock.Add(time.Minute)
+		mustEmbed(t, wrap(&fake{id: "fake", dims: dims}), texts(50, fmt.Sprintf("round%d", round)))
+		if round == 19 {
+			settled = size()
+		}
+	}
+	if got := size(); got > settled {
+		t.Fatalf("the store's file grew from %d to %d bytes with its entries capped", settled, got)
+	}
+	if n := len(storeRecords(t, dir, idVectors)); int64(n)*per > maxBytes {
+		t.Fatalf("%d entries kept, over the cap", n)
+	}
+}
+
+// A warm run within the hour of the last writes nothing; one later marks
+// its entries used.
+func TestWarmRunWritesOnlyStaleUses(t *testing.T) {
+	clock := time.Unix(1_800_000_000, 0)
+	defer func(n func() time.Time) { now = n }(now)
+	now = func() time.Time { return clock }
+	dir := t.TempDir()
+	in := texts(10, "touch")
+	mustEmbed(t, Wrap(&fake{id: "fake", dims: 8}, Options{Dir: dir}), in)
+	txid := func() int {
+		db, err := bolt.Open(filepath.Join(dir, StoreName), 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		tx, err := db.Begin(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		return int(tx.ID())
+	}
+	before := txid()
+	clock = clock.Add(30 * time.Minute)
+	mustEmbed(t, Wrap(&fake{id: "fake", dims: 8}, Options{Dir: dir}), in)
+	if txid() != before {
+		t.Fatal("a warm run within the hour wrote to the store")
+	}
+	clock = clock.Add(time.Hour)
+	mustEmbed(t, Wrap(&fake{id: "fake", dims: 8}, Options{Dir: dir}), in)
+	if txid() == before {
+		t.Fatal("a warm run an hour and a half later did not mark its entries used")
+	}
+}
+
+// The append-only files of the version before are moved into the store on
+// first use, and removed: the first run after an upgrade is warm.
+func TestOldFilesAreMigrated(t *testing.T) {
+	dir := t.TempDir()
+	in := texts(12, "old")
+	var vecs, counts []byte
+	for _, s := range in {
+		vecs = appendRecord(vecs, keyOf("fake", s), vectorOf(s, 16))
+		counts = appendRecord(counts, keyOf("tok", s), []float32{float32(len(s))})
+	}
+	vecs = append(vecs, "torn tail"...)
+	vfile := filepath.Join(dir, fileName("fake"))
+	tfile := filepath.Join(dir, "tokens-"+strings.TrimPrefix(fileName("tok"), "vectors-"))
+	if err := os.WriteFile(vfile, vecs, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tfile, counts, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{id: "fake", dims: 16}
+	got := mustEmbed(t, Wrap(f, Options{Dir: dir}), in)
+	if n := len(f.embedded()); n != 0 {
+		t.Fatalf("the first run after the upgrade embedded %d texts, want 0", n)
+	}
+	for i, v := range got {
+		if !sameBits(v, vectorOf(in[i], 16)) {
+			t.Fatalf("migrated vector %d differs", i)
+		}
+	}
+	c := NewCounts(Options{Dir: dir})
+	for i, n := range c.LookupCounts("tok", in) {
+		if n != len(in[i]) {
+			t.Fatalf("migrated count of %q = %d, want %d", in[i], n, len(in[i]))
+		}
+	}
+	for _, p := range []string{vfile, tfile} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("old file %s left behind (%v)", filepath.Base(p), err)
+		}
 	}
 }
 
@@ -387,7 +575,7 @@ func TestDefaultDir(t *testing.T) {
 	}
 }
 
-func TestFileNameKeepsIdentitiesApart(t *testing.T) {
+func TestOldFileNamesKeepIdentitiesApart(t *testing.T) {
 	a, b := fileName("openai:m@http://a/v1"), fileName("openai:m@http://b/v1")
 	if a == b {
 		t.Fatalf("two identities share the file %q", a)
@@ -399,7 +587,7 @@ func TestFileNameKeepsIdentitiesApart(t *testing.T) {
 
 // TestConcurrentWriters has several caches on one directory (separate
 // handles, as separate runs would be) embed overlapping texts at once: the
-// file must end up intact and complete.
+// store must end up intact and complete.
 func TestConcurrentWriters(t *testing.T) {
 	dir := t.TempDir()
 	const writers = 6
@@ -418,10 +606,7 @@ func TestConcurrentWriters(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	recs, damaged := fileRecords(t, filepath.Join(dir, fileName("fake")))
-	if damaged {
-		t.Fatal("concurrent writers damaged the cache file")
-	}
+	recs := storeRecords(t, dir, idVectors)
 	if len(recs) != 3*10*20 {
 		t.Fatalf("cache file holds %d distinct records, want %d", len(recs), 3*10*20)
 	}
@@ -467,10 +652,7 @@ func TestConcurrentProcesses(t *testing.T) {
 			t.Fatalf("writer process: %v", err)
 		}
 	}
-	recs, damaged := fileRecords(t, filepath.Join(dir, fileName("fake")))
-	if damaged {
-		t.Fatal("concurrent processes damaged the cache file")
-	}
+	recs := storeRecords(t, dir, idVectors)
 	if len(recs) != 3*40*25 {
 		t.Fatalf("cache file holds %d records, want %d", len(recs), 3*40*25)
 	}

@@ -1,20 +1,14 @@
 package cache
 
-import (
-	"path/filepath"
-	"strings"
-	"sync"
-)
+import "sync"
 
 // Counts keeps token counts beside the vectors, keyed like them by a hash
 // of the counting's identity (the encoding and the tokenizer's version)
-// and the text: one file per identity in the cache directory, of the
-// vectors' records, each a one-element vector holding the count. It is a
-// tokens.Store; a nil *Counts stores nothing.
+// and the text: in the store's "counts" bucket, each a one-element vector
+// holding the count. It is a tokens.Store; a nil *Counts stores nothing.
 type Counts struct {
-	dir      string
-	maxBytes int64
-	diskErr  error
+	db      *store
+	diskErr error
 
 	mu    sync.Mutex
 	files map[string]*Cache
@@ -31,12 +25,13 @@ func NewCounts(opts Options) *Counts {
 	if opts.Disabled {
 		return nil
 	}
-	c := &Counts{dir: opts.Dir, maxBytes: opts.MaxFileBytes, files: map[string]*Cache{}}
-	if c.maxBytes <= 0 {
-		c.maxBytes = DefaultMaxFileBytes
+	c := &Counts{files: map[string]*Cache{}}
+	dir := opts.Dir
+	if dir == "" {
+		dir, c.diskErr = DefaultDir()
 	}
-	if c.dir == "" {
-		c.dir, c.diskErr = DefaultDir()
+	if c.diskErr == nil {
+		c.db = newStore(dir, opts.MaxBytes)
 	}
 	return c
 }
@@ -47,21 +42,15 @@ func (c *Counts) file(identity string) *Cache {
 	defer c.mu.Unlock()
 	f := c.files[identity]
 	if f == nil {
-		f = &Cache{identity: identity, maxBytes: c.maxBytes, mem: map[key][]float32{}}
+		f = &Cache{identity: identity, db: c.db, bucket: idCounts, mem: map[key][]float32{}, asked: map[key]bool{}}
 		if c.diskErr != nil {
 			f.stats.DiskErr = c.diskErr
 		} else {
-			f.path = filepath.Join(c.dir, countsFileName(identity))
-			f.stats.Path = f.path
+			f.stats.Path = c.db.path
 		}
 		c.files[identity] = f
 	}
 	return f
-}
-
-// countsFileName names the file of an identity's counts.
-func countsFileName(identity string) string {
-	return "tokens-" + strings.TrimPrefix(fileName(identity), "vectors-")
 }
 
 // LookupCounts returns the stored count of each text under identity, -1
@@ -78,7 +67,7 @@ func (c *Counts) LookupCounts(identity string, texts []string) []int {
 	f := c.file(identity)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.load()
+	f.fetch(keys)
 	for i, k := range keys {
 		out[i] = -1
 		if v, ok := f.mem[k]; ok && len(v) == 1 && v[0] >= 0 && v[0] <= maxCount && v[0] == float32(int(v[0])) {
@@ -109,9 +98,6 @@ func (c *Counts) KeepCounts(identity string, texts []string, counts []int) {
 		return
 	}
 	f := c.file(identity)
-	f.mu.Lock()
-	f.load()
-	f.mu.Unlock()
 	f.store(keysOf(identity, keep), vecs)
 }
 

@@ -10,9 +10,11 @@ import (
 	"strings"
 )
 
-// The on-disk format is a plain sequence of self-checking records, one file
-// per embedder identity and no file header, so that any number of processes
-// can append to it at once and a reader can skip whatever is damaged:
+// The format before the store (store.go), read now only to move its
+// entries into the store: a plain sequence of self-checking records, one
+// file per embedder identity and no file header, so that any number of
+// processes could append to it at once and a reader can skip whatever is
+// damaged:
 //
 //	marker  4 bytes  "\x89TV1"
 //	dims    uint32   little-endian, 1..MaxDims
