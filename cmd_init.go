@@ -122,7 +122,7 @@ similarity:
   # embed-url: https://...    # for openai:MODEL
   # scoring: %s              # %s
   # threshold: 0.5            # default: the embedder's calibration; off = report-only
-  # watch-band: 0.1           # default: the embedder's calibration
+  # review-band: 0.1           # default: the embedder's calibration
   # rank-limit: %d
 
 # Pairs reviewed and accepted as distinct: their verdict no longer fails the

@@ -73,6 +73,8 @@ type lintRun struct {
 	// failOn holds "review" (review pairs fail the gate) and "stale"
 	// (config and baseline entries that matched nothing fail the run).
 	failOn listFlag
+	// fix applies the findings' fixes to the catalog files (--fix).
+	fix bool
 	// merge lints the catalogs as one, as a host that is given all of
 	// them sees them.
 	merge bool
@@ -91,6 +93,7 @@ func runLint(args []string, io stdio) int {
 	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no review pairs (the gate is unchanged)")
 	fs.IntVar(&lr.maxWarnings, "max-warnings", -1, "fail when the run has more than `N` warnings, over every catalog (-1: no limit)")
 	fs.Var(&lr.failOn, "fail-on", "`LIST` of what else fails the gate: review (the review pairs), stale (a config ignore or accept entry, or a baseline entry, that matched nothing)")
+	fs.BoolVar(&lr.fix, "fix", false, "apply the findings' fixes to each catalog file, keeping its other bytes, then lint it again (docs/lint.md#fixes)")
 	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory, or its file name when catalogs share a directory)")
 	lr.probe = addProbeGateFlags(fs)
 	jf := addJudgeFlags(fs)
@@ -166,11 +169,17 @@ func runLint(args []string, io stdio) int {
 	if err := lr.probe.check(len(targets), lr.merge); err != nil {
 		return usageError(io, "lint", err.Error())
 	}
-	// The JSON output shows every tool's token count; counting is paid
-	// only for it.
-	f.measureTokens = f.format == "json"
+	for _, t := range targets {
+		if why := fixableArg(t.arg, f.live, lr.merge && len(targets) > 1); lr.fix && why != "" {
+			return usageError(io, "lint", why)
+		}
+	}
+	// The JSON output shows every tool's token count, and the reports a
+	// person reads state the catalog's size first; counting is paid only
+	// for them.
+	f.measureTokens = measuresTokens(f.format)
 	for _, o := range f.outputs {
-		f.measureTokens = f.measureTokens || o.format == "json"
+		f.measureTokens = f.measureTokens || measuresTokens(o.format)
 	}
 	var base *baseline.File
 	if lr.baselinePath != "" {
@@ -200,6 +209,18 @@ func runLint(args []string, io stdio) int {
 		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p)
 		if code != 0 {
 			return code
+		}
+		if lr.fix {
+			n, err := fixFile(t.arg, run, io)
+			if err != nil {
+				fmt.Fprintf(io.err, "toolscope lint: --fix: %s\n", oneLine(err))
+				return 2
+			}
+			if n > 0 {
+				if run, code = lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p); code != 0 {
+					return code
+				}
+			}
 		}
 		runs = append(runs, run)
 	}

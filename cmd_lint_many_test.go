@@ -299,7 +299,7 @@ func TestRulesDoc(t *testing.T) {
 			t.Errorf("docs/rules.md: %s: the summary %q is not the rule's", r.ID, r.Summary)
 		}
 	}
-	for _, id := range []string{"confusable-pair", "watch-pair", lint.RuleModelReview} {
+	for _, id := range []string{"confusable-pair", "review-pair", lint.RuleModelReview} {
 		if !strings.Contains(doc, "\n## "+id+"\n") {
 			t.Errorf("docs/rules.md has no section %q", id)
 		}
@@ -379,7 +379,7 @@ func TestLintMerge(t *testing.T) {
 }
 
 // The SARIF rule list is the pack as the config ran it: a rule set off is
-// left out, a rule raised to error declares error, watch-pair declares
+// left out, a rule raised to error declares error, review-pair declares
 // note.
 func TestSARIFRulesFollowConfig(t *testing.T) {
 	dir := t.TempDir()
@@ -417,7 +417,7 @@ func TestSARIFRulesFollowConfig(t *testing.T) {
 	if v := log.Runs[0].Tool.Driver.Version; v != versionLine() || v == "" {
 		t.Errorf("driver version %q, want --version's %q", v, versionLine())
 	}
-	if levels["says-what-not-when"] != "error" || levels["optional-param-undocumented"] != "warning" || levels["watch-pair"] != "note" || levels["tool-poisoning"] != "error" {
+	if levels["says-what-not-when"] != "error" || levels["optional-param-undocumented"] != "warning" || levels["review-pair"] != "note" || levels["tool-poisoning"] != "error" {
 		t.Errorf("levels %v", levels)
 	}
 }

@@ -66,7 +66,7 @@ func TestLintExitCodes(t *testing.T) {
 		{"a cosine threshold under -1", "", []string{"lint", "--scoring", "cosine", "--threshold", "-2", clean}, 2, "", "--threshold -2: a cosine runs from -1 to 1"},
 		{"a negative cosine threshold in range", "", []string{"lint", "--embedder", "mock", "--scoring", "cosine", "--threshold", "-0.5", clean}, 1, "RESULT: FAIL", ""},
 		{"an adaptive threshold below -1", "", []string{"lint", "--embedder", "mock", "--scoring", "adaptive", "--threshold", "-2", clean}, 1, "RESULT: FAIL", ""},
-		{"a negative watch band", "", []string{"lint", "--watch-band", "-1", clean}, 2, "", "--watch-band -1: want zero or more"},
+		{"a negative review band, by its old spelling", "", []string{"lint", "--watch-band", "-1", clean}, 2, "", "--review-band -1: want zero or more"},
 		{"an unknown embedder", "", []string{"lint", "--embedder", "nope", clean}, 2, "", `unknown embedder "nope"`},
 		{"a missing file", "", []string{"lint", "--no-similarity", "missing.json"}, 2, "", "missing.json: cannot read"},
 		{"not JSON", "{", []string{"lint", "--no-similarity", "-"}, 2, "", "not valid JSON"},

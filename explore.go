@@ -437,6 +437,8 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 	if judging {
 		f.neighbours = judgeNeighbours
 	}
+	// As lint's text report: its first-to-fix list states the tokens.
+	f.measureTokens = true
 	p := startProgress(io, "toolscope")
 	report, err := analyzeCatalog(context.Background(), cat, f, p)
 	p.end()

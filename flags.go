@@ -152,7 +152,8 @@ func declareCatalogFlags(fs *flag.FlagSet, formats []string, structural bool) *c
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the vector cache")
 	fs.StringVar(&f.scoring, "scoring", string(similarity.ScoringRisk), "`SCORING` of pairs: risk, adaptive or cosine")
 	fs.Var(&f.threshold, "threshold", "confusability threshold `N` (default: the embedder's calibration); off = report-only")
-	fs.Var(&f.watchBand, "watch-band", "watch band `N` below the threshold (default: the embedder's calibration)")
+	fs.Var(&f.watchBand, "review-band", "review band `N`: a pair within N below the threshold is on the review list, advisory (default: the embedder's calibration; --watch-band is the old spelling)")
+	fs.Var(&f.watchBand, "watch-band", aliasOf("review-band"))
 	if structural {
 		fs.BoolVar(&f.strict, "strict", false, "warnings and review pairs fail the gate too")
 		fs.BoolVar(&f.noSimilarity, "no-similarity", false, "skip similarity: structural rules only")
@@ -207,7 +208,7 @@ func (f *catalogFlags) check() error {
 		return fmt.Errorf("--scoring %q: want risk, adaptive or cosine", f.scoring)
 	}
 	if f.watchBand.v != nil && *f.watchBand.v < 0 {
-		return fmt.Errorf("%s: want zero or more", f.watchBand.name("--watch-band"))
+		return fmt.Errorf("%s: want zero or more", f.watchBand.name("--review-band"))
 	}
 	if t := f.threshold.v; t != nil && !math.IsInf(*t, 1) {
 		// A risk is a chance and a cosine a cosine: a threshold outside
@@ -526,6 +527,10 @@ func usageError(io stdio, name, msg string) int {
 // printFlags lists a flag set's flags as users type them (--name VALUE).
 func printFlags(w stdlibio.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Usage, aliasPrefix) {
+			// An old spelling: its new one's line says it.
+			return
+		}
 		name, help := flag.UnquoteUsage(f)
 		// A usage with no `NAME` gets the flag package's type word;
 		// the help names every value in capitals (N, FILE).
@@ -612,7 +617,7 @@ func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
 	if s.Threshold != nil && !set["threshold"] {
 		f.threshold.v, f.threshold.from = s.Threshold, cmp.Or(s.ThresholdAt, c.Path)
 	}
-	if s.WatchBand != nil && !set["watch-band"] {
+	if s.WatchBand != nil && !set["review-band"] && !set["watch-band"] {
 		f.watchBand.v, f.watchBand.from = s.WatchBand, cmp.Or(s.WatchBandAt, c.Path)
 	}
 	if s.RankLimit != nil && !set["rank-limit"] {
@@ -623,3 +628,10 @@ func (f *catalogFlags) useConfig(c *config.Config, fs *flag.FlagSet) {
 	}
 	f.config = c
 }
+
+// aliasPrefix starts the usage of a flag kept as an old spelling of
+// another; help lists only the new one.
+const aliasPrefix = "old spelling of --"
+
+// aliasOf is the usage of a flag kept as an old spelling of name.
+func aliasOf(name string) string { return aliasPrefix + name }

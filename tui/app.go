@@ -229,8 +229,11 @@ type Model struct {
 	// reason), nil when none; writingConfig is true while a triage is
 	// being written. triageDraft keeps the reason of a write that failed,
 	// for the prompt of the same triage (triageDraftFor).
-	triage                      *triagePrompt
-	writingConfig               bool
+	triage        *triagePrompt
+	writingConfig bool
+	// fixedNote says what the fix key wrote, until the reload it causes
+	// shows the file.
+	fixedNote                   string
 	triageDraft, triageDraftFor string
 	// hideTriaged hides what the config accepted or ignores.
 	hideTriaged bool
@@ -471,6 +474,7 @@ func (m *Model) enableKeys() {
 	}
 	k.Reload.SetEnabled(m.eng.load != nil || m.start != nil && m.start.err != nil)
 	k.EditFile.SetEnabled(m.opts.Watch != "" && m.tools.selectedTool() >= 0)
+	k.ApplyFix.SetEnabled(len(m.toolFixes()) > 0)
 	k.WhatIf.SetEnabled(m.whatIf == nil && m.canWhatIf())
 	k.CallTool.SetEnabled(m.opts.Call != nil && m.tools.selectedTool() >= 0)
 	k.Export.SetEnabled(m.opts.Export != nil)
@@ -539,6 +543,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case triagedMsg:
 		m.triaged(msg)
 		return nil
+	case lintFixedMsg:
+		return m.lintFixed(msg)
 	case exportedMsg:
 		if msg.err != nil {
 			m.fail("export", msg.err)
@@ -708,6 +714,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.toggleZoom()
 	case key.Matches(msg, k.EditFile):
 		return m.editCatalog()
+	case key.Matches(msg, k.ApplyFix):
+		return m.applyFixes()
 	case key.Matches(msg, k.HideTriaged):
 		m.toggleTriaged()
 	case !k.HideTriaged.Enabled() && pressed(msg, k.HideTriaged):
@@ -1009,6 +1017,11 @@ func (m *Model) setFocus(id paneID) {
 		return
 	}
 	m.focus = id
+	if id == paneTool && m.tool.overview {
+		// Looking at the tool ends the first screen's list.
+		m.tool.overview = false
+		m.tool.rebuild()
+	}
 	if m.zoomed {
 		// The zoomed pane is the focused one.
 		m.resize(m.layout.Width, m.layout.Height)

@@ -457,8 +457,12 @@ func periodAdvice(add func(tone, string), tool *catalog.Tool, decl declaration, 
 	} else {
 		add(toneMuted, "    its description says nothing of the format")
 	}
-	if q.Declaration != "" {
-		add(toneMuted, "    no period is declared; with "+q.Declaration+" toolscope reads the window a call asks for")
+	switch {
+	case q.Declaration != "" && q.Unstated:
+		// The declaration would assert the unit the text leaves out.
+		add(toneMuted, "    no period is declared, and no unit or format is stated: say which first, then declare the period (docs/declarations.md#period)")
+	case q.Declaration != "":
+		add(toneMuted, "    no period is declared; with "+q.Declaration+" (and an askOrAssume rule for each of its arguments) toolscope reads the window a call asks for")
 	}
 }
 

@@ -133,7 +133,23 @@ func TestDrawerPeriodAdvice(t *testing.T) {
 	for _, l := range lines {
 		text = append(text, l.text)
 	}
-	if !strings.Contains(strings.Join(text, "\n"), "no period is declared; with "+decl+" toolscope reads the window a call asks for") {
+	if !strings.Contains(strings.Join(text, "\n"), "no period is declared; with "+decl+" (and an askOrAssume rule for each of its arguments) toolscope reads the window a call asks for") {
 		t.Errorf("drawer lines lack the declaration:\n%s", strings.Join(text, "\n"))
+	}
+}
+
+// With no unit stated, the drawer proposes no period: it would assert the
+// unit the text leaves out; it asks for the unit first.
+func TestPeriodAdviceProposesNoGuessedUnit(t *testing.T) {
+	cat, err := catalog.Parse("t.json", []byte(`[{"name": "schedule_downtime", "description": "Schedules a downtime.",
+  "inputSchema": {"type": "object", "properties": {"start": {"type": "number"}, "end": {"type": "number"}}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	periodAdvice(func(_ tone, s string) { said = append(said, s) }, cat.Tools[0], declaration{}, validate.Issue{Path: "start", Got: "string"})
+	text := strings.Join(said, "\n")
+	if strings.Contains(text, `"period"`) || strings.Contains(text, "epoch-s") || !strings.Contains(text, "say which first") {
+		t.Errorf("the advice for a time with no unit:\n%s", text)
 	}
 }

@@ -395,6 +395,9 @@ func (m *Model) take(msg loadedMsg) tea.Cmd {
 	if msg.unchanged {
 		m.notice = "reloaded: the tools are unchanged, their findings changed"
 	}
+	if m.fixedNote != "" {
+		m.notice, m.fixedNote = m.fixedNote+"; reloaded", ""
+	}
 	m.eng.analyseID++ // an analysis still running is about the old catalog
 	m.setSnapshot(msg.snap)
 	return tea.Batch(m.startScoring(), measureTokens(msg.snap.cat, contextWindow(m.eng.cfg)))

@@ -105,7 +105,7 @@ var symbolLegend = []string{
 	"✗  an error (a finding that fails the gate by default)",
 	"~  a warning",
 	"⇄  a confusable pair (a tool's ⇄N: how many it is in)",
-	"≈  a pair to watch (just under the confusable threshold)",
+	"≈  a review pair (the review band, just under the confusable threshold: advisory)",
 	"○  accepted or ignored in toolscope.yaml",
 	"✓  valid (the arguments drawer)",
 	"↔  between the two tools of a pair",

@@ -72,6 +72,9 @@ type KeyMap struct {
 	Why         key.Binding
 	Find        key.Binding
 	Ignore      key.Binding
+	// ApplyFix writes the selected tool's findings' fixes to the catalog
+	// file (lint --fix for one tool).
+	ApplyFix key.Binding
 
 	// Triage, in the Tool pane and on a pair.
 	Undo key.Binding
@@ -168,6 +171,7 @@ func DefaultKeyMap() KeyMap {
 		Why:         b("w", "why", "w"),
 		Find:        b("f", "find in the text", "f"),
 		Ignore:      b("I", "ignore a finding (toolscope.yaml)", "I"),
+		ApplyFix:    b("X", "apply the tool's fixes to the catalog file, as lint --fix (asks first)", "X"),
 
 		Undo: b("U", "undo accept/ignore (toolscope.yaml)", "U"),
 

@@ -380,7 +380,9 @@ func shortHint(v *similarity.PairFinding) string {
 		}
 		return "names differ by " + quoted(words, " vs ") + ": say WHEN to pick each"
 	case similarity.AxisTerms:
-		return "only " + v.A + ": " + listOrNone(ax.TermsA) + " · only " + v.B + ": " + listOrNone(ax.TermsB)
+		// Words only one description uses are no condition: the hint in
+		// full (enter) says what differs and proposes the sentences.
+		return "say in each description when to pick it over the other"
 	case similarity.AxisNearDuplicate:
 		return "near-duplicate descriptions: say when each is the right call"
 	}

@@ -467,7 +467,7 @@ func TestSymbolsMeanOneThing(t *testing.T) {
 	}
 	press(m, "?")
 	help := ansi.Strip(strings.Join(m.helpLines(), "\n"))
-	for _, sym := range []string{"✗  an error", "~  a warning", "⇄  a confusable pair", "≈  a pair to watch", "○  accepted", "✓  valid", "↔  between", "⏱", "!  a caveat"} {
+	for _, sym := range []string{"✗  an error", "~  a warning", "⇄  a confusable pair", "≈  a review pair", "○  accepted", "✓  valid", "↔  between", "⏱", "!  a caveat"} {
 		if !strings.Contains(help, sym) {
 			t.Errorf("help does not list %q", sym)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"toolscope/core/lint"
+	"toolscope/core/report"
 )
 
 // section is one part of the tool pane.
@@ -55,10 +56,13 @@ type toolPane struct {
 	starts [sectionCount]int
 	// find searches the lines.
 	find finder
+	// overview puts the catalog's first-to-fix list above the tool, on the
+	// first screen, until another tool is picked or the pane is focused.
+	overview bool
 }
 
 func newToolPane(keys *KeyMap, styles *Styles, rules []lint.Rule) *toolPane {
-	p := &toolPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, rules: map[string]lint.Rule{}, find: newFinder()}
+	p := &toolPane{paneBase: paneBase{keys: keys, styles: styles}, tool: -1, rules: map[string]lint.Rule{}, find: newFinder(), overview: true}
 	for _, r := range rules {
 		p.rules[r.ID] = r
 	}
@@ -87,6 +91,9 @@ func (p *toolPane) setPicking(mode pickMode) {
 func (p *toolPane) show(s *snapshot, tool int) {
 	if p.name() != nameAt(s, tool) {
 		p.scroll = 0
+		if p.name() != "" {
+			p.overview = false
+		}
 	}
 	p.snap, p.tool = s, tool
 	p.rebuild()
@@ -160,6 +167,9 @@ func (p *toolPane) rebuild() {
 			p.lines = append(p.lines, p.styles.Muted.Render("the catalog has no tools"))
 		}
 		return
+	}
+	if p.overview {
+		p.lines = append(p.lines, p.firstToFix()...)
 	}
 	t := p.snap.cat.Tools[p.tool]
 	if t.Title != "" {
@@ -266,7 +276,11 @@ func (p *toolPane) findingLines(w int) []string {
 		out = append(out, number(f)+mark+" "+st.Bold.Render(shown(findingHead(f))))
 		out = append(out, wrapIndented(shown(oneLine(f.Message)), "  ", w-2)...)
 		if f.Suggestion != "" {
-			out = append(out, wrapIndented(shown(oneLine("→ "+f.Suggestion)), "  ", w-2)...)
+			arrow := "→ "
+			if len(f.Fix) > 0 {
+				arrow = "→ fix (X writes it): "
+			}
+			out = append(out, wrapIndented(shown(oneLine(arrow+f.Suggestion)), "  ", w-2)...)
 		}
 		r, ok := p.rules[f.Rule]
 		if !p.why || !ok || taught[f.Rule] {
@@ -407,9 +421,41 @@ func (p *toolPane) Keys() []key.Binding {
 	if p.find.typing {
 		return []key.Binding{k.Back}
 	}
-	return append([]key.Binding{k.Why, k.Ignore, k.Undo, k.NextSection, k.PrevSection, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
+	return append([]key.Binding{k.Why, k.Ignore, k.ApplyFix, k.Undo, k.NextSection, k.PrevSection, k.Find, k.NextMatch, k.PrevMatch}, k.movementKeys()...)
 }
 
 func (p *toolPane) position() string {
 	return joinNonEmpty(p.find.status(), viewPosition(p.scroll, p.h, len(p.lines)))
+}
+
+// firstToFix is the catalog's ordered list of what to fix first, as the
+// reports start with it, and a line that leads to the selected tool; none
+// until the rules have run.
+func (p *toolPane) firstToFix() []string {
+	if p.snap == nil || p.snap.report == nil || !p.snap.analysed {
+		return nil
+	}
+	st := p.styles
+	r := p.snap.report
+	if r.Tokens == nil && p.tokens != nil && p.tokens.cat == p.snap.cat {
+		// The explorer counts the tokens beside the report: the list
+		// states them as the reports do.
+		withTokens := *r
+		withTokens.Tokens = &p.tokens.Catalog
+		r = &withTokens
+	}
+	out := []string{st.Bold.Render("── First to fix")}
+	for k, it := range report.FirstToFix(r) {
+		mark := map[string]string{"error": "✗", "warn": "~", "ok": "✓"}[it.Severity]
+		if mark == "" {
+			mark = "·"
+		}
+		for i, l := range wrap(shown(oneLine(strconv.Itoa(k+1)+". "+mark+" "+it.Text)), max(p.w-3, 1)) {
+			if i > 0 {
+				l = "   " + l
+			}
+			out = append(out, l)
+		}
+	}
+	return append(out, st.Muted.Render("(picking a tool or opening this pane hides it)"), "")
 }

@@ -57,6 +57,13 @@ type whatIfView struct {
 	rows   []whatIfRow
 	err    string
 	lines  []string
+	// proposedText and proposedOthers are the texts with the sentences the
+	// tool's flagged pairs propose (whatif_proposed.go); proposed is each
+	// such pair's risk with them, by the other tool's index, once scored.
+	proposedText   string
+	proposedOthers map[int]string
+	proposedID     int
+	proposed       map[int]float64
 }
 
 // whatIfRow is one pair of the what-if.
@@ -111,7 +118,7 @@ func (v *whatIfView) start() tea.Cmd {
 	v.reqID = *v.ids
 	v.inFlight = true
 	v.again = v.edited()
-	return v.score(v.reqID, v.original, nil)
+	return tea.Batch(v.score(v.reqID, v.original, nil), v.startProposed())
 }
 
 // edited reports whether the field differs from the file's description.
@@ -136,6 +143,11 @@ func (v *whatIfView) ask() tea.Cmd {
 // dropped when superseded. When the text changed while the run went, the
 // latest text runs now.
 func (v *whatIfView) answered(msg whatIfMsg) tea.Cmd {
+	if msg.id == v.proposedID && v.proposedID != 0 {
+		v.takeProposed(msg)
+		v.render()
+		return nil
+	}
 	if msg.id < v.firstID {
 		return nil // an earlier field's run: this one's is still going
 	}
@@ -262,6 +274,11 @@ func (v *whatIfView) render() {
 			line += " (with its draft)"
 		}
 		v.lines = append(v.lines, clip(line, v.w))
+		if p := v.proposedLine(r.j); p != "" {
+			for _, l := range wrap(p, v.w) {
+				v.lines = append(v.lines, st.Muted.Render(l))
+			}
+		}
 		// The reasons are for a pair that is or was flagged: a pair
 		// clear before and after has nothing to explain, and a sentence
 		// the row above gave is not said again.
@@ -316,6 +333,7 @@ func (m *Model) openWhatIf() tea.Cmd {
 	t := m.snap.cat.Tools[i]
 	run := whatIfRunner(m.eng.scores, m.eng.embedders[m.eng.spec], t.Index)
 	m.whatIf = newWhatIfView(&m.keys, &m.styles, &m.whatIfIDs, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
+	m.whatIf.proposedText, m.whatIf.proposedOthers = proposedTexts(m.snap.sim, t.Index, t.Description, func(j int) string { return m.snap.cat.Tools[j].Description })
 	for _, o := range m.snap.cat.Tools {
 		if d, ok := m.whatIfDrafts[o.Name]; ok && o.Name != t.Name {
 			if m.whatIf.others == nil {

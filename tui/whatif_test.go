@@ -403,3 +403,37 @@ func TestWhatIfSaysEachWhyOnce(t *testing.T) {
 		t.Errorf("%d whys, want 3 (a, b as above, e):\n%s", n, text)
 	}
 }
+
+// The what-if shows each flagged pair's risk with both of its proposed
+// sentences in, scored with the other tool's sentence too, and says one
+// alone can raise it.
+func TestWhatIfShowsTheRiskWithBothProposedSentences(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	p := m.snap.verdict(similarity.Pair{I: 0, J: 1})
+	if p == nil || len(p.Fixes) != 2 {
+		t.Fatalf("the fixture's pair has no two sentences: %+v", p)
+	}
+	drain(m, press(m, "d"))
+	v := m.whatIf
+	risk, ok := v.proposed[1]
+	if !ok {
+		t.Fatalf("no risk with the proposed sentences: %+v", v.proposed)
+	}
+	// The same texts scored as a draft of each give the same risk.
+	text, others := proposedTexts(m.snap.sim, 0, m.snap.cat.Tools[0].Description, func(j int) string { return m.snap.cat.Tools[j].Description })
+	pairs, err := m.eng.scores.WhatIfExplained(context.Background(), m.eng.embedders[m.eng.spec], 0, text, others)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range pairs {
+		if q.J == 1 && q.Similarity != risk {
+			t.Errorf("shown %v, scored %v", risk, q.Similarity)
+		}
+	}
+	if !strings.Contains(text, p.Fixes[0].Sentence) && !strings.Contains(text, p.Fixes[1].Sentence) || len(others[1]) <= len(m.snap.cat.Tools[1].Description) {
+		t.Errorf("the texts scored lack a sentence: %q, %q", text, others[1])
+	}
+	if view := ansi.Strip(m.View()); !strings.Contains(view, "with both proposed sentences in") || !strings.Contains(view, "one alone can raise it") {
+		t.Errorf("the what-if does not show the risk with both sentences:\n%s", view)
+	}
+}

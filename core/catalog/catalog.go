@@ -42,7 +42,11 @@ type Tool struct {
 	Index int
 	// Entry names where the tool stands in the source, as `tools[3]` or
 	// `tools[2].functionDeclarations[0]`.
-	Entry       string
+	Entry string
+	// Pointer is the JSON Pointer (RFC 6901) of the tool's entry from the
+	// document's root ("/tools/3", "/2/functionDeclarations/0", "" for a
+	// file that is one tool), for fixes that edit the file.
+	Pointer     string
 	Name        string
 	Description string
 	// HasDescription is false when the entry carries no description at all
@@ -105,7 +109,14 @@ type Catalog struct {
 	// live server's address.
 	Source string
 	Tools  []*Tool
+	// data is the text the catalog was parsed from, for fixes shown as
+	// byte edits; nil for one built otherwise (a merge, a live server's).
+	data []byte
 }
+
+// SourceBytes is the text the catalog was parsed from, nil when it was
+// not parsed from one.
+func (c *Catalog) SourceBytes() []byte { return c.data }
 
 // Error is a load failure: where, and what.
 type Error struct {
@@ -223,7 +234,12 @@ func Parse(source string, data []byte) (*Catalog, error) {
 		}
 		return nil, &Error{Source: source, Msg: err.Error()}
 	}
-	return FromValue(source, root)
+	c, err := FromValue(source, root)
+	if err != nil {
+		return nil, err
+	}
+	c.data = data
+	return c, nil
 }
 
 // FromValue reads a catalog from an already parsed document.
@@ -235,7 +251,12 @@ func FromValue(source string, root *jsonv.Value) (*Catalog, error) {
 	c := &Catalog{Source: source}
 	for i, entry := range list.Items {
 		where := fmt.Sprintf("%s[%d]", label, i)
-		if err := c.addEntry(entry, where); err != nil {
+		n := len(c.Tools)
+		err := c.addEntry(entry, where)
+		for _, t := range c.Tools[n:] {
+			t.Pointer = entryPointer(root, list, i, entry, t.Raw)
+		}
+		if err != nil {
 			p := entry.Pos
 			var ee *entryError
 			if errors.As(err, &ee) {

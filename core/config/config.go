@@ -469,6 +469,17 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 			return err
 		}
 	}
+	band := func(name string) func(*yaml.Node) error {
+		return func(n *yaml.Node) error {
+			if err := number(name, false, &s.WatchBand, &s.WatchBandAt)(n); err != nil {
+				return err
+			}
+			if *s.WatchBand < 0 {
+				return d.errf(n, "similarity: %s %s: want zero or more", name, n.Value)
+			}
+			return nil
+		}
+	}
 	return d.mapping(n, "similarity", map[string]func(*yaml.Node) error{
 		"embedder": func(n *yaml.Node) (err error) {
 			s.Embedder, err = d.str(n, "similarity: embedder")
@@ -491,16 +502,10 @@ func (c *Config) decodeSimilarity(d decoder, n *yaml.Node) error {
 			s.Scoring = similarity.Scoring(v)
 			return err
 		},
-		"threshold": number("threshold", true, &s.Threshold, &s.ThresholdAt),
-		"watch-band": func(n *yaml.Node) error {
-			if err := number("watch-band", false, &s.WatchBand, &s.WatchBandAt)(n); err != nil {
-				return err
-			}
-			if *s.WatchBand < 0 {
-				return d.errf(n, "similarity: watch-band %s: want zero or more", n.Value)
-			}
-			return nil
-		},
+		"threshold":   number("threshold", true, &s.Threshold, &s.ThresholdAt),
+		"review-band": band("review-band"),
+		// The old spelling of review-band.
+		"watch-band": band("watch-band"),
 		"rank-limit": func(n *yaml.Node) error {
 			v, err := d.integer(n, "similarity: rank-limit")
 			if err == nil && v < 0 {

@@ -364,3 +364,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// review-band is the band's key; watch-band, its old spelling, is read
+// the same.
+func TestReviewBandKeyAndItsOldSpelling(t *testing.T) {
+	for _, key := range []string{"review-band", "watch-band"} {
+		c, err := Parse("c.yaml", []byte("version: 1\nsimilarity:\n  "+key+": 0.2\n"))
+		if err != nil || c.Similarity.WatchBand == nil || *c.Similarity.WatchBand != 0.2 {
+			t.Errorf("%s: %v, %+v", key, err, c)
+		}
+		if _, err := Parse("c.yaml", []byte("version: 1\nsimilarity:\n  "+key+": -1\n")); err == nil || !strings.Contains(err.Error(), key+" -1: want zero or more") {
+			t.Errorf("%s -1: %v", key, err)
+		}
+	}
+}

@@ -214,6 +214,15 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 				}
 			}
 		}
+		// The judge's sentences are the advice; the pair clears only when
+		// both descriptions carry theirs.
+		if len(pf.Fixes) > 0 {
+			var adds []string
+			for _, f := range pf.Fixes {
+				adds = append(adds, fmt.Sprintf("add to %s %q", f.Tool, f.Sentence))
+			}
+			pf.Hint += "; " + strings.Join(adds, "; ") + "; the pair clears only when both descriptions say it"
+		}
 		sim.Confusable = append(sim.Confusable, pf)
 		sim.ConfusableCount++
 	}

@@ -56,7 +56,7 @@ func TestApplyOverridesTheOfflineVerdicts(t *testing.T) {
 	}
 	got := out.Similarity.Confusable[0]
 	if got.A != "get_weather" || got.B != "get_forecast" || got.Similarity == 0 ||
-		got.Hint != "judged confusable by openai:m (label 3): reason get_weather" || len(got.Fixes) != 2 || got.Fixes[0].Sentence != "for get_forecast" {
+		got.Hint != `judged confusable by openai:m (label 3): reason get_weather; add to get_forecast "for get_forecast"; add to get_weather "for get_weather"; the pair clears only when both descriptions say it` || len(got.Fixes) != 2 || got.Fixes[0].Sentence != "for get_forecast" {
 		t.Fatalf("judged pair %+v", got)
 	}
 	if out.Summary.Confusable != 1 || out.Judged.Asked != 1 || out.Judged.Replayed != 1 || len(out.Judged.Pairs) != 2 {

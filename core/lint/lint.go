@@ -163,8 +163,12 @@ type Finding struct {
 	Param string `json:"param,omitempty"`
 	// Params names every parameter a finding about several is about
 	// (Param is the first of them); nil for a finding about one or none.
-	Params     []string `json:"params,omitempty"`
-	Suggestion string   `json:"suggestion,omitempty"`
+	Params []string `json:"params,omitempty"`
+	// Suggestion says in a few words what to change; Fix, when the change
+	// is mechanical, is it as JSON Patch operations on the catalog file
+	// (docs/lint.md#fixes), which lint --fix applies.
+	Suggestion string            `json:"suggestion,omitempty"`
+	Fix        []catalog.PatchOp `json:"fix,omitempty"`
 	// Line and Column locate the finding in the source (1-based): the
 	// string or enum member it is about, else its parameter's key, else
 	// the tool's entry.

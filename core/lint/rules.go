@@ -193,7 +193,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	}
 	<-done
 	if asideCount == 0 {
-		return out
+		return finishFixes(cat, out)
 	}
 	merged := make([]Finding, 0, len(out))
 	next := 0
@@ -210,7 +210,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			next += n
 		}
 	}
-	return merged
+	return finishFixes(cat, merged)
 }
 
 // asideRules are the rules Structural runs beside the others: they read
@@ -444,7 +444,7 @@ func EnumInProseRule(markers []string) Rule {
 				enum, _ := json.Marshal(literals)
 				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
 					Message:    fmt.Sprintf("parameter '%s' lists its legal values in prose (%s): declare them as an enum so the model picks one reliably", p.Key, excerpt(desc, 80)),
-					Suggestion: `"enum": ` + string(enum)})
+					Suggestion: `"enum": ` + string(enum), Fix: enumFix(t, p.Value, literals)})
 			}
 			return out
 		},

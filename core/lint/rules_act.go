@@ -289,11 +289,13 @@ func QuantityUnitRule() Rule {
 				if q.Kind == "duration" {
 					what, say = "a duration", `"in seconds", "in milliseconds", "like 5m"`
 				}
-				msg := fmt.Sprintf("parameter '%s' carries %s but never states its unit or format: say it (%s)", p.Key, what, say)
+				// No fix: the unit is what the text leaves out, and a period
+				// declaration would have to guess it.
+				msg := fmt.Sprintf("parameter '%s' carries %s but never states its unit or format: which is it? Say it (%s)", p.Key, what, say)
 				if q.Declaration != "" {
-					msg += ", and declare its period so toolscope reads the window a call asks for"
+					msg += ", then declare its period (docs/declarations.md#period) so toolscope reads the window a call asks for"
 				}
-				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key, Message: msg, Suggestion: q.Declaration})
+				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key, Message: msg})
 			}
 			return out
 		},

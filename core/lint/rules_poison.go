@@ -378,14 +378,14 @@ func InvisibleCharactersRule() Rule {
 				if h.hides || !s.prose() {
 					f := s.finding(SeverityError, h.message(s.label()))
 					if s.where() == "name" {
-						f.Suggestion = h.visible
+						f.Suggestion, f.Fix = `"name": `+jsonv.Quote(h.visible), renameFix(t, h.visible)
 					}
 					out = append(out, f)
 					return
 				}
 				f := s.finding(SeverityWarn, h.strayMessage(s.label()))
 				if s.where() == "name" {
-					f.Suggestion = h.visible
+					f.Suggestion, f.Fix = `"name": `+jsonv.Quote(h.visible), renameFix(t, h.visible)
 				}
 				out = append(out, f)
 			})

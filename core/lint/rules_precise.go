@@ -173,7 +173,7 @@ func ClosedListInProseRule() Rule {
 				enum, _ := json.Marshal(literals)
 				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
 					Message:    fmt.Sprintf("parameter '%s' lists its legal values in prose (%s): declare them as an enum so the model picks one reliably", p.Key, excerpt(desc, 80)),
-					Suggestion: `"enum": ` + string(enum)})
+					Suggestion: `"enum": ` + string(enum), Fix: enumFix(t, p.Value, literals)})
 			}
 			return out
 		},

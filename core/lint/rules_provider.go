@@ -49,7 +49,14 @@ func NameLimitsRule() Rule {
 			if openAIName.MatchString(t.Name) {
 				return nil
 			}
-			f := Finding{Severity: SeverityError, Suggestion: portableName(t.Name)}
+			f := Finding{Severity: SeverityError}
+			// A name over the limit needs a shorter one the author picks: a
+			// cut is no name; a character swap is mechanical.
+			if to := portableName(t.Name); len([]rune(t.Name)) <= 64 {
+				f.Suggestion, f.Fix = `"name": `+jsonv.Quote(to), renameFix(t, to)
+			} else {
+				f.Suggestion = "a shorter name: at most 64 characters"
+			}
 			switch {
 			case !mcpName.MatchString(t.Name):
 				f.Message = fmt.Sprintf("name %s is outside every provider's name rule (letters, digits, '_', '-', at most 64 characters)", jsonv.Quote(t.Name))
@@ -367,19 +374,29 @@ func CatalogTokensRule(maxShare float64, window int) Rule {
 				return nil
 			}
 			limit := int(math.Floor(maxShare * float64(window)))
-			counted, tools, over, longest := c.TokensOver(limit)
-			if !over {
+			if _, _, over, _ := c.TokensOver(limit); !over {
 				return nil
 			}
-			what := fmt.Sprintf("the catalog's %d tool definitions take %s tokens (o200k_base)", tools, thousands(counted))
-			if tools < len(c.Catalog.Tools) {
-				what = fmt.Sprintf("the catalog's first %d of %d tool definitions already take %s tokens (o200k_base; counting stopped there)", tools, len(c.Catalog.Tools), thousands(counted))
-			}
+			// Over the limit, the whole catalog is counted: the message
+			// says its size, not where the limit was passed.
+			counted, tools, _, longest := c.TokensOver(math.MaxInt)
 			return []Finding{{Severity: SeverityWarn,
-				Message: fmt.Sprintf("%s, over %s of a %s-token context (%s tokens); the longest counted is %s (%s tokens)",
-					what, percent(maxShare), thousands(window), thousands(limit), longest.Name, thousands(longest.O200k))}}
+				Message: fmt.Sprintf("the catalog's %d tool definitions take %s tokens (o200k_base), %s a %s-token context, over the %s allowed (%s tokens); the longest is %s (%s tokens)",
+					tools, thousands(counted), ContextShare(counted, window), thousands(window), percent(maxShare), thousands(limit), longest.Name, thousands(longest.O200k))}}
 		},
 	}
+}
+
+// ContextShare says how much of a context window of window tokens n
+// tokens take: "12% of", or "1.9×" when they pass it.
+func ContextShare(n, window int) string {
+	if window <= 0 {
+		return "of no"
+	}
+	if n >= window {
+		return strconv.FormatFloat(float64(n)/float64(window), 'f', 1, 64) + "×"
+	}
+	return percent(float64(n)/float64(window)) + " of"
 }
 
 // percent writes a share as a percentage, one decimal when under 10%.

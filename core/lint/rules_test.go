@@ -88,11 +88,11 @@ func TestRules(t *testing.T) {
 
 		// name-provider-limits
 		{"portable names pass", NameLimitsRule(), testcat.List(testcat.Tool("get_x-1", testcat.Long, "")), nil},
-		{"a dot is fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool("math.sum", testcat.Long, "")), []string{"math.sum warn math_sum"}},
-		{"65 characters are fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool(strings.Repeat("n", 65), testcat.Long, "")), []string{strings.Repeat("n", 65) + " warn " + strings.Repeat("n", 64)}},
-		{"a space breaks every rule", NameLimitsRule(), testcat.List(testcat.Tool("get x", testcat.Long, "")), []string{"get x error get_x"}},
-		{"an OpenAI tool's own provider rejects a dot", NameLimitsRule(), `[{"type":"function","function":{"name":"math.sum","description":"x"}}]`, []string{"math.sum error math_sum"}},
-		{"an Anthropic tool's own provider rejects a dot", NameLimitsRule(), `[{"name":"math.sum","input_schema":{"type":"object"}}]`, []string{"math.sum error math_sum"}},
+		{"a dot is fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool("math.sum", testcat.Long, "")), []string{`math.sum warn "name": "math_sum"`}},
+		{"65 characters are fine for MCP only", NameLimitsRule(), testcat.List(testcat.Tool(strings.Repeat("n", 65), testcat.Long, "")), []string{strings.Repeat("n", 65) + " warn a shorter name: at most 64 characters"}},
+		{"a space breaks every rule", NameLimitsRule(), testcat.List(testcat.Tool("get x", testcat.Long, "")), []string{`get x error "name": "get_x"`}},
+		{"an OpenAI tool's own provider rejects a dot", NameLimitsRule(), `[{"type":"function","function":{"name":"math.sum","description":"x"}}]`, []string{`math.sum error "name": "math_sum"`}},
+		{"an Anthropic tool's own provider rejects a dot", NameLimitsRule(), `[{"name":"math.sum","input_schema":{"type":"object"}}]`, []string{`math.sum error "name": "math_sum"`}},
 
 		// schema-not-object
 		{"no schema passes", SchemaNotObjectRule(), testcat.List(testcat.Tool("a", testcat.Long, "")), nil},
@@ -251,12 +251,13 @@ func TestCatalogTokens(t *testing.T) {
 	if len(f) != 1 || !strings.Contains(f[0].Message, fmt.Sprintf("the catalog's 6 tool definitions take %s tokens", thousands(total))) {
 		t.Fatalf("message: %v", f)
 	}
-	// Counting stops once the limit is passed, and says so.
+	// Past the limit the message says the whole catalog's size, as a
+	// multiple of the window when it passes it.
 	first := tokens.MustCount(tokens.O200k, tokens.Definition(cat.Tools[0]))
 	opts.Rules = []Rule{CatalogTokensRule(1, first)}
 	f = Structural(cat, opts)
-	if len(f) != 1 || !strings.Contains(f[0].Message, "first 2 of 6 tool definitions already take") {
-		t.Fatalf("message: %v", f)
+	if want := fmt.Sprintf("the catalog's 6 tool definitions take %s tokens (o200k_base), %s a %s-token context", thousands(total), ContextShare(total, first), thousands(first)); len(f) != 1 || !strings.Contains(f[0].Message, want) || !strings.Contains(want, "×") {
+		t.Fatalf("message: %v, want %q", f, want)
 	}
 	// The report carries every tool's counts when asked, and none else.
 	opts.MeasureTokens = true

@@ -19,7 +19,7 @@ func structuralOnePass(cat *catalog.Catalog, opts Options) []Finding {
 			out = check(out, r, t, c)
 		}
 	}
-	return out
+	return finishFixes(cat, out)
 }
 
 // The poisoning rule runs beside the others from asideFrom tools on; the

@@ -51,7 +51,7 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 		}
 		msg := findingWhere(f) + ": " + f.Message
 		if f.Suggestion != "" {
-			msg += " Suggestion: " + f.Suggestion
+			msg += suggestionLabel(f) + f.Suggestion
 		}
 		annotate(level, "toolscope "+ruleLabel(f), f.ToolIndex, f.Line, f.Column, f.File, msg)
 	}

@@ -42,7 +42,8 @@ var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 }).Parse(htmlSource))
 
 // WriteHTML writes the report as one page to open from a pull request:
-// the score and the gate first, the pairs worth a look, pictures (a map of
+// the score and the gate first, what to fix first, the findings, the
+// pairs worth a look, pictures (a map of
 // the risky pairs, the probe's confusion matrix, each tool's tokens), then
 // each tool folded, with its findings' teaching text and its declarations.
 // The page loads nothing: its style is inline, its pictures inline SVG,
@@ -67,7 +68,13 @@ type page struct {
 	Counts []count
 	Method string
 	Notes  []string
-	Pairs  []pairRow
+	// First is the ordered list of what to fix first; Findings every
+	// finding, errors first, shown before any pair (FindingsMore past the
+	// page's list).
+	First                     []firstRow
+	Findings                  []findingItem
+	AllFindings, FindingsMore int
+	Pairs                     []pairRow
 	// AllPairs counts the pairs worth a look, MorePairs those past the
 	// page's list.
 	AllPairs, MorePairs int
@@ -82,6 +89,13 @@ type page struct {
 	Accepted []acceptedRow
 	Baseline string
 }
+
+// firstRow is one item of the first-to-fix list.
+type firstRow struct{ Mark, Class, Text string }
+
+// maxFindingRows caps the findings listed before the pairs; the tool
+// cards hold them all.
+const maxFindingRows = 100
 
 // acceptedRow is a result the project config accepted, with its reason.
 type acceptedRow struct{ What, Reason string }
@@ -170,6 +184,22 @@ func newPage(r *lint.Report, o HTMLOptions) *page {
 	}
 	p.Tokens = newTokenBars(counts.Tools)
 	p.Tools, p.Config = toolSections(r, cat, o.Rules, p.Pairs, counts.Tools)
+	// The page measured the catalog's tokens even when the run did not:
+	// the list states them.
+	withTokens := *r
+	if withTokens.Tokens == nil && len(cat.Tools) > 0 {
+		withTokens.Tokens = counts
+	}
+	for _, it := range FirstToFix(&withTokens) {
+		class := map[string]string{"error": "bad", "warn": "warn", "ok": "ok"}[it.Severity]
+		p.First = append(p.First, firstRow{Mark: firstMark(it.Severity), Class: class, Text: pageLine(it.Text)})
+	}
+	p.Findings = pageFindings(r)
+	p.AllFindings = len(p.Findings)
+	if len(p.Findings) > maxFindingRows {
+		p.FindingsMore = len(p.Findings) - maxFindingRows
+		p.Findings = p.Findings[:maxFindingRows]
+	}
 	p.Declared = declaredTools(cat)
 	return p
 }
@@ -614,9 +644,53 @@ type toolSection struct {
 	Factors           string
 }
 
+// Confusable counts the tool's confusable pairs (⇄ in the tool list).
+func (s toolSection) Confusable() int {
+	n := 0
+	for _, p := range s.Pairs {
+		if p.Kind == "confusable" {
+			n++
+		}
+	}
+	return n
+}
+
+// Review counts the tool's pairs on the review list (≈ in the tool list).
+func (s toolSection) Review() int {
+	n := 0
+	for _, p := range s.Pairs {
+		if p.Kind == "review" {
+			n++
+		}
+	}
+	return n
+}
+
 type findingItem struct {
 	Rule, Where, Severity, Mark, Message, Suggestion, Line, State string
 	Why, Fix, Before, After                                       string
+	// Fixable says lint --fix applies the suggestion.
+	Fixable bool
+}
+
+// pageFindings are the report's findings as the page lists them before
+// the pairs: errors first, each in the file's order.
+func pageFindings(r *lint.Report) []findingItem {
+	var errs, warns []findingItem
+	for _, f := range r.Structural {
+		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState)), Fixable: len(f.Fix) > 0}
+		if f.Line > 0 {
+			it.Line = fmt.Sprintf("line %d", f.Line)
+		}
+		if f.Severity == lint.SeverityError {
+			it.Mark = "✗ error"
+			errs = append(errs, it)
+		} else {
+			warns = append(warns, it)
+		}
+	}
+	return append(errs, warns...)
 }
 
 func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow, counts []tokens.Tool) ([]toolSection, []findingItem) {
@@ -679,7 +753,7 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 			continue
 		}
 		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
-			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
+			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState)), Fixable: len(f.Fix) > 0}
 		if f.Severity == lint.SeverityError {
 			it.Mark = "✗ error"
 			out[k].Errors++

@@ -80,6 +80,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 		fmt.Fprintln(t, baselineText(b))
 	}
 	t.servers(r.Servers)
+	t.firstToFix(r)
 	sim := r.Similarity
 	t.WriteString("\n")
 	if !sim.Analyzed {
@@ -97,9 +98,33 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 			}
 		}
 		t.verdicts(sim.Confusable, o.MaxPairs, sim.Scoring)
-		t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
+		// The review list gates only under --fail-on review; otherwise it
+		// is advisory and comes after the findings.
+		if r.Review {
+			t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
+		} else if len(sim.Watch) > 0 {
+			fmt.Fprintf(t, "  %s on the review list: advisory, after the findings\n", plural(max(r.Summary.Watch, len(sim.Watch)), "pair"))
+		}
+	}
+	if r.Judged != nil {
+		t.judged(r.Judged, o.MaxPairs)
+	}
+	if r.Reviewed != nil {
+		t.reviewed(r.Reviewed, o.MaxPairs)
+	}
+	t.WriteString("\n")
+	t.structural(r)
+	if sim.Analyzed && (!r.Review && len(sim.Watch) > 0 || o.Top > 0 && len(sim.Ranked) > 0) {
+		t.WriteString("\n")
+		if !r.Review && len(sim.Watch) > 0 {
+			fmt.Fprintf(t, "Review pairs (advisory: related, maybe confusable; they do not fail the gate)\n")
+			t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
+		}
 		if o.Top > 0 && len(sim.Ranked) > 0 {
-			fmt.Fprintf(t, "\n  Most similar pairs (top %d of %d):\n", min(o.Top, len(sim.Ranked)), sim.PairCount)
+			if !r.Review && len(sim.Watch) > 0 {
+				t.WriteString("\n")
+			}
+			fmt.Fprintf(t, "  Most similar pairs (top %d of %d):\n", min(o.Top, len(sim.Ranked)), sim.PairCount)
 			accepted := acceptedPairs(r)
 			for _, p := range sim.Ranked[:min(o.Top, len(sim.Ranked))] {
 				mark := ""
@@ -110,13 +135,35 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 			}
 		}
 	}
-	if r.Judged != nil {
-		t.judged(r.Judged, o.MaxPairs)
-	}
-	if r.Reviewed != nil {
-		t.reviewed(r.Reviewed, o.MaxPairs)
-	}
 	t.WriteString("\n")
+	if r.OK {
+		fmt.Fprintln(t, t.style(ansiGreen, "RESULT: ok"))
+	} else {
+		fmt.Fprintln(t, t.style(ansiRed, "RESULT: FAIL ("+failReasons(r)+")"))
+	}
+	return t.Flush()
+}
+
+// firstToFix writes the report's ordered list of what to fix first.
+func (t textWriter) firstToFix(r *lint.Report) {
+	items := FirstToFix(r)
+	fmt.Fprintln(t, "\nFirst to fix:")
+	for k, it := range items {
+		mark := firstMark(it.Severity)
+		switch it.Severity {
+		case "error":
+			mark = t.style(ansiRed, mark)
+		case "warn":
+			mark = t.style(ansiYellow, mark)
+		case "ok":
+			mark = t.style(ansiGreen, mark)
+		}
+		fmt.Fprintf(t, "  %d. %s %s\n", k+1, mark, safe(it.Text))
+	}
+}
+
+// structural writes the structural findings.
+func (t textWriter) structural(r *lint.Report) {
 	if len(r.Structural) == 0 {
 		fmt.Fprintln(t, "Structural findings: none")
 	} else {
@@ -130,16 +177,13 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 		fmt.Fprintf(t, "  %s [%s] %s%s%s\n", mark, safe(ruleLabel(f)), safe(findingWhere(f)), lineText(f), stateText(f.BaselineState))
 		fmt.Fprintf(t, "      %s\n", safe(f.Message))
 		if f.Suggestion != "" {
-			fmt.Fprintf(t, "      suggest: %s\n", safe(f.Suggestion))
+			how := "suggest"
+			if len(f.Fix) > 0 {
+				how = "fix (lint --fix applies it)"
+			}
+			fmt.Fprintf(t, "      %s: %s\n", how, safe(f.Suggestion))
 		}
 	}
-	t.WriteString("\n")
-	if r.OK {
-		fmt.Fprintln(t, t.style(ansiGreen, "RESULT: ok"))
-	} else {
-		fmt.Fprintln(t, t.style(ansiRed, "RESULT: FAIL ("+failReasons(r)+")"))
-	}
-	return t.Flush()
 }
 
 func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring similarity.Scoring) {
@@ -348,12 +392,18 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	if r.Baseline != nil {
 		fmt.Fprintf(b, "\n%s\n", mdCell(baselineText(r.Baseline)))
 	}
+	fmt.Fprintf(b, "\n#### First to fix\n\n")
+	for k, it := range FirstToFix(r) {
+		fmt.Fprintf(b, "%d. %s %s\n", k+1, firstMark(it.Severity), mdCell(it.Text))
+	}
 	mdServers(b, r.Servers)
 	for _, n := range sim.Notes {
 		fmt.Fprintf(b, "\n> %s\n", mdCell(n))
 	}
 	mdPairs(b, "Confusable pairs", sim.Confusable, o.MaxRows, sim.Scoring, false)
-	mdPairs(b, "Review pairs (advisory)", sim.Watch, o.MaxRows, sim.Scoring, !r.Review)
+	if r.Review {
+		mdPairs(b, "Review pairs (fail the gate under --fail-on review)", sim.Watch, o.MaxRows, sim.Scoring, false)
+	}
 	if r.Judged != nil {
 		mdJudged(b, r.Judged, o.MaxRows)
 	}
@@ -373,7 +423,11 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 			}
 			msg := mdCell(f.Message)
 			if f.Suggestion != "" {
-				msg += " Suggest: `" + mdCode(f.Suggestion) + "`"
+				how := " Suggest: `"
+				if len(f.Fix) > 0 {
+					how = " Fix (`lint --fix`): `"
+				}
+				msg += how + mdCode(f.Suggestion) + "`"
 			}
 			line := ""
 			if f.Line > 0 {
@@ -384,6 +438,10 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 		if len(rows) < len(r.Structural) {
 			fmt.Fprintf(b, "\n… and %d more findings (run `toolscope lint --format json` for all).\n", len(r.Structural)-len(rows))
 		}
+	}
+	if !r.Review {
+		// Advisory: after the findings.
+		mdPairs(b, "Review pairs (advisory)", sim.Watch, o.MaxRows, sim.Scoring, true)
 	}
 	if o.Top > 0 && len(sim.Ranked) > 0 {
 		top := sim.Ranked[:min(o.Top, len(sim.Ranked))]

@@ -99,7 +99,7 @@ func TestJSONFieldNames(t *testing.T) {
 		check("verdict", sim["confusable"].([]any)[0].(map[string]any), append([]string{"kind", "hint"}, pairFields...)...)
 		for _, f := range doc["structural"].([]any) {
 			for k := range f.(map[string]any) {
-				if !slices.Contains([]string{"rule", "tool", "severity", "message", "param", "suggestion", "line", "column"}, k) {
+				if !slices.Contains([]string{"rule", "tool", "severity", "message", "param", "suggestion", "fix", "line", "column"}, k) {
 					t.Errorf("finding field %q", k)
 				}
 			}
@@ -148,7 +148,7 @@ func TestTextReport(t *testing.T) {
 		"toolscope lint · catalogs/ops demo.json · 4 tools · mock cosine",
 		"✗ confusable", "~ review", "hint: names differ only by 'get' vs 'hist'",
 		"[duplicate-name] get_volume_status  (line 6)",
-		"[enum-in-prose] get_volume_status.pool  (line 3)", `suggest: "enum": ["gold","silver"]`,
+		"[enum-in-prose] get_volume_status.pool  (line 3)", `fix (lint --fix applies it): "enum": ["gold","silver"]`,
 		"note: the mock embedder", "RESULT: FAIL (1 confusable pair, 1 error)",
 	} {
 		if !strings.Contains(text, want) {
@@ -283,13 +283,17 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 			t.Errorf("run %d: driver %s, rule help %q", i, d.InformationURI, d.Rules[0].HelpURI)
 		}
 	}
-	// The rule list is each run's own pack, and watch-pair declares note.
+	// The rule list is each run's own pack, and review-pair declares note,
+	// with watch-pair, its old id, deprecated.
 	if d := log.Runs[1].Tool.Driver.Rules; len(d) < 5 || d[2].ID != lint.DefaultRules()[2].ID || d[3].ID != sarifConfusableRule || d[4].ID != sarifWatchRule {
 		t.Errorf("run 1 lists %+v, want its 3 rules, then the 2 verdicts", d)
 	}
 	for _, rule := range log.Runs[0].Tool.Driver.Rules {
 		if rule.ID == sarifWatchRule && rule.DefaultConfiguration.Level != "note" {
-			t.Errorf("watch-pair declares %s", rule.DefaultConfiguration.Level)
+			t.Errorf("review-pair declares %s", rule.DefaultConfiguration.Level)
+		}
+		if rule.ID == sarifWatchRule && (len(rule.DeprecatedIDs) != 1 || rule.DeprecatedIDs[0] != "watch-pair") {
+			t.Errorf("review-pair's deprecated ids: %v", rule.DeprecatedIDs)
 		}
 	}
 }
@@ -439,7 +443,7 @@ func TestReviewPairsInEveryOutput(t *testing.T) {
 		}
 		level, ghLevel, folded, reason := `"level": "note"`, "::notice", "<summary>Review pairs (advisory) (", false
 		if counted {
-			level, ghLevel, folded, reason = `"level": "error"`, "::error", "#### Review pairs (advisory) (", true
+			level, ghLevel, folded, reason = `"level": "error"`, "::error", "#### Review pairs (fail the gate under --fail-on review) (", true
 		}
 		checks := []struct {
 			what, out, want string

@@ -58,7 +58,9 @@ type sarifText struct {
 }
 
 type sarifRule struct {
-	ID                   string      `json:"id"`
+	ID string `json:"id"`
+	// DeprecatedIDs are the rule's old ids: review-pair was watch-pair.
+	DeprecatedIDs        []string    `json:"deprecatedIds,omitempty"`
 	Name                 string      `json:"name"`
 	ShortDescription     sarifText   `json:"shortDescription"`
 	FullDescription      sarifText   `json:"fullDescription"`
@@ -94,8 +96,57 @@ type sarifResult struct {
 	PartialFingerprints map[string]string        `json:"partialFingerprints"`
 	BaselineState       similarity.BaselineState `json:"baselineState,omitempty"`
 	Suppressions        []sarifSuppression       `json:"suppressions,omitempty"`
+	Fixes               []sarifFix               `json:"fixes,omitempty"`
 	// Properties mark a model's finding: the reviewer and the category.
 	Properties map[string]string `json:"properties,omitempty"`
+}
+
+// sarifFix is a finding's fix as byte replacements in the catalog file.
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Replacements     []sarifReplacement    `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifByteRegion `json:"deletedRegion"`
+	InsertedContent *sarifContent   `json:"insertedContent,omitempty"`
+}
+
+type sarifByteRegion struct {
+	ByteOffset int `json:"byteOffset"`
+	ByteLength int `json:"byteLength"`
+}
+
+type sarifContent struct {
+	Text string `json:"text"`
+}
+
+// sarifFixes is f's fix as SARIF fixes on the file at loc, none when f
+// has none or there is no source text to place it in (editor nil).
+func sarifFixes(f lint.Finding, editor *catalog.Editor, loc sarifArtifactLocation) []sarifFix {
+	if len(f.Fix) == 0 || editor == nil {
+		return nil
+	}
+	edits, err := editor.Edits(f.Fix)
+	if err != nil || len(edits) == 0 {
+		return nil
+	}
+	change := sarifArtifactChange{ArtifactLocation: loc}
+	for _, e := range edits {
+		change.Replacements = append(change.Replacements, sarifReplacement{
+			DeletedRegion:   sarifByteRegion{ByteOffset: e.Offset, ByteLength: e.Length},
+			InsertedContent: &sarifContent{Text: e.Text}})
+	}
+	desc := f.Suggestion
+	if desc == "" {
+		desc = "the fix toolscope lint --fix applies"
+	}
+	return []sarifFix{{Description: sarifText{Text: desc}, ArtifactChanges: []sarifArtifactChange{change}}}
 }
 
 // sarifSuppression is a project config's acceptance of a result.
@@ -137,7 +188,7 @@ type sarifLogicalLocation struct {
 // The pseudo-rules under which pair verdicts are reported.
 const (
 	sarifConfusableRule = "confusable-pair"
-	sarifWatchRule      = "watch-pair"
+	sarifWatchRule      = "review-pair"
 )
 
 // SARIFOptions shape the SARIF log.
@@ -381,6 +432,7 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 		findings = append(findings, r.Suppressed.Findings)
 		pairs = append(pairs, r.Suppressed.Pairs)
 	}
+	var editor *catalog.Editor
 	for _, f := range slices.Concat(findings...) {
 		ri, ok := index[f.Rule]
 		if !ok {
@@ -396,7 +448,7 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 		}
 		msg := modelSays(f, f.Message)
 		if f.Suggestion != "" {
-			msg += " Suggestion: " + f.Suggestion
+			msg += suggestionLabel(f) + f.Suggestion
 		}
 		res := sarifResult{
 			RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
@@ -405,6 +457,14 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 			PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
 			BaselineState:       f.BaselineState,
 			Suppressions:        suppressions(f.Suppression),
+		}
+		if file && f.BaselineState != similarity.BaselineAbsent && len(f.Fix) > 0 {
+			if editor == nil && cat.SourceBytes() != nil {
+				// The source is read once for every fix of the catalog.
+				editor, _ = catalog.NewEditor(cat.SourceBytes())
+			}
+			at := artifact
+			res.Fixes = sarifFixes(f, editor, sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at})
 		}
 		if f.By != "" {
 			res.Properties = map[string]string{"by": f.By, "category": f.Category}
@@ -469,7 +529,7 @@ func pairRules() []lint.Rule {
 		{ID: sarifConfusableRule, Severity: lint.SeverityError, Summary: "two tools a model could mix up",
 			Teaching: lint.Teaching{
 				Why: "The pair scores at or above the confusability threshold: what the model reads of the two tools (names and descriptions) is so alike that it may call one for the other.",
-				Fix: "Make the differentiating axis explicit in both descriptions: say WHEN to choose each (the hint names the words to build on), or merge the two into one tool with a parameter.",
+				Fix: "Make the differentiating axis explicit in both descriptions: say WHEN to choose each (the hint says what differs and proposes a sentence for each; the pair clears only with both in), or merge the two into one tool with a parameter.",
 				Before: `get_fcns_database: "FC name server registrations."
 influx_get_fcns_database: "FC name server registrations."`,
 				After: `get_fcns_database: "FC name server registrations, live from the switch. Use for the fabric right now."
@@ -501,12 +561,16 @@ func sarifRuleOf(r lint.Rule, o SARIFOptions) sarifRule {
 		helpURI = o.HelpURI(r.ID)
 	}
 	level := sarifLevel(r.Severity)
+	var deprecated []string
 	if r.ID == sarifWatchRule {
-		// A watch verdict is advisory: its results are notes.
+		// A review pair is advisory: its results are notes. Its rule was
+		// watch-pair: code scanning keeps its alerts through the rename.
 		level = "note"
+		deprecated = []string{"watch-pair"}
 	}
 	return sarifRule{
-		ID: r.ID, Name: pascal(r.ID),
+		DeprecatedIDs: deprecated,
+		ID:            r.ID, Name: pascal(r.ID),
 		ShortDescription:     sarifText{Text: r.Summary},
 		FullDescription:      sarifText{Text: full},
 		Help:                 sarifText{Text: text, Markdown: md},

@@ -34,28 +34,29 @@ func TestHintsNameTheRightAxis(t *testing.T) {
 	cases := []struct {
 		a, b string
 		hint string   // how the hint starts
-		fixA string   // how the sentence added to a ends
+		fixA string   // the sentence added to a
 		not  []string // what the hint must not say
 	}{
 		// get_logs returns many logs: sharing "get" with get_all_services
-		// does not make it the "one item" tool.
-		{"get_logs", "get_all_services", "make 'logs' vs 'all services' explicit",
-			"instead when the request is about all services.", []string{"how many items", "one item it is given", "all or services"}},
+		// does not make it the "one item" tool; the sentence says what
+		// get_all_services is for, in its own words.
+		{"get_logs", "get_all_services", "say in each description when to pick it over the other (what differs: the names' words ('logs' vs 'all services'))",
+			"Use `get_all_services` instead to extract all unique service names from logs.", []string{"how many items", "one item it is given", "all or services", "the request is about"}},
 		// In rollback_deploy, deploy is the thing (get_deploy's object)
 		// and rollback the action.
-		{"get_deploy", "rollback_deploy", "make the action ('get' vs 'rollback') explicit",
-			"instead when the request is to rollback the deploy; it takes `reason`.", []string{"'deploy' explicit", "deploy the rollback"}},
-		// Both are about incidents: the list and the single one. incident
-		// and incidents are one word, not either tool's own.
-		{"list_incidents", "get_incident", "make how many items each takes explicit (list_incidents: several items at once; get_incident: one item it is given)",
-			"instead when the request is about one item it is given (single); it takes `id`.", []string{"incidents)", "incident)"}},
+		{"get_deploy", "rollback_deploy", "say in each description when to pick it over the other (what differs: the names' actions ('get' vs 'rollback')",
+			"Use `rollback_deploy` instead to roll a service back to the deploy before the given one; it takes `reason`.", []string{"'deploy' explicit", "deploy the rollback"}},
+		// Both are about incidents: the list and the single one. No axis of
+		// how many is made up; each says what the other is for.
+		{"list_incidents", "get_incident", "say in each description when to pick it over the other (what differs: the names' actions ('list' vs 'get'); list_incidents takes",
+			"Use `get_incident` instead to get a single incident by ID; it takes `id`.", []string{"how many items", "several items", "one item"}},
 	}
 	for _, c := range cases {
 		a, b := tools[c.a], tools[c.b]
 		parts := parseNames([]*catalog.Tool{a, b})
 		ax := chooseAxis(parts[0], parts[1], descriptionTerms(a.Description), descriptionTerms(b.Description))
 		fixes := riskFixes(a, b, parts[0], parts[1], ax, false, false)
-		hint := riskHint(a.Name, b.Name, ax, fixes)
+		hint := riskHint(a, b, ax, fixes)
 		if !strings.HasPrefix(hint, c.hint) {
 			t.Errorf("%s ↔ %s: hint %q, want it to start %q", c.a, c.b, hint, c.hint)
 		}
@@ -64,8 +65,8 @@ func TestHintsNameTheRightAxis(t *testing.T) {
 				t.Errorf("%s ↔ %s: the hint says %q: %s", c.a, c.b, bad, hint)
 			}
 		}
-		if c.fixA != "" && (len(fixes) == 0 || fixes[0].Tool != a.Name || !strings.HasSuffix(fixes[0].Sentence, c.fixA)) {
-			t.Errorf("%s ↔ %s: fixes %+v, want the one for %s to end %q", c.a, c.b, fixes, c.a, c.fixA)
+		if len(fixes) == 0 || fixes[0].Tool != a.Name || fixes[0].Sentence != c.fixA {
+			t.Errorf("%s ↔ %s: fixes %+v, want the one for %s to be %q", c.a, c.b, fixes, c.a, c.fixA)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func init() {
 }
 
 // axisOrder is the order in which axes are tried.
-var axisOrder = []string{"time", "scope", "format", "detail"}
+var axisOrder = []string{"time", "detail"}
 
 // plainWords say nothing about which tool to choose: guidance and filler
 // a description's own terms often hold.
@@ -177,15 +177,18 @@ func onAxis(ws []string, axis string) (string, []string) {
 	return pole, said
 }
 
-// chooseAxis finds what tells a and b apart. The names come first: a
-// word only one name has is what its author chose to tell it apart by.
-//  1. A name word on a known axis (hist, all, count, markdown): that axis,
-//     each tool at its pole, the descriptions' words backing it.
-//  2. Different actions (get vs resize): the action.
-//  3. Other name words (rollback, form): those words, and for a tool
-//     whose name adds none, its description's own words.
-//  4. Both descriptions at different poles of a known axis: that axis.
-//  5. Else each description's own words.
+// chooseAxis finds what tells a and b apart, named only when both
+// tools' own texts show it. The names come first: a word only one name
+// has is what its author chose to tell it apart by.
+//  1. A name word on a known axis (hist, count, markdown) and the other
+//     tool placed at another pole of that axis by its own name or
+//     description: that axis. A format is none (a format word is as often
+//     the input's as the output's: import_xml vs import_yaml), nor is how
+//     many items a tool takes (reply vs reply_all, create_collection vs
+//     create_variables are not told apart by counting).
+//  2. Different actions (get vs resize): the action, as the names say it.
+//  3. Other name words (rollback, form): those words.
+//  4. Else nothing: the advice then says plainly what differs.
 func chooseAxis(a, b nameParts, at, bt []string) choiceAxis {
 	a, b = asHint(a, b), asHint(b, a)
 	na, ta := ownWords(a, b, at, bt)
@@ -197,101 +200,31 @@ func chooseAxis(a, b nameParts, at, bt []string) choiceAxis {
 		if pa == "" && pb == "" {
 			continue
 		}
-		// The name places one tool; its own words (name first) say where
-		// each stands.
 		pa, sa := onAxis(all(na, ta), axis)
 		pb, sb := onAxis(all(nb, tb), axis)
-		switch {
-		case pa != "" && pb != "" && pa != pb:
+		if pa != "" && pb != "" && pa != pb {
 			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis, pb, sb}}
-		// Only one tool is placed: the other stands at the opposite pole
-		// only when both are about the same thing (get_volume_status
-		// and hist_volume_status), not when they share just an action
-		// (get_logs is no "one item" beside get_all_services).
-		case pa != "" && pb == "" && otherPole[pa] != "" && a.action == b.action && sharesObject(a, b):
-			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis: axis, pole: otherPole[pa]}}
-		case pb != "" && pa == "" && otherPole[pb] != "" && a.action == b.action && sharesObject(a, b):
-			return choiceAxis{name: axis, a: axisSide{axis: axis, pole: otherPole[pb]}, b: axisSide{axis, pb, sb}}
 		}
 	}
 	if a.verb != "" && b.verb != "" && a.action != b.action {
 		return choiceAxis{name: "action", a: axisSide{axis: "action", pole: a.verb}, b: axisSide{axis: "action", pole: b.verb}}
 	}
 	if len(na)+len(nb) > 0 {
-		side := func(p nameParts, n, t []string) axisSide {
+		side := func(p nameParts, n []string) axisSide {
 			switch {
 			case p.verb != "" && slices.Contains(n, p.verb):
 				return axisSide{axis: "action", pole: p.verb}
 			case len(n) > 0:
 				return axisSide{axis: "name", words: firstN(n, MaxHintTerms)}
 			}
-			return axisSide{words: firstN(t, MaxHintTerms)}
+			return axisSide{}
 		}
-		return choiceAxis{name: "name", a: side(a, na, ta), b: side(b, nb, tb)}
+		return choiceAxis{name: "name", a: side(a, na), b: side(b, nb)}
 	}
-	for _, axis := range axisOrder {
-		pa, sa := onAxis(ta, axis)
-		pb, sb := onAxis(tb, axis)
-		if pa != "" && pb != "" && pa != pb {
-			return choiceAxis{name: axis, a: axisSide{axis, pa, sa}, b: axisSide{axis, pb, sb}}
-		}
-	}
-	return choiceAxis{a: axisSide{words: firstN(ta, MaxHintTerms)}, b: axisSide{words: firstN(tb, MaxHintTerms)}}
+	return choiceAxis{}
 }
 
 func firstN(ws []string, n int) []string { return ws[:min(n, len(ws))] }
-
-// condition says when to choose the tool on side s (p its name, o the
-// other side), as the end of "Use `x` instead when ...".
-func (s axisSide) condition(p nameParts, o axisSide) string {
-	switch s.axis {
-	case "action":
-		var obj []string
-		for _, w := range p.said {
-			if !stopWords[w] {
-				obj = append(obj, w)
-			}
-		}
-		switch {
-		case len(obj) == 0:
-			return "the request is to " + s.pole + " something"
-		case s.pole == "new":
-			return "the request is for a new " + strings.Join(obj, " ")
-		}
-		article := "the"
-		if verbs[s.pole].group == "create" {
-			article = "a"
-			if strings.ContainsRune("aeiou", rune(obj[0][0])) {
-				article = "an"
-			}
-		}
-		return fmt.Sprintf("the request is to %s %s %s", s.pole, article, strings.Join(obj, " "))
-	case "", "name":
-		switch {
-		case s.axis == "name" && len(s.words) > 0 && len(p.said) >= len(s.words):
-			// The words only its name has, in the name's own phrase: "the
-			// loki label values" says more than "values", "all services"
-			// more than "all or services".
-			var phrase []string
-			for _, w := range p.said {
-				if !stopWords[w] {
-					phrase = append(phrase, w)
-				}
-			}
-			article := "the "
-			if len(phrase) > 0 && axisWords[phrase[0]].axis == "scope" {
-				article = ""
-			}
-			return "the request is about " + article + strings.Join(phrase, " ")
-		case len(s.words) > 0:
-			return "the request is about " + orList(s.words)
-		case o.axis == "name" && len(o.words) > 0:
-			return "the request is not about " + orList(o.words)
-		}
-		return "the request is about what only it does (say what)"
-	}
-	return "the request is about " + s.text()
-}
 
 // pole says where the side stands, briefly: "the past", "to resize".
 func (s axisSide) poleText() string {
@@ -320,21 +253,20 @@ func (s axisSide) text() string {
 	return t
 }
 
-// title names the axis in a hint, what to make explicit, and where each
-// tool stands on it.
-func (c choiceAxis) title(a, b string) (string, string) {
-	where := fmt.Sprintf(" (%s: %s; %s: %s)", a, c.a.poleText(), b, c.b.poleText())
+// differs says what tells the pair apart, as the texts show it: the axis
+// with where each stands, or the names' own words; "" when the names show
+// nothing either.
+func (c choiceAxis) differs(a, b string) string {
+	where := fmt.Sprintf(" (%s: %s; %s: %s)", a, c.a.text(), b, c.b.text())
 	switch c.name {
 	case "time":
-		return "the time each covers", where
-	case "scope":
-		return "how many items each takes", where
+		return "the time each covers" + where
 	case "format":
-		return "the form each returns", where
+		return "the form each returns" + where
 	case "detail":
-		return "how much detail each gives", where
+		return "how much detail each gives" + where
 	case "action":
-		return fmt.Sprintf("the action ('%s' vs '%s')", c.a.pole, c.b.pole), ""
+		return fmt.Sprintf("the names' actions ('%s' vs '%s')", c.a.pole, c.b.pole)
 	case "name":
 		var said []string
 		for _, s := range []axisSide{c.a, c.b} {
@@ -346,27 +278,60 @@ func (c choiceAxis) title(a, b string) (string, string) {
 			}
 		}
 		if len(said) == 1 {
-			return "what " + said[0] + " means", ""
+			return "the word " + said[0] + " only one name has"
 		}
-		return strings.Join(said, " vs "), ""
+		return "the names' words (" + strings.Join(said, " vs ") + ")"
 	}
-	return "what sets each apart", ""
+	return ""
 }
 
 // riskFixes proposes the choice sentences for a flagged pair: each
-// description names the other tool with the condition for choosing it, on
-// the axis that tells them apart. A description that already names the
-// other gets none.
-func riskFixes(a, b *catalog.Tool, pa, pb nameParts, c choiceAxis, aNamesB, bNamesA bool) []Fix {
+// description names the other tool with what the other is for, in the
+// other's own words (its description's first sentence), and the
+// parameters only the other takes. No condition is made up: a side whose
+// description gives no such sentence, or one that only restates its name,
+// gets a sentence from its required parameters, or none. A description
+// that already names the other gets none.
+func riskFixes(a, b *catalog.Tool, pa, pb nameParts, _ choiceAxis, aNamesB, bNamesA bool) []Fix {
 	pa, pb = asHint(pa, pb), asHint(pb, pa)
+	if samePurpose(a, b) {
+		return nil
+	}
+	// The same purpose read from both descriptions tells them apart by
+	// nothing: only their parameters may then.
+	if wa, wb := purposeOf(a, pa), purposeOf(b, pb); wa != "" && strings.EqualFold(wa, wb) {
+		a, b = purposeless(a), purposeless(b)
+	}
 	var out []Fix
 	if !aNamesB {
-		out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", nameFrom(b, a), c.b.condition(pb, c.a), takes(ownParams(b, a)))})
+		if s := choiceSentence(b, a, pb); s != "" {
+			out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: s})
+		}
 	}
 	if !bNamesA {
-		out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: fmt.Sprintf("Use `%s` instead when %s%s.", nameFrom(a, b), c.a.condition(pa, c.b), takes(ownParams(a, b)))})
+		if s := choiceSentence(a, b, pa); s != "" {
+			out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: s})
+		}
 	}
 	return out
+}
+
+// choiceSentence is the sentence for other's description that sends a
+// request to x: what x is for, in x's words, and what only x takes; ""
+// when x's texts say nothing toolscope can reuse.
+func choiceSentence(x, other *catalog.Tool, px nameParts) string {
+	params := ownParams(x, other)
+	if what := purposeOf(x, px); what != "" {
+		return fmt.Sprintf("Use `%s` instead to %s%s.", nameFrom(x, other), what, takes(params))
+	}
+	if req := ownRequired(x, other); len(req) > 0 {
+		quoted := make([]string, len(req))
+		for k, p := range req {
+			quoted[k] = "`" + p + "`"
+		}
+		return fmt.Sprintf("Use `%s` instead when the request gives %s.", nameFrom(x, other), strings.Join(quoted, " and "))
+	}
+	return ""
 }
 
 // nameFrom is how tool x is named in tool from's description: the name
@@ -457,20 +422,55 @@ func takes(params []string) string {
 	return "; it takes " + strings.Join(quoted, " and ")
 }
 
-// riskHint says the axis and the fixes in a sentence.
-func riskHint(a, b string, c choiceAxis, fixes []Fix) string {
-	if len(fixes) == 0 {
-		return "both descriptions already name the other with when to choose it, yet the pair still reads alike: sharpen the conditions, or merge the tools"
+// riskHint says what differs and the sentences to add. A pair clears
+// only when both descriptions say when to pick the other; a side with no
+// sentence is asked of the author.
+func riskHint(a, b *catalog.Tool, c choiceAxis, fixes []Fix) string {
+	if len(fixes) == 0 && samePurpose(a, b) {
+		return fmt.Sprintf("%s and %s describe the same job in the same words: say in each when to pick it and not the other, or merge them", a.Name, b.Name)
 	}
+	differs := c.differs(a.Name, b.Name)
+	if pa, pb := ownParams(a, b), ownParams(b, a); len(pa)+len(pb) > 0 {
+		var ps []string
+		for _, s := range []struct {
+			name   string
+			params []string
+		}{{a.Name, pa}, {b.Name, pb}} {
+			if len(s.params) > 0 {
+				ps = append(ps, s.name+" takes "+strings.TrimPrefix(takes(s.params), "; it takes "))
+			}
+		}
+		if differs != "" {
+			differs += "; "
+		}
+		differs += strings.Join(ps, ", ")
+	}
+	intro := "say in each description when to pick it over the other"
+	if differs != "" {
+		intro += " (what differs: " + differs + ")"
+	}
+	has := map[string]bool{}
 	var parts []string
 	for _, f := range fixes {
+		has[f.Tool] = true
 		parts = append(parts, fmt.Sprintf("add to %s %q", f.Tool, f.Sentence))
 	}
-	if len(fixes) == 1 {
-		parts = append(parts, fmt.Sprintf("%s already names %s", fixes[0].Other, fixes[0].Tool))
+	named := 0
+	for _, s := range [][2]*catalog.Tool{{a, b}, {b, a}} {
+		if has[s[0].Name] {
+			continue
+		}
+		if names(s[0].Description, s[1].Name) {
+			parts = append(parts, fmt.Sprintf("%s already names %s", s[0].Name, s[1].Name))
+			named++
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("write in %s when to pick %s (its texts give toolscope nothing to reuse)", s[0].Name, s[1].Name))
 	}
-	what, where := c.title(a, b)
-	return "make " + what + " explicit" + where + ": " + strings.Join(parts, "; ") + " (edit the condition to the real boundary)"
+	if named == 2 {
+		return "both descriptions already name the other, yet the pair still reads alike: make each condition the real boundary, or merge the tools"
+	}
+	return intro + ": " + strings.Join(parts, "; ") + "; the pair clears only when both descriptions say it (check each sentence is the real boundary)"
 }
 
 // orList joins words as "a, b or c".
@@ -479,4 +479,12 @@ func orList(ws []string) string {
 		return strings.Join(ws, "")
 	}
 	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}
+
+// purposeless is t with no description to read a purpose from, for
+// choiceSentence: its sentence then rests on its parameters alone.
+func purposeless(t *catalog.Tool) *catalog.Tool {
+	c := *t
+	c.Description = ""
+	return &c
 }

@@ -540,7 +540,7 @@ func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 		}
 		c := chooseAxis(pa, pb, s.words[p.i].terms, s.words[p.j].terms)
 		f.Fixes = riskFixes(s.tools[p.i], s.tools[p.j], pa, pb, c, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)])
-		f.Hint = riskHint(pair.A, pair.B, c, f.Fixes)
+		f.Hint = riskHint(s.tools[p.i], s.tools[p.j], c, f.Fixes)
 		if f.Band == BandCrossServer && kind == Confusable {
 			f.Hint = twinHint(s.tools[p.i], s.tools[p.j], f.Hint)
 		}
