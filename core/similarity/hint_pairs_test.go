@@ -104,13 +104,20 @@ func TestOwnTermsAreWords(t *testing.T) {
 	cases := []struct {
 		x, y []string
 		want []string
+		name nameParts
 	}{
-		{descriptionTerms(uuid), descriptionTerms("List the incidents and their severity."), []string{"one", "timeline"}},
-		{descriptionTerms("List the incidents and their severity."), descriptionTerms(uuid), []string{"list", "their", "severity"}},
-		{[]string{"pools", "pool", "cluster"}, []string{"disks"}, []string{"pools", "cluster"}},
+		{descriptionTerms(uuid), descriptionTerms("List the incidents and their severity."), []string{"one", "timeline"}, nameParts{}},
+		{descriptionTerms("List the incidents and their severity."), descriptionTerms(uuid), []string{"list", "their", "severity"}, nameParts{}},
+		{[]string{"pools", "pool", "cluster"}, []string{"disks"}, []string{"pools", "cluster"}, nameParts{}},
+		// The other's words in either number, "ies" and "y" alike.
+		{[]string{"policies", "scope", "entry"}, []string{"policy", "entries"}, []string{"scope"}, nameParts{}},
+		// A plain word is kept in no form, so its plural is looked at on
+		// its own; a word the name holds is no term.
+		{[]string{"tool", "tools", "policies", "policy"}, nil, []string{"tools", "policies"}, nameParts{}},
+		{[]string{"incidents", "scope"}, nil, []string{"scope"}, nameParts{said: []string{"incident"}}},
 	}
 	for _, c := range cases {
-		_, terms := ownWords(nameParts{}, nameParts{}, c.x, c.y)
+		_, terms := ownWords(c.name, nameParts{}, c.x, c.y)
 		if !slices.Equal(terms, c.want) {
 			t.Errorf("own terms of %q beside %q: %q, want %q", c.x, c.y, terms, c.want)
 		}

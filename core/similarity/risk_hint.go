@@ -103,15 +103,35 @@ func ownWords(x, y nameParts, xt, yt []string) (name, terms []string) {
 			name = add(name, w)
 		}
 	}
+	// The other's words and those kept so far are looked up by their
+	// singular, each made once (hasTerm over sets).
+	others := singularSet(yt)
+	kept := singularSet(name)
 	for _, w := range xt {
 		// An identifier (another tool's name, a parameter, a fragment of
 		// a UUID in an example) is no condition; a word the other uses in
 		// its singular or plural is not this one's own.
-		if !hasTerm(yt, w) && !hasTerm(name, w) && !hasTerm(terms, w) && !strings.Contains(w, "_") && !idFragment(w) {
-			terms = add(terms, w)
+		s := singular(w)
+		if _, ok := others[s]; ok {
+			continue
 		}
+		if _, ok := kept[s]; ok || w == "" || plainWords[w] || strings.Contains(w, "_") || idFragment(w) {
+			continue
+		}
+		// Not kept in any form, so not in terms: add's test, at once.
+		terms = append(terms, w)
+		kept[s] = struct{}{}
 	}
 	return name, terms
+}
+
+// singularSet is the singulars of ws, for hasTerm as a lookup.
+func singularSet(ws []string) map[string]struct{} {
+	set := make(map[string]struct{}, len(ws))
+	for _, w := range ws {
+		set[singular(w)] = struct{}{}
+	}
+	return set
 }
 
 // hasTerm reports whether ws holds w, in its singular or plural:
@@ -299,17 +319,20 @@ func riskFixes(a, b *catalog.Tool, pa, pb nameParts, _ choiceAxis, aNamesB, bNam
 	}
 	// The same purpose read from both descriptions tells them apart by
 	// nothing: only their parameters may then.
-	if wa, wb := purposeOf(a, pa), purposeOf(b, pb); wa != "" && strings.EqualFold(wa, wb) {
+	// Each purpose is read once: a purposeless tool has none.
+	wa, wb := purposeOf(a, pa), purposeOf(b, pb)
+	if wa != "" && strings.EqualFold(wa, wb) {
 		a, b = purposeless(a), purposeless(b)
+		wa, wb = "", ""
 	}
 	var out []Fix
 	if !aNamesB {
-		if s := choiceSentence(b, a, pb); s != "" {
+		if s := choiceSentence(b, a, wb); s != "" {
 			out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: s})
 		}
 	}
 	if !bNamesA {
-		if s := choiceSentence(a, b, pa); s != "" {
+		if s := choiceSentence(a, b, wa); s != "" {
 			out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: s})
 		}
 	}
@@ -318,10 +341,11 @@ func riskFixes(a, b *catalog.Tool, pa, pb nameParts, _ choiceAxis, aNamesB, bNam
 
 // choiceSentence is the sentence for other's description that sends a
 // request to x: what x is for, in x's words, and what only x takes; ""
-// when x's texts say nothing toolscope can reuse.
-func choiceSentence(x, other *catalog.Tool, px nameParts) string {
+// when x's texts say nothing toolscope can reuse. what is x's purpose
+// (purposeOf).
+func choiceSentence(x, other *catalog.Tool, what string) string {
 	params := ownParams(x, other)
-	if what := purposeOf(x, px); what != "" {
+	if what != "" {
 		return fmt.Sprintf("Use `%s` instead to %s%s.", nameFrom(x, other), what, takes(params))
 	}
 	if req := ownRequired(x, other); len(req) > 0 {
