@@ -638,12 +638,27 @@ var (
 func hasVerb(text string, verbs []string) bool {
 	for _, w := range wordsOf(text) {
 		for _, v := range verbs {
-			if w == v || w == v+"s" || w == v+"es" || w == v+"d" || w == v+"ed" || w == v+"ing" || strings.HasSuffix(v, "e") && w == v[:len(v)-1]+"ing" {
+			if verbForm(w, v) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// verbForm reports whether w is verb v, or v with -s, -es, -d, -ed or
+// -ing, or v's final e dropped before -ing (w == v+"s" || ..., with
+// nothing built).
+func verbForm(w, v string) bool {
+	if rest, ok := strings.CutPrefix(w, v); ok {
+		switch rest {
+		case "", "s", "es", "d", "ed", "ing":
+			return true
+		}
+		return false
+	}
+	stem, ok := strings.CutSuffix(v, "e")
+	return ok && len(w) == len(stem)+3 && strings.HasPrefix(w, stem) && strings.HasSuffix(w, "ing")
 }
 
 // leadWords are the first three words of a description: its verb, which
