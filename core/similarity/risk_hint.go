@@ -313,14 +313,23 @@ func (c choiceAxis) differs(a, b string) string {
 // gets a sentence from its required parameters, or none. A description
 // that already names the other gets none.
 func riskFixes(a, b *catalog.Tool, pa, pb nameParts, _ choiceAxis, aNamesB, bNamesA bool) []Fix {
+	return fixesFor(a, b, pa, pb, aNamesB, bNamesA, purposeOf, purposeOf)
+}
+
+// purposeFunc is purposeOf, or a memo of it for one tool.
+type purposeFunc func(t *catalog.Tool, p nameParts) string
+
+// fixesFor is riskFixes with each tool's purpose read by purposeA and
+// purposeB.
+func fixesFor(a, b *catalog.Tool, pa, pb nameParts, aNamesB, bNamesA bool, purposeA, purposeB purposeFunc) []Fix {
 	pa, pb = asHint(pa, pb), asHint(pb, pa)
 	if samePurpose(a, b) {
 		return nil
 	}
 	// The same purpose read from both descriptions tells them apart by
-	// nothing: only their parameters may then.
-	// Each purpose is read once: a purposeless tool has none.
-	wa, wb := purposeOf(a, pa), purposeOf(b, pb)
+	// nothing: only their parameters may then. Each purpose is read
+	// once: a purposeless tool has none.
+	wa, wb := purposeA(a, pa), purposeB(b, pb)
 	if wa != "" && strings.EqualFold(wa, wb) {
 		a, b = purposeless(a), purposeless(b)
 		wa, wb = "", ""

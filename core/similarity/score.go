@@ -37,11 +37,14 @@ type Scores struct {
 	neighbors  [][]scored
 	limit      int     // Options.VerdictLimit
 	words      []words // hint material, filled on first need
-	band       band
-	model      *RiskModel // the risk scoring's
-	servers    []int32    // each distinct tool's server, when they come from several
-	k          int        // the adaptive scoring's neighbours per tool
-	twin       *twinJudge // the cross-server pairs' judge, during Judge
+	// purposes is each tool's purposeOf for its own name parts, read on
+	// first need: a tool is in many pairs.
+	purposes []purposeMemo
+	band     band
+	model    *RiskModel // the risk scoring's
+	servers  []int32    // each distinct tool's server, when they come from several
+	k        int        // the adaptive scoring's neighbours per tool
+	twin     *twinJudge // the cross-server pairs' judge, during Judge
 }
 
 // band is the verdict pairs kept for the thresholds they were scored
@@ -502,6 +505,7 @@ func (s *Scores) findings(kind Verdict, ps []scored, th Thresholds) []PairFindin
 				s.words[lo+k] = wordsOf(t.OwnName(), t.Description)
 			}
 		})
+		s.purposes = make([]purposeMemo, len(s.tools))
 	}
 	out := make([]PairFinding, len(ps))
 	parallel(len(ps), 16, func(lo, hi int) {
@@ -539,7 +543,7 @@ func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 			}
 		}
 		c := chooseAxis(pa, pb, s.words[p.i].terms, s.words[p.j].terms)
-		f.Fixes = riskFixes(s.tools[p.i], s.tools[p.j], pa, pb, c, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)])
+		f.Fixes = fixesFor(s.tools[p.i], s.tools[p.j], pa, pb, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)], s.purposeOf(int(p.i), pa), s.purposeOf(int(p.j), pb))
 		f.Hint = riskHint(s.tools[p.i], s.tools[p.j], c, f.Fixes)
 		if f.Band == BandCrossServer && kind == Confusable {
 			f.Hint = twinHint(s.tools[p.i], s.tools[p.j], f.Hint)
@@ -605,4 +609,23 @@ func serversOf(tools []*catalog.Tool) []int32 {
 		return nil
 	}
 	return out
+}
+
+// purposeMemo holds a tool's purposeOf once read.
+type purposeMemo struct {
+	once sync.Once
+	what string
+}
+
+// purposeOf is purposeOf for tool i read as q: from the memo when q is
+// the tool's own parts (asHint left them), else read.
+func (s *Scores) purposeOf(i int, own nameParts) purposeFunc {
+	return func(t *catalog.Tool, q nameParts) string {
+		if q.verb != own.verb {
+			return purposeOf(t, q)
+		}
+		m := &s.purposes[i]
+		m.once.Do(func() { m.what = purposeOf(t, own) })
+		return m.what
+	}
 }
