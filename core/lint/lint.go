@@ -215,6 +215,10 @@ type Options struct {
 	// rule; nil counts in memory, once per Analyze. With a store it
 	// answers what an earlier run counted.
 	Tokens *tokens.Meter
+	// measured is Measure's count of this catalog when Analyze made one:
+	// the catalog-tokens rule then reads it rather than writing every
+	// definition again.
+	measured *tokens.Catalog
 }
 
 // DefaultOptions is the command line's defaults without an embedder.
@@ -255,7 +259,9 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 			m := opts.Tokens.Measure(cat, 0, false)
 			measured = &m
 		}
-		findings = Structural(cat, quiet)
+		withCounts := quiet
+		withCounts.measured = measured
+		findings = Structural(cat, withCounts)
 	}()
 	if opts.Embedder == nil {
 		<-rules

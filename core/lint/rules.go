@@ -60,8 +60,10 @@ type Context struct {
 	// common holds the parameter names most tools repeat, worked out on
 	// first use (commonParams).
 	common map[string]bool
-	// meter counts definitions' tokens.
-	meter *tokens.Meter
+	// meter counts definitions' tokens; measured, when set, is every
+	// tool's count already made (Measure), in catalog order.
+	meter    *tokens.Meter
+	measured []tokens.Tool
 	// qualified are the tools each host qualifies into each name
 	// (qualifiedNames), worked out once whichever rule asks first.
 	qualifiedOnce sync.Once
@@ -77,6 +79,20 @@ type Context struct {
 // then 64, so a catalog far over the limit costs little more than the
 // tools that take it over.
 func (c *Context) TokensOver(limit int) (counted, tools int, over bool, longest tokens.Tool) {
+	if c.measured != nil {
+		// Counted already (Measure): read in the same order.
+		for _, t := range c.measured {
+			counted += t.O200k
+			tools++
+			if t.O200k > longest.O200k {
+				longest = tokens.Tool{Name: t.Name, O200k: t.O200k}
+			}
+			if counted > limit {
+				return counted, tools, true, longest
+			}
+		}
+		return counted, tools, false, longest
+	}
 	meter := c.meter
 	if meter == nil {
 		meter = tokens.NewMeter(nil)
@@ -138,6 +154,9 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
 	c.meter = opts.Tokens
+	if m := opts.measured; m != nil && len(m.Tools) == len(cat.Tools) {
+		c.measured = m.Tools
+	}
 	aside := make([]bool, len(rules))
 	asideCount := 0
 	for i, r := range rules {
