@@ -89,6 +89,12 @@ var plainWords = map[string]bool{
 // ownWords are the words only tool x's name (after any server prefix, its
 // action when the actions differ) and only its description use.
 func ownWords(x, y nameParts, xt, yt []string) (name, terms []string) {
+	return ownWordsBeside(x, y, xt, singularSet(yt))
+}
+
+// ownWordsBeside is ownWords with the other's words as singularSet
+// made them (once per tool).
+func ownWordsBeside(x, y nameParts, xt []string, others map[string]struct{}) (name, terms []string) {
 	add := func(out []string, w string) []string {
 		if w != "" && !plainWords[w] && !slices.Contains(out, w) {
 			out = append(out, w)
@@ -105,7 +111,6 @@ func ownWords(x, y nameParts, xt, yt []string) (name, terms []string) {
 	}
 	// The other's words and those kept so far are looked up by their
 	// singular, each made once (hasTerm over sets).
-	others := singularSet(yt)
 	kept := singularSet(name)
 	for _, w := range xt {
 		// An identifier (another tool's name, a parameter, a fragment of
@@ -210,9 +215,15 @@ func onAxis(ws []string, axis string) (string, []string) {
 //  3. Other name words (rollback, form): those words.
 //  4. Else nothing: the advice then says plainly what differs.
 func chooseAxis(a, b nameParts, at, bt []string) choiceAxis {
+	return chooseAxisOf(a, b, at, bt, singularSet(at), singularSet(bt))
+}
+
+// chooseAxisOf is chooseAxis with each side's words as singularSet made
+// them.
+func chooseAxisOf(a, b nameParts, at, bt []string, as, bs map[string]struct{}) choiceAxis {
 	a, b = asHint(a, b), asHint(b, a)
-	na, ta := ownWords(a, b, at, bt)
-	nb, tb := ownWords(b, a, bt, at)
+	na, ta := ownWordsBeside(a, b, at, bs)
+	nb, tb := ownWordsBeside(b, a, bt, as)
 	all := func(n, t []string) []string { return append(slices.Clip(n), t...) }
 	for _, axis := range axisOrder {
 		pa, _ := onAxis(na, axis)

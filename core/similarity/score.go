@@ -40,6 +40,9 @@ type Scores struct {
 	// purposes is each tool's purposeOf for its own name parts, read on
 	// first need: a tool is in many pairs.
 	purposes []purposeMemo
+	// termSets is each tool's description terms by their singular
+	// (singularSet), made on first need.
+	termSets []termSetMemo
 	band     band
 	model    *RiskModel // the risk scoring's
 	servers  []int32    // each distinct tool's server, when they come from several
@@ -506,6 +509,7 @@ func (s *Scores) findings(kind Verdict, ps []scored, th Thresholds) []PairFindin
 			}
 		})
 		s.purposes = make([]purposeMemo, len(s.tools))
+		s.termSets = make([]termSetMemo, len(s.tools))
 	}
 	out := make([]PairFinding, len(ps))
 	parallel(len(ps), 16, func(lo, hi int) {
@@ -542,7 +546,7 @@ func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 				f.Reasons = withTwinReason(f.Reasons, r)
 			}
 		}
-		c := chooseAxis(pa, pb, s.words[p.i].terms, s.words[p.j].terms)
+		c := chooseAxisOf(pa, pb, s.words[p.i].terms, s.words[p.j].terms, s.termSet(int(p.i)), s.termSet(int(p.j)))
 		f.Fixes = fixesFor(s.tools[p.i], s.tools[p.j], pa, pb, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)], s.purposeOf(int(p.i), pa), s.purposeOf(int(p.j), pb))
 		f.Hint = riskHint(s.tools[p.i], s.tools[p.j], c, f.Fixes)
 		if f.Band == BandCrossServer && kind == Confusable {
@@ -628,4 +632,17 @@ func (s *Scores) purposeOf(i int, own nameParts) purposeFunc {
 		m.once.Do(func() { m.what = purposeOf(t, own) })
 		return m.what
 	}
+}
+
+// termSetMemo holds a tool's singularSet of its terms once made.
+type termSetMemo struct {
+	once sync.Once
+	set  map[string]struct{}
+}
+
+// termSet is singularSet(s.words[i].terms), made once (s.words set).
+func (s *Scores) termSet(i int) map[string]struct{} {
+	m := &s.termSets[i]
+	m.once.Do(func() { m.set = singularSet(s.words[i].terms) })
+	return m.set
 }
