@@ -445,7 +445,7 @@ func (p *pairsPane) detail() []string {
 	if v != nil {
 		facts += " · " + verdictText(v)
 	} else {
-		facts += " · no verdict"
+		facts += " · " + similarity.LowShown
 	}
 	if pr.Risk != nil && th != nil {
 		facts += bandNote(*pr.Risk, *th, v, p.judgmentText(pr) != "")
@@ -563,7 +563,7 @@ func bandNote(r float64, th similarity.Thresholds, v *similarity.PairFinding, ju
 		got = v.Kind
 	}
 	if got != band {
-		bandName := "no verdict"
+		bandName := similarity.LowShown
 		if band != "" {
 			bandName = band.Shown()
 		}

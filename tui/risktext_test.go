@@ -29,7 +29,7 @@ func TestRiskTextAndBandNote(t *testing.T) {
 		{0.02, nil, false, "0.02", ""},
 		{0.35, confusable, true, "0.35", " (judged; the risk alone: review)"},
 		{0.51, nil, true, "0.51", " (judged; the risk alone: confusable)"},
-		{0.03, review, false, "0.03", " (the risk alone: no verdict)"},
+		{0.03, review, false, "0.03", " (the risk alone: low)"},
 	}
 	for _, tc := range cases {
 		if got := riskText(tc.risk, &th); got != tc.text {

@@ -43,7 +43,7 @@ func (s Scoring) Explain() string {
 			"whether each description already names the other with when to choose it, " +
 			"and how much their words, parameters included, overlap against the rest of the catalog. " +
 			"At the threshold or above a pair is confusable (the confident part, which fails the gate); from the review start below it, " +
-			"on the review list (related, maybe confusable: advisory); under that, low. " +
+			"on the review list (related, maybe confusable: advisory); under that, " + LowShown + ". " +
 			"A pair's why lists the features that moved its risk most against the average pair (+ raises it, − lowers it); " +
 			"its hint names the axis to make explicit and a sentence for each description that, added, takes the pair under the review start."
 	case ScoringAdaptive:
@@ -67,6 +67,10 @@ const (
 	Confusable Verdict = "confusable"
 	Watch      Verdict = "watch"
 )
+
+// LowShown is the word for a pair under the review start, which has no
+// verdict: the help, the explorer's panes and its notices all say it.
+const LowShown = "low"
 
 // Shown is the verdict's word for people: the watch list is shown as
 // "review" (JSON keeps "watch", a stable field value).
