@@ -147,24 +147,26 @@ func (m *Model) similarityStatus() string {
 	return shown(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
 }
 
-// thresholdText shows thresholds as the pairs pane lists them: under the
-// risk scoring where each verdict starts (a risk is a chance, never
-// negative); under the others the threshold, signed as the adaptive
-// scores go both ways, and the watch band below it.
+// thresholdText shows thresholds as the pairs pane lists them, in the
+// reports' words and digits (similarity.StartText): under the risk
+// scoring where each verdict starts (a risk is a chance, never negative);
+// under the others the threshold, signed as the adaptive scores go both
+// ways, and the review band below it.
 func thresholdText(th similarity.Thresholds, s similarity.Scoring) string {
 	switch {
 	case th.ReportOnly():
 		return "report only"
 	case s == similarity.ScoringRisk && th.CrossServer > 0:
-		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f · across servers ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand), th.CrossServer)
+		return "confusable from " + similarity.StartText(th.Confusability) + " · review from " + similarity.StartText(th.ReviewStart()) +
+			" · across servers from " + similarity.StartText(th.CrossServer)
 	case s == similarity.ScoringRisk:
-		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
+		return "confusable from " + similarity.StartText(th.Confusability) + " · review from " + similarity.StartText(th.ReviewStart())
 	}
-	at := fmt.Sprintf("%.2f", th.Confusability)
+	at := similarity.StartText(th.Confusability)
 	if s == similarity.ScoringAdaptive {
 		at = signed(th.Confusability)
 	}
-	return fmt.Sprintf("≥ %s · band %.2f", at, th.WatchBand)
+	return "confusable from " + at + " · review band " + similarity.StartText(th.WatchBand)
 }
 
 // thresholdStatus is the thresholds in force and, unless they are the
