@@ -194,7 +194,7 @@ func TestExplorerTwoServersOnATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm := startTerm(t, runOpts{w: 160, h: 30, args: []string{"--embedder", "mock", "--mcp-config", path}})
-	tm.waitText("across servers ≥")
+	tm.waitText("across servers from")
 	tm.send("oooo")
 	tm.waitText("by server")
 	tm.send("/ops__get_volume")
@@ -243,11 +243,11 @@ func TestExplorerMergedCatalogs(t *testing.T) {
 	}
 
 	tm := startTerm(t, runOpts{w: 160, h: 30, args: []string{"--embedder", "mock", neon, supabase}})
-	tm.waitText("across servers ≥")
+	tm.waitText("across servers from")
 	tm.waitText("merged:2 catalogs")
 	tm.waitText("supabase-mcp-server__")
 	tm.send("r")
-	tm.waitText("across servers ≥")
+	tm.waitText("across servers from")
 	tm.send("q")
 	tm.end()
 }

@@ -124,7 +124,7 @@ ignore:
 		t.Error("ignored findings listed")
 	}
 	// Flags win over the config.
-	if code, out, _ := runCmd("", "lint", "--threshold", "0.5", cat); code != 1 || !strings.Contains(out, "threshold 0.5") {
+	if code, out, _ := runCmd("", "lint", "--threshold", "0.5", cat); code != 1 || !strings.Contains(out, "confusable from 0.50,") {
 		t.Errorf("--threshold over the config: exit %d\n%.400s", code, out)
 	}
 	// strict: true in the config fails on warnings; --strict=false wins.

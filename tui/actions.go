@@ -14,6 +14,7 @@ import (
 
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
+	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
 )
 
@@ -27,7 +28,7 @@ func (m *Model) copyText() (text, what string) {
 		if v := m.compare.verdict; v != nil {
 			return v.Hint, "the hint"
 		}
-		return "", "no hint: the pair has no verdict"
+		return "", "no hint: the pair is " + similarity.LowShown
 	}
 	switch m.focus {
 	case paneTools, paneTool:
@@ -44,7 +45,7 @@ func (m *Model) copyText() (text, what string) {
 		if v := m.snap.verdict(pr); v != nil {
 			return v.Hint, "the hint"
 		}
-		return "", "no hint: the pair has no verdict"
+		return "", "no hint: the pair is " + similarity.LowShown
 	case paneArgs:
 		if m.drawer.modelText == "" {
 			return "", "nothing: the call is not rejected, the model gets the tool's result"

@@ -102,7 +102,7 @@ func (c *compareView) rebuild() {
 	if c.verdict != nil {
 		c.lines = append(c.lines, wrap(shown(oneLine("hint: "+c.verdict.Hint)), c.w)...)
 	} else {
-		c.lines = append(c.lines, c.styles.Muted.Render("no verdict at the current thresholds"))
+		c.lines = append(c.lines, c.styles.Muted.Render(similarity.LowShown+" at the current thresholds: no verdict, no hint"))
 	}
 	c.lines = append(c.lines, c.styles.Muted.Render(clip("marks: "+c.styles.Shared.Render("shared term")+" · "+c.styles.Distinct.Render("only this tool's term")+" · esc closes", c.w)))
 }

@@ -182,18 +182,18 @@ func TestThresholdSourceIsShown(t *testing.T) {
 	th, band := 0.5, 0.1
 	opts.Lint.Threshold, opts.Lint.WatchBand = &th, &band
 	m := scoredModel(t, opts, 160, 45)
-	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.50 · review ≥ 0.40 (flags)") {
+	if v := pane(m); !strings.Contains(v, "confusable from 0.50 · review from 0.40 (flags)") {
 		t.Errorf("flag thresholds not shown as flags':\n%s", v)
 	}
 	drain(m, press(m, "+"))
-	if v := pane(m); !strings.Contains(v, "confusable ≥ 0.51 · review ≥ 0.41 (yours)") {
+	if v := pane(m); !strings.Contains(v, "confusable from 0.51 · review from 0.41 (yours)") {
 		t.Errorf("a moved threshold not shown as yours:\n%s", v)
 	}
 	drain(m, press(m, "s"))
 	if m.eng.lint.Threshold != nil || m.eng.thresholds().Confusability != 0.94 {
 		t.Errorf("the flag threshold survived the switch: %+v", m.eng.thresholds())
 	}
-	if v := pane(m); !strings.Contains(v, "≥ 0.94 · band 0.02 (mock calibration)") {
+	if v := pane(m); !strings.Contains(v, "confusable from 0.94 · review band 0.02 (mock calibration)") {
 		t.Errorf("the mock's cosine calibration not named:\n%s", v)
 	}
 }

@@ -437,7 +437,7 @@ func (p *pairsPane) detail() []string {
 		th = &p.snap.sim.Thresholds
 	}
 	if pr.Risk != nil {
-		facts = "risk " + riskText(*pr.Risk, th)
+		facts = "risk " + similarity.RiskText(*pr.Risk, th)
 	} else if pr.Affinity != nil {
 		facts += fmt.Sprintf(" · affinity %.2f", *pr.Affinity)
 	}
@@ -445,7 +445,7 @@ func (p *pairsPane) detail() []string {
 	if v != nil {
 		facts += " · " + verdictText(v)
 	} else {
-		facts += " · no verdict"
+		facts += " · " + similarity.LowShown
 	}
 	if pr.Risk != nil && th != nil {
 		facts += bandNote(*pr.Risk, *th, v, p.judgmentText(pr) != "")
@@ -520,37 +520,12 @@ func (p *pairsPane) clickRow(row int) {
 	}
 }
 
-// riskText writes a risk with two decimals, or with as many more (up to
-// five) as it takes for the text not to read as at or over a threshold it
-// is under, or under one it reaches: 0.066 under a review start of 0.0689
-// is "0.066", never "0.07".
-func riskText(r float64, th *similarity.Thresholds) string {
-	if th == nil {
-		return fmt.Sprintf("%.2f", r)
-	}
-	bars := []float64{th.Confusability, max(0, th.Confusability-th.WatchBand)}
-	for d := 2; d < 5; d++ {
-		text := fmt.Sprintf("%.*f", d, r)
-		shown, _ := strconv.ParseFloat(text, 64)
-		ok := true
-		for _, b := range bars {
-			if (r < b) != (shown < b) {
-				ok = false
-			}
-		}
-		if ok {
-			return text
-		}
-	}
-	return fmt.Sprintf("%.5f", r)
-}
-
 // bandNote says, after a pair's verdict, what the thresholds shown above
 // it would not: that its risk is just under a band's start (the bar with
 // the digits that tell them apart), or why its verdict is not its band's
 // (a judgment, an accept).
 func bandNote(r float64, th similarity.Thresholds, v *similarity.PairFinding, judged bool) string {
-	review := max(0, th.Confusability-th.WatchBand)
+	review := th.ReviewStart()
 	band := similarity.Verdict("")
 	switch {
 	case r >= th.Confusability:
@@ -563,7 +538,7 @@ func bandNote(r float64, th similarity.Thresholds, v *similarity.PairFinding, ju
 		got = v.Kind
 	}
 	if got != band {
-		bandName := "no verdict"
+		bandName := similarity.LowShown
 		if band != "" {
 			bandName = band.Shown()
 		}
@@ -577,8 +552,8 @@ func bandNote(r float64, th similarity.Thresholds, v *similarity.PairFinding, ju
 		at   float64
 		name string
 	}{{th.Confusability, "confusable"}, {review, "review"}} {
-		if r < b.at && fmt.Sprintf("%.2f", r) == fmt.Sprintf("%.2f", b.at) {
-			return fmt.Sprintf(" (just under %s at %s)", b.name, strconv.FormatFloat(math.Round(b.at*1e5)/1e5, 'f', -1, 64))
+		if r < b.at && fmt.Sprintf("%.2f", r) == similarity.StartText(b.at) {
+			return fmt.Sprintf(" (just under %s, from %s)", b.name, strconv.FormatFloat(math.Round(b.at*1e5)/1e5, 'f', -1, 64))
 		}
 	}
 	return ""

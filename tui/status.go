@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"toolscope/core/similarity"
 
@@ -48,6 +49,7 @@ func (m *Model) header() string {
 		count(fmt.Sprintf("%d review", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
 		count(plural(r.Summary.Errors, "error"), r.Summary.Errors, st.Error.Render),
 		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render)}
+	accepted := ""
 	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
 		// Only the counts there are: "1 accepted", not "1 accepted, 0
 		// ignored".
@@ -58,24 +60,37 @@ func (m *Model) header() string {
 		if n := len(sup.Findings); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d ignored", n))
 		}
-		long = append(long, st.Muted.Render(strings.Join(parts, ", ")))
+		accepted = st.Muted.Render(strings.Join(parts, ", "))
 	}
+	var tail []string
 	if sc := m.scoreStatus(); sc != "" {
-		long = append(long, sc)
+		tail = append(tail, sc)
 	}
-	long = append(long, verdict)
-	line := " " + strings.Join(long, " · ")
-	if tok, short := m.tokensStatus(), m.tokensShort(); tok != "" {
-		// The catalog's tokens beside its tool count, where they fit (the
-		// count alone when its share does not): the long form is not
-		// given up for them.
-		tools := long[2]
-		for _, t := range []string{tok, short} {
-			long[2] = tools + ", " + t
-			if with := " " + strings.Join(long, " · "); ansi.StringWidth(with) <= m.layout.Width {
-				line = with
-				break
-			}
+	tail = append(tail, verdict)
+	// The catalog's tokens beside its tool count, where they fit (the
+	// count alone when its share does not): the long form is not given
+	// up for them, but the accepted count is, as an accept must not take
+	// the tokens away.
+	tools := long[2]
+	form := func(tok, acc string) string {
+		parts := slices.Clone(long)
+		if tok != "" {
+			parts[2] = tools + ", " + tok
+		}
+		if acc != "" {
+			parts = append(parts, acc)
+		}
+		return " " + strings.Join(append(parts, tail...), " · ")
+	}
+	line := form("", accepted)
+	tok, short := m.tokensStatus(), m.tokensShort()
+	for _, c := range [][2]string{{tok, accepted}, {short, accepted}, {tok, ""}, {short, ""}} {
+		if c[0] == "" {
+			continue
+		}
+		if with := form(c[0], c[1]); ansi.StringWidth(with) <= m.layout.Width {
+			line = with
+			break
 		}
 	}
 	// The form follows the width, not the content: under the wide layout
@@ -132,24 +147,26 @@ func (m *Model) similarityStatus() string {
 	return shown(m.snap.report.Similarity.Embedder) + " " + string(m.eng.scoring)
 }
 
-// thresholdText shows thresholds as the pairs pane lists them: under the
-// risk scoring where each verdict starts (a risk is a chance, never
-// negative); under the others the threshold, signed as the adaptive
-// scores go both ways, and the watch band below it.
+// thresholdText shows thresholds as the pairs pane lists them, in the
+// reports' words and digits (similarity.StartText): under the risk
+// scoring where each verdict starts (a risk is a chance, never negative);
+// under the others the threshold, signed as the adaptive scores go both
+// ways, and the review band below it.
 func thresholdText(th similarity.Thresholds, s similarity.Scoring) string {
 	switch {
 	case th.ReportOnly():
 		return "report only"
 	case s == similarity.ScoringRisk && th.CrossServer > 0:
-		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f · across servers ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand), th.CrossServer)
+		return "confusable from " + similarity.StartText(th.Confusability) + " · review from " + similarity.StartText(th.ReviewStart()) +
+			" · across servers from " + similarity.StartText(th.CrossServer)
 	case s == similarity.ScoringRisk:
-		return fmt.Sprintf("confusable ≥ %.2f · review ≥ %.2f", th.Confusability, max(0, th.Confusability-th.WatchBand))
+		return "confusable from " + similarity.StartText(th.Confusability) + " · review from " + similarity.StartText(th.ReviewStart())
 	}
-	at := fmt.Sprintf("%.2f", th.Confusability)
+	at := similarity.StartText(th.Confusability)
 	if s == similarity.ScoringAdaptive {
 		at = signed(th.Confusability)
 	}
-	return fmt.Sprintf("≥ %s · band %.2f", at, th.WatchBand)
+	return "confusable from " + at + " · review band " + similarity.StartText(th.WatchBand)
 }
 
 // thresholdStatus is the thresholds in force and, unless they are the

@@ -51,3 +51,46 @@ func TestTokensInTheHeaderAndDetail(t *testing.T) {
 		})
 	}
 }
+
+// An accept adds "1 accepted" to the header; at a width where the tokens
+// fitted before, they still do after (the accepted count gives way), and
+// the header keeps its long form.
+func TestAnAcceptKeepsTheTokensInTheHeader(t *testing.T) {
+	opts, _ := triageFixture(t, false)
+	opts.Origin = "the-team-mcp-servers-merged-catalog.json" // a name long enough for the header to be tight
+	m := scoredModel(t, opts, 160, 45)
+	headers := func() map[int]string {
+		out := map[int]string{}
+		for w := WideMinWidth; w <= 260; w++ {
+			m.Update(tea.WindowSizeMsg{Width: w, Height: 45})
+			out[w] = ansi.Strip(m.header())
+		}
+		return out
+	}
+	before := headers()
+	selectPair(t, m, "get_volume_status", "hist_volume_status")
+	press(m, "A")
+	triage(m, "hist is only on the audit agent")
+	if len(m.snap.report.Suppressed.Pairs) != 1 {
+		t.Fatalf("the accept did not take: %+v", m.snap.report.Suppressed)
+	}
+	after := headers()
+	tight := 0
+	for w := WideMinWidth; w <= 260; w++ {
+		if !strings.Contains(before[w], "tokens") {
+			continue
+		}
+		if !strings.Contains(after[w], "tokens") || !strings.HasPrefix(after[w], " toolscope · ") {
+			t.Errorf("width %d: the accept took the tokens away:\n before %q\n after  %q", w, before[w], after[w])
+		}
+		if !strings.Contains(after[w], "1 accepted") {
+			tight++
+		}
+	}
+	if tight == 0 {
+		t.Error("no width where the accepted count had to give way: the case tests nothing")
+	}
+	if !strings.Contains(after[260], "1 accepted") || !strings.Contains(after[260], "tokens (") {
+		t.Errorf("at 260 columns both fit: %q", after[260])
+	}
+}

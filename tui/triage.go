@@ -175,7 +175,7 @@ func (m *Model) acceptOff() string {
 	case !paired:
 		return "no pair selected: A accepts the pair under the cursor"
 	}
-	return shown(pr.A) + " ↔ " + shown(pr.B) + " is not flagged: only a confusable or watch pair can be accepted"
+	return shown(pr.A) + " ↔ " + shown(pr.B) + " is " + similarity.LowShown + ": only a confusable or review pair can be accepted"
 }
 
 // triageKey starts a triage from the accept, ignore or undo key.
@@ -190,7 +190,7 @@ func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 		v := m.snap.verdict(pr)
 		switch {
 		case v == nil:
-			m.notice = shown(pr.A) + " ↔ " + shown(pr.B) + " has no verdict: nothing to accept"
+			m.notice = shown(pr.A) + " ↔ " + shown(pr.B) + " is " + similarity.LowShown + ": nothing to accept"
 			return nil
 		case undo && v.Suppression == "":
 			m.notice = shown(pr.A) + " ↔ " + shown(pr.B) + " is not accepted"

@@ -285,7 +285,7 @@ func TestTriagePromptsSayWhatIsTrue(t *testing.T) {
 		t.Fatalf("%s ↔ %s is flagged", pr.A, pr.B)
 	}
 	press(m, "A")
-	if f := footerLine(m); !strings.Contains(f, "is not flagged") {
+	if f := footerLine(m); !strings.Contains(f, "is low: only a confusable or review pair") {
 		t.Errorf("A on a pair without a verdict: footer %q", f)
 	}
 	m = scoredModel(t, mockOptions(t), 160, 45)

@@ -236,10 +236,19 @@ func (v *whatIfView) band(risk float64) (mark, name string) {
 		return "  ", ""
 	case risk >= th.Confusability:
 		return v.styles.Confusable.Render("⇄ "), "confusable"
-	case risk >= th.Confusability-th.WatchBand:
+	case risk >= th.ReviewStart():
 		return v.styles.Watch.Render("≈ "), "review"
 	}
-	return "  ", "clear"
+	return "  ", similarity.LowShown
+}
+
+// risk writes a risk as the pairs pane does: more digits where two would
+// put it on a band's start it is under.
+func (v *whatIfView) risk(r float64) string {
+	if v.th.ReportOnly() {
+		return similarity.RiskText(r, nil)
+	}
+	return similarity.RiskText(r, &v.th)
 }
 
 // render lays out the results under the field for the current width.
@@ -269,7 +278,7 @@ func (v *whatIfView) render() {
 	for _, r := range v.rows {
 		bm, bn := v.band(r.before)
 		am, an := v.band(r.after)
-		line := fmt.Sprintf("%s%.2f %-10s → %s%.2f %-10s  %s", bm, r.before, bn, am, r.after, an, shown(r.other))
+		line := fmt.Sprintf("%s%s %-10s → %s%s %-10s  %s", bm, v.risk(r.before), bn, am, v.risk(r.after), an, shown(r.other))
 		if r.drafted {
 			line += " (with its draft)"
 		}
@@ -282,7 +291,7 @@ func (v *whatIfView) render() {
 		// The reasons are for a pair that is or was flagged: a pair
 		// clear before and after has nothing to explain, and a sentence
 		// the row above gave is not said again.
-		if len(r.reasons) == 0 || bn == "clear" && an == "clear" {
+		if len(r.reasons) == 0 || bn == similarity.LowShown && an == similarity.LowShown {
 			continue
 		}
 		why := "why: " + shown(report.ReasonsText(r.reasons))

@@ -437,3 +437,21 @@ func TestWhatIfShowsTheRiskWithBothProposedSentences(t *testing.T) {
 		t.Errorf("the what-if does not show the risk with both sentences:\n%s", view)
 	}
 }
+
+// The what-if's bands are the help's: a pair under the review start is
+// "low", and a risk just under a start keeps the digits that say so.
+func TestWhatIfBandsAreTheHelps(t *testing.T) {
+	m := scoredModel(t, mockOptions(t), 160, 45)
+	drain(m, press(m, "d"))
+	v := m.whatIf
+	if v == nil {
+		t.Fatal("d did not open the what-if")
+	}
+	v.th = similarity.Thresholds{Confusability: 0.44, WatchBand: 0.44 - 0.06891}
+	v.rows = []whatIfRow{{other: "a_tool", before: 0.45, after: 0.0688}}
+	v.render()
+	text := ansi.Strip(strings.Join(v.lines, "\n"))
+	if !strings.Contains(text, "0.45 confusable →   0.0688 low") {
+		t.Errorf("the row does not read 0.45 confusable → 0.0688 low (was 0.07 clear):\n%s", text)
+	}
+}

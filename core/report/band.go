@@ -1,10 +1,6 @@
 package report
 
-import (
-	"fmt"
-
-	"toolscope/core/similarity"
-)
+import "toolscope/core/similarity"
 
 // bandNote says, after a pair's score, which band judged it: only a pair
 // of two servers judged by the cross-server band says anything.
@@ -21,5 +17,5 @@ func crossServerText(th similarity.Thresholds) string {
 	if th.CrossServer <= 0 || th.ReportOnly() {
 		return ""
 	}
-	return fmt.Sprintf("; across servers, confusable from %s, lower for names and ranks that show twins (the band fitted on twins)", formatFloat(th.CrossServer))
+	return "; across servers, confusable from " + similarity.StartText(th.CrossServer) + ", lower for names and ranks that show twins (the band fitted on twins)"
 }

@@ -73,7 +73,7 @@ func WriteGitHub(w io.Writer, r *lint.Report, cat *catalog.Catalog) error {
 				why = " Why: " + ReasonsText(p.Reasons) + "."
 			}
 			annotate(level, title, p.I, 0, 0, "", fmt.Sprintf("%s and %s are %s (%s).%s Hint: %s",
-				p.A, p.B, verdictPhrase(p.Kind), scoredAs(sim.Scoring, p.Pair)+bandNote(p), why, p.Hint))
+				p.A, p.B, verdictPhrase(p.Kind), scoredAs(&sim, p.Pair)+bandNote(p), why, p.Hint))
 		}
 	}
 	fmt.Fprintln(b, headline(r, cat.Source))

@@ -273,11 +273,10 @@ func pairRows(r *lint.Report, rate rateOf, crossed [][2]string) []pairRow {
 		}
 		rows = append(rows, row)
 	}
-	scoring := r.Similarity.Scoring
 	for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
 		for _, f := range list {
 			row := pairRow{Kind: "review", Mark: "~", Class: "warn", A: pageLine(f.A), B: pageLine(f.B),
-				Score: scoreText(f.Similarity, f.Affinity, scoring), Text: pageLine(f.Hint), State: strings.TrimSpace(stateText(f.BaselineState))}
+				Score: scoreText(f.Similarity, f.Affinity, &r.Similarity), Text: pageLine(f.Hint), State: strings.TrimSpace(stateText(f.BaselineState))}
 			if f.Kind == similarity.Confusable {
 				row.Kind, row.Mark, row.Class = "confusable", "✗", "bad"
 			}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"toolscope/core/lint"
@@ -97,11 +96,11 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 				fmt.Fprintln(t, "  no pair at or near the threshold")
 			}
 		}
-		t.verdicts(sim.Confusable, o.MaxPairs, sim.Scoring)
+		t.verdicts(sim.Confusable, o.MaxPairs, &sim)
 		// The review list gates only under --fail-on review; otherwise it
 		// is advisory and comes after the findings.
 		if r.Review {
-			t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
+			t.verdicts(sim.Watch, o.MaxPairs, &sim)
 		} else if len(sim.Watch) > 0 {
 			fmt.Fprintf(t, "  %s on the review list: advisory, after the findings\n", plural(max(r.Summary.Watch, len(sim.Watch)), "pair"))
 		}
@@ -118,7 +117,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 		t.WriteString("\n")
 		if !r.Review && len(sim.Watch) > 0 {
 			fmt.Fprintf(t, "Review pairs (advisory: related, maybe confusable; they do not fail the gate)\n")
-			t.verdicts(sim.Watch, o.MaxPairs, sim.Scoring)
+			t.verdicts(sim.Watch, o.MaxPairs, &sim)
 		}
 		if o.Top > 0 && len(sim.Ranked) > 0 {
 			if !r.Review && len(sim.Watch) > 0 {
@@ -131,7 +130,7 @@ func WriteText(w io.Writer, r *lint.Report, o TextOptions) error {
 				if accepted[lint.PairKey(p.A, p.B)] {
 					mark = "  [accepted]"
 				}
-				fmt.Fprintf(t, "    %s  %s <> %s%s\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), safe(p.A), safe(p.B), mark)
+				fmt.Fprintf(t, "    %s  %s <> %s%s\n", scoreText(p.Similarity, p.Affinity, &sim), safe(p.A), safe(p.B), mark)
 			}
 		}
 	}
@@ -186,7 +185,7 @@ func (t textWriter) structural(r *lint.Report) {
 	}
 }
 
-func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring similarity.Scoring) {
+func (t textWriter) verdicts(list []similarity.PairFinding, max int, sim *similarity.Result) {
 	shown := list
 	if max > 0 && len(list) > max {
 		shown = list[:max]
@@ -196,7 +195,7 @@ func (t textWriter) verdicts(list []similarity.PairFinding, max int, scoring sim
 		if p.Kind == similarity.Confusable {
 			mark = t.style(ansiRed, "✗ confusable")
 		}
-		fmt.Fprintf(t, "  %s %s%s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, scoring), bandNote(p), safe(p.A), safe(p.B), stateText(p.BaselineState))
+		fmt.Fprintf(t, "  %s %s%s  %s <> %s%s\n", mark, scoreText(p.Similarity, p.Affinity, sim), bandNote(p), safe(p.A), safe(p.B), stateText(p.BaselineState))
 		if len(p.Reasons) > 0 {
 			fmt.Fprintln(t, t.style(ansiDim, "      why: "+safe(ReasonsText(p.Reasons))))
 		}
@@ -251,33 +250,27 @@ func thresholdText(sim similarity.Result) string {
 		return "report-only, no threshold"
 	}
 	if sim.Scoring == similarity.ScoringRisk {
-		return fmt.Sprintf("confusable at risk %s and above, review (advisory) from %s", formatFloat(th.Confusability), formatFloat(th.Confusability-th.WatchBand)) + crossServerText(th)
+		return "confusable from risk " + similarity.StartText(th.Confusability) + ", review (advisory) from " + similarity.StartText(th.ReviewStart()) + crossServerText(th)
 	}
-	s := fmt.Sprintf("threshold %s, review band %s", formatFloat(th.Confusability), formatFloat(th.WatchBand))
+	s := "confusable from " + similarity.StartText(th.Confusability) + ", review band " + similarity.StartText(th.WatchBand)
 	if sim.Scoring == similarity.ScoringAdaptive {
-		s += ", affinity floor " + formatFloat(th.AffinityFloor)
+		s += ", affinity floor " + similarity.StartText(th.AffinityFloor)
 	}
 	return s
 }
 
-// formatFloat writes a threshold as JSON would, rounded to nine decimals
-// first, so a start computed as a difference (the review start, from the
-// threshold less its band) reads 0.06891, not 0.06890999999999997.
-func formatFloat(f float64) string {
-	if r := math.Round(f*1e9) / 1e9; !math.IsInf(f, 0) && !math.IsNaN(f) {
-		f = r
+// scoreText shows a score: the risk to two places (more where two would
+// read as on a threshold it is under, or under one it reaches), the
+// cosine to four, or the adaptive score signed with its affinity beside
+// it.
+func scoreText(s float64, affinity *float64, sim *similarity.Result) string {
+	if sim.Scoring == similarity.ScoringRisk {
+		if sim.Thresholds.ReportOnly() {
+			return "risk " + similarity.RiskText(s, nil)
+		}
+		return "risk " + similarity.RiskText(s, &sim.Thresholds)
 	}
-	b, _ := json.Marshal(f)
-	return string(b)
-}
-
-// scoreText shows a score: the risk to two places, the cosine to four, or
-// the adaptive score signed with its affinity beside it.
-func scoreText(s float64, affinity *float64, scoring similarity.Scoring) string {
-	if scoring == similarity.ScoringRisk {
-		return fmt.Sprintf("risk %.2f", s)
-	}
-	if scoring == similarity.ScoringAdaptive && affinity != nil {
+	if sim.Scoring == similarity.ScoringAdaptive && affinity != nil {
 		return fmt.Sprintf("%+.3f (affinity %.3f)", s, *affinity)
 	}
 	return fmt.Sprintf("%.4f", s)
@@ -285,12 +278,12 @@ func scoreText(s float64, affinity *float64, scoring similarity.Scoring) string 
 
 // scoredAs names a pair's score with its scoring for a sentence: "risk
 // 0.19", "cosine 0.9100", "adaptive +0.566 (affinity 0.984)".
-func scoredAs(scoring similarity.Scoring, p similarity.Pair) string {
-	text := scoreText(p.Similarity, p.Affinity, scoring)
-	if scoring == similarity.ScoringRisk {
+func scoredAs(sim *similarity.Result, p similarity.Pair) string {
+	text := scoreText(p.Similarity, p.Affinity, sim)
+	if sim.Scoring == similarity.ScoringRisk {
 		return text
 	}
-	return string(scoring) + " " + text
+	return string(sim.Scoring) + " " + text
 }
 
 func findingWhere(f lint.Finding) string {
@@ -400,9 +393,9 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	for _, n := range sim.Notes {
 		fmt.Fprintf(b, "\n> %s\n", mdCell(n))
 	}
-	mdPairs(b, "Confusable pairs", sim.Confusable, o.MaxRows, sim.Scoring, false)
+	mdPairs(b, "Confusable pairs", sim.Confusable, o.MaxRows, &sim, false)
 	if r.Review {
-		mdPairs(b, "Review pairs (fail the gate under --fail-on review)", sim.Watch, o.MaxRows, sim.Scoring, false)
+		mdPairs(b, "Review pairs (fail the gate under --fail-on review)", sim.Watch, o.MaxRows, &sim, false)
 	}
 	if r.Judged != nil {
 		mdJudged(b, r.Judged, o.MaxRows)
@@ -441,7 +434,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	}
 	if !r.Review {
 		// Advisory: after the findings.
-		mdPairs(b, "Review pairs (advisory)", sim.Watch, o.MaxRows, sim.Scoring, true)
+		mdPairs(b, "Review pairs (advisory)", sim.Watch, o.MaxRows, &sim, true)
 	}
 	if o.Top > 0 && len(sim.Ranked) > 0 {
 		top := sim.Ranked[:min(o.Top, len(sim.Ranked))]
@@ -452,7 +445,7 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 			if accepted[lint.PairKey(p.A, p.B)] {
 				mark = " (accepted)"
 			}
-			fmt.Fprintf(b, "| %s | `%s` ↔ `%s`%s |\n", scoreText(p.Similarity, p.Affinity, sim.Scoring), mdCode(p.A), mdCode(p.B), mark)
+			fmt.Fprintf(b, "| %s | `%s` ↔ `%s`%s |\n", scoreText(p.Similarity, p.Affinity, &sim), mdCode(p.A), mdCode(p.B), mark)
 		}
 		fmt.Fprintln(b, "\n</details>")
 	}
@@ -490,7 +483,7 @@ func acceptedPairs(r *lint.Report) map[string]bool {
 	return accepted
 }
 
-func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max int, scoring similarity.Scoring, fold bool) {
+func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max int, sim *similarity.Result, fold bool) {
 	if len(list) == 0 {
 		return
 	}
@@ -505,7 +498,7 @@ func mdPairs(b *bufio.Writer, title string, list []similarity.PairFinding, max i
 		if len(p.Reasons) > 0 {
 			hint = "Why: " + mdCell(ReasonsText(p.Reasons)) + ". Hint: " + hint
 		}
-		fmt.Fprintf(b, "| %s%s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, scoring), bandNote(p), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
+		fmt.Fprintf(b, "| %s%s%s | `%s` ↔ `%s` | %s |\n", scoreText(p.Similarity, p.Affinity, sim), bandNote(p), stateText(p.BaselineState), mdCode(p.A), mdCode(p.B), hint)
 	}
 	if len(rows) < len(list) {
 		fmt.Fprintf(b, "\n… and %d more.\n", len(list)-len(rows))

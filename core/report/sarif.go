@@ -495,7 +495,7 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 		res := sarifResult{
 			RuleID: id, RuleIndex: index[id], Level: level,
 			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s).%s Hint: %s",
-				sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind), scoredAs(sim.Scoring, p.Pair)+bandNote(p), why, p.Hint)},
+				sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind), scoredAs(&sim, p.Pair)+bandNote(p), why, p.Hint)},
 			Locations:           []sarifLocation{locate(p.I, p.A, "", 0, 0, "")},
 			RelatedLocations:    []sarifLocation{related},
 			PartialFingerprints: partialFingerprints(lint.PairKey(p.A, p.B)),

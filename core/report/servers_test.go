@@ -25,7 +25,7 @@ func TestServerShares(t *testing.T) {
 		"neon      16 tools   5,144 tokens (54%)    0 errors, 17 warnings  twins: supabase 11",
 		"supabase  31 tools   4,328 tokens (46%)    1 error, 0 warnings  twins: neon 11, pg 2",
 		"pg        1 tool     40 tokens (0%)",
-		"across servers, confusable from 0.0417",
+		"across servers, confusable from 0.04,",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())

@@ -10,7 +10,9 @@ package similarity
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"strconv"
 
 	"toolscope/embed"
 )
@@ -43,7 +45,7 @@ func (s Scoring) Explain() string {
 			"whether each description already names the other with when to choose it, " +
 			"and how much their words, parameters included, overlap against the rest of the catalog. " +
 			"At the threshold or above a pair is confusable (the confident part, which fails the gate); from the review start below it, " +
-			"on the review list (related, maybe confusable: advisory); under that, low. " +
+			"on the review list (related, maybe confusable: advisory); under that, " + LowShown + ". " +
 			"A pair's why lists the features that moved its risk most against the average pair (+ raises it, − lowers it); " +
 			"its hint names the axis to make explicit and a sentence for each description that, added, takes the pair under the review start."
 	case ScoringAdaptive:
@@ -67,6 +69,38 @@ const (
 	Confusable Verdict = "confusable"
 	Watch      Verdict = "watch"
 )
+
+// LowShown is the word for a pair under the review start, which has no
+// verdict: the help, the explorer's panes and its notices all say it.
+const LowShown = "low"
+
+// RiskText writes a risk with two decimals, or with as many more (up to
+// five) as it takes for the text not to read as at or over a threshold it
+// is under, or under one it reaches: 0.066 under a review start of 0.0689
+// is "0.066", never "0.07".
+func RiskText(r float64, th *Thresholds) string {
+	if th == nil {
+		return fmt.Sprintf("%.2f", r)
+	}
+	bars := []float64{th.Confusability, th.ReviewStart()}
+	if th.CrossServer > 0 {
+		bars = append(bars, th.CrossServer)
+	}
+	for d := 2; d < 5; d++ {
+		text := fmt.Sprintf("%.*f", d, r)
+		shown, _ := strconv.ParseFloat(text, 64)
+		ok := true
+		for _, b := range bars {
+			if (r < b) != (shown < b) {
+				ok = false
+			}
+		}
+		if ok {
+			return text
+		}
+	}
+	return fmt.Sprintf("%.5f", r)
+}
 
 // Shown is the verdict's word for people: the watch list is shown as
 // "review" (JSON keeps "watch", a stable field value).
@@ -143,6 +177,18 @@ type Thresholds struct {
 
 // ReportOnly reports whether these thresholds give no verdicts at all.
 func (t Thresholds) ReportOnly() bool { return math.IsInf(t.Confusability, 1) }
+
+// ReviewStart is where the review band starts: the threshold less its
+// band, never under 0.
+func (t Thresholds) ReviewStart() float64 { return max(0, t.Confusability-t.WatchBand) }
+
+// StartText writes where a band starts as the reports and the explorer
+// all show it, after "from": two decimals (the review start 0.06891 is
+// "0.07"). A score that would read as on a start it is under is the one
+// given more digits, where it is shown, never the start.
+func StartText(f float64) string {
+	return strconv.FormatFloat(math.Round(f*1e9)/1e9, 'f', 2, 64)
+}
 
 // MarshalJSON writes a report-only threshold as null, as the reference does.
 func (t Thresholds) MarshalJSON() ([]byte, error) {
