@@ -61,7 +61,7 @@ func checkFixed(t *testing.T, what string, before, after []Finding, fixed []Find
 func TestEveryProposedFixApplies(t *testing.T) {
 	files, _ := filepath.Glob("../../../shared/catalogs/*/*.json")
 	if len(files) == 0 {
-		t.Skip("no shared catalogs at ../../../shared/catalogs (run from a worktree beside /work/shared)")
+		t.Skip("no shared catalogs at ../../../shared/catalogs beside the repository")
 	}
 	total := 0
 	for _, file := range files {
