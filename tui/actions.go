@@ -105,7 +105,7 @@ func writeOSC52(w io.Writer, text string, tmux bool) error {
 }
 
 // toolJSON is a tool as an MCP tools/list entry, indented: what a reviewer
-// pastes into an issue or another catalog.
+// pastes into an issue or another catalog, hidden characters escaped.
 func toolJSON(t *catalog.Tool) string {
 	var b strings.Builder
 	b.WriteString("{\n  \"name\": " + jsonv.Quote(t.Name))
@@ -124,7 +124,9 @@ func toolJSON(t *catalog.Tool) string {
 		}
 	}
 	b.WriteString("\n}")
-	return b.String()
+	// Hidden text (a bidi override, tag characters) is pasted as \u
+	// escapes: the same JSON, and nothing a reader cannot see.
+	return string(termsafe.EscapeJSON([]byte(b.String())))
 }
 
 // editedMsg answers the editor's end.

@@ -11,6 +11,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"toolscope/core/catalog"
 )
 
 // clipboard decodes the OSC 52 sequences written to w.
@@ -240,3 +242,39 @@ func TestClipboardEscapesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestToolJSONEscapesHiddenText: the copied tool holds a description's
+// bidi override and tag characters as \u escapes, never raw, and reads
+// back as the same strings.
+func TestToolJSONEscapesHiddenText(t *testing.T) {
+	desc := "Lists files.\u202e evil \U000E0049\U000E0067 end"
+	src := `{"tools": [{"name": "list_files", "description": ` + jsonQuote(desc) + `, "inputSchema": {"type": "object", "properties": {"p": {"type": "string", "description": "x\u2066y"}}}}]}`
+	cat, err := catalog.Parse("hidden.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := toolJSON(cat.Tools[0])
+	for _, r := range []rune{'\u202e', '\U000E0049', '\U000E0067', '\u2066'} {
+		if strings.ContainsRune(got, r) {
+			t.Errorf("the copy holds %U raw:\n%s", r, got)
+		}
+	}
+	var back struct {
+		Description string `json:"description"`
+		InputSchema struct {
+			Properties struct {
+				P struct {
+					Description string `json:"description"`
+				} `json:"p"`
+			} `json:"properties"`
+		} `json:"inputSchema"`
+	}
+	if err := json.Unmarshal([]byte(got), &back); err != nil {
+		t.Fatalf("the copy is not JSON: %v\n%s", err, got)
+	}
+	if back.Description != desc || back.InputSchema.Properties.P.Description != "x\u2066y" {
+		t.Errorf("the copy reads back as %q / %q", back.Description, back.InputSchema.Properties.P.Description)
+	}
+}
+
+func jsonQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
