@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	stdlibio "io"
+	"os"
 	"slices"
 	"strings"
 
@@ -101,7 +102,11 @@ func runDiff(args []string, io stdio) int {
 	for _, a := range positional {
 		inputs = append(inputs, [2]string{"the catalog", a})
 	}
-	if err := checkWrites(formatWrites(f.outputs), inputs); err != nil {
+	if f.live.config != "" {
+		inputs = append(inputs, [2]string{"the server list", f.live.config})
+	}
+	reads, judged := diffFiles(positional, cfgFlags, jf)
+	if err := checkWrites(append(formatWrites(f.outputs), judged...), append(inputs, reads...)); err != nil {
 		return usageError(io, "diff", err.Error())
 	}
 	if want == 2 && positional[0] == "-" && positional[1] == "-" {
@@ -236,4 +241,26 @@ func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, 
 		}
 	}
 	return slices.Clone(report.Similarity.Confusable), nil
+}
+
+// diffFiles are the files a diff reads besides its catalogs and server
+// list (each side's config, the judgments file where there is one) and
+// the one it writes besides its outputs (the judgments file under
+// --judge-record), so that no output overwrites them, as for lint.
+func diffFiles(positional []string, cfgFlags *configFlags, jf *judgeFlags) (reads, writes [][2]string) {
+	for _, arg := range positional {
+		// A config that cannot be read ends the run later, with its error.
+		cfg, _ := cfgFlags.load(arg)
+		if cfg != nil && cfg.Path != "" && !contains(reads, cfg.Path) {
+			reads = append(reads, [2]string{"the config", cfg.Path})
+		}
+		p := jf.path(cfg, arg)
+		if _, err := os.Stat(p); err == nil && !contains(reads, p) {
+			reads = append(reads, [2]string{"the judgments file", p})
+		}
+		if jf.record && !contains(writes, p) {
+			writes = append(writes, [2]string{"--judge-record " + p, p})
+		}
+	}
+	return reads, writes
 }

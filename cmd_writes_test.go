@@ -112,3 +112,43 @@ func TestOutputsCheckedBeforeTheWork(t *testing.T) {
 		t.Errorf("snapshot -o /dev/null: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A diff's outputs may not overwrite what it reads besides its catalogs:
+// the config, the judgments file, the server list; each is a usage error
+// before anything runs, and the file keeps its bytes.
+func TestDiffProtectsWhatItReads(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{
+		"tools.json":                string(fixtures.Demo()),
+		"new.json":                  string(fixtures.Demo()),
+		"servers.json":              `{"mcpServers": {}}`,
+		"toolscope.yaml":            "rule-set: recommended\n",
+		"toolscope.judgments.jsonl": "",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"diff", "--no-similarity", "--format", "json=toolscope.yaml", "tools.json", "new.json"}, "--format json=toolscope.yaml would overwrite the config"},
+		{[]string{"diff", "--no-similarity", "--format", "markdown=./toolscope.judgments.jsonl", "tools.json", "new.json"}, "would overwrite the judgments file"},
+		{[]string{"diff", "--no-similarity", "--mcp-config", "servers.json", "--format", "json=servers.json", "tools.json"}, "--format json=servers.json would overwrite the server list servers.json"},
+		{[]string{"diff", "--no-similarity", "--judge-record", "--format", "json=toolscope.judgments.jsonl", "tools.json", "new.json"}, "would overwrite the judgments file"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCmd("", c.args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.err) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.err)
+		}
+		for name, data := range files {
+			if got, _ := os.ReadFile(name); string(got) != data {
+				t.Fatalf("%q: %s was overwritten", c.args, name)
+			}
+		}
+	}
+}
