@@ -98,18 +98,7 @@ func TestModelFindingsAreMarkedInEveryFormat(t *testing.T) {
 	if !found || !described {
 		t.Errorf("SARIF: result %v, rule described %v", found, described)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarifSchema(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := compiledSARIFSchema(t)
 	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(sarif.Bytes()))
 	if err := schema.Validate(inst); err != nil {
 		t.Errorf("SARIF with a model's finding does not validate: %v", err)

@@ -217,7 +217,10 @@ func sarifSchema(t *testing.T) []byte {
 	return data
 }
 
-func TestSARIFIsSchemaValid(t *testing.T) {
+// compiledSARIFSchema is the SARIF 2.1.0 schema, compiled to validate
+// a report against.
+func compiledSARIFSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarifSchema(t)))
 	if err != nil {
 		t.Fatal(err)
@@ -230,6 +233,11 @@ func TestSARIFIsSchemaValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return schema
+}
+
+func TestSARIFIsSchemaValid(t *testing.T) {
+	schema := compiledSARIFSchema(t)
 	r, cat := renderReport(t, similarity.ScoringAdaptive)
 	compared, _ := renderReport(t, similarity.ScoringAdaptive)
 	withBaseline(compared)

@@ -65,18 +65,7 @@ func TestSARIFCarriesFixes(t *testing.T) {
 	if fixes != 2 {
 		t.Errorf("%d results with fixes, want 2 (the rename and the enum)", fixes)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarifSchema(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := compiledSARIFSchema(t)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
