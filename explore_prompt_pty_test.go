@@ -65,8 +65,12 @@ func TestExplorerQuestionTakesOnlyItsAnswers(t *testing.T) {
 	tm.send("a")
 	tm.waitFor("the drawer's editor", func(s string) bool { return strings.Contains(footerOf(s), "esc back") })
 	tm.send("{")
+	// Each key waits for its answer: an esc and the next key sent
+	// together read as alt+key, which the editor types.
+	tm.waitText("JSON syntax")
 	tm.send("\x1b")
 	tm.waitFor("the drawer at rest", func(s string) bool { return strings.Contains(footerOf(s), "q quit") })
+	tm.settle()
 	tm.send("q")
 	scr = tm.waitText("quit and lose")
 	if got := promptText(scr, "quit and lose"); !strings.HasSuffix(got, "y yes · n no") || strings.Contains(got, "…") {

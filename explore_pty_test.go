@@ -219,6 +219,19 @@ func (tm *ptyTerm) waitGone(text string) string {
 	return tm.waitFor(fmt.Sprintf("%q gone", text), func(s string) bool { return !strings.Contains(s, text) })
 }
 
+// settle waits until the explorer has drawn nothing for 300 ms (at most
+// the pty deadline), so that a key sent next is read on its own.
+func (tm *ptyTerm) settle() {
+	deadline := time.Now().Add(ptyDeadline)
+	for time.Now().Before(deadline) {
+		select {
+		case <-tm.wrote:
+		case <-time.After(300 * time.Millisecond):
+			return
+		}
+	}
+}
+
 func (tm *ptyTerm) send(keys string) {
 	tm.t.Helper()
 	if _, err := tm.f.Write([]byte(keys)); err != nil {
