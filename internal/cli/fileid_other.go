@@ -1,0 +1,9 @@
+//go:build !unix
+
+package cli
+
+import "io/fs"
+
+// fileID is a file's identity; here the system gives none, and paths
+// (made absolute, symlinks resolved) stand for files.
+func fileID(fs.FileInfo) (string, bool) { return "", false }
