@@ -91,13 +91,29 @@ func runProbe(args []string, io stdio) int {
 type probeOptions struct {
 	io stdio
 	// arg is the CATALOG argument ("" with --mcp-config).
-	arg                                                             string
-	model, modelURL, examples, format, priceText, probeFile, choice string
-	k, concurrency, repeats                                         int
-	maxCost                                                         float64
-	yes, record                                                     bool
-	seed                                                            uint64
-	fix                                                             fixOptions
+	arg string
+
+	// The probed model: its spec, endpoint, price as given (IN,OUT) and
+	// requests in flight.
+	model, modelURL, priceText string
+	concurrency                int
+
+	// The requests: k written per tool, or the --examples file's; each
+	// sent --repeats times, the orders after the first shuffled from
+	// --seed, with --tool-choice.
+	k, repeats       int
+	examples, choice string
+	seed             uint64
+
+	// The cost asked about over --max-cost, unless --yes.
+	maxCost float64
+	yes     bool
+
+	// The report's format, and the record (--record, at --probe-file).
+	format, probeFile string
+	record            bool
+
+	fix fixOptions
 	// pair are the offline check's flags, lint's: the embedder, the
 	// scoring and the thresholds, with the project config's (cfgFlags);
 	// fs tells which were given.
