@@ -28,7 +28,9 @@ func TestProbeOptionsCheck(t *testing.T) {
 		{"probe file", func(o *probeOptions) { o.probeFile = "p.json" }, 1, "--probe-file names the file --record writes; add --record"},
 		{"write without fix", func(o *probeOptions) { o.fix.write = true }, 1, "--write is for --fix; add --fix"},
 		{"a bad judge", func(o *probeOptions) { o.fix.fix, o.fix.judge = true, "anthropic:x" }, 1, `--judge "anthropic:x" is not openai:MODEL (e.g. openai:gpt-4.1-mini, or openai:llama3.1 with a local server's URL)`},
-		{"fix with a judge and its price", func(o *probeOptions) { o.fix.fix, o.fix.judge, o.fix.price, o.fix.write = true, "openai:j", "1,2", true }, 1, ""},
+		{"fix with a judge and its price", func(o *probeOptions) {
+			o.fix.fix, o.fix.judge, o.fix.price, o.fix.write = true, "openai:j", "1,2", true
+		}, 1, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
