@@ -13,7 +13,8 @@
 # BASE and HEAD are git revisions (HEAD defaults to the work tree as it is).
 # Both builds share one vector cache, so the encoder embeds each text once.
 # The progress lines a long run writes to stderr ("toolscope lint: embed
-# 10% · 2s") say how long it has taken, which no two runs share: they are
+# 10% · 2s", "toolscope: verdicts · 2s", "toolscope diff (NEW): embed
+# 29% · 2s") say how long it has taken, which no two runs share: they are
 # left out of the comparison, every other byte is compared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +59,7 @@ for cat in "$shared"/catalogs/*/*.json "$work"/merged-*.json; do
       set +e
       "$work/$bin" lint --no-config "${args[@]}" "${fargs[@]}" "$cat" >"$out/stdout" 2>"$out/stderr.all"
       echo $? >"$out/exit"
-      grep -v -E '^toolscope [a-z]+: .* · [0-9hms]+$' "$out/stderr.all" >"$out/stderr"
+      grep -v -E '^toolscope( [a-z]+)?( \([A-Z]+\))?: .* · [0-9hms]+$' "$out/stderr.all" >"$out/stderr"
       rm "$out/stderr.all"
       set -e
     done
@@ -83,7 +84,7 @@ compare() {
     set +e
     "$work/$bin" "${a[@]}" </dev/null >"$out/stdout" 2>"$out/stderr.all"
     echo $? >"$out/exit"
-    grep -v -E '^toolscope [a-z]+( \([A-Z]+\))?: .* · [0-9hms]+$' "$out/stderr.all" | sed "s#$out/files#OUT#g" >"$out/stderr"
+    grep -v -E '^toolscope( [a-z]+)?( \([A-Z]+\))?: .* · [0-9hms]+$' "$out/stderr.all" | sed "s#$out/files#OUT#g" >"$out/stderr"
     set -e
     sed -i "s#$out/files#OUT#g" "$out/stdout"
     rm "$out/stderr.all"
