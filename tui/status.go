@@ -25,10 +25,10 @@ func (m *Model) header() string {
 		source = filepath.Base(s.cat.Source)
 	}
 	source = shown(source)
-	if m.start != nil {
+	if s := m.start(); s != nil {
 		// No catalog yet: no counts, no verdict, nothing checked.
 		state := "reaching the source"
-		if m.start.err != nil {
+		if s.err != nil {
 			state = st.Error.Render("not reached")
 		}
 		return st.Header.Render(clip(" toolscope · "+source+" · "+state, m.layout.Width))
