@@ -449,60 +449,74 @@ func (m *Model) enableKeys() {
 // View returns the screen rendered by the last Update.
 func (m *Model) View() string { return m.frame }
 
+// route hands a message to what it is for: the start screen, the
+// answer to a request, the layout, the key and mouse routers, else the
+// focused pane.
 func (m *Model) route(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.startMsg(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.catalogMsg(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.answerMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
-	case calledMsg:
-		m.called(msg)
-		return nil
-	case reviewStepMsg:
-		return m.reviewStepped(msg)
-	case pairJudgedMsg:
-		m.pairJudged(msg)
-		return nil
-	case pairFixedMsg:
-		m.pairFixed(msg)
-		return nil
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return nil
 	case tea.KeyMsg:
 		return m.key(msg)
+	case tea.MouseMsg:
+		return m.mouse(msg)
+	case noticeMsg:
+		m.notice = string(msg)
+		return nil
+	case failedMsg:
+		m.failed(msg)
+		return nil
+	}
+	return m.toPane(msg)
+}
+
+// catalogMsg takes the news about the catalog and its analysis: a save,
+// a reload, a live change, the rules, the tokens, the scores, a file
+// written; ok is false for other messages.
+func (m *Model) catalogMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
 	case fileChangedMsg:
 		if m.watcher == nil {
-			return m.reload()
+			return m.reload(), true
 		}
-		return tea.Batch(m.reload(), m.watcher.next())
+		return tea.Batch(m.reload(), m.watcher.next()), true
 	case watchErrMsg:
 		m.fail("watch", msg.err)
-		return m.watcher.next()
+		return m.watcher.next(), true
 	case loadedMsg:
-		return m.loaded(msg)
+		return m.loaded(msg), true
 	case liveChangeMsg:
-		return m.liveChanged(msg)
+		return m.liveChanged(msg), true
 	case analysedMsg:
 		m.analysed(msg)
-		return nil
 	case tokensMsg:
 		m.tokensTaken(msg)
-		return nil
 	case progressMsg:
 		cmd, ok := m.eng.progress(msg)
 		if ok {
 			m.syncPairs()
 		}
-		return cmd
+		return cmd, true
 	case scoredMsg:
-		return m.scored(msg)
+		return m.scored(msg), true
 	case judgedMsg:
-		return m.judged(msg)
+		return m.judged(msg), true
 	case triagedMsg:
 		m.triaged(msg)
-		return nil
 	case lintFixedMsg:
-		return m.lintFixed(msg)
+		return m.lintFixed(msg), true
+	case editedMsg:
+		return m.edited(msg), true
 	case exportedMsg:
 		if msg.err != nil {
 			m.fail("export", msg.err)
@@ -510,27 +524,35 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			delete(m.problems, "export")
 			m.notice = "wrote " + msg.path
 		}
-		return nil
-	case editedMsg:
-		return m.edited(msg)
-	case tea.MouseMsg:
-		return m.mouse(msg)
-	case noticeMsg:
-		m.notice = string(msg)
-		return nil
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// answerMsg takes the answers to what was asked in the background: a
+// live call, a pair's judgment, a fix, the drawer's verdict, a what-if run; ok
+// is false for other messages.
+func (m *Model) answerMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case calledMsg:
+		m.called(msg)
+	case reviewStepMsg:
+		return m.reviewStepped(msg), true
+	case pairJudgedMsg:
+		m.pairJudged(msg)
+	case pairFixedMsg:
+		m.pairFixed(msg)
 	case argsJudgedMsg:
 		m.drawer.judged(msg)
-		return nil
 	case whatIfMsg:
 		if v := m.whatIf(); v != nil {
-			return v.answered(msg)
+			return v.answered(msg), true
 		}
-		return nil
-	case failedMsg:
-		m.failed(msg)
-		return nil
+	default:
+		return nil, false
 	}
-	return m.toPane(msg)
+	return nil, true
 }
 
 func (m *Model) resize(w, h int) {
