@@ -3,8 +3,9 @@
 // the similarity pairs, and an arguments drawer that judges pasted
 // arguments on every keystroke.
 //
-// The root Model only routes: global keys first, the rest to the focused
-// pane, the terminal size to all. Each pane lives in its own file; layout
+// The root Model only routes: ctrl+c first, then the modes stacked over
+// the panes (stack.go), then the global keys and the focused pane; the
+// terminal size to all. Each pane lives in its own file; layout
 // arithmetic is ComputeLayout's alone; slow work (embedding, reloading,
 // exporting) runs in commands whose replies carry a request id, so a stale
 // reply is dropped.
@@ -998,7 +999,7 @@ func (m *Model) setFocus(id paneID) {
 func (m *Model) openDrawer() {
 	d := m.drawerLayer()
 	if d == nil {
-		d = &drawerTop{}
+		d = &drawerLayer{}
 		m.push(d)
 	}
 	if m.focus != paneArgs {

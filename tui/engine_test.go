@@ -341,7 +341,7 @@ func TestExportWritesTheReport(t *testing.T) {
 	}
 	m := scoredModel(t, opts, 160, 45)
 	press(m, "e")
-	if !m.exporting() || !strings.Contains(ansi.Strip(m.View()), "export the report as: j JSON · s SARIF · m Markdown") {
+	if m.export() == nil || !strings.Contains(ansi.Strip(m.View()), "export the report as: j JSON · s SARIF · m Markdown") {
 		t.Fatalf("no export prompt:\n%s", ansi.Strip(m.View()))
 	}
 	press(m, "s")
@@ -365,12 +365,12 @@ func TestExportWritesTheReport(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Fatalf("no report at the typed name %s: %v", other, err)
 	}
-	if m.exporting() || m.eng.scoring != similarity.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
-		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting(), m.eng.scoring)
+	if m.export() != nil || m.eng.scoring != similarity.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
+		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.export() != nil, m.eng.scoring)
 	}
 	for _, keys := range [][]string{{"e", "esc"}, {"e", "j", "esc"}} {
 		press(m, keys...)
-		if m.exporting() {
+		if m.export() != nil {
 			t.Errorf("%v did not cancel the prompt", keys)
 		}
 	}

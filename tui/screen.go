@@ -142,8 +142,7 @@ func (m *Model) footer() string {
 // keyFooter shows a passing notice, then the keys that work now, as many
 // as fit in w cells; help and quit are always kept, at the end.
 func (m *Model) keyFooter(w int) string {
-	items, tail := m.footerItems(w)
-	end := strings.Join(tail, " · ")
+	items, end := m.footerItems(w)
 	line, all := fitFooter(items, len(items), w, end)
 	if !all && m.layout.Mode == ModeWide {
 		// As many in words as leave room for the keys of the rest.
@@ -160,10 +159,10 @@ func (m *Model) keyFooter(w int) string {
 	return m.styles.Footer.Render(clip(" "+line+end, w))
 }
 
-// footerItems are the footer's entries, first to last, and the keys kept
-// at its end: the notice, the way to the worst pairs and the zoom, the
-// focused view's first keys, then what works everywhere.
-func (m *Model) footerItems(w int) (items []footItem, tail []string) {
+// footerItems are the footer's entries, first to last (the notice, the
+// way to the worst pairs and the zoom, the focused view's first keys, then
+// what works everywhere), and end, the keys always kept at its end.
+func (m *Model) footerItems(w int) (items []footItem, end string) {
 	k := m.keys
 	if m.notice != "" {
 		// What just happened is said first and never dropped: cut in its
@@ -190,7 +189,7 @@ func (m *Model) footerItems(w int) (items []footItem, tail []string) {
 			n++
 		}
 	}
-	tail = []string{hintText(k.Help), hintText(k.Quit)}
+	tail := []string{hintText(k.Help), hintText(k.Quit)}
 	switch {
 	case help:
 		// In help only the movement keys scroll; the pane's keys close it.
@@ -200,16 +199,16 @@ func (m *Model) footerItems(w int) (items []footItem, tail []string) {
 		tail = []string{hintText(k.ForceQuit)}
 	case compared:
 	default:
-		items = append(items, m.globalItems()...)
+		items = m.globalItems(items)
 	}
-	return items, tail
+	return items, strings.Join(tail, " · ")
 }
 
-// globalItems are the footer's entries for the keys that work everywhere
-// now.
-func (m *Model) globalItems() []footItem {
+// globalItems appends to items the footer's entries for the keys that
+// work everywhere now.
+func (m *Model) globalItems(items []footItem) []footItem {
 	k := m.keys
-	items := []footItem{keyItem(k.NextPane, hintText(k.NextPane)), keyItem(k.Filter, hintText(k.Filter)), keyItem(k.Arguments, hintText(k.Arguments))}
+	items = append(items, keyItem(k.NextPane, hintText(k.NextPane)), keyItem(k.Filter, hintText(k.Filter)), keyItem(k.Arguments, hintText(k.Arguments)))
 	if k.Raise.Enabled() {
 		items = append(items, footItem{text: "+/- threshold", key: "+-"}, footItem{text: "]/[ review band", key: "]["})
 	}

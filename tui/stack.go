@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -53,12 +55,12 @@ func (m *Model) push(l layer) {
 	l.setSize(m.bodyInner())
 }
 
-// pop takes l off the stack wherever it is; a layer not on it is left
-// alone.
+// pop takes l off the stack; popping a layer that is not there (a
+// triage prompt never opened) does nothing.
 func (m *Model) pop(l layer) {
 	for i := len(m.stack) - 1; i >= 0; i-- {
 		if m.stack[i] == l {
-			m.stack = append(m.stack[:i], m.stack[i+1:]...)
+			m.stack = slices.Delete(m.stack, i, i+1)
 			return
 		}
 	}
@@ -72,30 +74,30 @@ func (m *Model) top() layer {
 	return m.stack[len(m.stack)-1]
 }
 
-// layerOf is the topmost layer of type T on m's stack; ok is false when
-// there is none.
-func layerOf[T layer](m *Model) (l T, ok bool) {
+// layerOf is the topmost layer of type T on m's stack, the zero T (nil)
+// when there is none.
+func layerOf[T layer](m *Model) T {
 	for i := len(m.stack) - 1; i >= 0; i-- {
-		if l, ok = m.stack[i].(T); ok {
-			return l, true
+		if l, ok := m.stack[i].(T); ok {
+			return l
 		}
 	}
-	return l, false
+	var none T
+	return none
 }
 
 // The stack's layers by kind, nil when not open.
 
-func (m *Model) asking() *question       { l, _ := layerOf[*question](m); return l }
-func (m *Model) start() *starting        { l, _ := layerOf[*starting](m); return l }
-func (m *Model) whatIf() *whatIfView     { l, _ := layerOf[*whatIfView](m); return l }
-func (m *Model) compare() *compareView   { l, _ := layerOf[*compareView](m); return l }
-func (m *Model) triage() *triagePrompt   { l, _ := layerOf[*triagePrompt](m); return l }
-func (m *Model) export() *exportLayer    { l, _ := layerOf[*exportLayer](m); return l }
-func (m *Model) help() *helpLayer        { l, _ := layerOf[*helpLayer](m); return l }
-func (m *Model) drawerLayer() *drawerTop { l, _ := layerOf[*drawerTop](m); return l }
-func (m *Model) helpOpen() bool          { return m.help() != nil }
-func (m *Model) exporting() bool         { return m.export() != nil }
-func (m *Model) drawerOpen() bool        { return m.drawerLayer() != nil }
+func (m *Model) asking() *question         { return layerOf[*question](m) }
+func (m *Model) start() *starting          { return layerOf[*starting](m) }
+func (m *Model) whatIf() *whatIfView       { return layerOf[*whatIfView](m) }
+func (m *Model) compare() *compareView     { return layerOf[*compareView](m) }
+func (m *Model) triage() *triagePrompt     { return layerOf[*triagePrompt](m) }
+func (m *Model) export() *exportLayer      { return layerOf[*exportLayer](m) }
+func (m *Model) help() *helpLayer          { return layerOf[*helpLayer](m) }
+func (m *Model) drawerLayer() *drawerLayer { return layerOf[*drawerLayer](m) }
+func (m *Model) helpOpen() bool            { return m.help() != nil }
+func (m *Model) drawerOpen() bool          { return m.drawerLayer() != nil }
 
 // key routes a key: ctrl+c first (unless the top layer answers it), then
 // down the stack, then a focused pane that takes typed text (which gets
@@ -278,17 +280,17 @@ func (c *compareView) cover(m *Model, w, h int) (string, bool) {
 	return m.styles.frameWith(c.title(), positionOf(c), c.View(), w, h, true), true
 }
 
-// drawerTop is the arguments drawer open under the panes. It takes the
-// keys that close it and call the tool while it has focus and is not
-// typing; the drawer itself is a pane, laid out beside the others.
-type drawerTop struct {
+// drawerLayer is the arguments drawer while it is open. The drawer itself
+// is a pane, laid out beside the others; its layer takes the keys that
+// close it and call the tool, while it has focus and is not typing.
+type drawerLayer struct {
 	layerBase
 	// from is the pane that had focus when the drawer opened: closing
 	// the drawer gives focus back to it.
 	from paneID
 }
 
-func (d *drawerTop) keyed(m *Model, msg tea.KeyMsg) (tea.Cmd, bool) {
+func (d *drawerLayer) keyed(m *Model, msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := &m.keys
 	if m.focus != paneArgs || m.panes[paneArgs].Typing() {
 		return nil, true
@@ -303,6 +305,6 @@ func (d *drawerTop) keyed(m *Model, msg tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-func (d *drawerTop) takesText(m *Model) bool { return m.panes[m.focus].Typing() }
+func (d *drawerLayer) takesText(m *Model) bool { return m.panes[m.focus].Typing() }
 
-func (d *drawerTop) clicked(*Model, tea.MouseMsg) (tea.Cmd, bool) { return nil, true }
+func (d *drawerLayer) clicked(*Model, tea.MouseMsg) (tea.Cmd, bool) { return nil, true }

@@ -30,7 +30,7 @@ func stackKinds(m *Model) string {
 			kinds = append(kinds, "triage")
 		case *compareView:
 			kinds = append(kinds, "compare")
-		case *drawerTop:
+		case *drawerLayer:
 			kinds = append(kinds, "drawer")
 		}
 	}
