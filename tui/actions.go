@@ -24,8 +24,8 @@ import (
 // copyText is what c copies from the focused view, with what it is for the
 // footer; "" when there is nothing to copy.
 func (m *Model) copyText() (text, what string) {
-	if m.compare != nil {
-		if v := m.compare.verdict; v != nil {
+	if c := m.compare(); c != nil {
+		if v := c.verdict; v != nil {
 			return v.Hint, "the hint"
 		}
 		return "", "no hint: the pair is " + similarity.LowShown
@@ -199,41 +199,32 @@ func (m *Model) toggleZoom() {
 // mouseWheelLines is how far one wheel notch moves.
 const mouseWheelLines = 3
 
+// wheelOf is a wheel notch's direction, up -1 and down 1; 0 for any other
+// mouse event.
+func wheelOf(msg tea.MouseMsg) int {
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		return -1
+	case tea.MouseButtonWheelDown:
+		return 1
+	}
+	return 0
+}
+
 // mouse takes the wheel and the left button: the wheel scrolls the view
 // under the pointer, a click focuses the pane under it and selects the row
 // clicked (a tool, a pair) or the tab.
 func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
-	// A prompt waits for its answer, and the what-if covers the panes.
-	if m.asking != nil || m.exporting || m.triage != nil || m.quitting || m.start != nil || m.whatIf != nil {
+	wheel := wheelOf(msg)
+	if m.quitting || wheel == 0 && (msg.Button != tea.MouseButtonLeft || msg.Action != tea.MouseActionPress) {
 		return nil
 	}
-	wheel := 0
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		wheel = -1
-	case tea.MouseButtonWheelDown:
-		wheel = 1
-	case tea.MouseButtonLeft:
-		if msg.Action != tea.MouseActionPress {
-			return nil
+	// A prompt waits for its answer, and the what-if, the help and the
+	// comparison cover the panes: the layers take the mouse first.
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if cmd, pass := m.stack[i].clicked(m, msg); !pass {
+			return cmd
 		}
-	default:
-		return nil
-	}
-	if m.helpOpen {
-		if wheel != 0 {
-			_, h := m.bodyInner()
-			m.helpScroll = clampInt(m.helpScroll+wheel*mouseWheelLines, 0, max(len(m.helpLines())-h, 0))
-		}
-		return nil
-	}
-	if m.compare != nil {
-		if wheel != 0 {
-			for range mouseWheelLines {
-				m.compare.Update(wheelKey(wheel))
-			}
-		}
-		return nil
 	}
 	l := m.layout
 	if wheel == 0 && l.Mode == ModeTabs && !l.TabBar.Empty() && msg.Y == l.TabBar.Y {
@@ -288,7 +279,7 @@ func (m *Model) paneAt(x, y int) (paneID, Rect, bool) {
 		id paneID
 		r  Rect
 	}{{paneTools, l.Tools}, {paneTool, l.Tool}, {panePairs, l.Pairs}, {paneArgs, l.Drawer}} {
-		if (c.id != paneArgs || m.drawerOpen) && inRect(c.r, x, y) {
+		if (c.id != paneArgs || m.drawerOpen()) && inRect(c.r, x, y) {
 			return c.id, c.r, true
 		}
 	}

@@ -136,12 +136,12 @@ func TestMouse(t *testing.T) {
 	// none of them.
 	press(m, "1", "home")
 	drain(m, press(m, "d"))
-	if m.whatIf == nil {
+	if m.whatIf() == nil {
 		t.Fatal("d did not open the what-if")
 	}
 	m.Update(tea.MouseMsg{X: l.Tools.X + 3, Y: l.Tools.Y + 1 + 1 + 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	m.Update(tea.MouseMsg{X: l.Tools.X + 3, Y: l.Tools.Y + 3, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
-	if selectedName(m) != "get_volume_status" || m.whatIf == nil || m.whatIf.tool != 0 {
+	if selectedName(m) != "get_volume_status" || m.whatIf() == nil || m.whatIf().tool != 0 {
 		t.Errorf("the mouse under the what-if selected %q", selectedName(m))
 	}
 	press(m, "esc")

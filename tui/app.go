@@ -3,8 +3,9 @@
 // the similarity pairs, and an arguments drawer that judges pasted
 // arguments on every keystroke.
 //
-// The root Model only routes: global keys first, the rest to the focused
-// pane, the terminal size to all. Each pane lives in its own file; layout
+// The root Model only routes: ctrl+c first, then the modes stacked over
+// the panes (stack.go), then the global keys and the focused pane; the
+// terminal size to all. Each pane lives in its own file; layout
 // arithmetic is ComputeLayout's alone; slow work (embedding, reloading,
 // exporting) runs in commands whose replies carry a request id, so a stale
 // reply is dropped.
@@ -19,7 +20,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"toolscope/core/catalog"
@@ -184,14 +184,8 @@ type Model struct {
 	drawer       *drawer
 	focus        paneID
 
-	drawerOpen bool
-	// drawerFrom is the pane that had focus when the drawer opened: closing
-	// the drawer gives focus back to it.
-	drawerFrom paneID
-	helpOpen   bool
-	helpScroll int
-	// start is the start screen while a live source is reached.
-	start *starting
+	// stack holds the modes open over the panes (stack.go), the top last.
+	stack []layer
 	// calling is the live call in flight, nil when none.
 	calling *liveCall
 	// judging is the judgment in flight, nil when none; judgments are the
@@ -209,27 +203,14 @@ type Model struct {
 	closed bool
 	// inReply is set while a terminal's late answer to a query is read.
 	inReply bool
-	// compare, when open, covers the panes with a pair side by side.
-	compare *compareView
-	// whatIf, when open, covers the panes with the what-if field;
 	// whatIfIDs numbers the runs of every what-if opened.
-	whatIf    *whatIfView
 	whatIfIDs int
 	// whatIfDrafts are the edited descriptions left in the what-if, by
 	// tool name: d reopens each where it was left.
 	whatIfDrafts map[string]string
-	// exporting is true while the footer asks for an export format, then
-	// (exportFormat set) for the file name.
-	exporting    bool
-	exportFormat string
-	exportName   textinput.Model
-	// asking is a yes/no question in the footer (quitting with drafts).
-	asking *question
-	// triage is the footer's prompt for a triage (which finding, the
-	// reason), nil when none; writingConfig is true while a triage is
-	// being written. triageDraft keeps the reason of a write that failed,
-	// for the prompt of the same triage (triageDraftFor).
-	triage        *triagePrompt
+	// writingConfig is true while a triage is being written.
+	// triageDraft keeps the reason of a write that failed, for the prompt
+	// of the same triage (triageDraftFor).
 	writingConfig bool
 	// fixedNote says what the fix key wrote, until the reload it causes
 	// shows the file.
@@ -279,7 +260,7 @@ func New(opts Options) *Model {
 		// A live source still to reach: an empty catalog until it answers.
 		m.opts.Catalog = &catalog.Catalog{Source: opts.Origin}
 		if opts.Start != nil {
-			m.start = &starting{fn: opts.Start, origin: opts.Origin}
+			m.stack = []layer{&starting{fn: opts.Start, origin: opts.Origin}}
 		}
 	}
 	opts = m.opts
@@ -292,8 +273,8 @@ func New(opts Options) *Model {
 
 // Init starts the background work; the first frame does not wait for it.
 func (m *Model) Init() tea.Cmd {
-	if m.start != nil {
-		cmd := m.start.begin()
+	if s := m.start(); s != nil {
+		cmd := s.begin()
 		m.settle()
 		return cmd
 	}
@@ -328,8 +309,8 @@ func (m *Model) Close() {
 		return
 	}
 	m.closed = true
-	if m.start != nil && m.start.cancel != nil {
-		m.start.cancel()
+	if s := m.start(); s != nil && s.cancel != nil {
+		s.cancel()
 	}
 	m.eng.close()
 	if m.watcher != nil {
@@ -423,28 +404,6 @@ func (m *Model) burst(km tea.KeyMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// takesText reports whether a key now goes to a text field (the filter,
-// a search, the editor, a prompt's field), following key's order.
-func (m *Model) takesText() bool {
-	switch {
-	case m.asking != nil, m.start != nil:
-		return false
-	case m.whatIf != nil:
-		return m.whatIf.Typing()
-	case m.helpOpen:
-		return false
-	case m.exporting:
-		return m.exportFormat != ""
-	case m.triage != nil:
-		return m.triage.choices == nil
-	case m.panes[m.focus].Typing():
-		return true
-	case m.compare != nil:
-		return m.compare.Typing()
-	}
-	return false
-}
-
 // settle lays the screen out again when the banner came or went, and
 // renders it.
 func (m *Model) settle() {
@@ -454,7 +413,7 @@ func (m *Model) settle() {
 	m.enableKeys()
 	m.fitPrompts()
 	picking := pickNone
-	if t := m.triage; t != nil && t.choices != nil {
+	if t := m.triage(); t != nil && t.choices != nil {
 		picking = pickInForce
 		if t.undo {
 			picking = pickIgnored
@@ -472,10 +431,10 @@ func (m *Model) enableKeys() {
 	for _, b := range []*key.Binding{&k.Raise, &k.Lower, &k.Widen, &k.Narrow} {
 		b.SetEnabled(scored)
 	}
-	k.Reload.SetEnabled(m.eng.load != nil || m.start != nil && m.start.err != nil)
+	k.Reload.SetEnabled(m.eng.load != nil || m.start() != nil && m.start().err != nil)
 	k.EditFile.SetEnabled(m.opts.Watch != "" && m.tools.selectedTool() >= 0)
 	k.ApplyFix.SetEnabled(len(m.toolFixes()) > 0)
-	k.WhatIf.SetEnabled(m.whatIf == nil && m.canWhatIf())
+	k.WhatIf.SetEnabled(m.whatIf() == nil && m.canWhatIf())
 	k.CallTool.SetEnabled(m.opts.Call != nil && m.tools.selectedTool() >= 0)
 	k.Export.SetEnabled(m.opts.Export != nil)
 	k.Scoring.SetEnabled(m.eng.canScore())
@@ -491,83 +450,30 @@ func (m *Model) enableKeys() {
 // View returns the screen rendered by the last Update.
 func (m *Model) View() string { return m.frame }
 
+// route hands a message to what it is for: the start screen, the
+// answer to a request, the layout, the key and mouse routers, else the
+// focused pane.
 func (m *Model) route(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.startMsg(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.catalogMsg(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.answerMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
-	case calledMsg:
-		m.called(msg)
-		return nil
-	case reviewStepMsg:
-		return m.reviewStepped(msg)
-	case pairJudgedMsg:
-		m.pairJudged(msg)
-		return nil
-	case pairFixedMsg:
-		m.pairFixed(msg)
-		return nil
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return nil
 	case tea.KeyMsg:
 		return m.key(msg)
-	case fileChangedMsg:
-		if m.watcher == nil {
-			return m.reload()
-		}
-		return tea.Batch(m.reload(), m.watcher.next())
-	case watchErrMsg:
-		m.fail("watch", msg.err)
-		return m.watcher.next()
-	case loadedMsg:
-		return m.loaded(msg)
-	case liveChangeMsg:
-		return m.liveChanged(msg)
-	case analysedMsg:
-		m.analysed(msg)
-		return nil
-	case tokensMsg:
-		m.tokensTaken(msg)
-		return nil
-	case progressMsg:
-		cmd, ok := m.eng.progress(msg)
-		if ok {
-			m.syncPairs()
-		}
-		return cmd
-	case scoredMsg:
-		return m.scored(msg)
-	case judgedMsg:
-		return m.judged(msg)
-	case triagedMsg:
-		m.triaged(msg)
-		return nil
-	case lintFixedMsg:
-		return m.lintFixed(msg)
-	case exportedMsg:
-		if msg.err != nil {
-			m.fail("export", msg.err)
-		} else {
-			delete(m.problems, "export")
-			m.notice = "wrote " + msg.path
-		}
-		return nil
-	case editedMsg:
-		return m.edited(msg)
 	case tea.MouseMsg:
 		return m.mouse(msg)
 	case noticeMsg:
 		m.notice = string(msg)
 		return nil
-	case argsJudgedMsg:
-		m.drawer.judged(msg)
-		return nil
-	case whatIfMsg:
-		if m.whatIf == nil {
-			return nil
-		}
-		return m.whatIf.answered(msg)
 	case failedMsg:
 		m.failed(msg)
 		return nil
@@ -575,8 +481,83 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	return m.toPane(msg)
 }
 
+// catalogMsg takes the news about the catalog and its analysis: a save,
+// a reload, a live change, the rules, the tokens, the scores, a file
+// written; ok is false for other messages.
+func (m *Model) catalogMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case fileChangedMsg:
+		if m.watcher == nil {
+			return m.reload(), true
+		}
+		return tea.Batch(m.reload(), m.watcher.next()), true
+	case watchErrMsg:
+		m.fail("watch", msg.err)
+		return m.watcher.next(), true
+	case loadedMsg:
+		return m.loaded(msg), true
+	case liveChangeMsg:
+		return m.liveChanged(msg), true
+	case analysedMsg:
+		m.analysed(msg)
+	case tokensMsg:
+		m.tokensTaken(msg)
+	case progressMsg:
+		cmd, ok := m.eng.progress(msg)
+		if ok {
+			m.syncPairs()
+		}
+		return cmd, true
+	case scoredMsg:
+		return m.scored(msg), true
+	case judgedMsg:
+		return m.judged(msg), true
+	case triagedMsg:
+		m.triaged(msg)
+	case lintFixedMsg:
+		return m.lintFixed(msg), true
+	case editedMsg:
+		return m.edited(msg), true
+	case exportedMsg:
+		if msg.err != nil {
+			m.fail("export", msg.err)
+		} else {
+			delete(m.problems, "export")
+			m.notice = "wrote " + msg.path
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// answerMsg takes the answers to what was asked in the background: a
+// live call, a pair's judgment, a fix, the drawer's verdict, a what-if run; ok
+// is false for other messages.
+func (m *Model) answerMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case calledMsg:
+		m.called(msg)
+	case reviewStepMsg:
+		return m.reviewStepped(msg), true
+	case pairJudgedMsg:
+		m.pairJudged(msg)
+	case pairFixedMsg:
+		m.pairFixed(msg)
+	case argsJudgedMsg:
+		m.drawer.judged(msg)
+	case whatIfMsg:
+		if v := m.whatIf(); v != nil {
+			return v.answered(msg), true
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
 func (m *Model) resize(w, h int) {
-	m.layout = ComputeLayout(w, h, m.drawerOpen, len(m.problems) > 0)
+	m.layout = ComputeLayout(w, h, m.drawerOpen(), len(m.problems) > 0)
 	// One pane at a time already fills the body: z has nothing to zoom,
 	// and is not offered.
 	m.keys.Zoom.SetEnabled(m.layout.Mode != ModeTabs)
@@ -591,73 +572,31 @@ func (m *Model) resize(w, h int) {
 		}
 		m.panes[id].setSize(max(r.W-fw, 0), max(r.H-fh, 0))
 	}
-	if m.compare != nil {
-		m.compare.setSize(m.bodyInner())
-	}
-	if m.whatIf != nil {
-		m.whatIf.setSize(m.bodyInner())
+	for _, l := range m.stack {
+		l.setSize(m.bodyInner())
 	}
 }
 
-// key handles the global keys, then hands the key to the focused pane.
-func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+// global takes the keys every pane answers to, in groups tried in turn
+// (the first that matches a key has it), then hands the key to the
+// focused pane.
+func (m *Model) global(msg tea.KeyMsg) tea.Cmd {
+	if cmd, ok := m.moveKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.analysisKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.pairKey(msg); ok {
+		return cmd
+	}
+	return m.findKey(msg)
+}
+
+// moveKey takes the keys that go somewhere: quit, help, another pane,
+// the drawer; esc cancels a call or clears the filter.
+func (m *Model) moveKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := &m.keys
-	m.notice = ""
-	if m.asking != nil {
-		return m.answer(msg)
-	}
-	if m.start != nil {
-		return m.startKey(msg)
-	}
-	if key.Matches(msg, k.ForceQuit) {
-		m.quit()
-		return nil
-	}
-	if m.whatIf != nil {
-		return m.whatIfKey(msg)
-	}
-	if m.helpOpen {
-		return m.helpKey(msg)
-	}
-	if m.exporting {
-		return m.exportKey(msg)
-	}
-	if m.triage != nil {
-		return m.triagePromptKey(msg)
-	}
-	if m.panes[m.focus].Typing() {
-		if m.focus == paneTools && msg.Type == tea.KeyEnter {
-			// enter ends the filter and opens the tool it leaves
-			// selected, as enter on the list does: the Detail keys (w,
-			// I, f) then act at once. ↓ ends it and stays in the list.
-			cmd := m.toPane(msg)
-			if !m.tools.Typing() && m.tools.selectedTool() >= 0 {
-				m.setFocus(paneTool)
-			}
-			return cmd
-		}
-		return m.toPane(msg)
-	}
-	if m.compare != nil {
-		switch {
-		case m.compare.Typing():
-			return m.compare.Update(msg)
-		case key.Matches(msg, k.Back) && m.compare.searching():
-			m.compare.find.clear()
-			return nil
-		case key.Matches(msg, k.Back):
-			m.compare = nil
-			return nil
-		case key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane):
-			// The keys that go somewhere do so from the comparison too.
-			m.compare = nil
-		case key.Matches(msg, k.Quit, k.Help, k.Copy, k.Accept, k.Undo, k.HideTriaged):
-		case key.Matches(msg, k.NextMatch, k.PrevMatch) && !m.compare.searching():
-			m.compare = nil
-		default:
-			return m.compare.Update(msg)
-		}
-	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		m.quit()
@@ -676,36 +615,41 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.GoArgs):
 		m.openDrawer()
 	case key.Matches(msg, k.Arguments):
-		if m.drawerOpen && m.focus == paneArgs {
-			m.closeDrawer()
-			return nil
-		}
+		// The drawer's layer closes it when it has focus.
 		m.openDrawer()
-		return m.drawer.startEditing()
+		return m.drawer.startEditing(), true
 	case key.Matches(msg, k.Back) && m.calling != nil:
 		m.cancelCall()
-	case key.Matches(msg, k.Back) && m.focus == paneArgs && m.drawerOpen:
-		m.closeDrawer()
 	case key.Matches(msg, k.Back) && m.focus != paneTools && !m.searching() && m.tools.filter.Value() != "":
 		// esc clears the filter from any pane, as from the list.
 		m.tools.clearFilter()
 		m.selectionChanged()
-	case key.Matches(msg, k.CallTool) && m.focus == paneArgs:
-		return m.callTool()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// analysisKey takes the keys that change what is analysed or shown: the
+// thresholds, the scoring, the embedder, a reload, an export, a copy, the
+// zoom, the catalog file, triaged entries hidden.
+func (m *Model) analysisKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := &m.keys
+	switch {
 	case key.Matches(msg, k.Raise):
-		return m.eng.moveThresholds(thresholdStep, 0)
+		return m.eng.moveThresholds(thresholdStep, 0), true
 	case key.Matches(msg, k.Lower):
-		return m.eng.moveThresholds(-thresholdStep, 0)
+		return m.eng.moveThresholds(-thresholdStep, 0), true
 	case key.Matches(msg, k.Widen):
-		return m.eng.moveThresholds(0, bandStep)
+		return m.eng.moveThresholds(0, bandStep), true
 	case key.Matches(msg, k.Narrow):
-		return m.eng.moveThresholds(0, -bandStep)
+		return m.eng.moveThresholds(0, -bandStep), true
 	case key.Matches(msg, k.Scoring):
-		return m.switchScoring()
+		return m.switchScoring(), true
 	case key.Matches(msg, k.Embedder):
-		return m.switchEmbedder()
+		return m.switchEmbedder(), true
 	case key.Matches(msg, k.Reload):
-		return m.reload()
+		return m.reload(), true
 	case key.Matches(msg, k.Export):
 		m.startExport()
 	case key.Matches(msg, k.Copy):
@@ -713,39 +657,62 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Zoom):
 		m.toggleZoom()
 	case key.Matches(msg, k.EditFile):
-		return m.editCatalog()
+		return m.editCatalog(), true
 	case key.Matches(msg, k.ApplyFix):
-		return m.applyFixes()
+		return m.applyFixes(), true
 	case key.Matches(msg, k.HideTriaged):
 		m.toggleTriaged()
 	case !k.HideTriaged.Enabled() && pressed(msg, k.HideTriaged):
 		// A key that cannot act says why rather than nothing.
 		m.notice = "H hides what toolscope.yaml accepts and ignores: " + m.noConfigWhy()
-	case key.Matches(msg, k.Accept) && (m.focus == panePairs || m.compare != nil),
-		key.Matches(msg, k.Ignore) && m.focus == paneTool && m.compare == nil,
-		key.Matches(msg, k.Undo) && (m.focus == panePairs || m.focus == paneTool || m.compare != nil):
-		return m.triageKey(msg)
-	case !k.Accept.Enabled() && pressed(msg, k.Accept) && (m.focus == panePairs || m.compare != nil):
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// pairKey takes the keys about a pair or a finding: triage, the what-if,
+// the judge, the fix, the ranking, the comparison.
+func (m *Model) pairKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := &m.keys
+	compared := m.compare() != nil
+	switch {
+	case key.Matches(msg, k.Accept) && (m.focus == panePairs || compared),
+		key.Matches(msg, k.Ignore) && m.focus == paneTool && !compared,
+		key.Matches(msg, k.Undo) && (m.focus == panePairs || m.focus == paneTool || compared):
+		return m.triageKey(msg), true
+	case !k.Accept.Enabled() && pressed(msg, k.Accept) && (m.focus == panePairs || compared):
 		// A key that cannot act says why rather than nothing.
 		m.notice = m.acceptOff()
 	case key.Matches(msg, k.WhatIf):
-		return m.openWhatIf()
+		return m.openWhatIf(), true
 	case key.Matches(msg, k.Judge) && m.focus == panePairs:
-		return m.judgePair()
+		return m.judgePair(), true
 	case key.Matches(msg, k.FixPair) && m.focus == panePairs:
-		return m.fixPair()
+		return m.fixPair(), true
 	case key.Matches(msg, k.Scope) && m.focus != panePairs:
 		// g from any pane goes to the global ranking.
 		m.setFocus(panePairs)
 		if !m.pairs.global {
-			return m.toPane(msg)
+			return m.toPane(msg), true
 		}
 	case key.Matches(msg, k.Compare) && m.focus == panePairs:
 		if pr, ok := m.pairs.selected(); ok {
-			m.compare = newCompareView(&m.keys, &m.styles, m.snap, pr)
-			m.compare.probe = m.pairs.probe.text(pr)
-			m.compare.setSize(m.bodyInner())
+			c := newCompareView(&m.keys, &m.styles, m.snap, pr)
+			c.probe = m.pairs.probe.text(pr)
+			m.push(c)
 		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// findKey takes the filter and the jumps between flagged tools, then
+// hands the key to the focused pane.
+func (m *Model) findKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	switch {
 	case key.Matches(msg, k.Filter) && m.focus != paneTools:
 		m.setFocus(paneTools)
 		return m.toPane(msg)
@@ -794,6 +761,7 @@ func notify(text string) tea.Cmd { return func() tea.Msg { return noticeMsg(text
 // typed and enter pressed: a single key is too easy to hit by mistake
 // before a call that may destroy something.
 type question struct {
+	layerBase
 	text    string
 	yes     func() tea.Cmd
 	confirm string
@@ -825,7 +793,7 @@ type altAnswer struct {
 
 // quit quits, after asking when argument drafts would be lost.
 func (m *Model) quit() {
-	if m.whatIf != nil {
+	if m.whatIf() != nil {
 		m.leaveWhatIf()
 	}
 	var drafts []string
@@ -848,7 +816,7 @@ func (m *Model) quit() {
 
 // ask puts a question in the footer; only its answers work until then.
 func (m *Model) ask(text string, yes func() tea.Cmd) {
-	m.asking = &question{text: text, yes: yes}
+	m.push(&question{text: text, yes: yes})
 	m.keys.Yes.SetEnabled(true)
 	m.keys.No.SetEnabled(true)
 }
@@ -856,7 +824,7 @@ func (m *Model) ask(text string, yes func() tea.Cmd) {
 // askTyped puts a question in the footer that only typing word, then
 // enter, answers yes.
 func (m *Model) askTyped(text, word string, yes func() tea.Cmd) {
-	m.asking = &question{text: text, yes: yes, confirm: word}
+	m.push(&question{text: text, yes: yes, confirm: word})
 }
 
 // answer takes the answer to the question: y says yes, n, esc or ctrl+c
@@ -865,7 +833,7 @@ func (m *Model) askTyped(text, word string, yes func() tea.Cmd) {
 // says yes only when the word matches; enter on anything else says no.
 func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
-	q := m.asking
+	q := m.asking()
 	var yes bool
 	switch {
 	case key.Matches(msg, k.ForceQuit, k.Back):
@@ -890,7 +858,7 @@ func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Yes):
 		yes = true
 	case q.alt != nil && msg.Type == tea.KeyRunes && string(msg.Runes) == q.alt.key:
-		m.asking = nil
+		m.pop(q)
 		k.Yes.SetEnabled(false)
 		k.No.SetEnabled(false)
 		return q.alt.do()
@@ -900,7 +868,7 @@ func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 		q.ignored += max(len(msg.Runes), 1)
 		return nil
 	}
-	m.asking = nil
+	m.pop(q)
 	k.Yes.SetEnabled(false)
 	k.No.SetEnabled(false)
 	if yes {
@@ -915,8 +883,8 @@ func (m *Model) answer(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) failed(msg failedMsg) {
 	switch msg.what {
 	case "start":
-		if m.start != nil && msg.id == m.start.id {
-			m.start.err = msg.err
+		if s := m.start(); s != nil && msg.id == s.id {
+			s.err = msg.err
 		}
 		return
 	case "call":
@@ -931,8 +899,8 @@ func (m *Model) failed(msg failedMsg) {
 	case "config":
 		m.writingConfig = false
 	case "what-if":
-		if m.whatIf != nil {
-			m.whatIf.answered(whatIfMsg{id: msg.id, err: msg.err})
+		if v := m.whatIf(); v != nil {
+			v.answered(whatIfMsg{id: msg.id, err: msg.err})
 		}
 		return
 	case "arguments":
@@ -968,14 +936,13 @@ func (m *Model) problemText() string {
 	return strings.Join(list, " · ")
 }
 
-// focused is what takes keys now: the comparison when open, else the
-// focused pane.
+// focused is what takes keys now: the topmost layer that is a view of
+// its own (the what-if, the comparison), else the focused pane.
 func (m *Model) focused() pane {
-	if m.whatIf != nil {
-		return m.whatIf
-	}
-	if m.compare != nil {
-		return m.compare
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if p, ok := m.stack[i].(pane); ok {
+			return p
+		}
 	}
 	return m.panes[m.focus]
 }
@@ -994,7 +961,7 @@ func (m *Model) toPane(msg tea.Msg) tea.Cmd {
 
 // visible lists the panes that can take focus in the current layout.
 func (m *Model) visible() []paneID {
-	if m.layout.Mode == ModeTabs || m.drawerOpen {
+	if m.layout.Mode == ModeTabs || m.drawerOpen() {
 		return []paneID{paneTools, paneTool, panePairs, paneArgs}
 	}
 	return []paneID{paneTools, paneTool, panePairs}
@@ -1012,7 +979,7 @@ func (m *Model) cycle(d int) {
 }
 
 func (m *Model) setFocus(id paneID) {
-	if id == paneArgs && !m.drawerOpen {
+	if id == paneArgs && !m.drawerOpen() {
 		m.openDrawer()
 		return
 	}
@@ -1028,18 +995,29 @@ func (m *Model) setFocus(id paneID) {
 	}
 }
 
+// openDrawer opens the drawer, if it is not open, and gives it focus.
 func (m *Model) openDrawer() {
-	if m.focus != paneArgs {
-		m.drawerFrom = m.focus
+	d := m.drawerLayer()
+	if d == nil {
+		d = &drawerLayer{}
+		m.push(d)
 	}
-	m.drawerOpen = true
+	if m.focus != paneArgs {
+		d.from = m.focus
+	}
 	m.focus = paneArgs
 	m.resize(m.layout.Width, m.layout.Height)
 }
 
+// closeDrawer closes the drawer and gives focus back to the pane that
+// had it before.
 func (m *Model) closeDrawer() {
-	m.drawerOpen = false
-	m.focus = m.drawerFrom
+	d := m.drawerLayer()
+	if d == nil {
+		return
+	}
+	m.pop(d)
+	m.focus = d.from
 	if m.focus == paneArgs {
 		m.focus = paneTool
 	}

@@ -220,8 +220,8 @@ func TestSortModes(t *testing.T) {
 func TestDrawerJudgesEveryKeystroke(t *testing.T) {
 	m := newTestModel(t, 160, 45)
 	press(m, "a")
-	if !m.drawerOpen || m.focus != paneArgs || !m.drawer.Typing() {
-		t.Fatalf("a: open %v focus %v typing %v", m.drawerOpen, m.focus, m.drawer.Typing())
+	if !m.drawerOpen() || m.focus != paneArgs || !m.drawer.Typing() {
+		t.Fatalf("a: open %v focus %v typing %v", m.drawerOpen(), m.focus, m.drawer.Typing())
 	}
 	typeKeys(m, `{"volume_id": "yes q"`)
 	if m.quitting {
@@ -239,8 +239,8 @@ func TestDrawerJudgesEveryKeystroke(t *testing.T) {
 		}
 	}
 	press(m, "esc")
-	if m.drawer.Typing() || !m.drawerOpen {
-		t.Fatalf("esc: typing %v open %v", m.drawer.Typing(), m.drawerOpen)
+	if m.drawer.Typing() || !m.drawerOpen() {
+		t.Fatalf("esc: typing %v open %v", m.drawer.Typing(), m.drawerOpen())
 	}
 	press(m, "v")
 	if m.drawer.mode != "warn" || !strings.Contains(ansi.Strip(m.View()), "runs with a warning") {
@@ -303,13 +303,13 @@ func TestHelpListsThePaneKeysAndCloses(t *testing.T) {
 		}
 	}
 	press(m, "x")
-	if m.helpOpen {
+	if m.helpOpen() {
 		t.Error("a key did not close help")
 	}
 	// q closes the help, as in k9s and lazygit; ctrl+c quits from it.
 	press(m, "?", "q")
-	if m.helpOpen || m.quitting {
-		t.Errorf("q in help: open %v, quitting %v", m.helpOpen, m.quitting)
+	if m.helpOpen() || m.quitting {
+		t.Errorf("q in help: open %v, quitting %v", m.helpOpen(), m.quitting)
 	}
 	press(m, "?", "ctrl+c")
 	if !m.quitting {

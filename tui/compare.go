@@ -23,6 +23,7 @@ const compareSplitMin = 80
 // the terms only one uses marked, the score and the hint.
 type compareView struct {
 	paneBase
+	layerBase
 
 	a, b    *catalog.Tool
 	pair    similarity.Pair

@@ -47,7 +47,7 @@ func TestPromptsCtrlCAndEscSayNo(t *testing.T) {
 			if said != tt.yes {
 				t.Errorf("%v: yes ran %v, want %v", tt.keys, said, tt.yes)
 			}
-			if m.asking != nil {
+			if m.asking() != nil {
 				t.Errorf("%v: the question is still open", tt.keys)
 			}
 			if m.quitting {
@@ -94,10 +94,10 @@ func TestLiveCallOfADestructiveToolNeedsTheNameTyped(t *testing.T) {
 				press(m, "4")
 				m.drawer.editor.SetValue(`{"id":"prod-db-1"}`)
 				press(m, "C")
-				if m.asking == nil {
+				if m.asking() == nil {
 					t.Fatalf("C did not ask: %q", footerLine(m))
 				}
-				if got := m.asking.confirm != ""; got != tt.typed {
+				if got := m.asking().confirm != ""; got != tt.typed {
 					t.Fatalf("the question asks for the name typed: %v, want %v (%q)", got, tt.typed, footerLine(m))
 				}
 				for _, k := range keys {
@@ -141,7 +141,7 @@ func TestUndoQuestionCtrlCKeepsTheConfig(t *testing.T) {
 			t.Fatalf("the accept was not written: %v\n%s", err, before)
 		}
 		press(m, "U")
-		if m.asking == nil {
+		if m.asking() == nil {
 			t.Fatalf("U did not ask: %q", footerLine(m))
 		}
 		drain(m, press(m, no))

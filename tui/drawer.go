@@ -424,7 +424,7 @@ func judgeArguments(tool *catalog.Tool, decl declaration, text string, mode vali
 			}
 		}
 	}
-	resolution(add, decl, args, transport != nil, now, zone, missing)
+	resolution(add, decl, parsedCall{args: args, unparsed: transport != nil, missing: missing}, now, zone)
 	if action == validate.Accepted && refused(out[before:]) {
 		// The schema takes the call but a declared value is refused: a
 		// green line above a red one would read as a contradiction.
@@ -476,23 +476,33 @@ func refused(lines []verdictLine) bool {
 	return false
 }
 
-// resolution shows how the tool's declarations would resolve the call:
-// each ruled argument's fate, the batch of asks, the period and its window
-// with advice. Arguments that do not parse have nothing to resolve.
-func resolution(add func(tone, string), decl declaration, args *jsonv.Value, unparsed bool, now time.Time, zone *time.Location, missing map[string]bool) {
+// parsedCall is the call as the drawer read it: the arguments, whether
+// they failed to parse, and the required ones missing (by name).
+type parsedCall struct {
+	args     *jsonv.Value
+	unparsed bool
+	missing  map[string]bool
+}
+
+// resolution shows how the tool's declarations would resolve the call at
+// now in zone: each ruled argument's fate, the batch of asks, the period
+// and its window with advice. Arguments that do not parse have nothing to
+// resolve.
+func resolution(add func(tone, string), decl declaration, call parsedCall, now time.Time, zone *time.Location) {
+	missing := call.missing
 	switch {
 	case decl.refusal != nil:
 		add(toneError, "declarations refused, so nothing is assumed or asked: "+decl.refusal.Error())
 		return
 	case decl.rules == nil:
 		return
-	case unparsed:
+	case call.unparsed:
 		add(toneMuted, "declarations: waiting for arguments that parse")
 		return
 	}
 	tones := map[declare.Tone]tone{declare.ToneInfo: tonePlain, declare.ToneOK: toneOK, declare.ToneAdvice: toneWarn, declare.ToneBad: toneError}
 	const batch = "asked in one batch, before anything runs: "
-	for _, l := range declare.Resolve(decl.rules, args, now, zone).Lines() {
+	for _, l := range declare.Resolve(decl.rules, call.args, now, zone).Lines() {
 		text := l.Text
 		if name, rest, ok := strings.Cut(text, ": asked "); ok && missing[name] {
 			text = name + ": missing, so this call is rejected; a host that follows the declarations asks for it first, " + rest

@@ -295,7 +295,7 @@ func TestCompareOpensThePairAndCloses(t *testing.T) {
 		t.Fatal("no pair selected")
 	}
 	press(m, "enter")
-	if m.compare == nil {
+	if m.compare() == nil {
 		t.Fatal("enter did not open the comparison")
 	}
 	view := ansi.Strip(m.View())
@@ -305,12 +305,12 @@ func TestCompareOpensThePairAndCloses(t *testing.T) {
 		}
 	}
 	press(m, "down", "j")
-	if m.compare == nil {
+	if m.compare() == nil {
 		t.Error("scrolling closed the comparison")
 	}
 	press(m, "esc")
-	if m.compare != nil || m.focus != panePairs {
-		t.Errorf("esc: compare %v, focus %v", m.compare != nil, m.focus)
+	if m.compare() != nil || m.focus != panePairs {
+		t.Errorf("esc: compare %v, focus %v", m.compare() != nil, m.focus)
 	}
 	// The keys that go somewhere do so from the comparison, as help says.
 	for _, c := range []struct {
@@ -318,12 +318,12 @@ func TestCompareOpensThePairAndCloses(t *testing.T) {
 		want paneID
 	}{{"1", paneTools}, {"2", paneTool}, {"tab", paneTools}, {"/", paneTools}, {"4", paneArgs}} {
 		press(m, "3", "enter")
-		if m.compare == nil {
+		if m.compare() == nil {
 			t.Fatal("enter did not open the comparison")
 		}
 		press(m, c.key)
-		if m.compare != nil || m.focus != c.want {
-			t.Errorf("%s in the comparison: compare %v, focus %v, want %v", c.key, m.compare != nil, m.focus, c.want)
+		if m.compare() != nil || m.focus != c.want {
+			t.Errorf("%s in the comparison: compare %v, focus %v, want %v", c.key, m.compare() != nil, m.focus, c.want)
 		}
 		press(m, "esc", "esc")
 	}
@@ -341,7 +341,7 @@ func TestExportWritesTheReport(t *testing.T) {
 	}
 	m := scoredModel(t, opts, 160, 45)
 	press(m, "e")
-	if !m.exporting || !strings.Contains(ansi.Strip(m.View()), "export the report as: j JSON · s SARIF · m Markdown") {
+	if m.export() == nil || !strings.Contains(ansi.Strip(m.View()), "export the report as: j JSON · s SARIF · m Markdown") {
 		t.Fatalf("no export prompt:\n%s", ansi.Strip(m.View()))
 	}
 	press(m, "s")
@@ -365,12 +365,12 @@ func TestExportWritesTheReport(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Fatalf("no report at the typed name %s: %v", other, err)
 	}
-	if m.exporting || m.eng.scoring != similarity.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
-		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.exporting, m.eng.scoring)
+	if m.export() != nil || m.eng.scoring != similarity.ScoringRisk || !strings.Contains(ansi.Strip(m.View()), "wrote "+other) {
+		t.Errorf("after the export: prompt %v, scoring %q (s must not reach the scoring switch)", m.export() != nil, m.eng.scoring)
 	}
 	for _, keys := range [][]string{{"e", "esc"}, {"e", "j", "esc"}} {
 		press(m, keys...)
-		if m.exporting {
+		if m.export() != nil {
 			t.Errorf("%v did not cancel the prompt", keys)
 		}
 	}

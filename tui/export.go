@@ -31,7 +31,7 @@ func (m *Model) startExport() {
 	if m.opts.Export == nil {
 		return
 	}
-	m.exporting = true
+	m.push(&exportLayer{})
 	m.setExportKeys(true)
 }
 
@@ -44,9 +44,9 @@ func (m *Model) setExportKeys(on bool) {
 // exportPrompt is the footer's export prompt in w cells: the format keys,
 // then the file name's field with its keys kept in view.
 func (m *Model) exportPrompt(w int) string {
-	if m.exportFormat != "" {
+	if e := m.export(); e.format != "" {
 		before, after := m.exportNameParts()
-		return promptLine(before, &m.exportName, after, w)
+		return promptLine(before, &e.name, after, w)
 	}
 	k := m.keys
 	return clip("export the report as: "+k.FormatJSON.Help().Key+" JSON · "+k.FormatSARIF.Help().Key+" SARIF · "+
@@ -56,10 +56,11 @@ func (m *Model) exportPrompt(w int) string {
 // exportNameParts are the words around the file name's field.
 func (m *Model) exportNameParts() (before, after string) {
 	after = " · enter write · esc cancel"
-	if _, err := os.Stat(m.exportName.Value()); err == nil {
+	e := m.export()
+	if _, err := os.Stat(e.name.Value()); err == nil {
 		after = "  (exists: enter replaces it)" + after
 	}
-	return "write the " + exportNames[m.exportFormat] + " report to ", after
+	return "write the " + exportNames[e.format] + " report to ", after
 }
 
 var exportNames = map[string]string{"json": "JSON", "sarif": "SARIF", "markdown": "Markdown", "html": "HTML"}
@@ -68,18 +69,19 @@ var exportNames = map[string]string{"json": "JSON", "sarif": "SARIF", "markdown"
 // beside the catalog, and writes the report in the background.
 func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
-	if m.exportFormat != "" {
+	e := m.export()
+	if e.format != "" {
 		switch msg.Type {
 		case tea.KeyEsc:
-			m.exporting, m.exportFormat = false, ""
+			m.pop(e)
 			return nil
 		case tea.KeyEnter:
-			path := strings.TrimSpace(m.exportName.Value())
+			path := strings.TrimSpace(e.name.Value())
 			if path == "" {
 				return nil
 			}
-			format := m.exportFormat
-			m.exporting, m.exportFormat = false, ""
+			format := e.format
+			m.pop(e)
 			write, cat, probe := m.opts.Export, m.snap.cat, m.opts.Probe
 			report := *m.snap.report
 			report.Score = m.score()
@@ -93,7 +95,7 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 			})
 		}
 		var cmd tea.Cmd
-		m.exportName, cmd = m.exportName.Update(msg)
+		e.name, cmd = e.name.Update(msg)
 		return cmd
 	}
 	format := ""
@@ -112,17 +114,17 @@ func (m *Model) exportKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	m.setExportKeys(false)
 	if format == "" {
-		m.exporting = false
+		m.pop(e)
 		return nil
 	}
-	m.exportFormat = format
-	m.exportName = textinput.New()
-	m.exportName.Prompt = ""
+	e.format = format
+	e.name = textinput.New()
+	e.name.Prompt = ""
 	// The name escaped, not stripped: the field drops control characters
 	// silently, and the file written must be the one shown.
-	m.exportName.SetValue(termsafe.Line(exportPath(m.opts.ExportDir, m.snap.cat.Source, format)))
-	m.exportName.CursorEnd()
-	return m.exportName.Focus()
+	e.name.SetValue(termsafe.Line(exportPath(m.opts.ExportDir, m.snap.cat.Source, format)))
+	e.name.CursorEnd()
+	return e.name.Focus()
 }
 
 // exportPath names the report file: the catalog's name with a

@@ -94,12 +94,12 @@ func TestFindInTheToolAndTheComparison(t *testing.T) {
 	press(m, "3", "enter", "f")
 	typeKeys(m, "embedded as")
 	press(m, "enter")
-	if m.compare == nil || len(m.compare.find.hits) == 0 {
+	if m.compare() == nil || len(m.compare().find.hits) == 0 {
 		t.Fatal("no match in the comparison")
 	}
 	press(m, "esc")
-	if m.compare == nil || m.compare.searching() {
-		t.Errorf("esc in a comparison search: compare open %v, searching", m.compare != nil)
+	if m.compare() == nil || m.compare().searching() {
+		t.Errorf("esc in a comparison search: compare open %v, searching", m.compare() != nil)
 	}
 }
 

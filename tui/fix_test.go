@@ -44,7 +44,7 @@ func TestFixTheConfusedPairWithCostFirst(t *testing.T) {
 		t.Fatalf("selected %v (F enabled %v)", pr, m.keys.FixPair.Enabled())
 	}
 	press(m, "F")
-	if m.asking == nil || !strings.Contains(footerLine(m), "the judge asked, 10 requests") {
+	if m.asking() == nil || !strings.Contains(footerLine(m), "the judge asked, 10 requests") {
 		t.Fatalf("F did not show the cost first: %q", footerLine(m))
 	}
 	press(m, "n")
@@ -88,7 +88,7 @@ func TestFixTheConfusedPairWithCostFirst(t *testing.T) {
 	press(m, "down")
 	if p, _ := m.pairs.selected(); !m.confusedInProbe(p) {
 		drain(m, press(m, "F"))
-		if m.asking != nil || !strings.Contains(footerLine(m), "nothing to fix") {
+		if m.asking() != nil || !strings.Contains(footerLine(m), "nothing to fix") {
 			t.Errorf("F on an unconfused pair: footer %q", footerLine(m))
 		}
 	}

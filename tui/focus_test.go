@@ -95,12 +95,12 @@ func TestDrawerCloseReturnsFocus(t *testing.T) {
 				m := scoredModel(t, mockOptions(t), size[0], size[1])
 				press(m, from.keys...)
 				press(m, "a")
-				if m.focus != paneArgs || !m.drawerOpen {
+				if m.focus != paneArgs || !m.drawerOpen() {
 					t.Fatalf("a did not open the drawer")
 				}
 				press(m, closeKeys...)
-				if m.drawerOpen || m.focus != from.pane {
-					t.Errorf("%dx%d: opened from %v, closed with %v: open %v, focus %v", size[0], size[1], from.pane, closeKeys, m.drawerOpen, m.focus)
+				if m.drawerOpen() || m.focus != from.pane {
+					t.Errorf("%dx%d: opened from %v, closed with %v: open %v, focus %v", size[0], size[1], from.pane, closeKeys, m.drawerOpen(), m.focus)
 				}
 			}
 		}
@@ -215,7 +215,7 @@ func TestTitlesKeepWhatMatters(t *testing.T) {
 
 	m := scoredModel(t, o, 80, 24)
 	press(m, "3", "g", "enter")
-	if m.compare == nil {
+	if m.compare() == nil {
 		t.Fatal("enter did not compare")
 	}
 	view := ansi.Strip(m.View())

@@ -27,23 +27,21 @@ var paneHelp = map[string]string{
 }
 
 // openHelp opens the help for the focused pane, at its top.
-func (m *Model) openHelp() {
-	m.helpOpen = true
-	m.helpScroll = 0
-}
+func (m *Model) openHelp() { m.push(&helpLayer{}) }
 
 // helpKey scrolls the help with the movement keys; any other key closes
 // it, and the keys that go somewhere (1-4, /, a, tab) go there too. q
 // closes the help only, as in k9s and lazygit; ctrl+c still quits.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
+	hl := m.help()
 	_, h := m.bodyInner()
 	lines := m.helpLines()
 	if d, ok := k.movement(msg, h, len(lines)); ok {
-		m.helpScroll = clampInt(m.helpScroll+d, 0, max(len(lines)-h, 0))
+		hl.scroll = clampInt(hl.scroll+d, 0, max(len(lines)-h, 0))
 		return nil
 	}
-	m.helpOpen = false
+	m.pop(hl)
 	if key.Matches(msg, k.GoTools, k.GoTool, k.GoPairs, k.GoArgs, k.Filter, k.Arguments, k.NextPane, k.PrevPane) {
 		return m.key(msg)
 	}
@@ -52,11 +50,12 @@ func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 
 // helpView frames the help's lines from the scroll position.
 func (m *Model) helpView(w, h int) string {
+	hl := m.help()
 	lines := m.helpLines()
 	_, ih := m.bodyInner()
-	m.helpScroll = clampInt(m.helpScroll, 0, max(len(lines)-ih, 0))
-	end := min(m.helpScroll+ih, len(lines))
-	return m.styles.frameWith("Help", viewPosition(m.helpScroll, ih, len(lines)), strings.Join(lines[m.helpScroll:end], "\n"), w, h, true)
+	hl.scroll = clampInt(hl.scroll, 0, max(len(lines)-ih, 0))
+	end := min(hl.scroll+ih, len(lines))
+	return m.styles.frameWith("Help", viewPosition(hl.scroll, ih, len(lines)), strings.Join(lines[hl.scroll:end], "\n"), w, h, true)
 }
 
 // helpLines says what the focused pane shows, lists its keys, then every
@@ -66,7 +65,7 @@ func (m *Model) helpLines() []string {
 	w, _ := m.bodyInner()
 	var b strings.Builder
 	name := paneNames[m.focus]
-	if m.compare != nil {
+	if m.compare() != nil {
 		name = "Compare"
 	}
 	b.WriteString(m.styles.Bold.Render(name) + "\n")

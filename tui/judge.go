@@ -88,7 +88,7 @@ func (m *Model) judgePair() tea.Cmd {
 			tools[i] = [2]*catalog.Tool{m.snap.cat.Tools[p.I], m.snap.cat.Tools[p.J]}
 			sibs[i] = siblingsOf(m.snap.cat, p.I, p.J)
 		}
-		m.asking.alt = &altAnswer{key: "a", hint: fmt.Sprintf("every review pair (%d: %s)", len(all), m.opts.JudgeCostAll(tools, sibs)), do: func() tea.Cmd {
+		m.asking().alt = &altAnswer{key: "a", hint: fmt.Sprintf("every review pair (%d: %s)", len(all), m.opts.JudgeCostAll(tools, sibs)), do: func() tea.Cmd {
 			id, ctx := m.newJudgeCall([2]string{})
 			keys := make([][2]string, len(all))
 			for i, p := range all {

@@ -39,7 +39,7 @@ func TestJudgeThePairWithCostFirst(t *testing.T) {
 		t.Fatal("no selected pair, or J off with a judge")
 	}
 	press(m, "J")
-	if m.asking == nil || !strings.Contains(footerLine(m), "about $0.01") {
+	if m.asking() == nil || !strings.Contains(footerLine(m), "about $0.01") {
 		t.Fatalf("J did not show the cost first: %q", footerLine(m))
 	}
 	press(m, "n")
@@ -74,7 +74,7 @@ func TestJudgeThePairWithCostFirst(t *testing.T) {
 	// Without a judge, J does nothing.
 	m = scoredModel(t, mockOptions(t), 160, 45)
 	press(m, "3", "J")
-	if m.keys.Judge.Enabled() || m.asking != nil {
+	if m.keys.Judge.Enabled() || m.asking() != nil {
 		t.Error("J works without a judge")
 	}
 }

@@ -22,7 +22,7 @@ type lintFixedMsg struct {
 // outside the Tool pane or when the catalog is not a file.
 func (m *Model) toolFixes() []lint.Finding {
 	t := m.tools.selectedTool()
-	if m.opts.Watch == "" || m.compare != nil || m.focus != paneTool || t < 0 || t >= len(m.snap.byTool) {
+	if m.opts.Watch == "" || m.compare() != nil || m.focus != paneTool || t < 0 || t >= len(m.snap.byTool) {
 		return nil
 	}
 	var out []lint.Finding

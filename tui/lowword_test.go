@@ -34,10 +34,10 @@ func TestALowPairIsCalledLowEverywhere(t *testing.T) {
 	press(m, "A")
 	says["the accept key"] = m.notice
 	press(m, "enter")
-	if m.compare == nil {
+	if m.compare() == nil {
 		t.Fatal("enter did not open the compare view")
 	}
-	says["the compare view"] = ansi.Strip(strings.Join(m.compare.lines, "\n"))
+	says["the compare view"] = ansi.Strip(strings.Join(m.compare().lines, "\n"))
 	_, says["the copy key in compare"] = m.copyText()
 	for where, text := range says {
 		if !strings.Contains(text, "low") || strings.Contains(text, "no verdict:") || strings.Contains(text, "· no verdict") || strings.Contains(text, "has no verdict") || strings.Contains(text, "not flagged") {

@@ -107,10 +107,10 @@ func TestPairsShowTheProbedRate(t *testing.T) {
 		}
 	}
 	press(m, "enter")
-	if m.compare == nil {
+	if m.compare() == nil {
 		t.Fatal("enter opened no comparison")
 	}
-	if c := flat(strings.Join(m.compare.lines, "\n")); !strings.Contains(c, "probe (openai:m, 2026-03-09): 2 of 5 requests for get_volume_status went to hist_volume_status; 1 of 5") {
+	if c := flat(strings.Join(m.compare().lines, "\n")); !strings.Contains(c, "probe (openai:m, 2026-03-09): 2 of 5 requests for get_volume_status went to hist_volume_status; 1 of 5") {
 		t.Errorf("the comparison lacks the probe's sentences:\n%s", c)
 	}
 	press(m, "esc")
@@ -158,12 +158,12 @@ func TestProbeRecordTextIsEscaped(t *testing.T) {
 	press(m, "3")
 	press(m, "g")
 	press(m, "enter")
-	for _, screen := range []string{m.View(), strings.Join(m.compare.lines, "\n")} {
+	for _, screen := range []string{m.View(), strings.Join(m.compare().lines, "\n")} {
 		if strings.Contains(screen, "\x1b]52") || strings.Contains(screen, "\x1b[2J") || strings.Contains(screen, "\x07") {
 			t.Fatalf("the record's control characters reached the screen: %q", screen)
 		}
 	}
-	if !strings.Contains(strings.Join(m.compare.lines, "\n"), "probe (openai:m") {
+	if !strings.Contains(strings.Join(m.compare().lines, "\n"), "probe (openai:m") {
 		t.Error("no probe line in the comparison")
 	}
 }

@@ -54,11 +54,11 @@ func TestQuitWithDraftsAsksFirst(t *testing.T) {
 		t.Fatalf("q with a draft: quitting %v, footer %q", m.quitting, footerLine(m))
 	}
 	press(m, "2") // other keys wait for the answer
-	if m.asking == nil || m.focus != paneTools {
+	if m.asking() == nil || m.focus != paneTools {
 		t.Fatal("a key other than the answers was taken")
 	}
 	press(m, "n")
-	if m.quitting || m.asking != nil {
+	if m.quitting || m.asking() != nil {
 		t.Fatal("n did not keep the explorer")
 	}
 	press(m, "q", "y")
@@ -70,11 +70,11 @@ func TestQuitWithDraftsAsksFirst(t *testing.T) {
 	press(m, "a")
 	typeKeys(m, `{`)
 	press(m, "ctrl+c")
-	if m.quitting || m.asking == nil {
+	if m.quitting || m.asking() == nil {
 		t.Fatal("ctrl+c with a draft did not ask")
 	}
 	press(m, "ctrl+c")
-	if m.quitting || m.asking != nil {
+	if m.quitting || m.asking() != nil {
 		t.Fatal("a second ctrl+c said yes to the question")
 	}
 }
@@ -112,7 +112,7 @@ func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
 		if !strings.Contains(ansi.Strip(m.View()), "any other key closes this help") {
 			t.Errorf("after %v: end did not scroll help to its last line:\n%s", keys, ansi.Strip(m.View()))
 		}
-		if !m.helpOpen {
+		if !m.helpOpen() {
 			t.Fatal("scrolling closed help")
 		}
 		press(m, "esc")
@@ -124,8 +124,8 @@ func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
 	}
 	// 1-4 go to their pane from help, as everywhere.
 	press(m, "3")
-	if m.helpOpen || m.focus != panePairs {
-		t.Errorf("3 in help: open %v focus %v", m.helpOpen, m.focus)
+	if m.helpOpen() || m.focus != panePairs {
+		t.Errorf("3 in help: open %v focus %v", m.helpOpen(), m.focus)
 	}
 	// The pairs pane's caveats, cut to a line each on a short screen, are
 	// whole in its help.
@@ -138,8 +138,8 @@ func TestHelpListsEveryKeyThatWorksAndScrolls(t *testing.T) {
 	}
 	// q closes the help, as the footer says; from the panes it quits.
 	press(m, "q")
-	if m.helpOpen || m.quitting {
-		t.Errorf("q in help: open %v, quitting %v", m.helpOpen, m.quitting)
+	if m.helpOpen() || m.quitting {
+		t.Errorf("q in help: open %v, quitting %v", m.helpOpen(), m.quitting)
 	}
 	press(m, "q")
 	if !m.quitting {
@@ -383,8 +383,8 @@ func TestNumberKeysAndSlashFromEveryView(t *testing.T) {
 				}
 				press(m, v.keys...)
 				press(m, g.key)
-				if m.focus != g.want || m.helpOpen || m.compare != nil {
-					t.Errorf("%dx%d, %s, %s: focus %v (help %v, comparison %v), want %v", size[0], size[1], v.name, g.key, m.focus, m.helpOpen, m.compare != nil, g.want)
+				if m.focus != g.want || m.helpOpen() || m.compare() != nil {
+					t.Errorf("%dx%d, %s, %s: focus %v (help %v, comparison %v), want %v", size[0], size[1], v.name, g.key, m.focus, m.helpOpen(), m.compare() != nil, g.want)
 				}
 				if g.key == "/" && !m.tools.Typing() {
 					t.Errorf("%dx%d, %s: / did not start the filter", size[0], size[1], v.name)

@@ -32,7 +32,7 @@ func (m *Model) render() {
 		rows = append(rows, m.styles.Error.Render(clip(" ✗ "+m.problemText(), l.Width)))
 	}
 	if !l.TabBar.Empty() {
-		if m.start != nil {
+		if m.start() != nil {
 			// No pane to go to before the catalog is there.
 			rows = append(rows, "")
 		} else {
@@ -72,17 +72,11 @@ func (m *Model) bodyInner() (w, h int) {
 
 func (m *Model) body() string {
 	l := m.layout
-	if m.start != nil {
-		return m.startView(l.Body.W, l.Body.H)
-	}
-	if m.helpOpen {
-		return m.helpView(l.Body.W, l.Body.H)
-	}
-	if m.whatIf != nil {
-		return m.styles.frameWith(m.whatIf.title(), "", m.whatIf.View(), l.Body.W, l.Body.H, true)
-	}
-	if m.compare != nil {
-		return m.styles.frameWith(m.compare.title(), positionOf(m.compare), m.compare.View(), l.Body.W, l.Body.H, true)
+	// The topmost layer that covers the body draws it.
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if body, ok := m.stack[i].cover(m, l.Body.W, l.Body.H); ok {
+			return body
+		}
 	}
 	if l.Mode == ModeTabs || m.zoomed {
 		return m.paneView(m.focus, l.Body)
@@ -94,7 +88,7 @@ func (m *Model) body() string {
 		right := lipgloss.JoinVertical(lipgloss.Left, m.paneView(paneTool, l.Tool), m.paneView(panePairs, l.Pairs))
 		top = lipgloss.JoinHorizontal(lipgloss.Top, m.paneView(paneTools, l.Tools), right)
 	}
-	if m.drawerOpen {
+	if m.drawerOpen() {
 		return top + "\n" + m.paneView(paneArgs, l.Drawer)
 	}
 	return top
@@ -133,90 +127,22 @@ func (m *Model) tabBar() string {
 // before the global ones.
 const footerPaneKeys = 3
 
-// footer shows a passing notice, then the keys that work now, as many as
-// fit; help and quit are always kept, at the end.
+// footer is the topmost layer's prompt or question, else the keys that
+// work now.
 func (m *Model) footer() string {
 	w := m.layout.Width
-	k := m.keys
-	switch {
-	case m.asking != nil && m.asking.confirm != "":
-		// What is typed shows escaped, like every other text field.
-		answers := ": " + shown(m.asking.typed) + "▏ · enter confirm · esc no"
-		return m.styles.Warn.Render(promptLines(m.asking.text, answers+m.asking.waiting(), w))
-	case m.asking != nil:
-		answers := " " + hintText(k.Yes) + " · " + hintText(k.No)
-		if a := m.asking.alt; a != nil {
-			answers = " " + hintText(k.Yes) + " · " + a.key + " " + a.hint + " · " + hintText(k.No)
-		}
-		// A question too long for the line takes the lines above it,
-		// cut between words, never in one.
-		return m.styles.Warn.Render(promptLines(m.asking.text, answers+m.asking.waiting(), w))
-	case m.exporting:
-		return m.styles.Footer.Render(" " + m.exportPrompt(w-1))
-	case m.triage != nil:
-		return m.styles.Footer.Render(" " + m.triagePromptText(w-1))
-	case m.start != nil && m.start.err != nil:
-		return m.styles.Footer.Render(clip(" r try again · q quit", w))
-	case m.start != nil:
-		return m.styles.Footer.Render(clip(" esc cancel · q quit", w))
-	}
-	var items []footItem
-	if m.notice != "" {
-		// What just happened is said first and never dropped: cut in its
-		// middle (a path's) to the room the help and quit keys leave.
-		room := w - 1 - ansi.StringWidth(" · "+hintText(k.Help)+" · "+hintText(k.Quit))
-		items = append(items, footItem{text: m.styles.Warn.Render(clipMiddle(shown(m.notice), max(room, 1))), must: true})
-	}
-	p := m.focused()
-	if !m.helpOpen && !p.Typing() && m.compare == nil {
-		// The way to the worst pairs and the zoom come first, from the
-		// first screen on.
-		if k.Scope.Enabled() && m.focus != panePairs {
-			items = append(items, footItem{text: "g worst pairs", key: "g"})
-		}
-		if k.Zoom.Enabled() {
-			items = append(items, footItem{text: "z zoom", key: "z"})
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if line, ok := m.stack[i].footerLine(m, w); ok {
+			return line
 		}
 	}
-	n := 0
-	for _, b := range p.Keys() {
-		if b.Enabled() && n < footerPaneKeys && !m.helpOpen {
-			items = append(items, keyItem(b, shortKeyHint(b)))
-			n++
-		}
-	}
-	tail := []string{hintText(k.Help), hintText(k.Quit)}
-	switch {
-	case m.helpOpen:
-		// In help only the movement keys scroll; the pane's keys close it.
-		items = append(items, footItem{text: "↑/↓ pgup/pgdn scroll"})
-		tail = []string{hintText(k.ForceQuit), "q or any other key closes help"}
-	case p.Typing():
-		tail = []string{hintText(k.ForceQuit)}
-	case m.compare != nil:
-	default:
-		items = append(items, keyItem(k.NextPane, hintText(k.NextPane)), keyItem(k.Filter, hintText(k.Filter)), keyItem(k.Arguments, hintText(k.Arguments)))
-		if k.Raise.Enabled() {
-			items = append(items, footItem{text: "+/- threshold", key: "+-"}, footItem{text: "]/[ review band", key: "]["})
-		}
-		// Every other key that works now: a wide footer names the keys
-		// whose words do not fit after "also" (? says what each does).
-		for _, b := range []key.Binding{k.Scoring, k.Embedder, k.Export, k.Reload, k.WhatIf, k.NextMatch, k.Copy, k.EditFile, k.HideTriaged} {
-			if b.Enabled() {
-				text := hintText(b)
-				switch b.Help().Key {
-				case k.WhatIf.Help().Key:
-					text = "d what-if"
-				case k.Copy.Help().Key:
-					text = "c copy"
-				case k.NextMatch.Help().Key:
-					text = "n next flagged"
-				}
-				items = append(items, keyItem(b, text))
-			}
-		}
-	}
-	end := strings.Join(tail, " · ")
+	return m.keyFooter(w)
+}
+
+// keyFooter shows a passing notice, then the keys that work now, as many
+// as fit in w cells; help and quit are always kept, at the end.
+func (m *Model) keyFooter(w int) string {
+	items, end := m.footerItems(w)
 	line, all := fitFooter(items, len(items), w, end)
 	if !all && m.layout.Mode == ModeWide {
 		// As many in words as leave room for the keys of the rest.
@@ -231,6 +157,78 @@ func (m *Model) footer() string {
 		line += " · "
 	}
 	return m.styles.Footer.Render(clip(" "+line+end, w))
+}
+
+// footerItems are the footer's entries, first to last (the notice, the
+// way to the worst pairs and the zoom, the focused view's first keys, then
+// what works everywhere), and end, the keys always kept at its end.
+func (m *Model) footerItems(w int) (items []footItem, end string) {
+	k := m.keys
+	if m.notice != "" {
+		// What just happened is said first and never dropped: cut in its
+		// middle (a path's) to the room the help and quit keys leave.
+		room := w - 1 - ansi.StringWidth(" · "+hintText(k.Help)+" · "+hintText(k.Quit))
+		items = append(items, footItem{text: m.styles.Warn.Render(clipMiddle(shown(m.notice), max(room, 1))), must: true})
+	}
+	p := m.focused()
+	help, compared := m.helpOpen(), m.compare() != nil
+	if !help && !p.Typing() && !compared {
+		// The way to the worst pairs and the zoom come first, from the
+		// first screen on.
+		if k.Scope.Enabled() && m.focus != panePairs {
+			items = append(items, footItem{text: "g worst pairs", key: "g"})
+		}
+		if k.Zoom.Enabled() {
+			items = append(items, footItem{text: "z zoom", key: "z"})
+		}
+	}
+	n := 0
+	for _, b := range p.Keys() {
+		if b.Enabled() && n < footerPaneKeys && !help {
+			items = append(items, keyItem(b, shortKeyHint(b)))
+			n++
+		}
+	}
+	tail := []string{hintText(k.Help), hintText(k.Quit)}
+	switch {
+	case help:
+		// In help only the movement keys scroll; the pane's keys close it.
+		items = append(items, footItem{text: "↑/↓ pgup/pgdn scroll"})
+		tail = []string{hintText(k.ForceQuit), "q or any other key closes help"}
+	case p.Typing():
+		tail = []string{hintText(k.ForceQuit)}
+	case compared:
+	default:
+		items = m.globalItems(items)
+	}
+	return items, strings.Join(tail, " · ")
+}
+
+// globalItems appends to items the footer's entries for the keys that
+// work everywhere now.
+func (m *Model) globalItems(items []footItem) []footItem {
+	k := m.keys
+	items = append(items, keyItem(k.NextPane, hintText(k.NextPane)), keyItem(k.Filter, hintText(k.Filter)), keyItem(k.Arguments, hintText(k.Arguments)))
+	if k.Raise.Enabled() {
+		items = append(items, footItem{text: "+/- threshold", key: "+-"}, footItem{text: "]/[ review band", key: "]["})
+	}
+	// Every other key that works now: a wide footer names the keys whose
+	// words do not fit after "also" (? says what each does).
+	for _, b := range []key.Binding{k.Scoring, k.Embedder, k.Export, k.Reload, k.WhatIf, k.NextMatch, k.Copy, k.EditFile, k.HideTriaged} {
+		if b.Enabled() {
+			text := hintText(b)
+			switch b.Help().Key {
+			case k.WhatIf.Help().Key:
+				text = "d what-if"
+			case k.Copy.Help().Key:
+				text = "c copy"
+			case k.NextMatch.Help().Key:
+				text = "n next flagged"
+			}
+			items = append(items, keyItem(b, text))
+		}
+	}
+	return items
 }
 
 // footItem is a footer entry: its words, and its key alone for the
@@ -312,13 +310,13 @@ func (m *Model) fitPrompts() {
 			field.SetCursor(field.Position())
 		}
 	}
-	if m.exporting && m.exportFormat != "" {
+	if e := m.export(); e != nil && e.format != "" {
 		before, after := m.exportNameParts()
-		fit(before, after, &m.exportName)
+		fit(before, after, &e.name)
 	}
-	if m.triage != nil && m.triage.choices == nil {
+	if t := m.triage(); t != nil && t.choices == nil {
 		before, after := m.triageReasonParts()
-		fit(before, after, &m.triage.reason)
+		fit(before, after, &t.reason)
 	}
 }
 

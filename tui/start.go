@@ -38,6 +38,7 @@ type CallFunc func(ctx context.Context, tool *catalog.Tool, args json.RawMessage
 // starting is the start screen's state: the stage reached, since when, and
 // the failure that ended it, if any.
 type starting struct {
+	layerBase
 	fn     StartFunc
 	origin string
 	stage  string
@@ -106,7 +107,7 @@ func (s *starting) tick() tea.Cmd {
 
 // startMsg takes the start's news; ok is false for other messages.
 func (m *Model) startMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	s := m.start
+	s := m.start()
 	switch msg := msg.(type) {
 	case startStageMsg:
 		if s == nil || msg.id != s.id {
@@ -135,7 +136,7 @@ func (m *Model) startMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 
 // started swaps the start screen for the explorer on the listed catalog.
 func (m *Model) started(r *Started) tea.Cmd {
-	m.start = nil
+	m.pop(m.start())
 	m.opts.Catalog, m.opts.Reload, m.opts.Changes, m.opts.Call = r.Catalog, r.Reload, r.Changes, r.Call
 	if r.Origin != "" {
 		m.opts.Origin = r.Origin
@@ -152,14 +153,15 @@ func (m *Model) started(r *Started) tea.Cmd {
 // after a failure r tries again.
 func (m *Model) startKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
+	s := m.start()
 	switch {
 	case key.Matches(msg, k.Quit, k.ForceQuit, k.Back):
-		if m.start.cancel != nil {
-			m.start.cancel()
+		if s.cancel != nil {
+			s.cancel()
 		}
 		m.quitting = true
-	case key.Matches(msg, k.Reload) && m.start.err != nil:
-		return m.start.begin()
+	case key.Matches(msg, k.Reload) && s.err != nil:
+		return s.begin()
 	}
 	return nil
 }
@@ -167,8 +169,8 @@ func (m *Model) startKey(msg tea.KeyMsg) tea.Cmd {
 // StartErr is why the live source could not be reached when the user quit
 // from the start screen; nil otherwise.
 func (m *Model) StartErr() error {
-	if m.start != nil {
-		return m.start.err
+	if s := m.start(); s != nil {
+		return s.err
 	}
 	return nil
 }
@@ -176,7 +178,7 @@ func (m *Model) StartErr() error {
 // startView is the start screen's body: what is being reached, the stage
 // and the time so far, or the failure; and how to cancel or retry.
 func (m *Model) startView(w, h int) string {
-	s := m.start
+	s := m.start()
 	st := m.styles
 	var lines []string
 	lines = append(lines, st.Bold.Render("Reaching the live source"), "", "source: "+shown(s.origin))

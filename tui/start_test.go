@@ -24,7 +24,7 @@ func TestStartScreenShowsProgressThenTheCatalog(t *testing.T) {
 	m := New(opts)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Init()
-	id := m.start.id
+	id := m.start().id
 	m.Update(startStageMsg{id: id, stage: "listing the tools"})
 	view := ansi.Strip(m.View())
 	for _, want := range []string{"Reaching the live source", "source: live mcp:server", "listing the tools…", "esc or q cancels"} {
@@ -42,7 +42,7 @@ func TestStartScreenShowsProgressThenTheCatalog(t *testing.T) {
 	// Keys other than cancel do nothing; a stale answer is dropped.
 	press(m, "2", "a")
 	m.Update(startedMsg{id: id - 1, res: &Started{Catalog: testCatalog(t)}})
-	if m.start == nil || m.drawerOpen {
+	if m.start() == nil || m.drawerOpen() {
 		t.Fatal("the start screen took a key or a stale answer")
 	}
 	m.Update(startedMsg{id: id, err: errors.New("mcp:server: initialize: timed out after 30s")})
@@ -50,13 +50,13 @@ func TestStartScreenShowsProgressThenTheCatalog(t *testing.T) {
 	if !strings.Contains(view, "timed out after 30s") || !strings.Contains(view, "r tries again") || !strings.Contains(view, "· not reached") {
 		t.Errorf("no failure on the start screen:\n%s", view)
 	}
-	if cmd := press(m, "r"); cmd == nil || m.start.id == id || m.start.err != nil {
+	if cmd := press(m, "r"); cmd == nil || m.start().id == id || m.start().err != nil {
 		t.Fatal("r did not try again")
 	}
 	reload := func(context.Context) (*catalog.Catalog, error) { return testCatalog(t), nil }
-	_, cmd := m.Update(startedMsg{id: m.start.id, res: &Started{Catalog: testCatalog(t), Reload: reload, Origin: "live mcp:server (pid 7)"}})
-	if m.start != nil || cmd == nil || len(m.snap.cat.Tools) != 6 || !m.keys.Reload.Enabled() {
-		t.Fatalf("the catalog did not replace the start screen: start %v tools %d", m.start, len(m.snap.cat.Tools))
+	_, cmd := m.Update(startedMsg{id: m.start().id, res: &Started{Catalog: testCatalog(t), Reload: reload, Origin: "live mcp:server (pid 7)"}})
+	if m.start() != nil || cmd == nil || len(m.snap.cat.Tools) != 6 || !m.keys.Reload.Enabled() {
+		t.Fatalf("the catalog did not replace the start screen: start %v tools %d", m.start(), len(m.snap.cat.Tools))
 	}
 	drain(m, cmd)
 	if view := ansi.Strip(m.View()); !strings.Contains(view, "live mcp:server (pid 7)") || !strings.Contains(view, "get_volume_status") {
@@ -100,7 +100,7 @@ func TestCallToolOnTheLiveServer(t *testing.T) {
 	press(m, "a")
 	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(`{"volume_id": "vol-0a1b2c3d"}`), Paste: true})
 	press(m, "esc", "C")
-	if m.asking == nil || !strings.Contains(footerLine(m), "type get_volume_status to call it on the live server") {
+	if m.asking() == nil || !strings.Contains(footerLine(m), "type get_volume_status to call it on the live server") {
 		t.Fatalf("C did not ask: %q", footerLine(m))
 	}
 	press(m, "esc")
@@ -136,7 +136,7 @@ func TestCallToolOnTheLiveServer(t *testing.T) {
 	// Without a live source there is no call.
 	m = newTestModel(t, 160, 45)
 	press(m, "a", "esc", "C")
-	if m.asking != nil || m.keys.CallTool.Enabled() {
+	if m.asking() != nil || m.keys.CallTool.Enabled() {
 		t.Error("C asks without a live source")
 	}
 }

@@ -25,52 +25,84 @@ func (m *Model) header() string {
 		source = filepath.Base(s.cat.Source)
 	}
 	source = shown(source)
-	if m.start != nil {
+	if start := m.start(); start != nil {
 		// No catalog yet: no counts, no verdict, nothing checked.
 		state := "reaching the source"
-		if m.start.err != nil {
+		if start.err != nil {
 			state = st.Error.Render("not reached")
 		}
 		return st.Header.Render(clip(" toolscope · "+source+" · "+state, m.layout.Width))
 	}
 	sim := m.similarityStatus()
-	verdict := st.OK.Render("PASS")
-	switch {
-	case !s.analysed:
-		verdict = st.Muted.Render("checking the rules…")
-	case !r.OK:
-		verdict = st.Error.Render("FAIL")
-	case m.eng.verdictsPending(m.snap.sim != nil):
-		// The pairs can still fail the gate: no PASS before they are in.
-		verdict = st.Muted.Render("scoring…")
-	}
+	verdict := m.verdict()
 	long := []string{"toolscope", source, plural(len(s.cat.Tools), "tool"), sim,
 		count(fmt.Sprintf("%d confusable", r.Summary.Confusable), r.Summary.Confusable, st.Confusable.Render),
 		count(fmt.Sprintf("%d review", r.Summary.Watch), r.Summary.Watch, st.Watch.Render),
 		count(plural(r.Summary.Errors, "error"), r.Summary.Errors, st.Error.Render),
 		count(plural(r.Summary.Warnings, "warning"), r.Summary.Warnings, st.Warn.Render)}
-	accepted := ""
-	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
-		// Only the counts there are: "1 accepted", not "1 accepted, 0
-		// ignored".
-		var parts []string
-		if n := len(sup.Pairs); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d accepted", n))
-		}
-		if n := len(sup.Findings); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d ignored", n))
-		}
-		accepted = st.Muted.Render(strings.Join(parts, ", "))
-	}
 	var tail []string
 	if sc := m.scoreStatus(); sc != "" {
 		tail = append(tail, sc)
 	}
 	tail = append(tail, verdict)
-	// The catalog's tokens beside its tool count, where they fit (the
-	// count alone when its share does not): the long form is not given
-	// up for them, but the accepted count is, as an accept must not take
-	// the tokens away.
+	line := m.longHeader(long, tail, m.suppressedText())
+	// The form follows the width, not the content: under the wide layout
+	// the short form always, so the header does not switch as a progress
+	// label or a count grows.
+	if m.layout.Width < WideMinWidth || ansi.StringWidth(line) > m.layout.Width {
+		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)
+		if sc := m.score(); sc != nil {
+			short += fmt.Sprintf(" · %d/100", sc.Catalog)
+			if m.eng.departed() != "" {
+				short += " (not the gate's)"
+			}
+		}
+		line = " " + strings.Join([]string{verdict, short, source, sim}, " · ")
+	}
+	return st.Header.Render(clip(line, m.layout.Width))
+}
+
+// verdict is the header's word on the gate: PASS or FAIL once the rules
+// and the pairs are in, else what is still running.
+func (m *Model) verdict() string {
+	st := m.styles
+	switch {
+	case !m.snap.analysed:
+		return st.Muted.Render("checking the rules…")
+	case !m.snap.report.OK:
+		return st.Error.Render("FAIL")
+	case m.eng.verdictsPending(m.snap.sim != nil):
+		// The pairs can still fail the gate: no PASS before they are in.
+		return st.Muted.Render("scoring…")
+	}
+	return st.OK.Render("PASS")
+}
+
+// suppressedText counts what the project config accepted and ignored,
+// "" when nothing.
+func (m *Model) suppressedText() string {
+	sup := m.snap.report.Suppressed
+	if sup == nil || len(sup.Findings)+len(sup.Pairs) == 0 {
+		return ""
+	}
+	// Only the counts there are: "1 accepted", not "1 accepted, 0
+	// ignored".
+	var parts []string
+	if n := len(sup.Pairs); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d accepted", n))
+	}
+	if n := len(sup.Findings); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d ignored", n))
+	}
+	return m.styles.Muted.Render(strings.Join(parts, ", "))
+}
+
+// longHeader is the header's long form: long (its third part the tool
+// count), accepted, then tail. The catalog's tokens go beside its tool
+// count where they fit (the count alone when its share does not): the
+// long form is not given up for them, but the accepted count is, as an
+// accept must not take the tokens away.
+func (m *Model) longHeader(long, tail []string, accepted string) string {
 	tools := long[2]
 	form := func(tok, acc string) string {
 		parts := slices.Clone(long)
@@ -89,24 +121,10 @@ func (m *Model) header() string {
 			continue
 		}
 		if with := form(c[0], c[1]); ansi.StringWidth(with) <= m.layout.Width {
-			line = with
-			break
+			return with
 		}
 	}
-	// The form follows the width, not the content: under the wide layout
-	// the short form always, so the header does not switch as a progress
-	// label or a count grows.
-	if m.layout.Width < WideMinWidth || ansi.StringWidth(line) > m.layout.Width {
-		short := fmt.Sprintf("⇄%d ≈%d ✗%d ~%d", r.Summary.Confusable, r.Summary.Watch, r.Summary.Errors, r.Summary.Warnings)
-		if sc := m.score(); sc != nil {
-			short += fmt.Sprintf(" · %d/100", sc.Catalog)
-			if m.eng.departed() != "" {
-				short += " (not the gate's)"
-			}
-		}
-		line = " " + strings.Join([]string{verdict, short, source, sim}, " · ")
-	}
-	return st.Header.Render(clip(line, m.layout.Width))
+	return line
 }
 
 // count colours a count's text when the count is not zero.

@@ -287,37 +287,45 @@ func (p *toolPane) findingLines(w int) []string {
 			continue
 		}
 		taught[f.Rule] = true
-		for _, part := range []struct{ label, text string }{{"why", r.Teaching.Why}, {"fix", r.Teaching.Fix}} {
-			if part.text != "" {
-				for _, l := range wrapIndented(part.label+": "+part.text, "  │ ", w-4) {
-					out = append(out, st.Muted.Render(l))
-				}
-			}
-		}
-		for _, part := range []struct{ label, text string }{{"before", r.Teaching.Before}, {"after", r.Teaching.After}} {
-			if part.text == "" {
-				continue
-			}
-			out = append(out, st.Muted.Render("  │ "+part.label+":"))
-			// The example is wrapped, never cut: its end is often the
-			// point (the sentence the fix adds). A wrapped line's rest is
-			// indented under it.
-			for _, l := range strings.Split(part.text, "\n") {
-				for i, piece := range wrap(l, max(w-8, 1)) {
-					indent := "  │   "
-					if i > 0 {
-						indent = "  │     "
-					}
-					out = append(out, st.Muted.Render(indent)+piece)
-				}
-			}
-		}
+		out = append(out, st.teachingLines(r.Teaching, w)...)
 	}
 	if hidden > 0 {
 		out = append(out, st.Muted.Render(plural(hidden, "ignored finding")+" hidden ("+p.keys.HideTriaged.Help().Key+" shows)"))
 	}
 	if !p.why {
 		out = append(out, st.Muted.Render("w: why (each rule's teaching text)"))
+	}
+	return out
+}
+
+// teachingLines are a rule's teaching text under its first finding, in
+// w cells: why and how to fix, then the before and after examples.
+func (s Styles) teachingLines(t lint.Teaching, w int) []string {
+	var out []string
+	for _, part := range []struct{ label, text string }{{"why", t.Why}, {"fix", t.Fix}} {
+		if part.text != "" {
+			for _, l := range wrapIndented(part.label+": "+part.text, "  │ ", w-4) {
+				out = append(out, s.Muted.Render(l))
+			}
+		}
+	}
+	for _, part := range []struct{ label, text string }{{"before", t.Before}, {"after", t.After}} {
+		if part.text == "" {
+			continue
+		}
+		out = append(out, s.Muted.Render("  │ "+part.label+":"))
+		// The example is wrapped, never cut: its end is often the point
+		// (the sentence the fix adds). A wrapped line's rest is indented
+		// under it.
+		for _, l := range strings.Split(part.text, "\n") {
+			for i, piece := range wrap(l, max(w-8, 1)) {
+				indent := "  │   "
+				if i > 0 {
+					indent = "  │     "
+				}
+				out = append(out, s.Muted.Render(indent)+piece)
+			}
+		}
 	}
 	return out
 }

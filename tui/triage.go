@@ -79,6 +79,7 @@ func removed(ok bool, err error) error {
 // triagePrompt is the footer while a triage is being asked for: the choice
 // of a finding when the tool has several, then the reason.
 type triagePrompt struct {
+	layerBase
 	// choices are the findings to pick from with 1-9; nil once picked.
 	choices []lint.Finding
 	undo    bool
@@ -128,8 +129,8 @@ func shownPath(p string) string {
 // triagePair is the pair the accept and undo keys act on: the comparison's,
 // else the pairs pane's selection.
 func (m *Model) triagePair() (similarity.Pair, bool) {
-	if m.compare != nil {
-		return m.compare.pair, true
+	if c := m.compare(); c != nil {
+		return c.pair, true
 	}
 	if m.focus == panePairs {
 		return m.pairs.selected()
@@ -141,7 +142,7 @@ func (m *Model) triagePair() (similarity.Pair, bool) {
 // (ignored false) or the undo key (ignored true) can act on.
 func (m *Model) triageFindings(ignored bool) []lint.Finding {
 	t := m.tools.selectedTool()
-	if m.compare != nil || m.focus != paneTool || t < 0 || t >= len(m.snap.byTool) {
+	if m.compare() != nil || m.focus != paneTool || t < 0 || t >= len(m.snap.byTool) {
 		return nil
 	}
 	var out []lint.Finding
@@ -210,7 +211,7 @@ func (m *Model) triageKey(msg tea.KeyMsg) tea.Cmd {
 	case len(fs) == 0:
 		return nil
 	case len(fs) > 1:
-		m.triage = &triagePrompt{choices: fs, undo: undo}
+		m.push(&triagePrompt{choices: fs, undo: undo})
 		return nil
 	}
 	return m.pickFinding(fs[0], undo)
@@ -229,7 +230,7 @@ func (m *Model) pairTools(pr similarity.Pair) [2]*catalog.Tool {
 // pickFinding goes on with the finding chosen: the reason for an ignore,
 // the question for an undo.
 func (m *Model) pickFinding(f lint.Finding, undo bool) tea.Cmd {
-	m.triage = nil
+	m.pop(m.triage())
 	if !undo {
 		return m.askReason(triageEdit{ignore: config.Ignore{Rule: f.Rule, Tool: config.ToolPattern(f.Tool), Param: f.Param}}, "")
 	}
@@ -264,16 +265,16 @@ func (m *Model) askReason(e triageEdit, reason string) tea.Cmd {
 	in.SetValue(termsafe.Line(reason)) // escaped, as the field would drop an ESC silently
 	in.CursorEnd()
 	cmd := in.Focus()
-	m.triage = &triagePrompt{edit: e, reason: in}
+	m.push(&triagePrompt{edit: e, reason: in})
 	return cmd
 }
 
 // triagePromptKey takes a key while the triage prompt is up: a finding's
 // number, then the reason; enter writes, esc cancels.
 func (m *Model) triagePromptKey(msg tea.KeyMsg) tea.Cmd {
-	t := m.triage
+	t := m.triage()
 	if msg.Type == tea.KeyEsc {
-		m.triage = nil
+		m.pop(t)
 		return nil
 	}
 	if t.choices != nil {
@@ -288,7 +289,7 @@ func (m *Model) triagePromptKey(msg tea.KeyMsg) tea.Cmd {
 			m.notice = "a reason is required"
 			return nil
 		}
-		m.triage = nil
+		m.pop(t)
 		return m.writeConfig(t.edit, reason)
 	}
 	var cmd tea.Cmd
@@ -299,7 +300,7 @@ func (m *Model) triagePromptKey(msg tea.KeyMsg) tea.Cmd {
 // triagePromptText is the footer's triage prompt in w cells: the findings
 // to pick from, or the reason's field, with the keys kept in view.
 func (m *Model) triagePromptText(w int) string {
-	t := m.triage
+	t := m.triage()
 	if t.choices == nil {
 		before, after := m.triageReasonParts()
 		return promptLine(before, &t.reason, after, w)
@@ -328,7 +329,7 @@ func (m *Model) triagePromptText(w int) string {
 // triageReasonParts are the words around the reason's field.
 func (m *Model) triageReasonParts() (before, after string) {
 	verb := "ignore "
-	if m.triage.edit.pair {
+	if m.triage().edit.pair {
 		verb = "accept "
 	}
 	where := m.configShown()
@@ -340,7 +341,7 @@ func (m *Model) triageReasonParts() (before, after string) {
 		dir := shownPath(filepath.Dir(m.configPath()))
 		where += " (new: it applies to every catalog under " + strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator) + ")"
 	}
-	return verb + m.triage.edit.what() + " in " + where + ", because: ", " · enter write · esc cancel"
+	return verb + m.triage().edit.what() + " in " + where + ", because: ", " · enter write · esc cancel"
 }
 
 // writeConfig makes the edit on the config file in the background: read
@@ -381,9 +382,9 @@ func (m *Model) triaged(msg triagedMsg) {
 	delete(m.problems, "config")
 	m.eng.cfg = msg.cfg
 	m.setSnapshot(m.snap)
-	if m.compare != nil {
-		m.compare.verdict = m.snap.verdict(m.compare.pair)
-		m.compare.rebuild()
+	if c := m.compare(); c != nil {
+		c.verdict = m.snap.verdict(c.pair)
+		c.rebuild()
 	}
 	verb := "ignored "
 	switch {

@@ -149,8 +149,8 @@ func TestTriageWritesTheConfigAndTheGateFollows(t *testing.T) {
 
 	selectTool(t, m, "delete_volume")
 	press(m, "2", "I")
-	if m.triage != nil && m.triage.choices != nil {
-		for i, f := range m.triage.choices {
+	if m.triage() != nil && m.triage().choices != nil {
+		for i, f := range m.triage().choices {
 			if f.Rule == lint.RuleDescription {
 				press(m, string(rune('1'+i)))
 			}
@@ -255,8 +255,8 @@ func TestTriageWriteErrorKeepsEverything(t *testing.T) {
 		t.Errorf("state after a failed write: cfg %v, %+v", m.eng.cfg, m.snap.report.Summary)
 	}
 	press(m, "A")
-	if m.triage == nil || m.triage.reason.Value() != "only the audit agent" {
-		t.Errorf("the reason typed was lost: %+v", m.triage)
+	if m.triage() == nil || m.triage().reason.Value() != "only the audit agent" {
+		t.Errorf("the reason typed was lost: %+v", m.triage())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"toolscope/core/catalog"
 	"toolscope/core/report"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
@@ -26,6 +27,7 @@ import (
 // esc leaves and the catalog stays as it was (E edits the real file).
 type whatIfView struct {
 	paneBase
+	layerBase
 
 	tool     int // catalog index
 	name     string
@@ -96,7 +98,10 @@ func whatIfRunner(scores *similarity.Scores, e embed.Embedder, tool int) func(id
 	}
 }
 
-func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, description string, th similarity.Thresholds, score func(int, string, map[int]string) tea.Cmd) *whatIfView {
+// newWhatIfView opens the what-if on the catalog tool t; ids numbers the
+// runs of every what-if, th are the thresholds its verdicts are read
+// against and score runs a text in the background.
+func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, t *catalog.Tool, th similarity.Thresholds, score func(int, string, map[int]string) tea.Cmd) *whatIfView {
 	f := textarea.New()
 	f.ShowLineNumbers = false
 	f.Prompt = ""
@@ -106,9 +111,9 @@ func newWhatIfView(keys *KeyMap, styles *Styles, ids *int, tool int, name, descr
 	f.FocusedStyle.CursorLine = lipgloss.NewStyle()
 	// Escaped, not dropped: the field would strip an ESC without a word,
 	// and the text scored would not be the text shown.
-	f.SetValue(termsafe.Block(description))
+	f.SetValue(termsafe.Block(t.Description))
 	f.Focus()
-	return &whatIfView{paneBase: paneBase{keys: keys, styles: styles}, ids: ids, firstID: *ids + 1, tool: tool, name: name, original: description, field: f, score: score, th: th}
+	return &whatIfView{paneBase: paneBase{keys: keys, styles: styles}, ids: ids, firstID: *ids + 1, tool: t.Index, name: t.Name, original: t.Description, field: f, score: score, th: th}
 }
 
 // start asks for the description as it is, the before of every pair;
@@ -341,21 +346,21 @@ func (m *Model) openWhatIf() tea.Cmd {
 	i := m.tools.selectedTool()
 	t := m.snap.cat.Tools[i]
 	run := whatIfRunner(m.eng.scores, m.eng.embedders[m.eng.spec], t.Index)
-	m.whatIf = newWhatIfView(&m.keys, &m.styles, &m.whatIfIDs, t.Index, t.Name, t.Description, m.eng.thresholds(), run)
-	m.whatIf.proposedText, m.whatIf.proposedOthers = proposedTexts(m.snap.sim, t.Index, t.Description, func(j int) string { return m.snap.cat.Tools[j].Description })
+	v := newWhatIfView(&m.keys, &m.styles, &m.whatIfIDs, t, m.eng.thresholds(), run)
+	v.proposedText, v.proposedOthers = proposedTexts(m.snap.sim, t.Index, t.Description, func(j int) string { return m.snap.cat.Tools[j].Description })
 	for _, o := range m.snap.cat.Tools {
 		if d, ok := m.whatIfDrafts[o.Name]; ok && o.Name != t.Name {
-			if m.whatIf.others == nil {
-				m.whatIf.others = map[int]string{}
+			if v.others == nil {
+				v.others = map[int]string{}
 			}
-			m.whatIf.others[o.Index] = d
+			v.others[o.Index] = d
 		}
 	}
 	if d, ok := m.whatIfDrafts[t.Name]; ok {
-		m.whatIf.field.SetValue(d)
+		v.field.SetValue(d)
 	}
-	m.whatIf.setSize(m.bodyInner())
-	return m.whatIf.start()
+	m.push(v)
+	return v.start()
 }
 
 // whatIfKey takes a key in the what-if: esc leaves, keeping an edited
@@ -363,7 +368,7 @@ func (m *Model) openWhatIf() tea.Cmd {
 // the field's.
 func (m *Model) whatIfKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
-	v := m.whatIf
+	v := m.whatIf()
 	switch {
 	case key.Matches(msg, k.Back):
 		m.leaveWhatIf()
@@ -424,8 +429,8 @@ func (m *Model) whatIfKey(msg tea.KeyMsg) tea.Cmd {
 // leaveWhatIf closes the what-if; an edited description stays as the
 // tool's draft, as the drawer keeps each tool's arguments.
 func (m *Model) leaveWhatIf() {
-	v := m.whatIf
-	m.whatIf = nil
+	v := m.whatIf()
+	m.pop(v)
 	if !v.edited() {
 		delete(m.whatIfDrafts, v.name)
 		return

@@ -40,7 +40,7 @@ func TestWhatIfField(t *testing.T) {
 	th := m.eng.thresholds()
 	original := m.snap.cat.Tools[0].Description
 	drain(m, press(m, "d"))
-	v := m.whatIf
+	v := m.whatIf()
 	if v == nil || v.field.Value() != original {
 		t.Fatalf("d opened %+v", v)
 	}
@@ -56,15 +56,15 @@ func TestWhatIfField(t *testing.T) {
 	}
 	// Typed keys go into the field, never to the explorer's keys.
 	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" Use `hist_volume_status` instead when the request is about the past (history).q"), Paste: true}))
-	if m.quitting || m.whatIf == nil {
+	if m.quitting || m.whatIf() == nil {
 		t.Fatal("a typed q left the field")
 	}
 	drain(m, press(m, "backspace"))
-	after := whatIfRisk(t, m.whatIf, "hist_volume_status")
+	after := whatIfRisk(t, m.whatIf(), "hist_volume_status")
 	if after.before != start.before || after.after >= th.Confusability {
 		t.Errorf("with the when-clause: %+v, want the risk below the confusable band %v", after, th.Confusability)
 	}
-	if _, name := m.whatIf.band(after.after); name == "confusable" {
+	if _, name := m.whatIf().band(after.after); name == "confusable" {
 		t.Errorf("band %q after the when-clause", name)
 	}
 	if m.keys.WhatIf.Enabled() {
@@ -74,8 +74,8 @@ func TestWhatIfField(t *testing.T) {
 	if !strings.Contains(strings.Join(m.helpLines(), "\n"), "what-if: edit the description") {
 		t.Error("help does not list the what-if key")
 	}
-	if m.whatIf != nil || m.snap.cat.Tools[0].Description != original {
-		t.Errorf("esc: open %v, description %q", m.whatIf != nil, m.snap.cat.Tools[0].Description)
+	if m.whatIf() != nil || m.snap.cat.Tools[0].Description != original {
+		t.Errorf("esc: open %v, description %q", m.whatIf() != nil, m.snap.cat.Tools[0].Description)
 	}
 	if p := m.snap.verdict(similarity.Pair{I: 0, J: 1}); p == nil || p.Kind != similarity.Confusable {
 		t.Errorf("the pair's verdict changed after esc: %+v", p)
@@ -86,7 +86,7 @@ func TestWhatIfField(t *testing.T) {
 // ends, and the answer for a superseded text is dropped.
 func TestWhatIfSupersededRunsAreDropped(t *testing.T) {
 	var asked []string
-	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), new(int), 0, "a", "first", similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1},
+	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), new(int), &catalog.Tool{Index: 0, Name: "a", Description: "first"}, similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1},
 		func(id int, text string, _ map[int]string) tea.Cmd {
 			asked = append(asked, text)
 			return nil
@@ -124,9 +124,9 @@ func TestWhatIfAnswersOfAnEarlierFieldAreDropped(t *testing.T) {
 	var asked []string
 	run := func(id int, text string, _ map[int]string) tea.Cmd { asked = append(asked, text); return nil }
 	th := similarity.Thresholds{Confusability: 0.5, WatchBand: 0.1}
-	old := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 0, "a", "of a", th, run)
+	old := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, &catalog.Tool{Index: 0, Name: "a", Description: "of a"}, th, run)
 	old.start()
-	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, 1, "b", "of b", th, run)
+	v := newWhatIfView(ptr(DefaultKeyMap()), ptr(DefaultStyles()), &ids, &catalog.Tool{Index: 1, Name: "b", Description: "of b"}, th, run)
 	v.setSize(60, 20)
 	v.start()
 	v.field.SetValue("of b, edited")
@@ -153,18 +153,18 @@ func TestWhatIfKeepsADraftPerTool(t *testing.T) {
 	m := scoredModel(t, opts, 160, 45)
 	original := m.snap.cat.Tools[0].Description
 	drain(m, press(m, "d"))
-	before := whatIfRisk(t, m.whatIf, "hist_volume_status").before
+	before := whatIfRisk(t, m.whatIf(), "hist_volume_status").before
 	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" Use it for the present."), Paste: true}))
-	edited := m.whatIf.field.Value()
+	edited := m.whatIf().field.Value()
 	press(m, "esc")
-	if m.whatIf != nil || !strings.Contains(footerLine(m), "is kept") {
-		t.Fatalf("esc: open %v, footer %q", m.whatIf != nil, footerLine(m))
+	if m.whatIf() != nil || !strings.Contains(footerLine(m), "is kept") {
+		t.Fatalf("esc: open %v, footer %q", m.whatIf() != nil, footerLine(m))
 	}
 	drain(m, press(m, "d"))
-	if v := m.whatIf; v == nil || v.field.Value() != edited {
-		t.Fatalf("d did not reopen the draft: %q", m.whatIf.field.Value())
+	if v := m.whatIf(); v == nil || v.field.Value() != edited {
+		t.Fatalf("d did not reopen the draft: %q", m.whatIf().field.Value())
 	}
-	if r := whatIfRisk(t, m.whatIf, "hist_volume_status"); r.before != before {
+	if r := whatIfRisk(t, m.whatIf(), "hist_volume_status"); r.before != before {
 		t.Errorf("the reopened draft's before is %v, want the file's %v", r.before, before)
 	}
 	send(m, tea.KeyMsg{Type: tea.KeyCtrlY})
@@ -172,23 +172,23 @@ func TestWhatIfKeepsADraftPerTool(t *testing.T) {
 		t.Errorf("ctrl+y: clipboard %q, footer %q", clip.String(), footerLine(m))
 	}
 	send(m, tea.KeyMsg{Type: tea.KeyCtrlR})
-	if m.asking == nil {
+	if m.asking() == nil {
 		t.Fatal("ctrl+r did not ask before dropping the draft")
 	}
 	drain(m, press(m, "n"))
-	if m.whatIf.field.Value() != edited {
+	if m.whatIf().field.Value() != edited {
 		t.Fatal("no to ctrl+r dropped the draft")
 	}
 	press(m, "esc", "q")
-	if m.quitting || m.asking == nil || !strings.Contains(m.asking.text, "descriptions of 1 tool") {
-		t.Fatalf("q with a draft: quitting %v, question %+v", m.quitting, m.asking)
+	if m.quitting || m.asking() == nil || !strings.Contains(m.asking().text, "descriptions of 1 tool") {
+		t.Fatalf("q with a draft: quitting %v, question %+v", m.quitting, m.asking())
 	}
 	press(m, "n")
 	drain(m, press(m, "d"))
 	send(m, tea.KeyMsg{Type: tea.KeyCtrlR})
 	drain(m, press(m, "y"))
-	if m.whatIf.field.Value() != original {
-		t.Errorf("yes to ctrl+r: %q, want the file's text", m.whatIf.field.Value())
+	if m.whatIf().field.Value() != original {
+		t.Errorf("yes to ctrl+r: %q, want the file's text", m.whatIf().field.Value())
 	}
 	press(m, "esc", "q")
 	if !m.quitting {
@@ -201,11 +201,11 @@ func TestWhatIfKeepsADraftPerTool(t *testing.T) {
 func TestWhatIfEditsBothSides(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	drain(m, press(m, "d"))
-	other := m.whatIf.rows[0].other
+	other := m.whatIf().rows[0].other
 	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" For now."), Paste: true}))
 	drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlG}))
-	if m.whatIf == nil || m.whatIf.name != other || selectedName(m) != other {
-		t.Fatalf("ctrl+g: what-if on %v, selected %s; want %s", m.whatIf, selectedName(m), other)
+	if m.whatIf() == nil || m.whatIf().name != other || selectedName(m) != other {
+		t.Fatalf("ctrl+g: what-if on %v, selected %s; want %s", m.whatIf(), selectedName(m), other)
 	}
 	drain(m, send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" For the past."), Paste: true}))
 	press(m, "esc")
@@ -218,10 +218,10 @@ func TestWhatIfEditsBothSides(t *testing.T) {
 	m.tools.selectWhere(func(t int) bool { return t == 0 })
 	m.selectionChanged()
 	drain(m, press(m, "d"))
-	if m.whatIf == nil || m.whatIf.name != first.Name {
-		t.Fatalf("d on %s opened %v", first.Name, m.whatIf)
+	if m.whatIf() == nil || m.whatIf().name != first.Name {
+		t.Fatalf("d on %s opened %v", first.Name, m.whatIf())
 	}
-	row := whatIfRisk(t, m.whatIf, other)
+	row := whatIfRisk(t, m.whatIf(), other)
 	var j int
 	for _, tl := range m.snap.cat.Tools {
 		if tl.Name == other {
@@ -253,7 +253,7 @@ func TestWhatIfEditsBothSides(t *testing.T) {
 	if !strings.Contains(ansi.Strip(m.View()), other+" (with its draft)") {
 		t.Errorf("the row does not say the other tool's draft is in:\n%s", ansi.Strip(m.View()))
 	}
-	if o := whatIfRisk(t, m.whatIf, m.whatIf.rows[len(m.whatIf.rows)-1].other); o.other != other && o.drafted {
+	if o := whatIfRisk(t, m.whatIf(), m.whatIf().rows[len(m.whatIf().rows)-1].other); o.other != other && o.drafted {
 		t.Errorf("%s is marked drafted", o.other)
 	}
 }
@@ -318,14 +318,14 @@ func TestWhatIfTakesTheJudgesSentence(t *testing.T) {
 				}
 			}
 			drain(m, press(m, "d"))
-			v := m.whatIf
+			v := m.whatIf()
 			if v == nil || v.name != "get_volume_status" {
 				t.Fatalf("d opened %+v", v)
 			}
 			original := v.field.Value()
 			before := whatIfRisk(t, v, other(pairNames, "get_volume_status")).after
 			drain(m, send(m, tea.KeyMsg{Type: tea.KeyCtrlX}))
-			if m.whatIf != v {
+			if m.whatIf() != v {
 				t.Fatal("ctrl+x left the what-if")
 			}
 			got := v.field.Value()
@@ -373,7 +373,7 @@ func other(pair [2]string, name string) string {
 func TestWhatIfSaysEachWhyOnce(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	drain(m, press(m, "d"))
-	v := m.whatIf
+	v := m.whatIf()
 	if v == nil {
 		t.Fatal("d did not open the what-if")
 	}
@@ -414,7 +414,7 @@ func TestWhatIfShowsTheRiskWithBothProposedSentences(t *testing.T) {
 		t.Fatalf("the fixture's pair has no two sentences: %+v", p)
 	}
 	drain(m, press(m, "d"))
-	v := m.whatIf
+	v := m.whatIf()
 	risk, ok := v.proposed[1]
 	if !ok {
 		t.Fatalf("no risk with the proposed sentences: %+v", v.proposed)
@@ -443,7 +443,7 @@ func TestWhatIfShowsTheRiskWithBothProposedSentences(t *testing.T) {
 func TestWhatIfBandsAreTheHelps(t *testing.T) {
 	m := scoredModel(t, mockOptions(t), 160, 45)
 	drain(m, press(m, "d"))
-	v := m.whatIf
+	v := m.whatIf()
 	if v == nil {
 		t.Fatal("d did not open the what-if")
 	}

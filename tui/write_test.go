@@ -59,10 +59,10 @@ func TestWritesRefuseAPlantedSymlink(t *testing.T) {
 func TestIgnoreWritesTheToolNameEscaped(t *testing.T) {
 	m := newTestModel(t, 120, 30)
 	m.pickFinding(lint.Finding{Rule: "description-missing-or-short", Tool: "get_*"}, false)
-	if m.triage == nil {
+	if m.triage() == nil {
 		t.Fatal("no reason prompt")
 	}
-	g := m.triage.edit.ignore
+	g := m.triage().edit.ignore
 	if g.Tool != `get_\*` {
 		t.Errorf("the entry's tool is %q, want get_\\*", g.Tool)
 	}
@@ -114,16 +114,16 @@ func TestTextFieldsShowBidiEscapedAndKeepESC(t *testing.T) {
 	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(`{"id": "` + hostile + `"}`), Paste: true})
 	check("the arguments editor")
 	press(m, "esc", "esc", "1", "d")
-	if m.whatIf == nil {
+	if m.whatIf() == nil {
 		t.Fatal("d opened no what-if")
 	}
 	check("the what-if field")
-	if v := m.whatIf.field.Value(); !strings.Contains(v, `\x1b[2J`) {
+	if v := m.whatIf().field.Value(); !strings.Contains(v, `\x1b[2J`) {
 		t.Errorf("the what-if field lost the description's ESC: %q", v)
 	}
 	press(m, "esc", "e", "m")
 	want := filepath.Join(dir, `x\x1b[2Jy.toolscope.md`)
-	if got := m.exportName.Value(); got != want {
+	if got := m.export().name.Value(); got != want {
 		t.Errorf("the export's name is %q, want %q", got, want)
 	}
 	typeKeys(m, "\u202e")
@@ -149,10 +149,10 @@ func TestTriageReasonPrefillKeepsESC(t *testing.T) {
 	m := scoredModel(t, opts, 160, 45)
 	selectPair(t, m, "get_volume_status", "hist_volume_status")
 	press(m, "A")
-	if m.triage == nil {
+	if m.triage() == nil {
 		t.Fatal("A opened no prompt")
 	}
-	if got := m.triage.reason.Value(); got != `audit \x1b[2J only \u202e` {
+	if got := m.triage().reason.Value(); got != `audit \x1b[2J only \u202e` {
 		t.Errorf("the prefilled reason is %q", got)
 	}
 }
