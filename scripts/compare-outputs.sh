@@ -3,7 +3,10 @@
 # catalog of ../shared/catalogs (and a 1,000- and a 5,000-tool merge of
 # them), in every format (the HTML page and the badge too), with the
 # built-in encoder, the mock embedder as a gate, and the mock with cosine
-# scoring report-only. Any byte that differs is a failure.
+# scoring report-only; then the other commands: the text report a pipe
+# gets, diff between neighbouring catalogs in every format, check-args,
+# period, snapshot, rules, help and the one-line errors broken inputs get.
+# Any byte that differs is a failure.
 #
 #   scripts/compare-outputs.sh BASE [HEAD]
 #
@@ -65,5 +68,66 @@ for cat in "$shared"/catalogs/*/*.json "$work"/merged-*.json; do
     fi
   done
 done
+lint_runs=$runs
+
+# compare NAME -- ARGS...: runs both builds with ARGS (a file "@OUT" in
+# ARGS is a path in the build's own output folder) and compares stdout,
+# stderr, the exit code and any file written there.
+compare() {
+  local name=$1; shift 2
+  for bin in base head; do
+    local out="$work/cmd/$bin/$name"
+    mkdir -p "$out/files"
+    local a=() x
+    for x in "$@"; do a+=("${x//@OUT/$out/files}"); done
+    set +e
+    "$work/$bin" "${a[@]}" </dev/null >"$out/stdout" 2>"$out/stderr.all"
+    echo $? >"$out/exit"
+    grep -v -E '^toolscope [a-z]+: .* · [0-9hms]+$' "$out/stderr.all" | sed "s#$out/files#OUT#g" >"$out/stderr"
+    set -e
+    sed -i "s#$out/files#OUT#g" "$out/stdout"
+    rm "$out/stderr.all"
+  done
+  runs=$((runs + 1))
+  if ! diff -r "$work/cmd/base/$name" "$work/cmd/head/$name" >"$work/diff" 2>&1; then
+    echo "DIFFERS: $name"; head -20 "$work/diff"; fail=1
+  fi
+}
+
+prev=""
+for cat in "$shared"/catalogs/*/*.json; do
+  n=$(basename "$cat" .json)
+  compare "report-$n" -- "$cat"
+  compare "report-mock-$n" -- --embedder mock "$cat"
+  if [ -n "$prev" ]; then
+    for f in text json markdown sarif github; do
+      compare "diff-$f-$n" -- diff --no-config --format "$f" "$prev" "$cat"
+    done
+  fi
+  prev=$cat
+done
+demo=fixtures/demo/ops-demo.json
+compare snapshot -- snapshot -o @OUT/snap.json "$demo"
+compare check-args-ok -- check-args "$demo" list_volumes '{}'
+compare check-args-bad -- check-args "$demo" resize_volume '{"size": "big", "extra": 1}'
+compare check-args-json -- check-args --format json "$demo" resize_volume '{"size": 5'
+compare check-args-notool -- check-args "$demo" no_such_tool '{}'
+compare period-lookback -- period --now 2026-03-01T12:00:00Z lookback 7d
+compare period-iso -- period iso-range 2026-03-01T09:00:00Z..2026-03-02T09:00:00+01:00
+compare period-bad -- period wall-range 2026-02-30T09:00..2026-03-01T17:30
+compare rules -- rules
+compare rules-all -- rules --rule-set all
+compare rules-json -- rules --format json
+compare help -- --help
+for c in cache check-args diff init lint period probe rules snapshot; do
+  compare "help-$c" -- "$c" --help
+done
+compare init-stdout -- init -
+compare no-such-file -- lint no-such-file.json
+compare bad-flag -- lint --no-such-flag "$demo"
+for b in fixtures/broken/*.json fixtures/shapes/*.json; do
+  compare "lint-$(basename "$b" .json)" -- lint --no-config "$b"
+done
+
 if [ $fail -ne 0 ]; then echo "outputs differ"; exit 1; fi
-echo "$runs runs x ${#formats[@]} formats, stdout, stderr and exit codes: byte-identical"
+echo "$lint_runs lint runs x ${#formats[@]} formats and $((runs - lint_runs)) other command runs, stdout, stderr, exit codes and written files: byte-identical"

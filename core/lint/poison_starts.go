@@ -16,7 +16,20 @@ import "strings"
 // any other pattern, or a text that spells a letter of them beyond ASCII
 // (the long s and the Kelvin sign fold to s and k), is read whole.
 func (p *poisonPattern) mayMatch(text string) bool {
-	if p.anchored == nil || strings.ContainsAny(text, "\u017f\u212a") {
+	return p.mayMatchIn(text, spellsFoldedLetter(text))
+}
+
+// spellsFoldedLetter reports whether text holds the long s or the Kelvin
+// sign, which a case-insensitive expression reads as s and k: asked once
+// a text, not once a pattern.
+func spellsFoldedLetter(text string) bool {
+	return !isASCII(text) && strings.ContainsAny(text, "\u017f\u212a")
+}
+
+// mayMatchIn is mayMatch for a text whose folded letters (see
+// spellsFoldedLetter) are known.
+func (p *poisonPattern) mayMatchIn(text string, folded bool) bool {
+	if p.anchored == nil || folded {
 		return p.re.MatchString(text)
 	}
 	for i := 0; i < len(text); i++ {
@@ -26,7 +39,7 @@ func (p *poisonPattern) mayMatch(text string) bool {
 		if i > 0 && isWordByte(text[i-1]) || !isWordByte(text[i]) {
 			continue
 		}
-		for _, w := range p.starts {
+		for _, w := range p.startsBy[lowerASCII(text[i])] {
 			// Anchored at i, the slice reads as the text does: \b at its
 			// start holds as in the text, and ^, which the text holds
 			// only at 0, holds at the slice's start too, so the slice
@@ -38,6 +51,16 @@ func (p *poisonPattern) mayMatch(text string) bool {
 		}
 	}
 	return false
+}
+
+// startIndex files words by their first byte, so that a word start is
+// compared only with the start words it can begin.
+func startIndex(words []string) *[256][]string {
+	var by [256][]string
+	for _, w := range words {
+		by[w[0]] = append(by[w[0]], w)
+	}
+	return &by
 }
 
 // isWordByte reports whether c is a word character as \b reads it.

@@ -457,6 +457,8 @@ type poisonPattern struct {
 	// mayMatch.
 	starts   []string
 	anchored *regexp.Regexp
+	// startsBy files starts by their first byte (startIndex).
+	startsBy *[256][]string
 }
 
 // sentence is one character inside a sentence: anything but a line break
@@ -469,6 +471,7 @@ func poison(id, what string, needs [][]string, re string, reject func([]string) 
 	p := poisonPattern{id: id, what: what, needs: needs, re: regexp.MustCompile(`(?i)` + re), reject: reject}
 	if starts, ok := startWords(re); ok {
 		p.starts, p.anchored = starts, regexp.MustCompile(`(?i)^(?:`+re+`)`)
+		p.startsBy = startIndex(starts)
 	}
 	return p
 }
@@ -584,11 +587,12 @@ func (f *orderFinder) find(s *textSite) []order {
 	patterns, needles := f.patterns, f.needles
 	text := orderText(s)
 	present := needles.scan(text)
+	folded := spellsFoldedLetter(text)
 	var found []order
 	for i, p := range patterns {
 		// Most texts that hold a pattern's words hold no order: the
 		// match is looked for only once the text is known to hold one.
-		if !needles.holds(present, i, p) || !p.mayMatch(text) {
+		if !needles.holds(present, i, p) || !p.mayMatchIn(text, folded) {
 			continue
 		}
 		sub := firstSubmatch(p, text)
