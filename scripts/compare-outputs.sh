@@ -83,7 +83,7 @@ compare() {
     set +e
     "$work/$bin" "${a[@]}" </dev/null >"$out/stdout" 2>"$out/stderr.all"
     echo $? >"$out/exit"
-    grep -v -E '^toolscope [a-z]+: .* · [0-9hms]+$' "$out/stderr.all" | sed "s#$out/files#OUT#g" >"$out/stderr"
+    grep -v -E '^toolscope [a-z]+( \([A-Z]+\))?: .* · [0-9hms]+$' "$out/stderr.all" | sed "s#$out/files#OUT#g" >"$out/stderr"
     set -e
     sed -i "s#$out/files#OUT#g" "$out/stdout"
     rm "$out/stderr.all"

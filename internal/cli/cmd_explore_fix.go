@@ -2,20 +2,19 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/judge"
-	"toolscope/core/tokens"
+	"toolscope/core/probe"
 	"toolscope/tui"
 )
 
-// fixer is the explorer's F: probe --fix's loop for one pair the
-// recorded probe saw confused. The judge (--judge) proposes the
-// sentences, or the judgments file holds them; the probed model (the
+// fixer is the explorer's F: probe --fix's loop (core/probe's Fixer) for
+// one pair the recorded probe saw confused. The judge (--judge) proposes
+// the sentences, or the judgments file holds them; the probed model (the
 // record's) is sent the pair's requests again, at the judge's endpoint.
 // Both are nil without --judge or a probe record.
 func (j *judgeFlags) fixer(rec *judge.ProbeRecord, cfg *config.Config, catalogArg string) (tui.FixFunc, tui.FixCostFunc) {
@@ -35,72 +34,60 @@ func (j *judgeFlags) fixer(rec *judge.ProbeRecord, cfg *config.Config, catalogAr
 	if err != nil {
 		return nil, nil
 	}
-	file := j.records(cfg, catalogArg)
-	jprice := j.priceFor(jm)
-	var pprice *judge.Price
+	ef := exploreFixer{rec: rec, f: probe.Fixer{Judge: jm, Probed: pm, Judgments: j.records(cfg, catalogArg), Choice: rec.Choice, Seed: rec.Seed}, judgePrice: j.priceFor(jm)}
 	if p, known := judge.PriceFor(pname, pm.Endpoint(), nil); known {
-		pprice = &p
+		ef.probedPrice = &p
 	}
-	type plan struct {
-		pair judge.Pair
-		sent judge.FixSentences
-		from string
-		idx  []int
-		defs []json.RawMessage
-	}
-	planFor := func(cat *catalog.Catalog, a, b *catalog.Tool) (plan, string) {
-		tools, defs, _ := probeTools(cat)
-		if stale := rec.Stale(tools); len(stale) > 0 {
-			return plan{}, "the probe record is stale (" + strings.Join(stale[:min(len(stale), 3)], ", ") + "): probe again"
-		}
-		p := plan{pair: judge.NewPair(judge.FromCatalog(a), judge.FromCatalog(b), siblingsOf(cat, a, b)), idx: judge.Touching(rec.Cases, a.Name, b.Name), defs: defs}
-		if file != nil {
-			if jd, ok, _ := file.Replay(p.pair, jm.ID()); ok && jd.Fix != nil {
-				p.sent, p.from = sentencesFor(jd, a.Name), "recorded"
-			}
-		}
-		return p, ""
-	}
-	fix := func(ctx context.Context, cat *catalog.Catalog, a, b *catalog.Tool) (judge.FixTrial, error) {
-		p, why := planFor(cat, a, b)
-		if why != "" {
-			return judge.FixTrial{}, fmt.Errorf("%s", why)
-		}
-		t, _, err := tryFix(ctx, jm, pm, p.pair, p.sent, p.from, cat, p.defs, rec.Cases, p.idx, judge.PickOptions{Choice: rec.Choice, Seed: rec.Seed}, a.Name)
-		return t, err
-	}
-	cost := func(cat *catalog.Catalog, a, b *catalog.Tool) (string, bool) {
-		p, why := planFor(cat, a, b)
-		if why != "" {
-			return why, false
-		}
-		judging := judge.Estimate{}
-		asked := "sentences recorded"
-		if p.from == "" {
-			judging = judge.EstimatePairs([]judge.Pair{p.pair}, jprice)
-			asked = "the judge asked"
-		}
-		retest := judge.EstimateProbe(nil, 0, len(p.idx), false, tokens.Measure(cat, 0, false).Total.O200k, pprice)
-		total := judge.Cost(judging.Requests+retest.Requests, judging.InTokens+retest.InTokens, judging.OutTokens+retest.OutTokens, nil)
-		if retest.Dollars != nil && (p.from != "" || judging.Dollars != nil) {
-			d := *retest.Dollars
-			if judging.Dollars != nil {
-				d += *judging.Dollars
-			}
-			total.Dollars = &d
-		}
-		return fmt.Sprintf("%s, %d requests to %s sent again: %s", asked, len(p.idx), rec.Model, total.String("--judge-price")), true
-	}
-	return fix, cost
+	return ef.fix, ef.cost
 }
 
-// siblingsOf is every name of cat but a's and b's.
-func siblingsOf(cat *catalog.Catalog, a, b *catalog.Tool) []string {
-	var out []string
-	for _, t := range cat.Tools {
-		if t != a && t != b {
-			out = append(out, t.Name)
-		}
+// exploreFixer is the explorer's fix of one pair at a time, from the
+// probe record.
+type exploreFixer struct {
+	rec                     *judge.ProbeRecord
+	f                       probe.Fixer
+	judgePrice, probedPrice *judge.Price
+}
+
+// plan is the pair's plan, or why there is none: the record is stale for
+// the catalog as it is now.
+func (e exploreFixer) plan(cat *catalog.Catalog, a, b *catalog.Tool) (probe.Plan, string) {
+	tools, _, _ := probe.Tools(cat)
+	if stale := e.rec.Stale(tools); len(stale) > 0 {
+		return probe.Plan{}, "the probe record is stale (" + strings.Join(stale[:min(len(stale), 3)], ", ") + "): probe again"
 	}
-	return out
+	return e.f.Plan(cat, e.rec.Cases, a, b), ""
+}
+
+func (e exploreFixer) fix(ctx context.Context, cat *catalog.Catalog, a, b *catalog.Tool) (judge.FixTrial, error) {
+	p, why := e.plan(cat, a, b)
+	if why != "" {
+		return judge.FixTrial{}, fmt.Errorf("%s", why)
+	}
+	t, _, err := e.f.Try(ctx, cat, e.rec.Cases, p)
+	return t, err
+}
+
+// cost is the line F shows before it asks, and whether it may go on. A
+// pair whose sentences are recorded costs only its re-test, whatever the
+// judge's price.
+func (e exploreFixer) cost(cat *catalog.Catalog, a, b *catalog.Tool) (string, bool) {
+	p, why := e.plan(cat, a, b)
+	if why != "" {
+		return why, false
+	}
+	judging, retest := e.f.Cost(cat, []probe.Plan{p}, e.judgePrice, e.probedPrice)
+	asked := "sentences recorded"
+	if p.From == "" {
+		asked = "the judge asked"
+	}
+	total := judge.Cost(judging.Requests+retest.Requests, judging.InTokens+retest.InTokens, judging.OutTokens+retest.OutTokens, nil)
+	if retest.Dollars != nil && (p.From != "" || judging.Dollars != nil) {
+		d := *retest.Dollars
+		if p.From == "" {
+			d += *judging.Dollars
+		}
+		total.Dollars = &d
+	}
+	return fmt.Sprintf("%s, %d requests to %s sent again: %s", asked, len(p.Touching), e.rec.Model, total.String("--judge-price")), true
 }

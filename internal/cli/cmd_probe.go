@@ -4,19 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/judge"
+	"toolscope/core/probe"
 	"toolscope/core/safefile"
 	"toolscope/core/termsafe"
-	"toolscope/core/tokens"
 	"toolscope/embed"
 )
 
@@ -80,299 +80,334 @@ func runProbe(args []string, io stdio) int {
 	if len(args) > 0 && args[0] == "diff" {
 		return runProbeDiff(args[1:], io)
 	}
-	fs := newFlagSet("probe")
-	model := fs.String("model", "", "the chat `MODEL` to probe, openai:NAME (required)")
-	url := fs.String("model-url", "", "the probed model's OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
-	fs.StringVar(url, "url", "", "the old spelling of --model-url `URL`")
-	k := fs.Int("k", 5, "requests the model writes per tool")
-	examples := fs.String("examples", "", "`FILE` of JSON lines {\"request\", \"tool\"} to send instead of written requests")
-	format := fs.String("format", "text", "output `FORMAT`: "+strings.Join(probeFormats, ", "))
-	maxCost := fs.Float64("max-cost", 1, "ask before running when the estimate is over this many `DOLLARS`")
-	priceText := fs.String("model-price", "", "the probed model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
-	fs.StringVar(priceText, "price", "", "the old spelling of --model-price `IN,OUT`")
-	yes := fs.Bool("yes", false, "run whatever the estimate, without asking")
-	concurrency := fs.Int("model-concurrency", judge.DefaultConcurrency, "at most `N` requests to the probed model in flight at once (as --judge-concurrency for the judge)")
-	fs.IntVar(concurrency, "concurrency", judge.DefaultConcurrency, "the old spelling of --model-concurrency `N`")
-	record := fs.Bool("record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
-	probeFile := fs.String("probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
-	choice := fs.String("tool-choice", judge.ChoiceRequired, "`CHOICE` sent: required (a tool call required) or auto (the model may call none; negatives need it)")
-	repeats := fs.Int("repeats", 1, "send each request `N` times: the first in catalog order, the others in orders shuffled from --seed")
-	seed := fs.Uint64("seed", 1, "the `SEED` the orders of the repeats after the first are shuffled from")
-	ff := addFixFlags(fs)
-	// The offline check's flags are lint's: the embedder, the scoring,
-	// the thresholds and the project config.
-	f := newPairFlags(fs, nil)
-	cfgFlags := addConfigFlags(fs)
-	live := f.live
-	positional, code, ok := parseCommand(fs, probeUsage, probeHelp, args, io)
+	o, code, ok := newProbeOptions(args, io)
 	if !ok {
 		return code
 	}
-	arg, rest, given := live.catalogArgs(positional)
+	return o.run()
+}
+
+// probeOptions are probe's command line, parsed and checked.
+type probeOptions struct {
+	io stdio
+	// arg is the CATALOG argument ("" with --mcp-config).
+	arg string
+
+	// The probed model: its spec, endpoint, price as given (IN,OUT) and
+	// requests in flight.
+	model, modelURL, priceText string
+	concurrency                int
+
+	// The requests: k written per tool, or the --examples file's; each
+	// sent --repeats times, the orders after the first shuffled from
+	// --seed, with --tool-choice.
+	k, repeats       int
+	examples, choice string
+	seed             uint64
+
+	// The cost asked about over --max-cost, unless --yes.
+	maxCost float64
+	yes     bool
+
+	// The report's format, and the record (--record, at --probe-file).
+	format, probeFile string
+	record            bool
+
+	fix fixOptions
+	// pair are the offline check's flags, lint's: the embedder, the
+	// scoring and the thresholds, with the project config's (cfgFlags);
+	// fs tells which were given.
+	pair     *catalogFlags
+	cfgFlags *configFlags
+	fs       *flag.FlagSet
+}
+
+// newProbeOptions parses probe's command line. When ok is false the
+// command ends with code (help printed, or one line on stderr).
+func newProbeOptions(args []string, io stdio) (*probeOptions, int, bool) {
+	o := &probeOptions{io: io}
+	o.declare()
+	positional, code, ok := parseCommand(o.fs, probeUsage, probeHelp, args, io)
+	if !ok {
+		return nil, code, false
+	}
+	arg, rest, given := o.pair.live.catalogArgs(positional)
+	if msg := o.check(len(positional), given && len(rest) == 0); msg != "" {
+		return nil, usageError(io, "probe", msg), false
+	}
+	o.arg = arg
+	return o, 0, true
+}
+
+// declare declares probe's flags, each bound to its option.
+func (o *probeOptions) declare() {
+	fs := newFlagSet("probe")
+	fs.StringVar(&o.model, "model", "", "the chat `MODEL` to probe, openai:NAME (required)")
+	fs.StringVar(&o.modelURL, "model-url", "", "the probed model's OpenAI-compatible API base `URL` (default $TOOLSCOPE_JUDGE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+	fs.StringVar(&o.modelURL, "url", "", "the old spelling of --model-url `URL`")
+	fs.IntVar(&o.k, "k", 5, "requests the model writes per tool")
+	fs.StringVar(&o.examples, "examples", "", "`FILE` of JSON lines {\"request\", \"tool\"} to send instead of written requests")
+	fs.StringVar(&o.format, "format", "text", "output `FORMAT`: "+strings.Join(probeFormats, ", "))
+	fs.Float64Var(&o.maxCost, "max-cost", 1, "ask before running when the estimate is over this many `DOLLARS`")
+	fs.StringVar(&o.priceText, "model-price", "", "the probed model's price `IN,OUT` in dollars per million tokens (default: OpenAI list price if known; 0 for a local server)")
+	fs.StringVar(&o.priceText, "price", "", "the old spelling of --model-price `IN,OUT`")
+	fs.BoolVar(&o.yes, "yes", false, "run whatever the estimate, without asking")
+	fs.IntVar(&o.concurrency, "model-concurrency", judge.DefaultConcurrency, "at most `N` requests to the probed model in flight at once (as --judge-concurrency for the judge)")
+	fs.IntVar(&o.concurrency, "concurrency", judge.DefaultConcurrency, "the old spelling of --model-concurrency `N`")
+	fs.BoolVar(&o.record, "record", false, "write the probe to the probe file, where the explorer shows it beside each pair's risk")
+	fs.StringVar(&o.probeFile, "probe-file", "", "the probe `FILE` --record writes (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
+	fs.StringVar(&o.choice, "tool-choice", judge.ChoiceRequired, "`CHOICE` sent: required (a tool call required) or auto (the model may call none; negatives need it)")
+	fs.IntVar(&o.repeats, "repeats", 1, "send each request `N` times: the first in catalog order, the others in orders shuffled from --seed")
+	fs.Uint64Var(&o.seed, "seed", 1, "the `SEED` the orders of the repeats after the first are shuffled from")
+	o.fix.declare(fs)
+	o.pair = newPairFlags(fs, nil)
+	o.cfgFlags = addConfigFlags(fs)
+	o.fs = fs
+}
+
+// check is what is wrong with the options, "" when nothing: n positional
+// arguments were given, one CATALOG when catalogOK.
+func (o *probeOptions) check(n int, catalogOK bool) string {
 	switch {
-	case !given || len(rest) > 0:
-		return usageError(io, "probe", fmt.Sprintf("want one CATALOG; got %s", plural(len(positional), "argument", "arguments")))
-	case *model == "":
-		return usageError(io, "probe", "--model openai:MODEL is required")
-	case !slices.Contains(probeFormats, *format):
-		return usageError(io, "probe", fmt.Sprintf("--format %q is not one of %s", *format, strings.Join(probeFormats, ", ")))
-	case *k < 1 || *k > 100:
-		return usageError(io, "probe", fmt.Sprintf("--k %d is outside 1..100", *k))
-	case *concurrency < 1 || *concurrency > 64:
-		return usageError(io, "probe", fmt.Sprintf("--model-concurrency %d is outside 1..64", *concurrency))
-	case !finite(*maxCost) || *maxCost < 0:
-		return usageError(io, "probe", fmt.Sprintf("--max-cost %v is not a number of dollars, 0 or more", *maxCost))
-	case *choice != judge.ChoiceRequired && *choice != judge.ChoiceAuto:
-		return usageError(io, "probe", fmt.Sprintf("--tool-choice %q is not required or auto", *choice))
-	case *repeats < 1 || *repeats > judge.MaxRepeats:
-		return usageError(io, "probe", fmt.Sprintf("--repeats %d is outside 1..%d", *repeats, judge.MaxRepeats))
-	case *probeFile != "" && !*record:
-		return usageError(io, "probe", "--probe-file names the file --record writes; add --record")
+	case !catalogOK:
+		return fmt.Sprintf("want one CATALOG; got %s", plural(n, "argument", "arguments"))
+	case o.model == "":
+		return "--model openai:MODEL is required"
+	case !slices.Contains(probeFormats, o.format):
+		return fmt.Sprintf("--format %q is not one of %s", o.format, strings.Join(probeFormats, ", "))
+	case o.k < 1 || o.k > 100:
+		return fmt.Sprintf("--k %d is outside 1..100", o.k)
+	case o.concurrency < 1 || o.concurrency > 64:
+		return fmt.Sprintf("--model-concurrency %d is outside 1..64", o.concurrency)
+	case !finite(o.maxCost) || o.maxCost < 0:
+		return fmt.Sprintf("--max-cost %v is not a number of dollars, 0 or more", o.maxCost)
+	case o.choice != judge.ChoiceRequired && o.choice != judge.ChoiceAuto:
+		return fmt.Sprintf("--tool-choice %q is not required or auto", o.choice)
+	case o.repeats < 1 || o.repeats > judge.MaxRepeats:
+		return fmt.Sprintf("--repeats %d is outside 1..%d", o.repeats, judge.MaxRepeats)
+	case o.probeFile != "" && !o.record:
+		return "--probe-file names the file --record writes; add --record"
 	}
-	if err := ff.check(); err != nil {
-		return usageError(io, "probe", err.Error())
+	if err := o.fix.check(); err != nil {
+		return err.Error()
 	}
-	cfg, code := withConfig("probe", arg, f, fs, cfgFlags, io)
+	return ""
+}
+
+// run reads what the probe needs, asks before paying, runs it and
+// renders the report.
+func (o *probeOptions) run() int {
+	in, code := o.inputs()
 	if code != 0 {
 		return code
 	}
-	if spec := f.embedderSpec(); spec != "" {
-		// Refused before any request is paid for, as lint would refuse it.
-		if err := embed.Known(spec); err != nil {
-			return usageError(io, "probe", err.Error())
-		}
-	}
-	name, err := judge.ParseSpec(*model)
-	if err != nil {
-		return usageError(io, "probe", "--model "+err.Error())
-	}
-	var price *judge.Price
-	if *priceText != "" {
-		p, err := judge.ParsePrice(*priceText)
-		if err != nil {
-			return usageError(io, "probe", "--model-price: "+err.Error())
-		}
-		price = &p
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(io.err, "toolscope probe: %s\n", oneLine(err))
-		return 2
-	}
-	cfgPath := ""
-	if cfg != nil {
-		cfgPath = cfg.Path
-	}
-	recordPath := ""
-	if *record {
-		recordPath = projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
-	}
-	writable := isCatalogFile(arg, live)
-	var judgments *judge.Records
-	if *ff.fix {
-		// Read before any request is paid for; one found rather than
-		// named only when it is the user's own, as lint reads it.
-		path := projectFile(*ff.judgments, judge.FileName, cfgPath, arg)
-		read := judge.ReadFoundFile
-		if *ff.judgments != "" {
-			read = judge.ReadFile
-		}
-		if judgments, err = read(path); err != nil {
-			return fail(err)
-		}
-	}
-	// Every file written is compared with every file read, and each
-	// target tried, before anything is sent or started.
-	recordFlag := "--record"
-	if *probeFile != "" {
-		recordFlag = "--probe-file"
-	}
-	if code := probeWrites(probeFiles{arg: arg, cfgPath: cfgPath, serverList: live.config, examples: *examples, record: recordPath, recordFlag: recordFlag,
-		fixWrite: *ff.fix && *ff.write && writable, judgments: projectFile(*ff.judgments, judge.FileName, cfgPath, arg), fix: *ff.fix}, io); code != 0 {
+	req, code := o.request(in)
+	if code != 0 {
 		return code
 	}
-	m, err := judge.New(judge.Options{Model: name, BaseURL: *url, URLFlag: "--model-url", Concurrency: *concurrency})
+	if err := probe.Gate(req); err != nil {
+		return o.fail(err)
+	}
+	// Stop signals are caught once the question is answered: Ctrl-C at
+	// the question ends the command as anywhere else before.
+	ctx, stop := signalContext(context.Background())
+	defer stop()
+	res, err := probe.Send(ctx, req)
+	if err != nil {
+		return o.fail(err)
+	}
+	return o.render(res)
+}
+
+// probeInputs are what the probe reads and where it writes, resolved
+// before any request is paid for.
+type probeInputs struct {
+	cfg *config.Config
+	// name is the probed model's; price is --model-price, nil when not
+	// given.
+	name  string
+	price *judge.Price
+	// record is where --record writes ("" without it); writable is set
+	// when the catalog is a file --write may change.
+	cfgPath, record string
+	writable        bool
+	// judgments are the recorded sentences --fix reuses.
+	judgments *judge.Records
+}
+
+// inputs reads the project config and the judgments, parses the model
+// and its price, and checks every file the probe writes. A non-zero code
+// ends the command, its line written.
+func (o *probeOptions) inputs() (probeInputs, int) {
+	var in probeInputs
+	cfg, code := withConfig("probe", o.arg, o.pair, o.fs, o.cfgFlags, o.io)
+	if code != 0 {
+		return in, code
+	}
+	in.cfg = cfg
+	if spec := o.pair.embedderSpec(); spec != "" {
+		// Refused before any request is paid for, as lint would refuse it.
+		if err := embed.Known(spec); err != nil {
+			return in, usageError(o.io, "probe", err.Error())
+		}
+	}
+	name, err := judge.ParseSpec(o.model)
+	if err != nil {
+		return in, usageError(o.io, "probe", "--model "+err.Error())
+	}
+	in.name = name
+	if o.priceText != "" {
+		p, err := judge.ParsePrice(o.priceText)
+		if err != nil {
+			return in, usageError(o.io, "probe", "--model-price: "+err.Error())
+		}
+		in.price = &p
+	}
+	if cfg != nil {
+		in.cfgPath = cfg.Path
+	}
+	if o.record {
+		in.record = projectFile(o.probeFile, judge.ProbeFileName, in.cfgPath, o.arg)
+	}
+	in.writable = isCatalogFile(o.arg, o.pair.live)
+	if o.fix.fix {
+		if in.judgments, err = o.fix.read(in.cfgPath, o.arg); err != nil {
+			return in, o.fail(err)
+		}
+	}
+	return in, o.checkWrites(in)
+}
+
+// checkWrites compares every file written with every file read, and
+// tries each target, before anything is sent or started.
+func (o *probeOptions) checkWrites(in probeInputs) int {
+	recordFlag := "--record"
+	if o.probeFile != "" {
+		recordFlag = "--probe-file"
+	}
+	return probeWrites(probeFiles{arg: o.arg, cfgPath: in.cfgPath, serverList: o.pair.live.config, examples: o.examples, record: in.record, recordFlag: recordFlag,
+		fixWrite: o.fix.fix && o.fix.write && in.writable, judgments: projectFile(o.fix.judgments, judge.FileName, in.cfgPath, o.arg), fix: o.fix.fix}, o.io)
+}
+
+// request builds the probed model, loads the catalog and reads the
+// examples: the probe's request. A non-zero code ends the command.
+func (o *probeOptions) request(in probeInputs) (probe.Request, int) {
+	m, err := judge.New(judge.Options{Model: in.name, BaseURL: o.modelURL, URLFlag: "--model-url", Concurrency: o.concurrency})
 	if err == nil {
 		err = missingKey(m, "--model-url")
 	}
 	if err != nil {
-		return fail(err)
+		return probe.Request{}, o.fail(err)
 	}
-	cat, err := live.load(arg, io)
+	cat, err := o.pair.live.load(o.arg, o.io)
 	if err != nil {
-		return fail(err)
+		return probe.Request{}, o.fail(err)
 	}
-	tools, defs, names := probeTools(cat)
-	if len(tools) < 2 {
-		return fail(fmt.Errorf("%s: a probe needs at least two tools", cat.Source))
+	if len(cat.Tools) < 2 {
+		return probe.Request{}, o.fail(fmt.Errorf("%s: a probe needs at least two tools", cat.Source))
 	}
-	var cases []judge.ProbeCase
-	if *examples != "" {
-		data, err := safefile.Read(*examples, safefile.ReadOptions{Max: judge.MaxExamplesBytes})
-		if errors.Is(err, safefile.ErrTooLarge) {
-			return fail(fmt.Errorf("examples %s: larger than %s", *examples, safefile.Bytes(judge.MaxExamplesBytes)))
-		}
-		if err != nil {
-			return fail(fmt.Errorf("examples %w", err))
-		}
-		ex, err := judge.ReadExamples(data, names)
-		if err != nil {
-			return fail(fmt.Errorf("examples %s: %w", *examples, err))
-		}
-		negatives := 0
-		for _, e := range ex {
-			cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request, From: judge.FromExamples})
-			if e.Tool == judge.NoPick {
-				negatives++
-			}
-		}
-		if negatives > 0 && *choice != judge.ChoiceAuto {
-			return usageError(io, "probe", fmt.Sprintf("examples %s: %d requests are meant for no tool (\"tool\": null); with --tool-choice required the model must call one: add --tool-choice auto", *examples, negatives))
-		}
+	_, _, names := probe.Tools(cat)
+	cases, code := o.readExamples(names)
+	if code != 0 {
+		return probe.Request{}, code
 	}
-
-	measured := tokens.Measure(cat, 0, false)
-	requests := len(cases)
-	if *examples == "" {
-		requests = *k * len(tools)
-	}
-	requests *= *repeats
-	p, known := judge.PriceFor(name, m.Endpoint(), price)
-	if known {
+	price := in.price
+	if p, known := judge.PriceFor(in.name, m.Endpoint(), price); known {
 		price = &p
 	}
-	est := judge.EstimateProbe(tools, *k, requests, *examples == "", measured.Total.O200k, price)
-	fmt.Fprintf(io.err, "toolscope probe: %s at %s: %s\n", m.ID(), m.Endpoint(), est.String("--model-price"))
-	if !*yes && (est.Dollars == nil || *est.Dollars > *maxCost) {
-		why := "the price is unknown"
-		if est.Dollars != nil {
-			why = fmt.Sprintf("the estimate is over --max-cost $%.2f", *maxCost)
-		}
-		if !confirm(io, why) {
-			fmt.Fprintf(io.err, "toolscope probe: not run: %s (pass --yes, or raise --max-cost)\n", why)
-			return 2
+	req := probe.Request{Catalog: cat, Model: m, Price: price, K: o.k, Examples: o.examples != "", Cases: cases,
+		Repeats: o.repeats, Seed: o.seed, Choice: o.choice, MaxCost: o.maxCost, Yes: o.yes, Record: in.record, IO: o.probeIO(),
+		Offline: func(ctx context.Context, cat *catalog.Catalog) (*judge.OfflineScores, error) {
+			return offlineScores(ctx, cat, o.pair, in.cfg, o.io)
+		}}
+	if o.fix.fix {
+		req.Fix = &probe.Fix{Judge: o.fix.judgeOf(m, o.modelURL, price, o.concurrency), Judgments: in.judgments, Write: o.fix.write}
+		if in.writable {
+			req.Fix.File = o.arg
 		}
 	}
+	return req, 0
+}
 
-	ctx, stop := signalContext(context.Background())
-	defer stop()
-	progress := func(string) func(int, int) { return nil }
-	if io.errTTY {
-		// One line rewritten in place, cleared after each stage.
-		progress = func(what string) func(int, int) {
-			return func(done, total int) {
-				fmt.Fprintf(io.err, "\r\x1b[Ktoolscope probe: %s %d of %d", what, done, total)
-			}
-		}
+// readExamples reads --examples: the requests to send, none written.
+func (o *probeOptions) readExamples(names []string) ([]judge.ProbeCase, int) {
+	if o.examples == "" {
+		return nil, 0
 	}
-	clear := func() {
-		if io.errTTY {
-			fmt.Fprint(io.err, "\r\x1b[K")
-		}
+	data, err := safefile.Read(o.examples, safefile.ReadOptions{Max: judge.MaxExamplesBytes})
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, o.fail(fmt.Errorf("examples %s: larger than %s", o.examples, safefile.Bytes(judge.MaxExamplesBytes)))
 	}
-	if *examples == "" {
-		written, malformed, err := m.WriteAll(ctx, tools, *k, progress("requests written for"))
-		clear()
-		if err != nil {
-			return fail(err)
-		}
-		for i, t := range tools {
-			switch {
-			case malformed[i] != "":
-				fmt.Fprintf(io.err, "toolscope probe: note: %s: no requests written: malformed answer (asked twice): %s\n", termsafe.Line(t.Name), termsafe.Line(malformed[i]))
-			case len(written[i]) < *k:
-				fmt.Fprintf(io.err, "toolscope probe: note: %s: %d of %s kept (the others named the tool)\n", termsafe.Line(t.Name), len(written[i]), plural(*k, "request", "requests"))
-			}
-			cases = append(cases, written[i]...)
-		}
-	}
-	if len(cases) == 0 {
-		// Nothing to send: a record of nothing would replace the last one.
-		return fail(errors.New("no request to send: every request written named its tool or came back malformed (see the notes above); nothing recorded"))
-	}
-	cases = repeated(cases, *repeats)
-	used, err := m.PickAll(ctx, cases, defs, judge.PickOptions{Choice: *choice, Seed: *seed, Progress: progress("requests sent:")})
-	clear()
 	if err != nil {
-		return fail(err)
+		return nil, o.fail(fmt.Errorf("examples %w", err))
 	}
-	judge.CheckArguments(cases, cat, time.Now(), time.Local)
-	result := judge.Tabulate(m.ID(), names, cases)
-	result.Usage = used
-	result.ToolChoice, result.Seed = *choice, *seed
-	scores, err := offlineScores(ctx, cat, f, cfg, io)
-	switch {
-	case err != nil:
-		// The picks are paid for: they are reported whatever the check did.
-		result.OfflineError = oneLine(err)
-		fmt.Fprintf(io.err, "toolscope probe: note: no offline verdicts beside the picks: %s\n", result.OfflineError)
-	case scores != nil:
-		result = result.CheckOffline(scores)
+	ex, err := judge.ReadExamples(data, names)
+	if err != nil {
+		return nil, o.fail(fmt.Errorf("examples %s: %w", o.examples, err))
 	}
-	// The picks are paid for: a record that cannot be written is said
-	// after the report, which is written whatever.
-	var recordErr error
-	if *record {
-		if recordErr = judge.NewProbeRecord(result, tools, time.Now()).WriteFile(recordPath); recordErr == nil {
-			fmt.Fprintf(io.err, "toolscope probe: recorded %s for %s in %s\n", plural(len(result.Cases), "request", "requests"), plural(len(result.Matrix), "tool", "tools"), termsafe.Line(recordPath))
+	var cases []judge.ProbeCase
+	negatives := 0
+	for _, e := range ex {
+		cases = append(cases, judge.ProbeCase{Tool: e.Tool, Request: e.Request, From: judge.FromExamples})
+		if e.Tool == judge.NoPick {
+			negatives++
 		}
 	}
-	fixFailed := false
-	if *ff.fix {
-		run := fixRun{flags: ff, model: m, modelURL: *url, price: price, maxCost: *maxCost, yes: *yes, cat: cat, arg: arg, cfgPath: cfgPath,
-			seed: *seed, choice: *choice, conc: *concurrency, writable: writable, judgments: judgments}
-		fixes, used, err := run.runFixes(ctx, result, io)
-		result.Usage.PromptTokens += used.PromptTokens
-		result.Usage.CompletionTokens += used.CompletionTokens
-		if err != nil {
-			// The probe is paid for: it is reported whatever the fixes did.
-			fmt.Fprintf(io.err, "toolscope probe: fix: %s\n", oneLine(err))
-			fixFailed = true
-		} else {
-			result.Fixes = fixes
-			if *ff.write {
-				written, err := run.writeFixes(fixes, io)
-				switch {
-				case err != nil:
-					fmt.Fprintf(io.err, "toolscope probe: --write: %s\n", oneLine(err))
-					fixFailed = true
-				case written != nil && *record && recordErr == nil:
-					// The record is of the catalog as --write left it, so
-					// that lint --min-accuracy right after replays it.
-					fresh := result
-					fresh.Cases = judge.Refreshed(result.Cases, fixes)
-					wtools, _, _ := probeTools(written)
-					if recordErr = judge.NewProbeRecord(fresh, wtools, time.Now()).WriteFile(recordPath); recordErr == nil {
-						fmt.Fprintf(io.err, "toolscope probe: recorded the written descriptions and the kept fixes' re-tested picks in %s\n", termsafe.Line(recordPath))
-					}
-				}
-			} else if len(keptSentences(fixes)) > 0 {
-				fmt.Fprintln(io.err, "toolscope probe: nothing written: --write appends the kept sentences to the catalog's descriptions")
+	if negatives > 0 && o.choice != judge.ChoiceAuto {
+		return nil, usageError(o.io, "probe", fmt.Sprintf("examples %s: %d requests are meant for no tool (\"tool\": null); with --tool-choice required the model must call one: add --tool-choice auto", o.examples, negatives))
+	}
+	return cases, 0
+}
+
+// probeIO is how the probe talks on stderr: its notes, on a terminal a
+// progress line rewritten in place and cleared after each stage, and the
+// question before paying.
+func (o *probeOptions) probeIO() probe.IO {
+	pio := probe.IO{Notes: o.io.err, Confirm: func(why string) bool { return confirm(o.io, why) }}
+	if o.io.errTTY {
+		pio.Progress = func(what string) func(int, int) {
+			return func(done, total int) {
+				fmt.Fprintf(o.io.err, "\r\x1b[Ktoolscope probe: %s %d of %d", what, done, total)
 			}
 		}
+		pio.Clear = func() { fmt.Fprint(o.io.err, "\r\x1b[K") }
 	}
-	out := &stickyWriter{w: io.out}
-	switch *format {
+	return pio
+}
+
+// render writes the report in the format asked for; then a record that
+// could not be written, or fixes that failed, fail the command.
+func (o *probeOptions) render(res probe.Result) int {
+	out := &stickyWriter{w: o.io.out}
+	var err error
+	switch o.format {
 	case "json":
-		err = result.WriteJSON(termsafe.JSON(out))
+		err = res.Probe.WriteJSON(termsafe.JSON(out))
 	case "markdown":
-		err = result.WriteMarkdown(out)
+		err = res.Probe.WriteMarkdown(out)
 	default:
-		err = safeProbe(result, scores).WriteText(out)
+		err = safeProbe(res.Probe, res.Scores).WriteText(out)
 	}
 	if err == nil {
 		err = out.err
 	}
 	if err != nil {
-		fmt.Fprintf(io.err, "toolscope probe: writing the report: %s\n", oneLine(err))
+		fmt.Fprintf(o.io.err, "toolscope probe: writing the report: %s\n", oneLine(err))
 		return 2
 	}
-	if recordErr != nil {
-		return fail(recordErr)
+	if res.RecordErr != nil {
+		return o.fail(res.RecordErr)
 	}
-	if fixFailed {
+	if res.FixFailed {
 		return 2
 	}
 	return 0
+}
+
+// fail says err on stderr; the command ends with 2.
+func (o *probeOptions) fail(err error) int {
+	fmt.Fprintf(o.io.err, "toolscope probe: %s\n", oneLine(err))
+	return 2
 }
 
 // probeFiles are the files a probe reads and writes.
@@ -420,15 +455,7 @@ func probeWrites(f probeFiles, io stdio) int {
 // probeTools is the catalog as the judge reads it, as a request's "tools"
 // carries it, and its names.
 func probeTools(cat *catalog.Catalog) ([]judge.Tool, []json.RawMessage, []string) {
-	tools := make([]judge.Tool, len(cat.Tools))
-	defs := make([]json.RawMessage, len(cat.Tools))
-	names := make([]string, len(cat.Tools))
-	for i, t := range cat.Tools {
-		tools[i] = judge.FromCatalog(t)
-		defs[i] = json.RawMessage(tokens.Definition(t))
-		names[i] = t.Name
-	}
-	return tools, defs, names
+	return probe.Tools(cat)
 }
 
 // probeRankLimit is how many pairs the probe's offline check keeps with
@@ -501,19 +528,6 @@ func safeProbe(p judge.Probe, scores *judge.OfflineScores) judge.Probe {
 		}
 	}
 	return safe
-}
-
-// repeated is every case sent n times, numbered 1..n: all of the first
-// sending, then all of the second, and so on.
-func repeated(cases []judge.ProbeCase, n int) []judge.ProbeCase {
-	out := make([]judge.ProbeCase, 0, len(cases)*n)
-	for r := 1; r <= n; r++ {
-		for _, c := range cases {
-			c.Repeat = r
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // confirm asks on a terminal whether to go on; off a terminal the answer

@@ -25,42 +25,63 @@ Exit codes: 0 compared, 2 usage or input error, or records refused.`
 )
 
 func runProbeDiff(args []string, io stdio) int {
-	fs := newFlagSet("probe diff")
-	format := fs.String("format", "text", "output `FORMAT`: "+strings.Join(probeFormats, ", "))
-	positional, code, ok := parseCommand(fs, probeDiffUsage, probeDiffHelp, args, io)
+	o, code, ok := newProbeDiffOptions(args, io)
 	if !ok {
 		return code
 	}
+	return o.run()
+}
+
+// probeDiffOptions are probe diff's command line: the two records and
+// the report's format.
+type probeDiffOptions struct {
+	io       stdio
+	format   string
+	old, new string
+}
+
+// newProbeDiffOptions parses probe diff's command line. When ok is false
+// the command ends with code (help printed, or one line on stderr).
+func newProbeDiffOptions(args []string, io stdio) (*probeDiffOptions, int, bool) {
+	o := &probeDiffOptions{io: io}
+	fs := newFlagSet("probe diff")
+	fs.StringVar(&o.format, "format", "text", "output `FORMAT`: "+strings.Join(probeFormats, ", "))
+	positional, code, ok := parseCommand(fs, probeDiffUsage, probeDiffHelp, args, io)
+	if !ok {
+		return nil, code, false
+	}
 	switch {
 	case len(positional) != 2:
-		return usageError(io, "probe diff", fmt.Sprintf("want OLD NEW, two probe records; got %d arguments", len(positional)))
-	case !slices.Contains(probeFormats, *format):
-		return usageError(io, "probe diff", fmt.Sprintf("--format %q is not one of %s", *format, strings.Join(probeFormats, ", ")))
+		return nil, usageError(io, "probe diff", fmt.Sprintf("want OLD NEW, two probe records; got %d arguments", len(positional))), false
+	case !slices.Contains(probeFormats, o.format):
+		return nil, usageError(io, "probe diff", fmt.Sprintf("--format %q is not one of %s", o.format, strings.Join(probeFormats, ", "))), false
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(io.err, "toolscope probe diff: %s\n", termsafe.Line(oneLine(err)))
-		return 2
-	}
+	o.old, o.new = positional[0], positional[1]
+	return o, 0, true
+}
+
+// run reads both records, compares them and writes the report.
+func (o *probeDiffOptions) run() int {
 	var recs [2]*judge.ProbeRecord
-	for i, path := range positional {
+	for i, path := range []string{o.old, o.new} {
 		r, err := judge.ReadProbeFile(path)
 		if err != nil {
-			return fail(err)
+			return o.fail(err)
 		}
 		if r == nil {
-			return fail(fmt.Errorf("%s: no such file", path))
+			return o.fail(fmt.Errorf("%s: no such file", path))
 		}
 		if err := r.CheckRepeats(); err != nil {
-			return fail(fmt.Errorf("%s cannot be compared: %w", path, err))
+			return o.fail(fmt.Errorf("%s cannot be compared: %w", path, err))
 		}
 		recs[i] = r
 	}
 	d, err := judge.DiffProbes(recs[0], recs[1])
 	if err != nil {
-		return fail(fmt.Errorf("%s and %s cannot be compared: %w", positional[0], positional[1], err))
+		return o.fail(fmt.Errorf("%s and %s cannot be compared: %w", o.old, o.new, err))
 	}
-	out := &stickyWriter{w: io.out}
-	switch *format {
+	out := &stickyWriter{w: o.io.out}
+	switch o.format {
 	case "json":
 		err = d.WriteJSON(termsafe.JSON(out))
 	case "markdown":
@@ -72,9 +93,15 @@ func runProbeDiff(args []string, io stdio) int {
 		err = out.err
 	}
 	if err != nil {
-		return fail(fmt.Errorf("writing the report: %w", err))
+		return o.fail(fmt.Errorf("writing the report: %w", err))
 	}
 	return 0
+}
+
+// fail says err on stderr; the command ends with 2.
+func (o *probeDiffOptions) fail(err error) int {
+	fmt.Fprintf(o.io.err, "toolscope probe diff: %s\n", termsafe.Line(oneLine(err)))
+	return 2
 }
 
 // safeDiff spells out the control characters in what the records say.

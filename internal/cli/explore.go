@@ -123,10 +123,10 @@ type exploreCommand struct {
 // printed, or one line on stderr).
 func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	fs := newFlagSet("toolscope")
-	f := newCatalogFlags(fs, nil)
-	cfgFlags := addConfigFlags(fs)
-	jf := addExplorerJudgeFlags(fs)
-	jf.noCache = &f.noCache
+	x := &exploreCommand{flags: newCatalogFlags(fs, nil)}
+	x.cfg = addConfigFlags(fs)
+	x.judge = addExplorerJudgeFlags(fs)
+	x.judge.noCache = &x.flags.noCache
 	probeFile := fs.String("probe-file", "", "the probe record `FILE` (toolscope probe --record) whose measured rates the Pairs pane shows beside the risk (default: "+judge.ProbeFileName+" beside toolscope.yaml, else in the catalog's directory)")
 	// parseCommand would name a subcommand in its messages; the bare
 	// command has none.
@@ -138,78 +138,107 @@ func parseExplore(args []string, io stdio) (*exploreCommand, int, bool) {
 	if err != nil {
 		return nil, exploreUsageError(io, oneLine(err)), false
 	}
-	// No CATALOG is the demo.
-	arg, rest, _ := f.live.catalogArgs(positional)
-	var merge []string
-	if len(rest) > 0 || f.live.config == "" && isFolderOrGlob(arg) {
-		// Several catalogs (a folder, a glob) are one merged catalog, as
-		// a host given all of them sees them (lint --merge).
-		if f.live.config != "" {
-			return nil, exploreUsageError(io, fmt.Sprintf("--mcp-config replaces CATALOG; drop %s or the flag", strings.Join(positional, " "))), false
+	if code, ok := x.resolve(positional, io); !ok {
+		return nil, code, false
+	}
+	cfg, code, ok := x.configure(fs, io)
+	if !ok {
+		return nil, code, false
+	}
+	if !x.readProbe(*probeFile, cfg, io) {
+		return nil, 2, false
+	}
+	return x, 0, true
+}
+
+// resolve sets what the positional arguments name: no CATALOG is the
+// demo; several (a folder, a glob) are one merged catalog, as a host
+// given all of them sees them (lint --merge).
+func (x *exploreCommand) resolve(positional []string, io stdio) (int, bool) {
+	l := x.flags.live
+	arg, rest, _ := l.catalogArgs(positional)
+	if len(rest) > 0 || l.config == "" && isFolderOrGlob(arg) {
+		if l.config != "" {
+			return exploreUsageError(io, fmt.Sprintf("--mcp-config replaces CATALOG; drop %s or the flag", strings.Join(positional, " "))), false
 		}
 		if slices.Contains(positional, "-") {
-			return nil, exploreUsageError(io, "stdin (-) is one catalog: give the catalogs to merge as files"), false
+			return exploreUsageError(io, "stdin (-) is one catalog: give the catalogs to merge as files"), false
 		}
 		targets, err := expandCatalogs(positional)
 		if err != nil {
 			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
-			return nil, 2, false
+			return 2, false
 		}
 		arg = targets[0].arg
 		if len(targets) > 1 {
 			arg = ""
 			for _, t := range targets {
-				merge = append(merge, t.arg)
+				x.merge = append(x.merge, t.arg)
 			}
 		}
 	}
-	kind := resolveSource(arg, f)
-	if merge != nil {
-		kind = sourceMerged
+	x.arg, x.kind = arg, resolveSource(arg, x.flags)
+	if x.merge != nil {
+		x.kind = sourceMerged
 	}
-	if kind == sourceDemo && cfgFlags.path == "" {
+	return 0, true
+}
+
+// configure reads the project config into the flags, checks them and
+// opens the judge's files.
+func (x *exploreCommand) configure(fs *flag.FlagSet, io stdio) (*config.Config, int, bool) {
+	if x.kind == sourceDemo && x.cfg.path == "" {
 		// The demo is no project's catalog: only --config steers it.
-		cfgFlags.none = true
+		x.cfg.none = true
 	}
-	cfg, err := cfgFlags.load(arg)
+	cfg, err := x.cfg.load(x.arg)
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return nil, 2, false
 	}
 	if cfg != nil {
-		f.useConfig(cfg, fs)
+		x.flags.useConfig(cfg, fs)
 	}
-	if err := f.check(); err != nil {
+	if err := x.flags.check(); err != nil {
 		return nil, exploreUsageError(io, err.Error()), false
 	}
-	if err := jf.check(); err != nil {
+	if err := x.judge.check(); err != nil {
 		return nil, exploreUsageError(io, err.Error()), false
 	}
-	if err := jf.open(); err != nil {
+	if err := x.judge.open(); err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return nil, 2, false
 	}
-	var probe *judge.ProbeRecord
-	if kind != sourceDemo || *probeFile != "" {
-		cfgPath := ""
-		if cfg != nil {
-			cfgPath = cfg.Path
-		}
-		path := projectFile(*probeFile, judge.ProbeFileName, cfgPath, arg)
-		read := judge.ReadFoundProbeFile
-		if *probeFile != "" {
-			read = judge.ReadProbeFile
-		}
-		if probe, err = read(path); err != nil {
-			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
-			return nil, 2, false
-		}
-		if probe == nil && *probeFile != "" {
-			fmt.Fprintf(io.err, "toolscope: --probe-file %s: no such file\n", termsafe.Line(path))
-			return nil, 2, false
-		}
+	return cfg, 0, true
+}
+
+// readProbe reads the probe record the Pairs pane shows: --probe-file
+// (which must exist), else the one found beside the config or the
+// catalog; none for the demo unless named. False when it cannot be read,
+// the line said.
+func (x *exploreCommand) readProbe(probeFile string, cfg *config.Config, io stdio) bool {
+	if x.kind == sourceDemo && probeFile == "" {
+		return true
 	}
-	return &exploreCommand{arg: arg, merge: merge, kind: kind, flags: f, cfg: cfgFlags, judge: jf, probe: probe}, 0, true
+	cfgPath := ""
+	if cfg != nil {
+		cfgPath = cfg.Path
+	}
+	path := projectFile(probeFile, judge.ProbeFileName, cfgPath, x.arg)
+	read := judge.ReadFoundProbeFile
+	if probeFile != "" {
+		read = judge.ReadProbeFile
+	}
+	var err error
+	if x.probe, err = read(path); err != nil {
+		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
+		return false
+	}
+	if x.probe == nil && probeFile != "" {
+		fmt.Fprintf(io.err, "toolscope: --probe-file %s: no such file\n", termsafe.Line(path))
+		return false
+	}
+	return true
 }
 
 // options are the explorer's options for the command (cat is nil for a
