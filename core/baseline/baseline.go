@@ -506,40 +506,76 @@ func jsonError(data []byte, dec *json.Decoder, err error) error {
 // (Similarity.Truncated) cannot be matched and count as new.
 func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict bool) {
 	f = f.renamed(cat)
-	failing := func(s lint.Severity) bool { return s == lint.SeverityError || strict }
 	sum := &lint.BaselineSummary{File: file, AbsentFindings: []lint.Finding{}, AbsentPairs: []similarity.PairFinding{}}
 	known := map[string][]Finding{}
 	for _, x := range f.Findings {
 		known[x.key()] = append(known[x.key()], x)
 	}
-	// What a project config accepted is matched too, so its results carry
-	// a state (SARIF wants one on every result once any has one) and its
-	// baseline entries are not reported absent; it counts nowhere.
+	matches := findingMatches(r)
+	matchFindings(matches, known)
+	countFindings(sum, matches, strict)
+	tools := toolIndexOf(cat)
+	for _, x := range f.Findings {
+		k := x.key()
+		if len(known[k]) == 0 {
+			continue
+		}
+		x := known[k][0]
+		known[k] = known[k][1:]
+		sum.AbsentFindings = append(sum.AbsentFindings, lint.Finding{Rule: x.Rule, Tool: x.Tool, Param: x.Param,
+			Severity: x.Severity, Message: x.Message, ToolIndex: tools.of(x.Tool), BaselineState: similarity.BaselineAbsent})
+	}
+	unmatched := matchPairs(r, f.Pairs, sum)
+	for _, p := range f.Pairs {
+		if _, ok := unmatched[lint.PairKey(p.A, p.B)]; !ok {
+			continue
+		}
+		i, j := tools.of(p.A), tools.of(p.B)
+		sum.AbsentPairs = append(sum.AbsentPairs, similarity.PairFinding{Kind: p.Kind,
+			Pair: similarity.Pair{A: p.A, B: p.B, I: i, J: j}, BaselineState: similarity.BaselineAbsent})
+	}
+	sum.Absent = len(sum.AbsentFindings) + len(sum.AbsentPairs)
+	r.Baseline = sum
+	r.OK = sum.NewFailing == 0
+}
+
+// findingMatch is a finding of the run and the baseline entry it took.
+type findingMatch struct {
+	x     *lint.Finding
+	count bool // false for a finding the config accepted: it counts nowhere
+	was   *Finding
+}
+
+// findingMatches is the run's findings to match. What a project config
+// accepted is matched too, so its results carry a state (SARIF wants one
+// on every result once any has one) and its baseline entries are not
+// reported absent; it counts nowhere.
+func findingMatches(r *lint.Report) []findingMatch {
 	var suppressed []lint.Finding
 	if r.Suppressed != nil {
 		suppressed = r.Suppressed.Findings
 	}
-	type result struct {
-		x     *lint.Finding
-		count bool
-		was   *Finding
-	}
-	var results []result
+	var matches []findingMatch
 	for _, list := range []struct {
 		findings []lint.Finding
 		count    bool
 	}{{r.Structural, true}, {suppressed, false}} {
 		for i := range list.findings {
-			results = append(results, result{x: &list.findings[i], count: list.count})
+			matches = append(matches, findingMatch{x: &list.findings[i], count: list.count})
 		}
 	}
-	// A result takes the baseline entry of its key alike in severity and
-	// message first, and only then another of its key: repeats of a key (an
-	// enum's members flagged one by one on one parameter) each find their
-	// own entry whatever order the catalog lists them in.
+	return matches
+}
+
+// matchFindings sets each finding's state, taking its baseline entry out
+// of known. A result takes the entry of its key alike in severity and
+// message first, and only then another of its key: repeats of a key (an
+// enum's members flagged one by one on one parameter) each find their
+// own entry whatever order the catalog lists them in.
+func matchFindings(matches []findingMatch, known map[string][]Finding) {
 	for pass := range 2 {
-		for i := range results {
-			res := &results[i]
+		for i := range matches {
+			res := &matches[i]
 			if res.x.BaselineState != "" && pass == 1 {
 				continue
 			}
@@ -566,7 +602,13 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 			known[k] = slices.Delete(was, j, j+1)
 		}
 	}
-	for _, res := range results {
+}
+
+// countFindings counts the matched findings by state; a failing one is
+// new when it is new or was below failing in the baseline.
+func countFindings(sum *lint.BaselineSummary, matches []findingMatch, strict bool) {
+	failing := func(s lint.Severity) bool { return s == lint.SeverityError || strict }
+	for _, res := range matches {
 		x := res.x
 		if !res.count {
 			continue
@@ -586,30 +628,15 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 			}
 		}
 	}
-	index := map[string]int{}
-	for _, t := range cat.Tools {
-		if _, ok := index[t.Name]; !ok {
-			index[t.Name] = t.Index
-		}
-	}
-	toolIndex := func(name string) int {
-		if i, ok := index[name]; ok {
-			return i
-		}
-		return -1
-	}
-	for _, x := range f.Findings {
-		k := x.key()
-		if len(known[k]) == 0 {
-			continue
-		}
-		x := known[k][0]
-		known[k] = known[k][1:]
-		sum.AbsentFindings = append(sum.AbsentFindings, lint.Finding{Rule: x.Rule, Tool: x.Tool, Param: x.Param,
-			Severity: x.Severity, Message: x.Message, ToolIndex: toolIndex(x.Tool), BaselineState: similarity.BaselineAbsent})
-	}
+}
+
+// matchPairs sets each flagged pair's state and counts it (an accepted
+// pair is matched but counts nowhere), and counts the confusable pairs
+// the verdict lists left out as new failing. It returns the baseline's
+// pairs the run did not flag, by key.
+func matchPairs(r *lint.Report, baseline []Pair, sum *lint.BaselineSummary) map[string]Pair {
 	pairs := map[string]Pair{}
-	for _, p := range f.Pairs {
+	for _, p := range baseline {
 		pairs[lint.PairKey(p.A, p.B)] = p
 	}
 	sim := &r.Similarity
@@ -634,19 +661,8 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 				p.BaselineState = similarity.BaselineUpdated
 			}
 			delete(pairs, k)
-			if !list.count {
-				continue
-			}
-			switch p.BaselineState {
-			case similarity.BaselineNew:
-				sum.New++
-			case similarity.BaselineUnchanged:
-				sum.Unchanged++
-			default:
-				sum.Updated++
-			}
-			if (p.Kind == similarity.Confusable || r.Review && p.Kind == similarity.Watch) && p.BaselineState != similarity.BaselineUnchanged {
-				sum.NewFailing++
+			if list.count {
+				countPair(sum, p, r.Review)
 			}
 		}
 	}
@@ -656,15 +672,43 @@ func (f *File) Apply(r *lint.Report, cat *catalog.Catalog, file string, strict b
 	if r.Review && sim.WatchCount > len(sim.Watch) {
 		sum.NewFailing += sim.WatchCount - len(sim.Watch)
 	}
-	for _, p := range f.Pairs {
-		if _, ok := pairs[lint.PairKey(p.A, p.B)]; !ok {
-			continue
-		}
-		i, j := toolIndex(p.A), toolIndex(p.B)
-		sum.AbsentPairs = append(sum.AbsentPairs, similarity.PairFinding{Kind: p.Kind,
-			Pair: similarity.Pair{A: p.A, B: p.B, I: i, J: j}, BaselineState: similarity.BaselineAbsent})
+	return pairs
+}
+
+// countPair counts a matched pair by state; a pair that fails the gate
+// (a watch pair only in a review run) is new failing unless unchanged.
+func countPair(sum *lint.BaselineSummary, p *similarity.PairFinding, review bool) {
+	switch p.BaselineState {
+	case similarity.BaselineNew:
+		sum.New++
+	case similarity.BaselineUnchanged:
+		sum.Unchanged++
+	default:
+		sum.Updated++
 	}
-	sum.Absent = len(sum.AbsentFindings) + len(sum.AbsentPairs)
-	r.Baseline = sum
-	r.OK = sum.NewFailing == 0
+	if (p.Kind == similarity.Confusable || review && p.Kind == similarity.Watch) && p.BaselineState != similarity.BaselineUnchanged {
+		sum.NewFailing++
+	}
+}
+
+// toolIndex is the index of each name's first tool, to place an absent
+// entry on its tool when the catalog still has it.
+type toolIndex map[string]int
+
+func toolIndexOf(cat *catalog.Catalog) toolIndex {
+	index := toolIndex{}
+	for _, t := range cat.Tools {
+		if _, ok := index[t.Name]; !ok {
+			index[t.Name] = t.Index
+		}
+	}
+	return index
+}
+
+// of is the name's tool index, -1 when the catalog has no such tool.
+func (t toolIndex) of(name string) int {
+	if i, ok := t[name]; ok {
+		return i
+	}
+	return -1
 }

@@ -26,14 +26,7 @@ func keepLayout(orig, out []byte) []byte {
 		return out
 	}
 	if commentsOnly(orig) {
-		head := bytes.TrimRight(orig, "\n")
-		candidate := append(append(head, '\n', '\n'), out...)
-		// The library drops such comments, so only the values compare.
-		var a, b any
-		if yaml.Unmarshal(candidate, &a) != nil || yaml.Unmarshal(out, &b) != nil || !reflect.DeepEqual(a, b) {
-			return out
-		}
-		return candidate
+		return keepComments(orig, out)
 	}
 	olines := strings.Split(strings.TrimSuffix(string(orig), "\n"), "\n")
 	nlines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
@@ -58,27 +51,10 @@ func keepLayout(orig, out []byte) []byte {
 			blanks++
 			continue
 		}
-		match := -1
-		for j := next; j < len(olines) && j < next+layoutWindow && key != ""; j++ {
-			if okeys[j] == key {
-				match = j
-				break
-			}
-		}
+		match := nextMatch(okeys, next, key)
 		ind := indent(line)
 		if match < 0 {
-			shift := 0
-			for i := ind; i >= 0; i-- {
-				if s, ok := shifts[i]; ok {
-					shift = s
-					break
-				}
-			}
-			if shift > 0 {
-				line = strings.Repeat(" ", shift) + line
-			} else if shift < 0 {
-				line = line[min(-shift, ind):]
-			}
+			line = shiftNew(line, ind, shifts)
 			b.WriteString(strings.Repeat("\n", blanks) + line + "\n")
 			blanks = 0
 			continue
@@ -101,6 +77,48 @@ func keepLayout(orig, out []byte) []byte {
 	}
 	b.WriteString(strings.Repeat("\n", blanks))
 	return sameOr([]byte(b.String()), out)
+}
+
+// keepComments puts orig, a file of comments alone, above out's first
+// entry. The library drops such comments, so only the values compare.
+func keepComments(orig, out []byte) []byte {
+	head := bytes.TrimRight(orig, "\n")
+	candidate := append(append(head, '\n', '\n'), out...)
+	var a, b any
+	if yaml.Unmarshal(candidate, &a) != nil || yaml.Unmarshal(out, &b) != nil || !reflect.DeepEqual(a, b) {
+		return out
+	}
+	return candidate
+}
+
+// nextMatch is the first line of orig from next on, within layoutWindow,
+// with key as its key (okeys holds each line's); -1 when none has.
+func nextMatch(okeys []string, next int, key string) int {
+	for j := next; j < len(okeys) && j < next+layoutWindow && key != ""; j++ {
+		if okeys[j] == key {
+			return j
+		}
+	}
+	return -1
+}
+
+// shiftNew indents a line only the rendering has (indented ind) as the
+// kept line above it at its level, or the nearest level out, was moved
+// (shifts, by rendered indentation).
+func shiftNew(line string, ind int, shifts map[int]int) string {
+	shift := 0
+	for i := ind; i >= 0; i-- {
+		if s, ok := shifts[i]; ok {
+			shift = s
+			break
+		}
+	}
+	if shift > 0 {
+		return strings.Repeat(" ", shift) + line
+	} else if shift < 0 {
+		return line[min(-shift, ind):]
+	}
+	return line
 }
 
 // sameOr is candidate when it reads back as the same document as out

@@ -545,20 +545,44 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 		return
 	}
 	if path != "" {
-		od, _ := old.Get("description").Str()
-		nd, _ := new.Get("description").Str()
-		if od != nd {
-			r.add(Change{Kind: ParamDescriptionChanged, Tool: tool, Param: path, Old: od, New: nd,
-				Message: textChanged("parameter description changed: what a model reads of it is different", od, nd)})
-		}
+		r.paramDescription(tool, path, old, new)
 	}
 	r.types(tool, path, where, old, new, change)
 	r.enums(where, old, new, change)
+	constChange(where, old, new, change)
+	patternChange(where, old, new, change)
+	boundChanges(where, old, new, change)
+	r.additionalProperties(tool, path, where, old, new, change)
+	r.composition(tool, path, old, new, change)
+	r.keywords(where, old, new, change)
+	r.properties(tool, path, old, new, change)
+	r.items(tool, path, where, old, new, change)
+}
+
+// paramDescription reports a parameter's description changed: what a
+// model reads of it.
+func (r *Report) paramDescription(tool, path string, old, new *jsonv.Value) {
+	od, _ := old.Get("description").Str()
+	nd, _ := new.Get("description").Str()
+	if od != nd {
+		r.add(Change{Kind: ParamDescriptionChanged, Tool: tool, Param: path, Old: od, New: nd,
+			Message: textChanged("parameter description changed: what a model reads of it is different", od, nd)})
+	}
+}
+
+// constChange compares the value a node is fixed to: a new or other
+// value breaks callers, none any more does not.
+func constChange(where string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
 	if oc, nc := old.Get("const"), new.Get("const"); nc != nil && !same(oc, nc) {
 		change(ConstChanged, true, "%s must now be %s", where, nc.JSON())
 	} else if oc != nil && nc == nil {
 		change(ConstRemoved, false, "%s is no longer fixed to %s", where, oc.JSON())
 	}
+}
+
+// patternChange compares a node's pattern: one added or changed may
+// refuse what callers send.
+func patternChange(where string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
 	op, _ := old.Get("pattern").Str()
 	np, _ := new.Get("pattern").Str()
 	switch {
@@ -569,6 +593,11 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 	case op != np:
 		change(PatternChanged, true, "%s pattern changed from /%s/ to /%s/", where, op, np)
 	}
+}
+
+// boundChanges compares a node's numeric bounds: one added or tightened
+// narrows what it takes (breaking), one removed or loosened widens it.
+func boundChanges(where string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
 	for _, b := range []struct {
 		key   string
 		lower bool // a lower bound: raising it narrows
@@ -591,6 +620,12 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 			}
 		}
 	}
+}
+
+// additionalProperties compares what a node does with keys it does not
+// declare: refused, accepted, or checked against a schema (compared as a
+// parameter named "*").
+func (r *Report) additionalProperties(tool, path, where string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
 	oa, na := old.Get("additionalProperties"), new.Get("additionalProperties")
 	refuses := func(v *jsonv.Value) bool { return v != nil && v.Kind == jsonv.Bool && !v.Bool }
 	isSchema := func(v *jsonv.Value) bool { return v != nil && v.Kind == jsonv.Object }
@@ -606,9 +641,11 @@ func (r *Report) schema(tool, path string, old, new *jsonv.Value) {
 	case isSchema(oa):
 		change(ExtraKeysAllowed, false, "%s no longer checks keys it does not declare against a schema", where)
 	}
-	r.composition(tool, path, old, new, change)
-	r.keywords(where, old, new, change)
-	r.properties(tool, path, old, new, change)
+}
+
+// items compares an array node's items, as a parameter path+"[]" when
+// both constrain them.
+func (r *Report) items(tool, path, where string, old, new *jsonv.Value, change func(Kind, bool, string, ...any)) {
 	if oi, ni := old.Get("items"), new.Get("items"); oi != nil && ni != nil {
 		r.schema(tool, path+"[]", oi, ni)
 	} else if oi == nil && ni != nil {

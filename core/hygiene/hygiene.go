@@ -88,37 +88,75 @@ func Check(name string, data []byte, mode fs.FileMode) ([]Finding, error) {
 	return out, nil
 }
 
+// checkServer is the findings of one server entry, in a fixed order: how
+// its command runs, its packages, plain http, then secrets written
+// inline. No message repeats a secret, whatever put it there: reports
+// reach public CI logs.
 func checkServer(name string, v *jsonv.Value) []Finding {
-	var out []Finding
-	add := func(rule string, sev Severity, field string, at *jsonv.Value, format string, args ...any) {
-		out = append(out, Finding{Rule: rule, Severity: sev, Server: name, Field: field, Message: fmt.Sprintf(format, args...), Line: at.Pos.Line, Column: at.Pos.Col})
+	s := newServerCheck(name, v)
+	flag := shellFlag(s.args)
+	s.rootOrShell(flag)
+	s.unpinnedPackage(flag)
+	s.plainHTTP()
+	s.envSecrets()
+	s.headerSecrets()
+	s.argSecrets()
+	s.urlSecrets()
+	for i := range s.out {
+		s.out[i].Message = Redact(s.out[i].Message)
 	}
-	cmdV := v.Get("command")
-	command, _ := cmdV.Str()
-	var args []string
-	var argVs []*jsonv.Value
+	return s.out
+}
+
+// serverCheck is one server entry being checked: its command line as
+// read, and the findings so far (each a warning).
+type serverCheck struct {
+	name  string
+	v     *jsonv.Value
+	cmdV  *jsonv.Value
+	base  string         // the command's program name
+	args  []string       // the arguments, "" for one not a string
+	argVs []*jsonv.Value // each argument's value, where it is in the file
+	out   []Finding
+}
+
+func newServerCheck(name string, v *jsonv.Value) *serverCheck {
+	s := &serverCheck{name: name, v: v, cmdV: v.Get("command")}
+	command, _ := s.cmdV.Str()
+	s.base = commandBase(command)
 	if a := v.Get("args"); a.Is(jsonv.Array) {
 		for _, it := range a.Items {
-			s, _ := it.Str()
-			args = append(args, s)
-			argVs = append(argVs, it)
+			str, _ := it.Str()
+			s.args = append(s.args, str)
+			s.argVs = append(s.argVs, it)
 		}
 	}
-	base := commandBase(command)
+	return s
+}
 
-	// A command run as root, or a command line handed to a shell. A shell
-	// given one program and its arguments (`cmd /c npx ...`, how Windows
-	// runs npx) is no command line.
-	flag := shellFlag(args)
+// warn adds a warning about field, at the value at.
+func (s *serverCheck) warn(rule, field string, at *jsonv.Value, format string, args ...any) {
+	s.out = append(s.out, Finding{Rule: rule, Severity: Warn, Server: s.name, Field: field, Message: fmt.Sprintf(format, args...), Line: at.Pos.Line, Column: at.Pos.Col})
+}
+
+// rootOrShell finds a command run as root, or a command line handed to a
+// shell (flag is the shell's command flag among the args, -1 for none).
+// A shell given one program and its arguments (`cmd /c npx ...`, how
+// Windows runs npx) is no command line.
+func (s *serverCheck) rootOrShell(flag int) {
+	base, args := s.base, s.args
 	switch {
 	case base == "sudo" || base == "doas":
-		add(RuleShellCommand, Warn, "command", cmdV, "the server runs through %s, as root: a server needs no more than your own rights", base)
+		s.warn(RuleShellCommand, "command", s.cmdV, "the server runs through %s, as root: a server needs no more than your own rights", base)
 	case shells[base] && flag >= 0 && flag+1 < len(args) && strings.ContainsAny(args[flag+1], " \t;|&$`<>()"):
-		add(RuleShellCommand, Warn, "command", cmdV, "the server is a command line handed to %s %s: quoting, variables and every program it names are the shell's, not the host's; name the program as command and its arguments in args", base, args[flag])
+		s.warn(RuleShellCommand, "command", s.cmdV, "the server is a command line handed to %s %s: quoting, variables and every program it names are the shell's, not the host's; name the program as command and its arguments in args", base, args[flag])
 	}
+}
 
-	// Packages fetched at start without a fixed version (through a shell's
-	// program too).
+// unpinnedPackage finds a package fetched at start without a fixed
+// version, through a shell's or sudo's program too.
+func (s *serverCheck) unpinnedPackage(flag int) {
+	base, args := s.base, s.args
 	runner, runArgs, offset := base, args, 0
 	if (shells[base] || base == "sudo") && flag+1 < len(args) {
 		if base == "sudo" {
@@ -128,56 +166,78 @@ func checkServer(name string, v *jsonv.Value) []Finding {
 	}
 	if k, pkg, kind := packageArg(runner, runArgs); k >= 0 {
 		if msg := unpinned(kind, pkg); msg != "" {
-			add(RuleUnpinned, Warn, fmt.Sprintf("args[%d]", offset+k), argVs[offset+k], "%s", msg)
+			s.warn(RuleUnpinned, fmt.Sprintf("args[%d]", offset+k), s.argVs[offset+k], "%s", msg)
 		}
 	}
+}
 
-	// Plain http to another machine.
+// plainHTTP finds plain http to another machine, in the server's URL or
+// its arguments.
+func (s *serverCheck) plainHTTP() {
 	for _, key := range []string{"url", "serverUrl"} {
-		if u := v.Get(key); u != nil {
-			if s, ok := u.Str(); ok && plainRemote(s) {
-				add(RulePlainHTTP, Warn, key, u, "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(Redact(s)), hostOf(s))
+		if u := s.v.Get(key); u != nil {
+			if str, ok := u.Str(); ok && plainRemote(str) {
+				s.warn(RulePlainHTTP, key, u, "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(Redact(str)), hostOf(str))
 			}
 		}
 	}
-	for k, s := range args {
-		if plainRemote(s) {
-			add(RulePlainHTTP, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(Redact(s)), hostOf(s))
+	for k, str := range s.args {
+		if plainRemote(str) {
+			s.warn(RulePlainHTTP, fmt.Sprintf("args[%d]", k), s.argVs[k], "%s is plain http to %s: the requests, and any token in them, cross the network unencrypted; use https://", jsonv.Quote(Redact(str)), hostOf(str))
 		}
 	}
+}
 
-	// Secrets written inline.
-	if env := v.Get("env"); env.Is(jsonv.Object) {
-		for _, m := range env.Members {
-			s, ok := m.Value.Str()
-			if !ok {
-				continue
-			}
-			if secretValue(m.Key, s) {
-				add(RuleInlineSecret, Warn, "env."+m.Key, m.Value, "%s is written inline: refer to a variable instead (%s)", m.Key, referenceHint(m.Key))
-				continue
-			}
-			// DATABASE_URL=postgres://user:pass@host/db
-			for _, u := range urlPattern.FindAllString(s, -1) {
-				if what := urlSecret(u); what != "" {
-					add(RuleInlineSecret, Warn, "env."+m.Key, m.Value, "%s: %s: refer to a variable instead (%s)", m.Key, what, referenceHint(m.Key))
-					break
-				}
+// envSecrets finds secrets written inline in the environment: as a
+// variable's value, or in a URL's credentials.
+func (s *serverCheck) envSecrets() {
+	env := s.v.Get("env")
+	if !env.Is(jsonv.Object) {
+		return
+	}
+	for _, m := range env.Members {
+		str, ok := m.Value.Str()
+		if !ok {
+			continue
+		}
+		if secretValue(m.Key, str) {
+			s.warn(RuleInlineSecret, "env."+m.Key, m.Value, "%s is written inline: refer to a variable instead (%s)", m.Key, referenceHint(m.Key))
+			continue
+		}
+		// DATABASE_URL=postgres://user:pass@host/db
+		for _, u := range urlPattern.FindAllString(str, -1) {
+			if what := urlSecret(u); what != "" {
+				s.warn(RuleInlineSecret, "env."+m.Key, m.Value, "%s: %s: refer to a variable instead (%s)", m.Key, what, referenceHint(m.Key))
+				break
 			}
 		}
 	}
-	if h := v.Get("headers"); h.Is(jsonv.Object) {
-		for _, m := range h.Members {
-			if s, ok := m.Value.Str(); ok && secretHeader(m.Key, s) {
-				add(RuleInlineSecret, Warn, "headers."+m.Key, m.Value, "the %s header's credential is written inline: refer to a variable instead (%s)", m.Key, referenceHint("TOKEN"))
-			}
+}
+
+// headerSecrets finds a header's credential written inline.
+func (s *serverCheck) headerSecrets() {
+	h := s.v.Get("headers")
+	if !h.Is(jsonv.Object) {
+		return
+	}
+	for _, m := range h.Members {
+		if str, ok := m.Value.Str(); ok && secretHeader(m.Key, str) {
+			s.warn(RuleInlineSecret, "headers."+m.Key, m.Value, "the %s header's credential is written inline: refer to a variable instead (%s)", m.Key, referenceHint("TOKEN"))
 		}
 	}
+}
+
+// argSecrets finds secrets written inline in the arguments: a header's
+// credential, a secret flag's value, a known token, a URL's credentials.
+// A secret given as two arguments (a flag, then its value) is one
+// finding, on the value.
+func (s *serverCheck) argSecrets() {
+	args := s.args
 	for k := 0; k < len(args); k++ {
 		// mcp-remote's --header "Authorization: Bearer ..." (or
 		// --header=...): the header's credential.
 		if name, at, ok := headerArg(args, k); ok {
-			add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", at), argVs[at], "the %s header given to %s is a credential written inline: refer to a variable instead (%s)", name, strings.SplitN(args[k], "=", 2)[0], referenceHint("AUTH_HEADER"))
+			s.warn(RuleInlineSecret, fmt.Sprintf("args[%d]", at), s.argVs[at], "the %s header given to %s is a credential written inline: refer to a variable instead (%s)", name, strings.SplitN(args[k], "=", 2)[0], referenceHint("AUTH_HEADER"))
 			k = at
 			continue
 		}
@@ -187,36 +247,34 @@ func checkServer(name string, v *jsonv.Value) []Finding {
 			if !strings.Contains(args[k], "=") {
 				at = k + 1
 			}
-			add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", at), argVs[at], "%s is given a secret inline: refer to a variable instead (%s)", flag, referenceHint(val))
+			s.warn(RuleInlineSecret, fmt.Sprintf("args[%d]", at), s.argVs[at], "%s is given a secret inline: refer to a variable instead (%s)", flag, referenceHint(val))
 			k = at
 			continue
 		}
 		if known := knownToken(args[k]); known != "" {
-			add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "args[%d] holds %s written inline: refer to a variable instead (%s)", k, known, referenceHint("TOKEN"))
+			s.warn(RuleInlineSecret, fmt.Sprintf("args[%d]", k), s.argVs[k], "args[%d] holds %s written inline: refer to a variable instead (%s)", k, known, referenceHint("TOKEN"))
 			continue
 		}
 		for _, u := range urlPattern.FindAllString(args[k], -1) {
 			if what := urlSecret(u); what != "" {
-				add(RuleInlineSecret, Warn, fmt.Sprintf("args[%d]", k), argVs[k], "%s: refer to a variable instead (%s)", what, referenceHint("TOKEN"))
+				s.warn(RuleInlineSecret, fmt.Sprintf("args[%d]", k), s.argVs[k], "%s: refer to a variable instead (%s)", what, referenceHint("TOKEN"))
 				break
 			}
 		}
 	}
+}
+
+// urlSecrets finds credentials written into the server's URL.
+func (s *serverCheck) urlSecrets() {
 	for _, key := range []string{"url", "serverUrl"} {
-		if u := v.Get(key); u != nil {
-			if s, ok := u.Str(); ok {
-				if what := urlSecret(s); what != "" {
-					add(RuleInlineSecret, Warn, key, u, "%s: refer to a variable instead (%s)", what, referenceHint("TOKEN"))
+		if u := s.v.Get(key); u != nil {
+			if str, ok := u.Str(); ok {
+				if what := urlSecret(str); what != "" {
+					s.warn(RuleInlineSecret, key, u, "%s: refer to a variable instead (%s)", what, referenceHint("TOKEN"))
 				}
 			}
 		}
 	}
-	// No message repeats a secret, whatever put it there: reports reach
-	// public CI logs.
-	for i := range out {
-		out[i].Message = Redact(out[i].Message)
-	}
-	return out
 }
 
 // urlSecret says what secret a URL holds written inline (its password, a

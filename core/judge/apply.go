@@ -111,45 +111,36 @@ func siblings(names []string, i, j int) []string {
 	return out
 }
 
+// ApplyOptions say where the judgments Apply writes came from, for the
+// report's Judged section.
+type ApplyOptions struct {
+	// Judge is the model asked, "" when only replaying.
+	Judge string
+	// File is the judgments file read, as it is shown.
+	File string
+	// Asked is how many pairs were sent to the judge.
+	Asked int
+	// Err is what stopped the run early, nil when nothing did.
+	Err error
+}
+
 // Apply writes the run's judgments into the report's verdicts: a pair
 // judged 2 or 3 is confusable, with the judge's reason as its hint and the
 // judge's sentences as its fixes; a pair judged 0 or 1 leaves the
 // confusable and watch lists; an unjudged pair keeps its offline verdict.
 // A pair the project config accepted stays accepted. The gate is counted
-// again, and the report gains its Judged section. judge is the model
-// asked ("" when only replaying), file the judgments file read.
-func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file string, asked int, failure error) *lint.Report {
-	index := map[string]int{}
-	for i, t := range cat.Tools {
-		if _, dup := index[t.Name]; !dup {
-			index[t.Name] = i
-		}
-	}
+// again, and the report gains its Judged section, described by o.
+func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, o ApplyOptions) *lint.Report {
 	accepted := map[[2]string]bool{}
 	if r.Suppressed != nil {
 		for _, p := range r.Suppressed.Pairs {
 			accepted[ordered(p.A, p.B)] = true
 		}
 	}
-	sim := r.Similarity
-	sim.Confusable = slices.Clone(sim.Confusable)
-	sim.Watch = slices.Clone(sim.Watch)
-	offline := func(names [2]string) (similarity.Verdict, int) {
-		for i, p := range sim.Confusable {
-			if ordered(p.A, p.B) == names {
-				return similarity.Confusable, i
-			}
-		}
-		for i, p := range sim.Watch {
-			if ordered(p.A, p.B) == names {
-				return similarity.Watch, i
-			}
-		}
-		return "", -1
-	}
-	sec := &lint.Judged{Judge: judge, File: file, Asked: asked, Pairs: []lint.JudgedPair{}, Unjudged: []lint.UnjudgedPair{}}
-	if failure != nil {
-		sec.Error = failure.Error()
+	v := newVerdicts(r.Similarity, cat)
+	sec := &lint.Judged{Judge: o.Judge, File: o.File, Asked: o.Asked, Pairs: []lint.JudgedPair{}, Unjudged: []lint.UnjudgedPair{}}
+	if o.Err != nil {
+		sec.Error = o.Err.Error()
 	}
 	for _, res := range results {
 		names := res.Pair.Names()
@@ -162,7 +153,7 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 			}
 			continue
 		}
-		kind, at := offline(names)
+		kind, at := v.offline(names)
 		if res.Judgment == nil {
 			sec.Unjudged = append(sec.Unjudged, lint.UnjudgedPair{A: names[0], B: names[1], Why: res.Why, Offline: string(kind)})
 			continue
@@ -171,67 +162,119 @@ func Apply(r *lint.Report, cat *catalog.Catalog, results []Result, judge, file s
 		if res.Status == Replayed {
 			sec.Replayed++
 		}
-		jp := lint.JudgedPair{A: j.A, B: j.B, Label: j.Label, Verdict: j.Verdict(), Reason: j.Reason,
-			By: j.By, Status: string(res.Status), Offline: string(kind)}
-		if j.Fix != nil {
-			jp.FixA, jp.FixB = j.Fix.A, j.Fix.B
+		sec.Pairs = append(sec.Pairs, judgedPair(j, res.Status, kind))
+		if pf, ok := v.take(kind, at, j); ok && j.Confusable() {
+			v.sim.Confusable = append(v.sim.Confusable, judgedFinding(pf, j))
+			v.sim.ConfusableCount++
 		}
-		sec.Pairs = append(sec.Pairs, jp)
-
-		var pf similarity.PairFinding
-		switch kind {
-		case similarity.Confusable:
-			pf = sim.Confusable[at]
-			sim.Confusable = slices.Delete(sim.Confusable, at, at+1)
-			sim.ConfusableCount = max(sim.ConfusableCount-1, 0)
-		case similarity.Watch:
-			pf = sim.Watch[at]
-			sim.Watch = slices.Delete(sim.Watch, at, at+1)
-			sim.WatchCount = max(sim.WatchCount-1, 0)
-		default:
-			ia, okA := index[j.A]
-			ib, okB := index[j.B]
-			if !okA || !okB {
-				continue
-			}
-			p := scored(sim, ia, ib)
-			if p.A == "" {
-				p.A, p.B = cat.Tools[p.I].Name, cat.Tools[p.J].Name
-			}
-			pf = similarity.PairFinding{Pair: p}
-		}
-		if !j.Confusable() {
-			continue
-		}
-		pf.Kind = similarity.Confusable
-		pf.Hint = fmt.Sprintf("%s %s (label %d): %s", JudgedHint, j.By, j.Label, j.Reason)
-		pf.Reasons = nil
-		pf.Fixes = nil
-		if j.Fix != nil {
-			for _, f := range []similarity.Fix{{Tool: j.A, Other: j.B, Sentence: j.Fix.A}, {Tool: j.B, Other: j.A, Sentence: j.Fix.B}} {
-				if f.Sentence != "" {
-					pf.Fixes = append(pf.Fixes, f)
-				}
-			}
-		}
-		// The judge's sentences are the advice; the pair clears only when
-		// both descriptions carry theirs.
-		if len(pf.Fixes) > 0 {
-			var adds []string
-			for _, f := range pf.Fixes {
-				adds = append(adds, fmt.Sprintf("add to %s %q", f.Tool, f.Sentence))
-			}
-			pf.Hint += "; " + strings.Join(adds, "; ") + "; the pair clears only when both descriptions say it"
-		}
-		sim.Confusable = append(sim.Confusable, pf)
-		sim.ConfusableCount++
 	}
 	// Best first, as the scoring lists them.
-	slices.SortStableFunc(sim.Confusable, func(a, b similarity.PairFinding) int { return cmp.Compare(b.Similarity, a.Similarity) })
+	slices.SortStableFunc(v.sim.Confusable, func(a, b similarity.PairFinding) int { return cmp.Compare(b.Similarity, a.Similarity) })
 	slices.SortStableFunc(sec.Pairs, func(a, b lint.JudgedPair) int { return b.Label - a.Label })
-	out := lint.NewReport(cat, r.Structural, sim, r.Gate)
+	out := lint.NewReport(cat, r.Structural, v.sim, r.Gate)
 	out.Suppressed, out.Baseline, out.Tokens, out.Judged = r.Suppressed, r.Baseline, r.Tokens, sec
 	return out
+}
+
+// verdicts is a copy of the report's verdict lists as the judgments
+// rewrite them.
+type verdicts struct {
+	sim   similarity.Result
+	cat   *catalog.Catalog
+	index map[string]int // each name's first tool
+}
+
+func newVerdicts(sim similarity.Result, cat *catalog.Catalog) *verdicts {
+	index := map[string]int{}
+	for i, t := range cat.Tools {
+		if _, dup := index[t.Name]; !dup {
+			index[t.Name] = i
+		}
+	}
+	sim.Confusable = slices.Clone(sim.Confusable)
+	sim.Watch = slices.Clone(sim.Watch)
+	return &verdicts{sim: sim, cat: cat, index: index}
+}
+
+// offline is the pair's verdict as the lists hold it now, and its place
+// in its list; "" and -1 when neither holds it.
+func (v *verdicts) offline(names [2]string) (similarity.Verdict, int) {
+	for i, p := range v.sim.Confusable {
+		if ordered(p.A, p.B) == names {
+			return similarity.Confusable, i
+		}
+	}
+	for i, p := range v.sim.Watch {
+		if ordered(p.A, p.B) == names {
+			return similarity.Watch, i
+		}
+	}
+	return "", -1
+}
+
+// take takes the judged pair out of the list of its offline verdict (at
+// its place at), for the judgment to decide; a pair on neither list is
+// found with its scores. False when a tool j names is not in the catalog.
+func (v *verdicts) take(kind similarity.Verdict, at int, j *Judgment) (similarity.PairFinding, bool) {
+	var pf similarity.PairFinding
+	switch kind {
+	case similarity.Confusable:
+		pf = v.sim.Confusable[at]
+		v.sim.Confusable = slices.Delete(v.sim.Confusable, at, at+1)
+		v.sim.ConfusableCount = max(v.sim.ConfusableCount-1, 0)
+	case similarity.Watch:
+		pf = v.sim.Watch[at]
+		v.sim.Watch = slices.Delete(v.sim.Watch, at, at+1)
+		v.sim.WatchCount = max(v.sim.WatchCount-1, 0)
+	default:
+		ia, okA := v.index[j.A]
+		ib, okB := v.index[j.B]
+		if !okA || !okB {
+			return pf, false
+		}
+		p := scored(v.sim, ia, ib)
+		if p.A == "" {
+			p.A, p.B = v.cat.Tools[p.I].Name, v.cat.Tools[p.J].Name
+		}
+		pf = similarity.PairFinding{Pair: p}
+	}
+	return pf, true
+}
+
+// judgedPair is a judgment as the Judged section lists it.
+func judgedPair(j *Judgment, status Status, offline similarity.Verdict) lint.JudgedPair {
+	jp := lint.JudgedPair{A: j.A, B: j.B, Label: j.Label, Verdict: j.Verdict(), Reason: j.Reason,
+		By: j.By, Status: string(status), Offline: string(offline)}
+	if j.Fix != nil {
+		jp.FixA, jp.FixB = j.Fix.A, j.Fix.B
+	}
+	return jp
+}
+
+// judgedFinding is pf made confusable by j: the judge's reason is the
+// hint and its sentences the fixes, in place of the scoring's.
+func judgedFinding(pf similarity.PairFinding, j *Judgment) similarity.PairFinding {
+	pf.Kind = similarity.Confusable
+	pf.Hint = fmt.Sprintf("%s %s (label %d): %s", JudgedHint, j.By, j.Label, j.Reason)
+	pf.Reasons = nil
+	pf.Fixes = nil
+	if j.Fix != nil {
+		for _, f := range []similarity.Fix{{Tool: j.A, Other: j.B, Sentence: j.Fix.A}, {Tool: j.B, Other: j.A, Sentence: j.Fix.B}} {
+			if f.Sentence != "" {
+				pf.Fixes = append(pf.Fixes, f)
+			}
+		}
+	}
+	// The judge's sentences are the advice; the pair clears only when
+	// both descriptions carry theirs.
+	if len(pf.Fixes) > 0 {
+		var adds []string
+		for _, f := range pf.Fixes {
+			adds = append(adds, fmt.Sprintf("add to %s %q", f.Tool, f.Sentence))
+		}
+		pf.Hint += "; " + strings.Join(adds, "; ") + "; the pair clears only when both descriptions say it"
+	}
+	return pf
 }
 
 // JudgedHint starts the hint of a pair a judgment made confusable.

@@ -50,7 +50,7 @@ func TestApplyOverridesTheOfflineVerdicts(t *testing.T) {
 	}
 	weather := result("get_weather", "get_forecast", 3, Asked)
 	twins := result("search_logs", "search_log_lines", 0, Replayed)
-	out := Apply(r, cat, []Result{weather, twins}, "openai:m", "", 1, nil)
+	out := Apply(r, cat, []Result{weather, twins}, ApplyOptions{Judge: "openai:m", Asked: 1})
 	if len(out.Similarity.Confusable) != 1 || out.OK {
 		t.Fatalf("confusable %v, ok %v", out.Similarity.Confusable, out.OK)
 	}
@@ -67,12 +67,12 @@ func TestApplyOverridesTheOfflineVerdicts(t *testing.T) {
 		t.Fatalf("cleared %+v", cleared)
 	}
 	// Clearing the only confusable pair passes the gate.
-	out = Apply(r, cat, []Result{twins}, "", "", 0, nil)
+	out = Apply(r, cat, []Result{twins}, ApplyOptions{})
 	if !out.OK || len(out.Similarity.Confusable) != 0 {
 		t.Fatalf("after clearing: ok %v, %v", out.OK, out.Similarity.Confusable)
 	}
 	// An unjudged pair keeps its verdict and is listed.
-	out = Apply(r, cat, []Result{{Pair: twins.Pair, Status: Unjudged, Why: WhyStale}}, "", "", 0, nil)
+	out = Apply(r, cat, []Result{{Pair: twins.Pair, Status: Unjudged, Why: WhyStale}}, ApplyOptions{})
 	if out.OK || len(out.Judged.Unjudged) != 1 || out.Judged.Unjudged[0].Offline != "confusable" {
 		t.Fatalf("unjudged: ok %v %+v", out.OK, out.Judged)
 	}

@@ -93,7 +93,7 @@ func TestOracleJudgeOnTheDevelopmentCatalogs(t *testing.T) {
 			if per := float64(out.Requests) / float64(len(cat.Tools)); per > DefaultPerTool {
 				t.Errorf("%s: %.2f pairs asked per tool; at most %.1f", name, per, DefaultPerTool)
 			}
-			r = Apply(r, cat, out.Results, m.ID(), "", out.Requests, nil)
+			r = Apply(r, cat, out.Results, ApplyOptions{Judge: m.ID(), Asked: out.Requests})
 			got := map[string]bool{}
 			for _, p := range r.Similarity.Confusable {
 				got[name+"|"+min(p.A, p.B)+"|"+max(p.A, p.B)] = true

@@ -194,41 +194,82 @@ func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
 		return nil, err
 	}
 	r := &ProbeRecord{}
-	v := root.Get("probe")
-	if n, ok := v.Int(); !ok || n != probeRecordVersion {
-		return nil, atPos(posOf(root, v), `"probe" must be %d (the record's version); this toolscope reads no other`, probeRecordVersion)
-	}
-	if r.Model, err = text(root, "model"); err != nil {
+	if err := r.parseHeader(root); err != nil {
 		return nil, err
 	}
-	date, err := text(root, "date")
+	if err := r.parseSending(root); err != nil {
+		return nil, err
+	}
+	known, err := r.parseTools(root)
 	if err != nil {
 		return nil, err
 	}
-	if r.Date, err = time.Parse(time.RFC3339, date); err != nil {
-		return nil, atPos(root.Get("date").Pos, `"date" %s is not an RFC 3339 time (2026-03-10T12:00:00Z)`, jsonv.Quote(clip(date, 40)))
+	cases, err := list(root, "cases")
+	if err != nil {
+		return nil, err
 	}
+	for i, cv := range cases {
+		c, err := parseProbeCase(cv, fmt.Sprintf("cases[%d]", i), known)
+		if err != nil {
+			return nil, err
+		}
+		r.Cases = append(r.Cases, c)
+	}
+	r.index()
+	return r, nil
+}
+
+// parseHeader reads the record's version, which must be the one this
+// toolscope writes, its model and its date.
+func (r *ProbeRecord) parseHeader(root *jsonv.Value) error {
+	v := root.Get("probe")
+	if n, ok := v.Int(); !ok || n != probeRecordVersion {
+		return atPos(posOf(root, v), `"probe" must be %d (the record's version); this toolscope reads no other`, probeRecordVersion)
+	}
+	var err error
+	if r.Model, err = text(root, "model"); err != nil {
+		return err
+	}
+	date, err := text(root, "date")
+	if err != nil {
+		return err
+	}
+	if r.Date, err = time.Parse(time.RFC3339, date); err != nil {
+		return atPos(root.Get("date").Pos, `"date" %s is not an RFC 3339 time (2026-03-10T12:00:00Z)`, jsonv.Quote(clip(date, 40)))
+	}
+	return nil
+}
+
+// parseSending reads how the requests were sent: the tool choice, the
+// repeats and the seed, each optional (an older record has none).
+func (r *ProbeRecord) parseSending(root *jsonv.Value) error {
 	if v := root.Get("toolChoice"); v != nil {
 		choice, ok := v.Str()
 		if !ok || (choice != ChoiceRequired && choice != ChoiceAuto) {
-			return nil, atPos(v.Pos, `"toolChoice" must be %q or %q`, ChoiceRequired, ChoiceAuto)
+			return atPos(v.Pos, `"toolChoice" must be %q or %q`, ChoiceRequired, ChoiceAuto)
 		}
 		r.Choice = choice
 	}
 	if v := root.Get("repeats"); v != nil {
 		n, ok := v.Int()
 		if !ok || n < 1 || n > MaxRepeats {
-			return nil, atPos(v.Pos, `"repeats" must be a whole number from 1 to %d`, MaxRepeats)
+			return atPos(v.Pos, `"repeats" must be a whole number from 1 to %d`, MaxRepeats)
 		}
 		r.Repeats = n
 	}
 	if v := root.Get("seed"); v != nil {
 		seed, err := strconv.ParseUint(v.JSON(), 10, 64)
 		if err != nil {
-			return nil, atPos(v.Pos, `"seed" must be a whole number from 0 to %d`, uint64(math.MaxUint64))
+			return atPos(v.Pos, `"seed" must be a whole number from 0 to %d`, uint64(math.MaxUint64))
 		}
 		r.Seed = seed
 	}
+	return nil
+}
+
+// parseTools reads the tools probed, each named once; known is the names
+// a case may be meant for (theirs and NoPick).
+func (r *ProbeRecord) parseTools(root *jsonv.Value) (known map[string]bool, err error) {
 	tools, err := list(root, "tools")
 	if err != nil {
 		return nil, err
@@ -255,62 +296,68 @@ func ParseProbeRecord(data []byte) (*ProbeRecord, error) {
 		}
 		r.Tools = append(r.Tools, t)
 	}
-	cases, err := list(root, "cases")
-	if err != nil {
-		return nil, err
+	return known, nil
+}
+
+// parseProbeCase reads the case cv, at where, meant for one of the known
+// tools.
+func parseProbeCase(cv *jsonv.Value, where string, known map[string]bool) (ProbeCase, error) {
+	var c ProbeCase
+	if err := members(cv, where, "tool", "request", "picked", "from", "repeat", "arguments", "argumentIssues"); err != nil {
+		return c, err
 	}
-	for i, cv := range cases {
-		where := fmt.Sprintf("cases[%d]", i)
-		if err := members(cv, where, "tool", "request", "picked", "from", "repeat", "arguments", "argumentIssues"); err != nil {
-			return nil, err
-		}
-		var c ProbeCase
-		if c.Tool, err = text(cv, "tool"); err != nil {
-			return nil, err
-		}
-		if !known[c.Tool] {
-			return nil, atPos(cv.Get("tool").Pos, "%s: tool %s is not among the record's tools", where, jsonv.Quote(clip(c.Tool, 64)))
-		}
-		if c.Request, err = text(cv, "request"); err != nil {
-			return nil, err
-		}
-		if c.Picked, err = text(cv, "picked"); err != nil {
-			return nil, err
-		}
-		if fv := cv.Get("from"); fv != nil {
-			from, ok := fv.Str()
-			if !ok || !slices.Contains(caseSources, from) {
-				return nil, atPos(fv.Pos, `%s: "from" must be one of %s`, where, strings.Join(caseSources, ", "))
-			}
-			c.From = from
-		}
-		if rv := cv.Get("repeat"); rv != nil {
-			n, ok := rv.Int()
-			if !ok || n < 1 || n > MaxRepeats {
-				return nil, atPos(rv.Pos, `%s: "repeat" must be a whole number from 1 to %d`, where, MaxRepeats)
-			}
-			c.Repeat = n
-		}
-		if av := cv.Get("arguments"); av != nil && av.Kind != jsonv.Null {
-			c.Arguments = json.RawMessage(av.JSON())
-		}
-		if iv := cv.Get("argumentIssues"); iv != nil {
-			if !iv.Is(jsonv.Array) {
-				return nil, atPos(iv.Pos, `%s: "argumentIssues" is %s, want an array of strings`, where, iv.ArticleType())
-			}
-			c.ArgumentIssues = []string{}
-			for _, item := range iv.Items {
-				is, ok := item.Str()
-				if !ok {
-					return nil, atPos(item.Pos, `%s: "argumentIssues" holds %s, want strings`, where, item.ArticleType())
-				}
-				c.ArgumentIssues = append(c.ArgumentIssues, is)
-			}
-		}
-		r.Cases = append(r.Cases, c)
+	var err error
+	if c.Tool, err = text(cv, "tool"); err != nil {
+		return c, err
 	}
-	r.index()
-	return r, nil
+	if !known[c.Tool] {
+		return c, atPos(cv.Get("tool").Pos, "%s: tool %s is not among the record's tools", where, jsonv.Quote(clip(c.Tool, 64)))
+	}
+	if c.Request, err = text(cv, "request"); err != nil {
+		return c, err
+	}
+	if c.Picked, err = text(cv, "picked"); err != nil {
+		return c, err
+	}
+	if fv := cv.Get("from"); fv != nil {
+		from, ok := fv.Str()
+		if !ok || !slices.Contains(caseSources, from) {
+			return c, atPos(fv.Pos, `%s: "from" must be one of %s`, where, strings.Join(caseSources, ", "))
+		}
+		c.From = from
+	}
+	if rv := cv.Get("repeat"); rv != nil {
+		n, ok := rv.Int()
+		if !ok || n < 1 || n > MaxRepeats {
+			return c, atPos(rv.Pos, `%s: "repeat" must be a whole number from 1 to %d`, where, MaxRepeats)
+		}
+		c.Repeat = n
+	}
+	if av := cv.Get("arguments"); av != nil && av.Kind != jsonv.Null {
+		c.Arguments = json.RawMessage(av.JSON())
+	}
+	if iv := cv.Get("argumentIssues"); iv != nil {
+		if c.ArgumentIssues, err = argumentIssues(iv, where); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// argumentIssues reads a case's "argumentIssues", an array of strings.
+func argumentIssues(iv *jsonv.Value, where string) ([]string, error) {
+	if !iv.Is(jsonv.Array) {
+		return nil, atPos(iv.Pos, `%s: "argumentIssues" is %s, want an array of strings`, where, iv.ArticleType())
+	}
+	issues := []string{}
+	for _, item := range iv.Items {
+		is, ok := item.Str()
+		if !ok {
+			return nil, atPos(item.Pos, `%s: "argumentIssues" holds %s, want strings`, where, item.ArticleType())
+		}
+		issues = append(issues, is)
+	}
+	return issues, nil
 }
 
 // at is an error about a place in the record: "line:column: what".

@@ -10,17 +10,28 @@ import (
 	"toolscope/core/similarity"
 )
 
+// ApplyReviewsOptions say where the reviews ApplyReviews adds came from,
+// and what the project config ignores.
+type ApplyReviewsOptions struct {
+	// Model is the model asked in this run, "" when only replaying.
+	Model string
+	// File is the judgments file read, as it is shown.
+	File string
+	// Err is what stopped the run early, nil when nothing did.
+	Err error
+	// Ignore, when set, is the project config's: a finding it covers goes
+	// to the report's Suppressed list with the reason, and counts nowhere.
+	Ignore func(lint.Finding) (string, bool)
+}
+
 // ApplyReviews turns the reviews that hold into findings (rule
 // model-review, severity warn, the problem's category and param, the note
 // as the message, the reviewer in By) and adds them to a copy of the
-// report, with its Reviewed section; the warnings and the gate are
-// counted again. Where a rule already reports a finding at the same tool
-// and parameter, the first of the model's findings there names it (Also,
-// and "also reported by" in the message), once. model is the model asked
-// in this run ("" when only replaying), file the judgments file read.
-// ignore, when set, is the project config's: a finding it covers goes to
-// the report's Suppressed list with the reason, and counts nowhere.
-func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, model, file string, failure error, ignore func(lint.Finding) (string, bool)) *lint.Report {
+// report, with its Reviewed section (described by o); the warnings and
+// the gate are counted again. Where a rule already reports a finding at
+// the same tool and parameter, the first of the model's findings there
+// names it (Also, and "also reported by" in the message), once.
+func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, o ApplyReviewsOptions) *lint.Report {
 	out := *r
 	out.Structural = slices.Clone(r.Structural)
 	if out.Suppressed != nil {
@@ -28,9 +39,9 @@ func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, 
 		sup.Findings = slices.Clone(sup.Findings)
 		out.Suppressed = &sup
 	}
-	sec := &lint.Reviewed{Model: model, File: file, Unreviewed: []lint.UnreviewedTool{}}
-	if failure != nil {
-		sec.Error = oneLine(failure.Error())
+	sec := &lint.Reviewed{Model: o.Model, File: o.File, Unreviewed: []lint.UnreviewedTool{}}
+	if o.Err != nil {
+		sec.Error = oneLine(o.Err.Error())
 	}
 	told := map[string]bool{}
 	added := 0
@@ -57,14 +68,7 @@ func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, 
 		}
 		t := cat.Tools[res.Tool.Index]
 		for _, p := range res.Review.Problems {
-			f := lint.Finding{Rule: lint.RuleModelReview, Tool: t.Name, Severity: lint.SeverityWarn, Message: p.Note,
-				Param: p.Param, ToolIndex: t.Index, By: res.Review.By, Category: p.Category}
-			if t.Pos.Line > 0 {
-				f.Line, f.Column = t.Pos.Line, t.Pos.Col
-				if pos, ok := ParamPos(t.Schema, p.Param); ok && p.Param != "" && pos.Line > 0 {
-					f.Line, f.Column = pos.Line, pos.Col
-				}
-			}
+			f := reviewFinding(t, res.Review.By, p)
 			place := fmt.Sprint(t.Index, "\x00", samePlace(p.Param))
 			if !told[place] {
 				told[place] = true
@@ -73,8 +77,8 @@ func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, 
 					f.Message += " (also reported by " + strings.Join(f.Also, ", ") + ")"
 				}
 			}
-			if ignore != nil {
-				if reason, ok := ignore(f); ok {
+			if o.Ignore != nil {
+				if reason, ok := o.Ignore(f); ok {
 					f.Suppression = reason
 					if out.Suppressed == nil {
 						out.Suppressed = &lint.Suppressed{Findings: []lint.Finding{}, Pairs: []similarity.PairFinding{}}
@@ -94,6 +98,20 @@ func ApplyReviews(r *lint.Report, cat *catalog.Catalog, results []ReviewResult, 
 		out.OK = false
 	}
 	return &out
+}
+
+// reviewFinding is a review's problem with tool t as a finding, at the
+// parameter's line when the catalog places it, else at the tool's.
+func reviewFinding(t *catalog.Tool, by string, p Problem) lint.Finding {
+	f := lint.Finding{Rule: lint.RuleModelReview, Tool: t.Name, Severity: lint.SeverityWarn, Message: p.Note,
+		Param: p.Param, ToolIndex: t.Index, By: by, Category: p.Category}
+	if t.Pos.Line > 0 {
+		f.Line, f.Column = t.Pos.Line, t.Pos.Col
+		if pos, ok := ParamPos(t.Schema, p.Param); ok && p.Param != "" && pos.Line > 0 {
+			f.Line, f.Column = pos.Line, pos.Col
+		}
+	}
+	return f
 }
 
 // samePlace is a parameter's path with the steps into array items taken

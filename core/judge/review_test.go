@@ -189,14 +189,14 @@ func TestReviewRunAgainstALoopbackEndpoint(t *testing.T) {
 	if status["list_events"] != Asked || status["delete_event"] != Asked || status["ping"] != Unjudged {
 		t.Errorf("statuses %v, want list_events and delete_event asked, ping unreviewed", status)
 	}
-	r := ApplyReviews(lint.NewReport(cat, nil, similarity.Result{}, lint.Gate{FailOn: lint.SeverityError}), cat, out.Results, m.ID(), "", nil, nil)
+	r := ApplyReviews(lint.NewReport(cat, nil, similarity.Result{}, lint.Gate{FailOn: lint.SeverityError}), cat, out.Results, ApplyReviewsOptions{Model: m.ID()})
 	if r.Summary.Warnings != 2 || r.Reviewed.Asked != 2 || len(r.Reviewed.Unreviewed) != 1 {
 		t.Errorf("warnings %d, reviewed %+v", r.Summary.Warnings, r.Reviewed)
 	}
 
 	// No model: the cache replays the same findings.
 	again := NewReviewPlan(tools, ReviewPlanOptions{Cache: OpenCache(filepath.Dir(cache.Path()))})
-	replayed := ApplyReviews(lint.NewReport(cat, nil, similarity.Result{}, lint.Gate{}), cat, again.Results, "", "", nil, nil)
+	replayed := ApplyReviews(lint.NewReport(cat, nil, similarity.Result{}, lint.Gate{}), cat, again.Results, ApplyReviewsOptions{})
 	if !reflect.DeepEqual(replayed.Structural, r.Structural) {
 		t.Errorf("replayed %+v\nwant %+v", replayed.Structural, r.Structural)
 	}
@@ -235,7 +235,7 @@ func TestReviewsRecordReplayAndGoStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan = NewReviewPlan(ReviewToolsOf(cat2), ReviewPlanOptions{File: file})
-	r := ApplyReviews(lint.NewReport(cat2, nil, similarity.Result{}, lint.Gate{}), cat2, plan.Results, "", path, nil, nil)
+	r := ApplyReviews(lint.NewReport(cat2, nil, similarity.Result{}, lint.Gate{}), cat2, plan.Results, ApplyReviewsOptions{File: path})
 	want := []lint.UnreviewedTool{{Tool: "list_events", Why: WhyReviewStale}}
 	if !reflect.DeepEqual(r.Reviewed.Unreviewed, want) || len(r.Structural) != 0 {
 		t.Errorf("unreviewed %+v and findings %+v, want list_events stale and no finding", r.Reviewed.Unreviewed, r.Structural)
@@ -325,7 +325,7 @@ func TestApplyReviewsSaysAlsoOnce(t *testing.T) {
 		{Category: "unit", Param: "rows.id", Note: "and a second"},
 		{Category: "unit", Param: "start", Note: "no format"},
 	}}
-	got := ApplyReviews(r, cat, []ReviewResult{{Tool: tools[0], Status: Replayed, Review: &v}}, "", "", nil, nil)
+	got := ApplyReviews(r, cat, []ReviewResult{{Tool: tools[0], Status: Replayed, Review: &v}}, ApplyReviewsOptions{})
 	if len(got.Structural) != 4 || len(r.Structural) != 1 {
 		t.Fatalf("%d findings (the input %d), want 4 (1)", len(got.Structural), len(r.Structural))
 	}

@@ -692,11 +692,52 @@ func pageFindings(r *lint.Report) []findingItem {
 	return append(errs, warns...)
 }
 
+// toolSections are the page's sections, one per tool name (its first
+// tool), each with its findings and pairs, and the findings about a
+// config's servers rather than a tool.
 func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows []pairRow, counts []tokens.Tool) ([]toolSection, []findingItem) {
-	teaching := map[string]lint.Teaching{}
-	for _, rule := range rules {
-		teaching[rule.ID] = rule.Teaching
+	out, byName := sectionsOf(r, cat, counts)
+	if r.Score != nil {
+		scoreFactors(out, byName, r.Score)
 	}
+	t := newTeacher(rules)
+	var config []findingItem
+	for _, f := range r.Structural {
+		k, ok := byName[f.Tool]
+		if f.File != "" || !ok {
+			// A config's finding is about its server, not a tool.
+			config = append(config, configFinding(f, t))
+			continue
+		}
+		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState)), Fixable: len(f.Fix) > 0}
+		if f.Severity == lint.SeverityError {
+			it.Mark = "✗ error"
+			out[k].Errors++
+		} else {
+			out[k].Warnings++
+		}
+		if f.Line > 0 {
+			it.Line = fmt.Sprintf("line %d", f.Line)
+		}
+		t.teach(&it, k, f.Rule)
+		out[k].Findings = append(out[k].Findings, it)
+	}
+	for _, row := range rows {
+		for _, n := range []string{row.A, row.B} {
+			for k := range out {
+				if out[k].Name == n {
+					out[k].Pairs = append(out[k].Pairs, row)
+				}
+			}
+		}
+	}
+	return out, config
+}
+
+// sectionsOf is a section per tool name, in catalog order, with its
+// tokens and score, and the index of each name's section.
+func sectionsOf(r *lint.Report, cat *catalog.Catalog, counts []tokens.Tool) ([]toolSection, map[string]int) {
 	byName := map[string]int{}
 	var out []toolSection
 	for _, t := range cat.Tools {
@@ -713,73 +754,72 @@ func toolSections(r *lint.Report, cat *catalog.Catalog, rules []lint.Rule, rows 
 		}
 		out = append(out, sec)
 	}
-	if r.Score != nil {
-		for _, p := range r.Score.Parts {
-			if k, ok := byName[p.Name]; ok && out[k].Factors == "" {
-				out[k].Factors = fmt.Sprintf("findings ×%.2f · pairs ×%.2f · tokens ×%.2f", p.Findings, p.Pairs, p.Tokens)
-				if p.NoDescription {
-					out[k].Factors += " · no description: at most 10"
-				}
+	return out, byName
+}
+
+// scoreFactors says what made each tool's score, from the first of the
+// score's parts for its name.
+func scoreFactors(out []toolSection, byName map[string]int, score *lint.Score) {
+	for _, p := range score.Parts {
+		if k, ok := byName[p.Name]; ok && out[k].Factors == "" {
+			out[k].Factors = fmt.Sprintf("findings ×%.2f · pairs ×%.2f · tokens ×%.2f", p.Findings, p.Pairs, p.Tokens)
+			if p.NoDescription {
+				out[k].Factors += " · no description: at most 10"
 			}
 		}
 	}
-	taught := make([]map[string]bool, len(out))
-	for k := range taught {
-		taught[k] = map[string]bool{}
+}
+
+// configFinding is a finding about a config's server, placed by its
+// file's line when it has one.
+func configFinding(f lint.Finding, t *teacher) findingItem {
+	it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
+		Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
+	if f.Severity == lint.SeverityError {
+		it.Mark = "✗ error"
 	}
-	var config []findingItem
-	taughtConfig := map[string]bool{}
-	for _, f := range r.Structural {
-		k, ok := byName[f.Tool]
-		if f.File != "" || !ok {
-			// A config's finding is about its server, not a tool.
-			it := findingItem{Rule: pageLine(f.Rule), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
-				Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState))}
-			if f.Severity == lint.SeverityError {
-				it.Mark = "✗ error"
-			}
-			if f.Line > 0 {
-				it.Line = fmt.Sprintf("line %d", f.Line)
-				if f.File != "" {
-					it.Line = pageLine(fmt.Sprintf("%s line %d", f.File, f.Line))
-				}
-			}
-			if tc, ok := teaching[f.Rule]; ok && !taughtConfig[f.Rule] {
-				taughtConfig[f.Rule] = true
-				it.Why, it.Fix, it.Before, it.After = pageLine(tc.Why), pageLine(tc.Fix), pageBlock(tc.Before), pageBlock(tc.After)
-			}
-			config = append(config, it)
-			continue
-		}
-		it := findingItem{Rule: pageLine(ruleLabel(f)), Where: pageLine(findingWhere(f)), Severity: string(f.Severity), Mark: "~ warn", Message: pageLine(f.Message),
-			Suggestion: pageLine(f.Suggestion), State: strings.TrimSpace(stateText(f.BaselineState)), Fixable: len(f.Fix) > 0}
-		if f.Severity == lint.SeverityError {
-			it.Mark = "✗ error"
-			out[k].Errors++
-		} else {
-			out[k].Warnings++
-		}
-		if f.Line > 0 {
-			it.Line = fmt.Sprintf("line %d", f.Line)
-		}
-		// The teaching once per rule and tool: a rule's tenth parameter
-		// teaches nothing new.
-		if tc, ok := teaching[f.Rule]; ok && !taught[k][f.Rule] {
-			taught[k][f.Rule] = true
-			it.Why, it.Fix, it.Before, it.After = pageLine(tc.Why), pageLine(tc.Fix), pageBlock(tc.Before), pageBlock(tc.After)
-		}
-		out[k].Findings = append(out[k].Findings, it)
-	}
-	for _, row := range rows {
-		for _, n := range []string{row.A, row.B} {
-			for k := range out {
-				if out[k].Name == n {
-					out[k].Pairs = append(out[k].Pairs, row)
-				}
-			}
+	if f.Line > 0 {
+		it.Line = fmt.Sprintf("line %d", f.Line)
+		if f.File != "" {
+			it.Line = pageLine(fmt.Sprintf("%s line %d", f.File, f.Line))
 		}
 	}
-	return out, config
+	t.teach(&it, configSection, f.Rule)
+	return it
+}
+
+// configSection is the section teach counts the config's findings in.
+const configSection = -1
+
+// teacher gives a finding its rule's teaching once per rule and section:
+// a rule's tenth parameter teaches nothing new.
+type teacher struct {
+	teaching map[string]lint.Teaching
+	taught   map[taughtKey]bool
+}
+
+type taughtKey struct {
+	section int // a tool's section, or configSection
+	rule    string
+}
+
+func newTeacher(rules []lint.Rule) *teacher {
+	t := &teacher{teaching: map[string]lint.Teaching{}, taught: map[taughtKey]bool{}}
+	for _, rule := range rules {
+		t.teaching[rule.ID] = rule.Teaching
+	}
+	return t
+}
+
+// teach fills it with rule's teaching unless section has had it.
+func (t *teacher) teach(it *findingItem, section int, rule string) {
+	tc, ok := t.teaching[rule]
+	key := taughtKey{section, rule}
+	if !ok || t.taught[key] {
+		return
+	}
+	t.taught[key] = true
+	it.Why, it.Fix, it.Before, it.After = pageLine(tc.Why), pageLine(tc.Fix), pageBlock(tc.Before), pageBlock(tc.After)
 }
 
 // declaredTool is a tool's declarations: its ruled arguments and period,

@@ -79,73 +79,23 @@ func WriteJUnit(w io.Writer, runs []JUnitRun) error {
 	return err
 }
 
+// junitSuiteOf is a catalog's suite: a case per tool (and per server a
+// config's finding is on), failing with the findings and verdicts that
+// fail the gate, the rest as the case's output, and a case for the gate
+// when it failed on something else.
 func junitSuiteOf(r *lint.Report, cat *catalog.Catalog) junitSuite {
-	s := junitSuite{Name: xmlText(cat.Source)}
-	_, file := artifactURI(cat.Source)
-	cases := make([]junitCase, len(cat.Tools))
-	for i, t := range cat.Tools {
-		cases[i] = junitCase{Name: xmlText(t.Name), ClassName: xmlText(cat.Source)}
-		if file {
-			cases[i].File, cases[i].Line = xmlText(cat.Source), t.Pos.Line
-		}
-	}
-	fails := func(state similarity.BaselineState) bool {
-		return r.Baseline == nil || state == similarity.BaselineNew || state == similarity.BaselineUpdated
-	}
-	var out = make([][]string, len(cat.Tools))
-	// A finding on no tool (an mcp-config's, on a server that was not
-	// started) is a case of its own, one per server, so that the
-	// failures agree with the gate.
-	serverCase := map[string]int{}
+	b := newJUnitCases(r, cat)
 	for _, f := range r.Structural {
-		if f.ToolIndex < 0 || f.ToolIndex >= len(cat.Tools) {
-			k, ok := serverCase[f.Tool]
-			if !ok {
-				k = len(cases)
-				serverCase[f.Tool] = k
-				name := f.Tool
-				if f.File != "" {
-					name = "server " + f.Tool + " (config)"
-				}
-				c := junitCase{Name: xmlText(name), ClassName: xmlText(cat.Source)}
-				if _, isFile := artifactURI(f.File); isFile {
-					c.File, c.Line = xmlText(f.File), f.Line
-				}
-				cases = append(cases, c)
-				out = append(out, nil)
-			}
-			f.ToolIndex = k
-		}
-		text := fmt.Sprintf("%s: %s", findingWhere(f), f.Message)
-		if f.Line > 0 {
-			text = fmt.Sprintf("%s (line %d)", text, f.Line)
-		}
-		failing := f.Severity == lint.SeverityError || r.FailOn == lint.SeverityWarn
-		if failing && fails(f.BaselineState) {
-			cases[f.ToolIndex].Failures = append(cases[f.ToolIndex].Failures, junitFailure{Message: xmlText(ruleLabel(f) + ": " + f.Message), Type: f.Rule, Text: xmlText(modelSays(f, text))})
-		} else {
-			out[f.ToolIndex] = append(out[f.ToolIndex], string(f.Severity)+" "+ruleLabel(f)+": "+text)
-		}
+		b.addFinding(f)
 	}
 	for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
 		for _, p := range list {
-			if p.I < 0 || p.I >= len(cases) {
-				continue
-			}
-			text := fmt.Sprintf("%s and %s are %s. Hint: %s", p.A, p.B, verdictPhrase(p.Kind), p.Hint)
-			if (p.Kind == similarity.Confusable || r.Review) && fails(p.BaselineState) {
-				rule := sarifConfusableRule
-				if p.Kind == similarity.Watch {
-					rule = sarifWatchRule
-				}
-				cases[p.I].Failures = append(cases[p.I].Failures, junitFailure{Message: xmlText(fmt.Sprintf("%s and %s are %s", p.A, p.B, verdictPhrase(p.Kind))), Type: rule, Text: xmlText(text)})
-			} else {
-				out[p.I] = append(out[p.I], text)
-			}
+			b.addPair(p)
 		}
 	}
+	cases := b.cases
 	for i := range cases {
-		cases[i].SystemOut = xmlText(strings.Join(out[i], "\n"))
+		cases[i].SystemOut = xmlText(strings.Join(b.out[i], "\n"))
 	}
 	if len(r.FailedOn) > 0 {
 		gate := junitCase{Name: "gate", ClassName: xmlText(cat.Source)}
@@ -154,14 +104,103 @@ func junitSuiteOf(r *lint.Report, cat *catalog.Catalog) junitSuite {
 		}
 		cases = append(cases, gate)
 	}
-	s.Cases = cases
-	s.Tests = len(cases)
+	s := junitSuite{Name: xmlText(cat.Source), Cases: cases, Tests: len(cases)}
 	for _, c := range cases {
 		if len(c.Failures) > 0 {
 			s.Failures++
 		}
 	}
 	return s
+}
+
+// junitCases fills a suite's cases: their failures, and the lines each
+// case writes as its output.
+type junitCases struct {
+	r          *lint.Report
+	cat        *catalog.Catalog
+	cases      []junitCase
+	out        [][]string     // each case's output lines
+	serverCase map[string]int // the case of each server with a finding
+}
+
+// newJUnitCases is a case per tool, placed in the catalog when it is a
+// file.
+func newJUnitCases(r *lint.Report, cat *catalog.Catalog) *junitCases {
+	_, file := artifactURI(cat.Source)
+	cases := make([]junitCase, len(cat.Tools))
+	for i, t := range cat.Tools {
+		cases[i] = junitCase{Name: xmlText(t.Name), ClassName: xmlText(cat.Source)}
+		if file {
+			cases[i].File, cases[i].Line = xmlText(cat.Source), t.Pos.Line
+		}
+	}
+	return &junitCases{r: r, cat: cat, cases: cases, out: make([][]string, len(cat.Tools)), serverCase: map[string]int{}}
+}
+
+// fails is whether a result in state fails its case: with a baseline,
+// only what is new or changed since it does.
+func (b *junitCases) fails(state similarity.BaselineState) bool {
+	return b.r.Baseline == nil || state == similarity.BaselineNew || state == similarity.BaselineUpdated
+}
+
+// caseOf is the index of f's case. A finding on no tool (an
+// mcp-config's, on a server that was not started) is a case of its own,
+// one per server, so that the failures agree with the gate.
+func (b *junitCases) caseOf(f lint.Finding) int {
+	if f.ToolIndex >= 0 && f.ToolIndex < len(b.cat.Tools) {
+		return f.ToolIndex
+	}
+	if k, ok := b.serverCase[f.Tool]; ok {
+		return k
+	}
+	k := len(b.cases)
+	b.serverCase[f.Tool] = k
+	name := f.Tool
+	if f.File != "" {
+		name = "server " + f.Tool + " (config)"
+	}
+	c := junitCase{Name: xmlText(name), ClassName: xmlText(b.cat.Source)}
+	if _, isFile := artifactURI(f.File); isFile {
+		c.File, c.Line = xmlText(f.File), f.Line
+	}
+	b.cases = append(b.cases, c)
+	b.out = append(b.out, nil)
+	return k
+}
+
+// addFinding adds a structural finding to its case: a failure when it
+// fails the gate, a line of output otherwise.
+func (b *junitCases) addFinding(f lint.Finding) {
+	k := b.caseOf(f)
+	text := fmt.Sprintf("%s: %s", findingWhere(f), f.Message)
+	if f.Line > 0 {
+		text = fmt.Sprintf("%s (line %d)", text, f.Line)
+	}
+	failing := f.Severity == lint.SeverityError || b.r.FailOn == lint.SeverityWarn
+	if failing && b.fails(f.BaselineState) {
+		b.cases[k].Failures = append(b.cases[k].Failures, junitFailure{Message: xmlText(ruleLabel(f) + ": " + f.Message), Type: f.Rule, Text: xmlText(modelSays(f, text))})
+	} else {
+		b.out[k] = append(b.out[k], string(f.Severity)+" "+ruleLabel(f)+": "+text)
+	}
+}
+
+// addPair adds a pair verdict to its first tool's case: a failure when
+// it fails the gate (a watch pair only in a review run), a line of
+// output otherwise.
+func (b *junitCases) addPair(p similarity.PairFinding) {
+	if p.I < 0 || p.I >= len(b.cases) {
+		return
+	}
+	text := fmt.Sprintf("%s and %s are %s. Hint: %s", p.A, p.B, verdictPhrase(p.Kind), p.Hint)
+	if (p.Kind == similarity.Confusable || b.r.Review) && b.fails(p.BaselineState) {
+		rule := sarifConfusableRule
+		if p.Kind == similarity.Watch {
+			rule = sarifWatchRule
+		}
+		b.cases[p.I].Failures = append(b.cases[p.I].Failures, junitFailure{Message: xmlText(fmt.Sprintf("%s and %s are %s", p.A, p.B, verdictPhrase(p.Kind))), Type: rule, Text: xmlText(text)})
+	} else {
+		b.out[p.I] = append(b.out[p.I], text)
+	}
 }
 
 // xmlText makes catalog text fit XML 1.0, which has no way to write most

@@ -356,35 +356,8 @@ type MarkdownOptions struct {
 // the verdicts and the findings as tables, long lists folded.
 func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	b := bufio.NewWriter(w)
-	result := "✅ ok"
-	if !r.OK {
-		result = "❌ FAIL (" + failReasons(r) + ")"
-	}
-	fmt.Fprintf(b, "### toolscope lint: %s\n\n", result)
-	s := r.Summary
-	what := []string{}
-	if o.Source != "" {
-		what = append(what, "`"+mdCode(o.Source)+"`")
-	}
-	what = append(what, plural(r.ToolCount, "tool"))
 	sim := r.Similarity
-	if sim.Analyzed {
-		what = append(what, fmt.Sprintf("%s embedder, %s scoring (%s)", mdCell(sim.Embedder), sim.Scoring, thresholdText(sim)))
-	} else {
-		what = append(what, "similarity skipped")
-	}
-	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d review", s.Watch),
-		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
-	fmt.Fprintln(b, strings.Join(what, " · "))
-	if r.Score != nil {
-		fmt.Fprintf(b, "\n**%s**\n", mdCell(ScoreLine(r.Score)))
-	}
-	if r.Suppressed != nil {
-		fmt.Fprintf(b, "\n%s\n", mdCell(suppressedText(r.Suppressed)))
-	}
-	if r.Baseline != nil {
-		fmt.Fprintf(b, "\n%s\n", mdCell(baselineText(r.Baseline)))
-	}
+	mdHeadline(b, r, o.Source)
 	fmt.Fprintf(b, "\n#### First to fix\n\n")
 	for k, it := range FirstToFix(r) {
 		fmt.Fprintf(b, "%d. %s %s\n", k+1, firstMark(it.Severity), mdCell(it.Text))
@@ -403,73 +376,124 @@ func WriteMarkdown(w io.Writer, r *lint.Report, o MarkdownOptions) error {
 	if r.Reviewed != nil {
 		mdReviewed(b, r.Reviewed, o.MaxRows)
 	}
-	if len(r.Structural) > 0 {
-		fmt.Fprintf(b, "\n#### Structural findings\n\n| | rule | tool | line | finding |\n|---|---|---|---:|---|\n")
-		rows := r.Structural
-		if o.MaxRows > 0 && len(rows) > o.MaxRows {
-			rows = rows[:o.MaxRows]
-		}
-		for _, f := range rows {
-			mark := "⚠️ warn"
-			if f.Severity == lint.SeverityError {
-				mark = "❌ error"
-			}
-			msg := mdCell(f.Message)
-			if f.Suggestion != "" {
-				how := " Suggest: `"
-				if len(f.Fix) > 0 {
-					how = " Fix (`lint --fix`): `"
-				}
-				msg += how + mdCode(f.Suggestion) + "`"
-			}
-			line := ""
-			if f.Line > 0 {
-				line = fmt.Sprint(f.Line)
-			}
-			fmt.Fprintf(b, "| %s%s | `%s` | `%s` | %s | %s |\n", mark, stateText(f.BaselineState), mdCode(ruleLabel(f)), mdCode(findingWhere(f)), line, msg)
-		}
-		if len(rows) < len(r.Structural) {
-			fmt.Fprintf(b, "\n… and %d more findings (run `toolscope lint --format json` for all).\n", len(r.Structural)-len(rows))
-		}
-	}
+	mdStructural(b, r.Structural, o.MaxRows)
 	if !r.Review {
 		// Advisory: after the findings.
 		mdPairs(b, "Review pairs (advisory)", sim.Watch, o.MaxRows, &sim, true)
 	}
 	if o.Top > 0 && len(sim.Ranked) > 0 {
-		top := sim.Ranked[:min(o.Top, len(sim.Ranked))]
-		fmt.Fprintf(b, "\n<details><summary>Most similar pairs (top %d of %d)</summary>\n\n| score | tools |\n|---:|---|\n", len(top), sim.PairCount)
-		accepted := acceptedPairs(r)
-		for _, p := range top {
-			mark := ""
-			if accepted[lint.PairKey(p.A, p.B)] {
-				mark = " (accepted)"
-			}
-			fmt.Fprintf(b, "| %s | `%s` ↔ `%s`%s |\n", scoreText(p.Similarity, p.Affinity, &sim), mdCode(p.A), mdCode(p.B), mark)
-		}
-		fmt.Fprintln(b, "\n</details>")
+		mdMostSimilar(b, r, &sim, o.Top)
 	}
 	if sup := r.Suppressed; sup != nil && len(sup.Findings)+len(sup.Pairs) > 0 {
-		// What the config waives, with its reasons, for the reviewer.
-		fmt.Fprintf(b, "\n<details><summary>Accepted by the config (%d)</summary>\n\n| accepted | reason |\n|---|---|\n", len(sup.Findings)+len(sup.Pairs))
-		var rows []string
-		for _, p := range sup.Pairs {
-			rows = append(rows, fmt.Sprintf("| %s `%s` ↔ `%s` | %s |", p.Kind, mdCode(p.A), mdCode(p.B), mdCell(p.Suppression)))
-		}
-		for _, f := range sup.Findings {
-			rows = append(rows, fmt.Sprintf("| `%s` on `%s` | %s |", f.Rule, mdCode(findingWhere(f)), mdCell(f.Suppression)))
-		}
-		shown := rows
-		if o.MaxRows > 0 && len(shown) > o.MaxRows {
-			shown = shown[:o.MaxRows]
-		}
-		fmt.Fprintln(b, strings.Join(shown, "\n"))
-		if len(shown) < len(rows) {
-			fmt.Fprintf(b, "\n… and %d more.\n", len(rows)-len(shown))
-		}
-		fmt.Fprintln(b, "\n</details>")
+		mdAccepted(b, sup, o.MaxRows)
 	}
 	return b.Flush()
+}
+
+// mdHeadline is the result, one line of what was linted and how, and the
+// score, suppression and baseline lines when there are any.
+func mdHeadline(b *bufio.Writer, r *lint.Report, source string) {
+	result := "✅ ok"
+	if !r.OK {
+		result = "❌ FAIL (" + failReasons(r) + ")"
+	}
+	fmt.Fprintf(b, "### toolscope lint: %s\n\n", result)
+	s, sim := r.Summary, &r.Similarity
+	what := []string{}
+	if source != "" {
+		what = append(what, "`"+mdCode(source)+"`")
+	}
+	what = append(what, plural(r.ToolCount, "tool"))
+	if sim.Analyzed {
+		what = append(what, fmt.Sprintf("%s embedder, %s scoring (%s)", mdCell(sim.Embedder), sim.Scoring, thresholdText(*sim)))
+	} else {
+		what = append(what, "similarity skipped")
+	}
+	what = append(what, fmt.Sprintf("**%d confusable**", s.Confusable), fmt.Sprintf("%d review", s.Watch),
+		plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	fmt.Fprintln(b, strings.Join(what, " · "))
+	if r.Score != nil {
+		fmt.Fprintf(b, "\n**%s**\n", mdCell(ScoreLine(r.Score)))
+	}
+	if r.Suppressed != nil {
+		fmt.Fprintf(b, "\n%s\n", mdCell(suppressedText(r.Suppressed)))
+	}
+	if r.Baseline != nil {
+		fmt.Fprintf(b, "\n%s\n", mdCell(baselineText(r.Baseline)))
+	}
+}
+
+// mdStructural is the table of structural findings, capped at max rows
+// (0 for all) with a line saying how many more there are.
+func mdStructural(b *bufio.Writer, findings []lint.Finding, max int) {
+	if len(findings) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n#### Structural findings\n\n| | rule | tool | line | finding |\n|---|---|---|---:|---|\n")
+	rows := findings
+	if max > 0 && len(rows) > max {
+		rows = rows[:max]
+	}
+	for _, f := range rows {
+		mark := "⚠️ warn"
+		if f.Severity == lint.SeverityError {
+			mark = "❌ error"
+		}
+		msg := mdCell(f.Message)
+		if f.Suggestion != "" {
+			how := " Suggest: `"
+			if len(f.Fix) > 0 {
+				how = " Fix (`lint --fix`): `"
+			}
+			msg += how + mdCode(f.Suggestion) + "`"
+		}
+		line := ""
+		if f.Line > 0 {
+			line = fmt.Sprint(f.Line)
+		}
+		fmt.Fprintf(b, "| %s%s | `%s` | `%s` | %s | %s |\n", mark, stateText(f.BaselineState), mdCode(ruleLabel(f)), mdCode(findingWhere(f)), line, msg)
+	}
+	if len(rows) < len(findings) {
+		fmt.Fprintf(b, "\n… and %d more findings (run `toolscope lint --format json` for all).\n", len(findings)-len(rows))
+	}
+}
+
+// mdMostSimilar is the folded list of the top ranked pairs, those the
+// config accepts marked.
+func mdMostSimilar(b *bufio.Writer, r *lint.Report, sim *similarity.Result, n int) {
+	top := sim.Ranked[:min(n, len(sim.Ranked))]
+	fmt.Fprintf(b, "\n<details><summary>Most similar pairs (top %d of %d)</summary>\n\n| score | tools |\n|---:|---|\n", len(top), sim.PairCount)
+	accepted := acceptedPairs(r)
+	for _, p := range top {
+		mark := ""
+		if accepted[lint.PairKey(p.A, p.B)] {
+			mark = " (accepted)"
+		}
+		fmt.Fprintf(b, "| %s | `%s` ↔ `%s`%s |\n", scoreText(p.Similarity, p.Affinity, sim), mdCode(p.A), mdCode(p.B), mark)
+	}
+	fmt.Fprintln(b, "\n</details>")
+}
+
+// mdAccepted is what the config waives, with its reasons, for the
+// reviewer: folded, capped at max rows (0 for all).
+func mdAccepted(b *bufio.Writer, sup *lint.Suppressed, max int) {
+	fmt.Fprintf(b, "\n<details><summary>Accepted by the config (%d)</summary>\n\n| accepted | reason |\n|---|---|\n", len(sup.Findings)+len(sup.Pairs))
+	var rows []string
+	for _, p := range sup.Pairs {
+		rows = append(rows, fmt.Sprintf("| %s `%s` ↔ `%s` | %s |", p.Kind, mdCode(p.A), mdCode(p.B), mdCell(p.Suppression)))
+	}
+	for _, f := range sup.Findings {
+		rows = append(rows, fmt.Sprintf("| `%s` on `%s` | %s |", f.Rule, mdCode(findingWhere(f)), mdCell(f.Suppression)))
+	}
+	shown := rows
+	if max > 0 && len(shown) > max {
+		shown = shown[:max]
+	}
+	fmt.Fprintln(b, strings.Join(shown, "\n"))
+	if len(shown) < len(rows) {
+		fmt.Fprintf(b, "\n… and %d more.\n", len(rows)-len(shown))
+	}
+	fmt.Fprintln(b, "\n</details>")
 }
 
 // acceptedPairs are the keys of the pairs the config accepted.

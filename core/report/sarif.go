@@ -359,70 +359,29 @@ func newSARIFRun(rules []lint.Rule, o SARIFOptions) *sarifRunBuilder {
 // add appends cat's artifact (when it is a file) and r's results; uri is
 // the artifact's.
 func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string, file bool) {
-	o, index, run := b.o, b.index, &b.run
-	uri, file = artifactURI(cat.Source)
-	// baseOf is the base a relative artifact URI is under: the
-	// repository's root (%SRCROOT%) when known.
-	baseOf := func(uri string) string {
-		if o.SrcRoot == "" || strings.Contains(uri, ":") || strings.HasPrefix(uri, "/") {
-			return ""
-		}
-		rootURI := (&url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(o.SrcRoot), "/") + "/"})
-		if !strings.HasPrefix(rootURI.Path, "/") {
-			rootURI.Path = "/" + rootURI.Path
-		}
-		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: rootURI.String()}}
-		return srcRoot
+	c := &sarifCatalog{b: b, cat: cat, artifact: len(b.run.Artifacts)}
+	c.uri, c.file = artifactURI(cat.Source)
+	if c.file {
+		c.base = b.baseOf(c.uri)
+		b.run.Artifacts = append(b.run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: c.uri, URIBaseID: c.base}})
 	}
-	base := ""
-	artifact := len(run.Artifacts)
-	if file {
-		base = baseOf(uri)
-		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri, URIBaseID: base}})
+	findings, pairs := sarifReported(r)
+	for _, f := range findings {
+		res := c.findingResult(f)
+		b.run.Results = append(b.run.Results, res)
 	}
-	// artifactOf is the index of the artifact of another file a result
-	// is in (an mcp-config's), added once.
-	artifactOf := func(other string) (int, string, bool) {
-		u, ok := artifactURI(other)
-		if !ok {
-			return 0, "", false
-		}
-		for k, a := range run.Artifacts {
-			if a.Location.URI == u {
-				return k, u, true
-			}
-		}
-		run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: u, URIBaseID: baseOf(u)}})
-		return len(run.Artifacts) - 1, u, true
+	sim := r.Similarity
+	for _, p := range pairs {
+		res := c.pairResult(p, &sim, r.Review)
+		b.run.Results = append(b.run.Results, res)
 	}
-	// locate is a result's location: at line:col, or at the tool's own
-	// position when line is 0; in its own file when it names one.
-	locate := func(toolIndex int, tool, param string, line, col int, own string) sarifLocation {
-		fq := tool
-		if param != "" {
-			fq += "." + param
-		}
-		loc := sarifLocation{LogicalLocations: []sarifLogicalLocation{{Name: tool, FullyQualifiedName: fq, Kind: "function"}}}
-		if own != "" && line > 0 {
-			if at, u, ok := artifactOf(own); ok {
-				loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: u, URIBaseID: run.Artifacts[at].Location.URIBaseID, Index: &at},
-					Region: &sarifRegion{StartLine: line, StartColumn: col}}
-			}
-			return loc
-		}
-		if file && toolIndex >= 0 && toolIndex < len(cat.Tools) {
-			t := cat.Tools[toolIndex]
-			at := artifact
-			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at}}
-			if line == 0 {
-				line, col = t.Pos.Line, t.Pos.Col
-			}
-			if line > 0 {
-				loc.PhysicalLocation.Region = &sarifRegion{StartLine: line, StartColumn: col}
-			}
-		}
-		return loc
-	}
+	return c.uri, c.file
+}
+
+// sarifReported is every finding and pair a report's run holds, in the
+// order they are written: the current ones, then those the baseline
+// holds and the catalog no longer has, then the suppressed.
+func sarifReported(r *lint.Report) ([]lint.Finding, []similarity.PairFinding) {
 	findings, pairs := [][]lint.Finding{r.Structural}, [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch}
 	if r.Baseline != nil {
 		findings = append(findings, r.Baseline.AbsentFindings)
@@ -432,83 +391,174 @@ func (b *sarifRunBuilder) add(r *lint.Report, cat *catalog.Catalog) (uri string,
 		findings = append(findings, r.Suppressed.Findings)
 		pairs = append(pairs, r.Suppressed.Pairs)
 	}
-	var editor *catalog.Editor
-	for _, f := range slices.Concat(findings...) {
-		ri, ok := index[f.Rule]
-		if !ok {
-			// A finding from a rule the caller did not list: describe it
-			// minimally so the log stays consistent.
-			ri = len(run.Tool.Driver.Rules)
-			index[f.Rule] = ri
-			summary := f.Rule
-			if f.Rule == lint.RuleModelReview {
-				summary = modelRuleSummary
-			}
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: summary}, o))
-		}
-		msg := modelSays(f, f.Message)
-		if f.Suggestion != "" {
-			msg += suggestionLabel(f) + f.Suggestion
-		}
-		res := sarifResult{
-			RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
-			Message:             sarifText{Text: msg},
-			Locations:           []sarifLocation{locate(f.ToolIndex, f.Tool, f.Param, f.Line, f.Column, f.File)},
-			PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
-			BaselineState:       f.BaselineState,
-			Suppressions:        suppressions(f.Suppression),
-		}
-		if file && f.BaselineState != similarity.BaselineAbsent && len(f.Fix) > 0 {
-			if editor == nil && cat.SourceBytes() != nil {
-				// The source is read once for every fix of the catalog.
-				editor, _ = catalog.NewEditor(cat.SourceBytes())
-			}
-			at := artifact
-			res.Fixes = sarifFixes(f, editor, sarifArtifactLocation{URI: uri, URIBaseID: base, Index: &at})
-		}
-		if f.By != "" {
-			res.Properties = map[string]string{"by": f.By, "category": f.Category}
-		}
-		if f.BaselineState == similarity.BaselineAbsent {
-			res.Kind, res.Level = "pass", "none"
-			res.Message.Text = "no longer reported (in the baseline): " + msg
-		}
-		run.Results = append(run.Results, res)
+	return slices.Concat(findings...), slices.Concat(pairs...)
+}
+
+// sarifCatalog is one catalog being added to a run: where its own
+// artifact is, so that its results can point into it.
+type sarifCatalog struct {
+	b        *sarifRunBuilder
+	cat      *catalog.Catalog
+	uri      string // the catalog's artifact URI
+	file     bool   // whether the catalog is a file (and so an artifact)
+	base     string // the base id uri is relative to, "" for none
+	artifact int    // the index of the catalog's artifact in the run
+	editor   *catalog.Editor
+}
+
+// baseOf is the base a relative artifact URI is under: the repository's
+// root (%SRCROOT%) when known, which the run then declares.
+func (b *sarifRunBuilder) baseOf(uri string) string {
+	if b.o.SrcRoot == "" || strings.Contains(uri, ":") || strings.HasPrefix(uri, "/") {
+		return ""
 	}
-	sim := r.Similarity
-	for _, p := range slices.Concat(pairs...) {
-		id, level := sarifConfusableRule, "error"
-		if p.Kind == similarity.Watch {
-			id, level = sarifWatchRule, "note"
-			if r.Review {
-				level = "error"
-			}
-		}
-		related := locate(p.J, p.B, "", 0, 0, "")
-		one := 1
-		related.ID = &one
-		related.Message = &sarifText{Text: p.B}
-		why := ""
-		if len(p.Reasons) > 0 {
-			why = " Why: " + ReasonsText(p.Reasons) + "."
-		}
-		res := sarifResult{
-			RuleID: id, RuleIndex: index[id], Level: level,
-			Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s).%s Hint: %s",
-				sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind), scoredAs(&sim, p.Pair)+bandNote(p), why, p.Hint)},
-			Locations:           []sarifLocation{locate(p.I, p.A, "", 0, 0, "")},
-			RelatedLocations:    []sarifLocation{related},
-			PartialFingerprints: partialFingerprints(lint.PairKey(p.A, p.B)),
-			BaselineState:       p.BaselineState,
-			Suppressions:        suppressions(p.Suppression),
-		}
-		if p.BaselineState == similarity.BaselineAbsent {
-			res.Kind, res.Level = "pass", "none"
-			res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind))
-		}
-		run.Results = append(run.Results, res)
+	rootURI := (&url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(b.o.SrcRoot), "/") + "/"})
+	if !strings.HasPrefix(rootURI.Path, "/") {
+		rootURI.Path = "/" + rootURI.Path
 	}
-	return uri, file
+	b.run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{srcRoot: {URI: rootURI.String()}}
+	return srcRoot
+}
+
+// artifactOf is the index and URI of the artifact of another file a
+// result is in (an mcp-config's), added once; false when other is not a
+// file.
+func (b *sarifRunBuilder) artifactOf(other string) (int, string, bool) {
+	u, ok := artifactURI(other)
+	if !ok {
+		return 0, "", false
+	}
+	for k, a := range b.run.Artifacts {
+		if a.Location.URI == u {
+			return k, u, true
+		}
+	}
+	b.run.Artifacts = append(b.run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: u, URIBaseID: b.baseOf(u)}})
+	return len(b.run.Artifacts) - 1, u, true
+}
+
+// ruleIndex is the index of f's rule among the driver's rules. A finding
+// from a rule the caller did not list gets a minimal description, so
+// that the log stays consistent.
+func (b *sarifRunBuilder) ruleIndex(f lint.Finding) int {
+	if ri, ok := b.index[f.Rule]; ok {
+		return ri
+	}
+	ri := len(b.run.Tool.Driver.Rules)
+	b.index[f.Rule] = ri
+	summary := f.Rule
+	if f.Rule == lint.RuleModelReview {
+		summary = modelRuleSummary
+	}
+	b.run.Tool.Driver.Rules = append(b.run.Tool.Driver.Rules, sarifRuleOf(lint.Rule{ID: f.Rule, Severity: f.Severity, Summary: summary}, b.o))
+	return ri
+}
+
+// ownLocation is the catalog's own artifact, for a location in it.
+func (c *sarifCatalog) ownLocation() sarifArtifactLocation {
+	at := c.artifact
+	return sarifArtifactLocation{URI: c.uri, URIBaseID: c.base, Index: &at}
+}
+
+// sourceEditor edits the catalog's source for fixes; the source is read
+// once for every fix of the catalog. Nil when there is no source.
+func (c *sarifCatalog) sourceEditor() *catalog.Editor {
+	if c.editor == nil && c.cat.SourceBytes() != nil {
+		c.editor, _ = catalog.NewEditor(c.cat.SourceBytes())
+	}
+	return c.editor
+}
+
+// locate is a result's location: at line:col, or at the tool's own
+// position when line is 0; in its own file when it names one.
+func (c *sarifCatalog) locate(toolIndex int, tool, param string, line, col int, own string) sarifLocation {
+	fq := tool
+	if param != "" {
+		fq += "." + param
+	}
+	loc := sarifLocation{LogicalLocations: []sarifLogicalLocation{{Name: tool, FullyQualifiedName: fq, Kind: "function"}}}
+	if own != "" && line > 0 {
+		if at, u, ok := c.b.artifactOf(own); ok {
+			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: u, URIBaseID: c.b.run.Artifacts[at].Location.URIBaseID, Index: &at},
+				Region: &sarifRegion{StartLine: line, StartColumn: col}}
+		}
+		return loc
+	}
+	if c.file && toolIndex >= 0 && toolIndex < len(c.cat.Tools) {
+		t := c.cat.Tools[toolIndex]
+		loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: c.ownLocation()}
+		if line == 0 {
+			line, col = t.Pos.Line, t.Pos.Col
+		}
+		if line > 0 {
+			loc.PhysicalLocation.Region = &sarifRegion{StartLine: line, StartColumn: col}
+		}
+	}
+	return loc
+}
+
+// findingResult is the result of a structural finding.
+func (c *sarifCatalog) findingResult(f lint.Finding) sarifResult {
+	ri := c.b.ruleIndex(f)
+	msg := modelSays(f, f.Message)
+	if f.Suggestion != "" {
+		msg += suggestionLabel(f) + f.Suggestion
+	}
+	res := sarifResult{
+		RuleID: f.Rule, RuleIndex: ri, Level: sarifLevel(f.Severity),
+		Message:             sarifText{Text: msg},
+		Locations:           []sarifLocation{c.locate(f.ToolIndex, f.Tool, f.Param, f.Line, f.Column, f.File)},
+		PartialFingerprints: partialFingerprints(lint.FindingKey(f)),
+		BaselineState:       f.BaselineState,
+		Suppressions:        suppressions(f.Suppression),
+	}
+	if c.file && f.BaselineState != similarity.BaselineAbsent && len(f.Fix) > 0 {
+		res.Fixes = sarifFixes(f, c.sourceEditor(), c.ownLocation())
+	}
+	if f.By != "" {
+		res.Properties = map[string]string{"by": f.By, "category": f.Category}
+	}
+	if f.BaselineState == similarity.BaselineAbsent {
+		res.Kind, res.Level = "pass", "none"
+		res.Message.Text = "no longer reported (in the baseline): " + msg
+	}
+	return res
+}
+
+// pairResult is the result of a pair verdict, pointing at the first tool
+// with the second as its related location; a watch pair is an error in
+// a review run.
+func (c *sarifCatalog) pairResult(p similarity.PairFinding, sim *similarity.Result, review bool) sarifResult {
+	id, level := sarifConfusableRule, "error"
+	if p.Kind == similarity.Watch {
+		id, level = sarifWatchRule, "note"
+		if review {
+			level = "error"
+		}
+	}
+	related := c.locate(p.J, p.B, "", 0, 0, "")
+	one := 1
+	related.ID = &one
+	related.Message = &sarifText{Text: p.B}
+	why := ""
+	if len(p.Reasons) > 0 {
+		why = " Why: " + ReasonsText(p.Reasons) + "."
+	}
+	res := sarifResult{
+		RuleID: id, RuleIndex: c.b.index[id], Level: level,
+		Message: sarifText{Text: fmt.Sprintf("%s and [%s](1) are %s (%s).%s Hint: %s",
+			sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind), scoredAs(sim, p.Pair)+bandNote(p), why, p.Hint)},
+		Locations:           []sarifLocation{c.locate(p.I, p.A, "", 0, 0, "")},
+		RelatedLocations:    []sarifLocation{related},
+		PartialFingerprints: partialFingerprints(lint.PairKey(p.A, p.B)),
+		BaselineState:       p.BaselineState,
+		Suppressions:        suppressions(p.Suppression),
+	}
+	if p.BaselineState == similarity.BaselineAbsent {
+		res.Kind, res.Level = "pass", "none"
+		res.Message.Text = fmt.Sprintf("%s and [%s](1) are no longer %s (in the baseline)", sarifPlain(p.A), sarifPlain(p.B), verdictPhrase(p.Kind))
+	}
+	return res
 }
 
 // sarifResultCount is how many results WriteSARIF would write for r.

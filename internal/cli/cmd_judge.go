@@ -239,7 +239,7 @@ func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Cat
 		shownFile = path
 		fmt.Fprintf(io.err, "toolscope %s: recorded %s in %s (%d in all)\n", name, plural(len(held), "judgment", "judgments"), termsafe.Line(path), recorded.Len())
 	}
-	return judge.Apply(r, cat, out.Results, judgeID, shownFile, asked, out.Err), nil
+	return judge.Apply(r, cat, out.Results, judge.ApplyOptions{Judge: judgeID, File: shownFile, Asked: asked, Err: out.Err}), nil
 }
 
 // priceFor is the price to estimate m's cost with: --judge-price, else
@@ -327,7 +327,7 @@ func (j *judgeFlags) replayerOf(path string, file *judge.Records) tui.ReplayFunc
 		questions := asked
 		mu.Unlock()
 		plan := judge.NewPlan(nil, questions, file, store, 0)
-		return judge.Apply(r, cat, plan.Results, "", shownFile, 0, nil)
+		return judge.Apply(r, cat, plan.Results, judge.ApplyOptions{File: shownFile})
 	}
 }
 

@@ -173,7 +173,7 @@ func (r *reviewFlags) apply(ctx context.Context, j *judgeFlags, rep *lint.Report
 			return reason, ok
 		}
 	}
-	reviewed := judge.ApplyReviews(rep, cat, out.Results, by, shownFile, out.Err, ignore)
+	reviewed := judge.ApplyReviews(rep, cat, out.Results, judge.ApplyReviewsOptions{Model: by, File: shownFile, Err: out.Err, Ignore: ignore})
 	if cfg != nil {
 		cfg.MarkIgnoresUsed(reviewed, used)
 	}
@@ -279,7 +279,7 @@ func (j *judgeFlags) reviewFindings(file *judge.Records) func(*catalog.Catalog) 
 	return func(cat *catalog.Catalog) []lint.Finding {
 		plan := judge.NewReviewPlan(judge.ReviewToolsOf(cat), judge.ReviewPlanOptions{File: file, Cache: store})
 		empty := lint.NewReport(cat, nil, similarity.Result{}, lint.Gate{})
-		return judge.ApplyReviews(empty, cat, plan.Results, "", "", nil, nil).Structural
+		return judge.ApplyReviews(empty, cat, plan.Results, judge.ApplyReviewsOptions{}).Structural
 	}
 }
 
