@@ -234,7 +234,7 @@ func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, 
 	}
 	if pj.flags != nil {
 		ctx, stop := signalContext(context.Background())
-		report, err = pj.flags.apply(ctx, report, cat, pj.cfg, pj.arg, pj.io, "diff")
+		report, err = pj.flags.apply(ctx, judgeCall{report: report, cat: cat, cfg: pj.cfg, arg: pj.arg, io: pj.io, cmd: "diff"})
 		stop()
 		if err != nil {
 			return nil, err

@@ -29,6 +29,18 @@ const judgeNeighbours = judge.FuseDepth
 // run sends.
 const DefaultJudgeMaxPairs = 1000
 
+// judgeCall is one catalog's judging: its report so far, the catalog and
+// its config, the argument that named it (where its judgments file is
+// found), and the command whose name its lines on stderr carry.
+type judgeCall struct {
+	report *lint.Report
+	cat    *catalog.Catalog
+	cfg    *config.Config
+	arg    string
+	io     stdio
+	cmd    string
+}
+
 // judgeFlags are the judge's flags on lint and diff.
 type judgeFlags struct {
 	spec        string
@@ -154,7 +166,8 @@ func (j *judgeFlags) cacheDir() string {
 // stderr and in the report; the pairs it did not judge keep their offline
 // verdict. Errors are input errors (an unreadable judgments file, a bad
 // endpoint).
-func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Catalog, cfg *config.Config, catalogArg string, io stdio, name string) (*lint.Report, error) {
+func (j *judgeFlags) apply(ctx context.Context, c judgeCall) (*lint.Report, error) {
+	r, cat, cfg, catalogArg, io, name := c.report, c.cat, c.cfg, c.arg, c.io, c.cmd
 	path := j.path(cfg, catalogArg)
 	file, err := j.read(path)
 	if err != nil {

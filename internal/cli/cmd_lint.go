@@ -590,11 +590,13 @@ func judgeReport(jf *judgeFlags, r *lint.Report, cat *catalog.Catalog, cfg *conf
 	}
 	ctx, stop := signalContext(context.Background())
 	defer stop()
-	r, err := jf.apply(ctx, r, cat, cfg, arg, io, "lint")
+	c := judgeCall{report: r, cat: cat, cfg: cfg, arg: arg, io: io, cmd: "lint"}
+	r, err := jf.apply(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return jf.review.apply(ctx, jf, r, cat, cfg, arg, io, "lint")
+	c.report = r
+	return jf.review.apply(ctx, jf, c)
 }
 
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"toolscope/core/catalog"
-	"toolscope/core/config"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/safefile"
@@ -89,7 +88,8 @@ func (r *reviewFlags) asked() bool {
 // a review asked for (r nil: the explorer's report off a terminal), only
 // the reviews the judgments file or the cache hold are replayed. Errors
 // are input errors.
-func (r *reviewFlags) apply(ctx context.Context, j *judgeFlags, rep *lint.Report, cat *catalog.Catalog, cfg *config.Config, catalogArg string, io stdio, name string) (*lint.Report, error) {
+func (r *reviewFlags) apply(ctx context.Context, j *judgeFlags, c judgeCall) (*lint.Report, error) {
+	rep, cat, cfg, catalogArg, io, name := c.report, c.cat, c.cfg, c.arg, c.io, c.cmd
 	if r == nil {
 		r = &reviewFlags{}
 	}
