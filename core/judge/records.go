@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"toolscope/core/catalog"
 	"toolscope/core/safefile"
 	"toolscope/core/termsafe"
 )
@@ -366,4 +367,38 @@ func Update(path string, edit func(*Records)) (*Records, error) {
 func PersonAccept(a, b Tool, reason string) Judgment {
 	p := NewPair(a, b, nil)
 	return Judgment{A: p.A.Name, B: p.B.Name, Label: 1, Reason: reason, By: PersonBy, Texts: p.TextHash()}
+}
+
+// Touches reports whether any judgment or review held names one of the
+// tools: a cache that holds other catalogs' judgments has nothing to
+// replay on this one, and the run need not prepare for a judge.
+func (r *Records) Touches(names []string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.byPair) == 0 && len(r.byTool) == 0 {
+		return false
+	}
+	named := make(map[string]bool, 2*len(r.byPair)+len(r.byTool))
+	for pair := range r.byPair {
+		named[pair[0]], named[pair[1]] = true, true
+	}
+	for tool := range r.byTool {
+		named[tool] = true
+	}
+	for _, n := range names {
+		if named[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// ToolNames are the names of a catalog's tools, as judgments and reviews
+// name them.
+func ToolNames(cat *catalog.Catalog) []string {
+	names := make([]string, len(cat.Tools))
+	for i, t := range cat.Tools {
+		names[i] = t.Name
+	}
+	return names
 }

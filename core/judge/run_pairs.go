@@ -53,7 +53,9 @@ type PairRunResult struct {
 // written.
 func RunPairs(ctx context.Context, req PairRunRequest) (PairRunResult, error) {
 	req = req.withDefaults()
-	if req.Model == nil && req.File.Len() == 0 && req.Cache.Len() == 0 {
+	if req.Model == nil && req.File.Len() == 0 && !req.Cache.Touches(ToolNames(req.Catalog)) {
+		// Nothing to ask, and the cache holds no judgment of these tools
+		// (other catalogs' judgments replay nothing here).
 		return PairRunResult{Report: req.Report}, nil
 	}
 	questions := Questions(req.Catalog, req.Report.Similarity, DefaultPerTool, req.File)

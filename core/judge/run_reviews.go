@@ -93,7 +93,7 @@ type ReviewRunResult struct {
 func RunReviews(ctx context.Context, req ReviewRunRequest) (ReviewRunResult, error) {
 	req = req.withDefaults()
 	res := ReviewRunResult{Report: req.Report, Budget: req.Budget}
-	if !req.Asked && req.File.ReviewCount() == 0 && req.Cache.ReviewCount() == 0 {
+	if !req.Asked && req.File.ReviewCount() == 0 && (req.Cache.ReviewCount() == 0 || !req.Cache.Touches(ToolNames(req.Catalog))) {
 		return res, nil
 	}
 	plan, answers, err := req.plan()

@@ -65,6 +65,9 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		r.SetLevels(cfg.DiffLevels)
 	}
 	if req.Setup.Embedder != nil {
+		s := *req.Setup
+		s.judgeIfRecorded(old, cur)
+		req.Setup = &s
 		if err := req.setPairs(ctx, r, old, cur); err != nil {
 			return nil, err
 		}

@@ -26,6 +26,10 @@ type Setup struct {
 	// Judging says a judge or recorded judgments apply to the catalog:
 	// the run calls LintRequest.Judge once the config has applied.
 	Judging bool
+	// Recorded reports whether judgments or reviews recorded elsewhere
+	// (the judgment cache) name the catalog's tools; when it does, the
+	// loaded catalog is judged as if Judging. Nil for never.
+	Recorded func(cat *catalog.Catalog) bool
 	// Strict is --strict: an empty catalog fails the gate (Gate), and a
 	// baseline holds warnings too (Accept).
 	Strict bool
@@ -176,6 +180,7 @@ func (req *LintRequest) lintOne(ctx context.Context, arg string) (*Linted, error
 		return nil, err
 	}
 	req.Memory.Tools(len(cat.Tools))
+	s.judgeIfRecorded(cat)
 	l := &Linted{Arg: arg, Catalog: cat, Setup: s}
 	if l.Report, err = Analyze(ctx, cat, s, req.Progress); err != nil {
 		return nil, err
@@ -219,6 +224,7 @@ func (req *LintRequest) lintMerged(ctx context.Context) (*Linted, error) {
 		return nil, err
 	}
 	req.Memory.Tools(len(merged.Tools))
+	s.judgeIfRecorded(merged)
 	l := &Linted{Path: merged.Source, Catalog: merged, Setup: s}
 	if l.Report, err = Analyze(ctx, merged, s, req.Progress); err != nil {
 		return nil, err
@@ -248,6 +254,22 @@ func (req *LintRequest) configAndJudge(ctx context.Context, l *Linted) error {
 	}
 	l.Report = r
 	return nil
+}
+
+// judgeIfRecorded judges a catalog whose tools the recorded judgments
+// name, keeping each tool's nearest neighbours for the judge's
+// questions.
+func (s *Setup) judgeIfRecorded(cats ...*catalog.Catalog) {
+	if s.Judging || s.Recorded == nil {
+		return
+	}
+	for _, cat := range cats {
+		if s.Recorded(cat) {
+			s.Judging = true
+			s.Options.Neighbours = judge.FuseDepth
+			return
+		}
+	}
 }
 
 // Analyze runs the structural rules and similarity a setup asks for on a

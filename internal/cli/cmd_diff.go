@@ -167,6 +167,7 @@ func (o *diffOptions) diff(io stdio) int {
 	}
 	setup := f.setup(cfg)
 	setup.Judging = judging
+	setup.Recorded = o.judge.cached
 	// OLD is always one source; NEW may be --mcp-config's servers.
 	oldLive := *f.live
 	oldLive.config = ""

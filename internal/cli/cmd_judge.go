@@ -129,21 +129,28 @@ func projectFile(given, name, cfgPath, catalogArg string) string {
 	return filepath.Join(catalogDir(catalogArg), name)
 }
 
-// active reports whether the run may judge or replay: a judge is named, or
-// a judgments file or the judgment cache exists.
+// active reports whether the run judges or replays whatever the catalog
+// holds: a judge is named, a review asked for, or a judgments file
+// exists. The judgment cache counts only for a catalog whose tools it
+// names (cached).
 func (j *judgeFlags) active(cfg *config.Config, catalogArg string) bool {
 	if j.spec != "" || j.review.asked() {
 		return true
 	}
-	if _, err := os.Stat(j.path(cfg, catalogArg)); err == nil {
-		return true
+	_, err := os.Stat(j.path(cfg, catalogArg))
+	return err == nil
+}
+
+// cached reports whether the judgment cache holds a judgment or a review
+// of one of the catalog's tools: a cache that holds only other catalogs'
+// has nothing to replay here, and the run pays nothing for it.
+func (j *judgeFlags) cached(cat *catalog.Catalog) bool {
+	if dir := j.cacheDir(); dir == "" {
+		return false
+	} else if fi, err := os.Stat(filepath.Join(dir, judge.CacheFile)); err != nil || fi.Size() == 0 {
+		return false
 	}
-	if dir := j.cacheDir(); dir != "" {
-		if fi, err := os.Stat(filepath.Join(dir, judge.CacheFile)); err == nil && fi.Size() > 0 {
-			return true
-		}
-	}
-	return false
+	return j.cache().Touches(judge.ToolNames(cat))
 }
 
 // cacheDir is the judgment cache's directory, "" under --no-cache or

@@ -451,3 +451,33 @@ func TestExplorerReplayFollowsTheFile(t *testing.T) {
 		t.Error("the person's judgment of the far pair was not replayed")
 	}
 }
+
+// The judgment cache replays what it holds for a catalog's tools, and a
+// catalog whose tools it never saw pays nothing for it: no judge
+// section, no neighbours kept for questions nobody asks.
+func TestLintCacheOfOtherCatalogsIsNotAJudge(t *testing.T) {
+	clearJudgeEnv(t)
+	t.Setenv("TOOLSCOPE_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "tools.json")
+	os.WriteFile(cat, []byte(judgeCatalog), 0o644)
+	other := filepath.Join(t.TempDir(), "other.json")
+	os.WriteFile(other, []byte(`[{"name": "send_invoice", "description": "Sends one invoice to its customer by email; use once the invoice is final."},
+ {"name": "void_invoice", "description": "Voids one invoice so that it can no longer be paid; use for a mistaken invoice."}]`), 0o644)
+	srv, requests := judgeServer(t, map[string]bool{"search_archived_logs|search_logs": true})
+	if code, _, errb := lintJSON(t, "--judge", "openai:judge", "--judge-url", srv.URL+"/v1", cat); code != 1 || requests.Load() == 0 {
+		t.Fatalf("exit %d after %d requests: %s", code, requests.Load(), errb)
+	}
+	srv.Close()
+	code, again, errb := lintJSON(t, cat)
+	if code != 1 || again.Judged == nil || again.Judged.Replayed != int(requests.Load()) {
+		t.Fatalf("the cache did not replay on its catalog: exit %d, judged %+v\n%s", code, again.Judged, errb)
+	}
+	code, r, errb := lintJSON(t, other)
+	if code != 0 || r.Judged != nil {
+		t.Errorf("another catalog: exit %d, judged %+v; want no judge section\n%s", code, r.Judged, errb)
+	}
+	if _, out, _ := runCmd("", "lint", "--embedder", "mock", "--no-config", other); strings.Contains(out, "Judged") {
+		t.Errorf("the text report has a judge section:\n%s", out)
+	}
+}

@@ -391,6 +391,7 @@ func (o *lintOptions) setup(arg string, io stdio) (*pipeline.Setup, error) {
 	}
 	s := fc.setup(cfg)
 	s.Judging = judging
+	s.Recorded = o.judge.cached
 	return s, nil
 }
 

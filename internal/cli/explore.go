@@ -478,6 +478,9 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 			}
 			s := f.setup(f.config)
 			s.Judging = judging
+			if jf != nil {
+				s.Recorded = jf.cached
+			}
 			return s, nil
 		},
 		// As lint reports it: the config file's own findings too.
