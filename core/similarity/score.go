@@ -547,7 +547,8 @@ func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 			}
 		}
 		c := chooseAxisOf(pa, pb, s.words[p.i].terms, s.words[p.j].terms, s.termSet(int(p.i)), s.termSet(int(p.j)))
-		f.Fixes = fixesFor(s.tools[p.i], s.tools[p.j], pa, pb, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)], s.purposeOf(int(p.i), pa), s.purposeOf(int(p.j), pb))
+		f.Fixes = fixesFor(fixSide{s.tools[p.i], pa, r.guides[p.i][int(p.j)], s.purposeOf(int(p.i), pa)},
+			fixSide{s.tools[p.j], pb, r.guides[p.j][int(p.i)], s.purposeOf(int(p.j), pb)})
 		f.Hint = riskHint(s.tools[p.i], s.tools[p.j], c, f.Fixes)
 		if f.Band == BandCrossServer && kind == Confusable {
 			f.Hint = twinHint(s.tools[p.i], s.tools[p.j], f.Hint)
