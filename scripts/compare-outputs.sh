@@ -72,21 +72,22 @@ done
 lint_runs=$runs
 
 # compare NAME -- ARGS...: runs both builds with ARGS (a file "@OUT" in
-# ARGS is a path in the build's own output folder) and compares stdout,
-# stderr, the exit code and any file written there.
+# ARGS is a path in the build's own output folder, "@BIN" the build's
+# name) and compares stdout, stderr, the exit code and any file written
+# there.
 compare() {
   local name=$1; shift 2
   for bin in base head; do
     local out="$work/cmd/$bin/$name"
     mkdir -p "$out/files"
     local a=() x
-    for x in "$@"; do a+=("${x//@OUT/$out/files}"); done
+    for x in "$@"; do x=${x//@OUT/$out/files}; a+=("${x//@BIN/$bin}"); done
     set +e
     "$work/$bin" "${a[@]}" </dev/null >"$out/stdout" 2>"$out/stderr.all"
     echo $? >"$out/exit"
-    grep -v -E '^toolscope( [a-z]+)?( \([A-Z]+\))?: .* · [0-9hms]+$' "$out/stderr.all" | sed "s#$out/files#OUT#g" >"$out/stderr"
+    grep -v -E '^toolscope( [a-z]+)?( \([A-Z]+\))?: .* · [0-9hms]+$' "$out/stderr.all" | sed "s#$out/files#OUT#g; s#$work/cmd/$bin/#CMD/#g" >"$out/stderr"
     set -e
-    sed -i "s#$out/files#OUT#g" "$out/stdout"
+    sed -i "s#$out/files#OUT#g; s#$work/cmd/$bin/#CMD/#g" "$out/stdout"
     rm "$out/stderr.all"
   done
   runs=$((runs + 1))
@@ -108,6 +109,27 @@ for cat in "$shared"/catalogs/*/*.json; do
   prev=$cat
 done
 demo=fixtures/demo/ops-demo.json
+
+# Runs over several catalogs: a folder, a pattern, a merge; the baseline
+# written and then read; --fix on a copy; the gate's other flags.
+mcp=("$shared"/catalogs/mcp/*.json)
+for f in text json sarif markdown github junit; do
+  compare "folder-$f" -- lint --no-config --embedder mock --format "$f" "$shared/catalogs/mcp"
+  compare "merge-$f" -- lint --no-config --embedder mock --merge --format "$f" "${mcp[@]:0:4}"
+done
+compare pattern -- lint --no-config --no-similarity "$shared/catalogs/*/*-mcp*.json"
+compare merge-html -- lint --no-config --embedder mock --merge --format html=@OUT/page.html --format badge=@OUT/badge.svg "${mcp[@]:4:3}"
+compare baseline-write -- lint --no-config --embedder mock --write-baseline @OUT/base.json "${mcp[@]:0:3}"
+compare baseline-read -- lint --no-config --embedder mock --baseline "$work/cmd/@BIN/baseline-write/files/base.json" --format json "${mcp[@]:0:4}"
+compare baseline-one -- lint --no-config --embedder mock --write-baseline @OUT/one.json --format json "$demo"
+compare gate-flags -- lint --no-config --embedder mock --quiet --max-warnings 3 --fail-on stale,review --strict "${mcp[@]:0:3}"
+for bin in base head; do
+  mkdir -p "$work/cmd/$bin/fix/files"
+  cp "$demo" "$work/cmd/$bin/fix/files/ops.json"
+  cp "${mcp[0]}" "$work/cmd/$bin/fix/files/first.json"
+done
+compare fix -- lint --no-config --no-similarity --fix @OUT/ops.json @OUT/first.json
+compare folder-broken -- lint --no-config --no-similarity fixtures/broken
 compare snapshot -- snapshot -o @OUT/snap.json "$demo"
 compare check-args-ok -- check-args "$demo" list_volumes '{}'
 compare check-args-bad -- check-args "$demo" resize_volume '{"size": "big", "extra": 1}'

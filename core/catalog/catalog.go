@@ -21,6 +21,10 @@ import (
 	"toolscope/core/safefile"
 )
 
+// MergedPrefix starts the source of catalogs linted as one (lint
+// --merge): it is no file, and its results carry logical locations only.
+const MergedPrefix = "merged:"
+
 // MaxFileBytes is the largest catalog accepted.
 const MaxFileBytes = 64 << 20
 

@@ -166,7 +166,7 @@ func ClosedListInProseRule() Rule {
 				if strings.Contains(low, "e.g.") || strings.Contains(low, "for example") || strings.Contains(low, "such as") {
 					continue
 				}
-				literals := proseLiterals(desc, commaList)
+				literals := closedLiterals(desc, commaList)
 				if literals == nil || slices.ContainsFunc(literals, func(s string) bool { return len(s) > 40 || notAValue(s) }) {
 					continue
 				}
@@ -178,6 +178,50 @@ func ClosedListInProseRule() Rule {
 			return out
 		},
 	}
+}
+
+// listEnd is how prose closes a comma list: "a, b or c", "a, b, and c",
+// the last value ending the sentence or the clause ("a, b and more are
+// coming" is no list's end).
+var listEnd = regexp.MustCompile(`^` + jsSpaceClass + `*,?` + jsSpaceClass + `*(?:or|and)` + jsSpaceClass + `+(` + identPattern + `)(?:$|[,;:)]|\.(?:$|` + jsSpaceClass + `))`)
+
+// lastWord is the word a comma list's last item runs on into: "a, b, and
+// c" reads "and" as the last item, "c" follows it.
+var lastWord = regexp.MustCompile(`^` + jsSpaceClass + `+(` + identPattern + `)(?:$|[,;:)]|\.(?:$|` + jsSpaceClass + `))`)
+
+// closedLiterals are the values a description lists (proseLiterals), the
+// list read to its end as prose closes it: "open, closed or all" holds
+// all, "null, Minor, NotAdult, and Adult" holds Adult and not "and". The
+// seed's rule reads the comma list alone; an enum without the last value
+// would refuse it.
+func closedLiterals(desc string, commaList *regexp.Regexp) []string {
+	if strings.IndexByte(desc, '|') >= 0 && pipeList.MatchString(desc) {
+		return proseLiterals(desc, commaList)
+	}
+	if strings.IndexByte(desc, ',') < 0 {
+		return nil
+	}
+	m := commaList.FindStringSubmatchIndex(desc)
+	if m == nil {
+		return nil
+	}
+	literals := trimAll(strings.Split(desc[m[2]:m[3]], ","))
+	rest := desc[m[3]:]
+	switch last := literals[len(literals)-1]; {
+	case last == "and" || last == "or":
+		w := lastWord.FindStringSubmatch(rest)
+		if w == nil {
+			return nil // the list runs on past what can be read as values
+		}
+		literals[len(literals)-1] = strings.TrimRight(w[1], ".")
+	case strings.HasSuffix(desc[m[2]:m[3]], "."):
+		// The sentence ended with the list.
+	default:
+		if w := listEnd.FindStringSubmatch(rest); w != nil {
+			literals = append(literals, strings.TrimRight(w[1], "."))
+		}
+	}
+	return literals
 }
 
 // omissionPhrases say what leaving a parameter out does, beside the

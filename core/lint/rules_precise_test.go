@@ -38,6 +38,10 @@ func TestRecommendedChecks(t *testing.T) {
 
 		// enum-in-prose, closed lists only
 		{"a closed list warns", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"state": {"type": "string", "description": "one of new, acknowledged, resolved"}`))), []string{`t.state warn "enum": ["new","acknowledged","resolved"]`}},
+		{"a list closed by 'or' holds its last value", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"state": {"type": "string", "description": "Which issues: one of open, closed or all."}`))), []string{`t.state warn "enum": ["open","closed","all"]`}},
+		{"a list closed by ', and' holds its last value, not 'and'", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"group": {"type": "string", "description": "Allowed values: null, Minor, NotAdult, and Adult. See the docs."}`))), []string{`t.group warn "enum": ["null","Minor","NotAdult","Adult"]`}},
+		{"'and' that runs on is no list's end", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"state": {"type": "string", "description": "one of open, closed and more are coming"}`))), []string{`t.state warn "enum": ["open","closed"]`}},
+		{"a list whose last item cannot be read is left alone", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"group": {"type": "string", "description": "Allowed values: null, Minor, and Adult users"}`))), nil},
 		{"a query's examples are no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"query": {"type": "string", "description": "values a | b | c"}`))), nil},
 		{"a list of examples is no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"mode": {"type": "string", "description": "such as fast | slow"}`))), nil},
 		{"placeholders are no enum", ClosedListInProseRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"target": {"type": "string", "description": "one of <project>, <team>, <user>"}`))), nil},

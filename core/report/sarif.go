@@ -671,9 +671,9 @@ func pascal(id string) string {
 	return b.String()
 }
 
-// MergedPrefix starts the source of catalogs linted as one (lint
-// --merge): it is no file, and its results carry logical locations only.
-const MergedPrefix = "merged:"
+// MergedPrefix starts the source of catalogs linted as one
+// (catalog.MergedPrefix).
+const MergedPrefix = catalog.MergedPrefix
 
 // artifactURI turns a catalog source into a URI reference for SARIF; file
 // is false when the catalog did not come from a file (stdin, a live

@@ -3,17 +3,18 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	stdlibio "io"
 	"os"
 	"slices"
 	"strings"
 
-	"toolscope/core/catalog"
-	"toolscope/core/config"
 	"toolscope/core/diff"
+	"toolscope/core/lint"
+	"toolscope/core/pipeline"
 	"toolscope/core/report"
-	"toolscope/core/similarity"
 )
 
 const (
@@ -76,27 +77,54 @@ func parseDiffFailOn(words []string) (diff.Fail, error) {
 	return fail, nil
 }
 
-func runDiff(args []string, io stdio) int {
+// diffOptions are diff's flags, parsed.
+type diffOptions struct {
+	catalog *catalogFlags
+	fs      *flag.FlagSet
+	config  *configFlags
+	judge   *judgeFlags
+	failOn  listFlag
+	// old and new are the catalogs' arguments; new is "" for
+	// --mcp-config's servers.
+	old, new string
+	fail     diff.Fail
+}
+
+// newDiffOptions declares diff's flags.
+func newDiffOptions() *diffOptions {
 	fs := newFlagSet("diff")
-	f := newPairFlags(fs, []string{"text", "json", "markdown", "github"})
-	cfgFlags := addConfigFlags(fs)
-	failOn := listFlag{}
-	fs.Var(&failOn, "fail-on", "`WHAT,...` fails the gate: a level (error or breaking, warn, info: that level and above), security, descriptions, any-description (descriptions and titles), pairs, or none (default error)")
-	jf := addJudgeFlags(fs)
-	jf.noCache = &f.noCache
-	positional, code, ok := parseCommand(fs, diffUsage, diffHelp, args, io)
+	o := &diffOptions{fs: fs, catalog: newPairFlags(fs, []string{"text", "json", "markdown", "github"}), config: addConfigFlags(fs)}
+	fs.Var(&o.failOn, "fail-on", "`WHAT,...` fails the gate: a level (error or breaking, warn, info: that level and above), security, descriptions, any-description (descriptions and titles), pairs, or none (default error)")
+	o.judge = addJudgeFlags(fs)
+	o.judge.noCache = &o.catalog.noCache
+	return o
+}
+
+func runDiff(args []string, io stdio) int {
+	o := newDiffOptions()
+	positional, code, ok := parseCommand(o.fs, diffUsage, diffHelp, args, io)
 	if !ok {
 		return code
 	}
+	if err := o.complete(positional); err != nil {
+		return usageError(io, "diff", err.Error())
+	}
+	return o.diff(io)
+}
+
+// complete takes the catalogs' arguments and checks the flags against
+// them, in the order their errors are said.
+func (o *diffOptions) complete(positional []string) error {
+	f := o.catalog
 	want := 2
 	if f.live.config != "" {
 		want = 1
 	}
 	if len(positional) != want {
-		return usageError(io, "diff", fmt.Sprintf("want OLD and NEW (or OLD and --mcp-config FILE); got %s", plural(len(positional), "argument", "arguments")))
+		return fmt.Errorf("want OLD and NEW (or OLD and --mcp-config FILE); got %s", plural(len(positional), "argument", "arguments"))
 	}
 	if slices.Contains(positional, "") {
-		return usageError(io, "diff", errEmptyCatalog)
+		return errors.New(errEmptyCatalog)
 	}
 	var inputs [][2]string
 	for _, a := range positional {
@@ -105,142 +133,106 @@ func runDiff(args []string, io stdio) int {
 	if f.live.config != "" {
 		inputs = append(inputs, [2]string{"the server list", f.live.config})
 	}
-	reads, judged := diffFiles(positional, cfgFlags, jf)
+	reads, judged := diffFiles(positional, o.config, o.judge)
 	if err := checkWrites(append(formatWrites(f.outputs), judged...), append(inputs, reads...)); err != nil {
-		return usageError(io, "diff", err.Error())
+		return err
 	}
 	if want == 2 && positional[0] == "-" && positional[1] == "-" {
-		return usageError(io, "diff", "only one of OLD and NEW can be stdin")
+		return errors.New("only one of OLD and NEW can be stdin")
 	}
-	fail, err := parseDiffFailOn(failOn)
+	fail, err := parseDiffFailOn(o.failOn)
 	if err != nil {
-		return usageError(io, "diff", err.Error())
+		return err
 	}
-	newArg := ""
+	o.old, o.fail = positional[0], fail
 	if want == 2 {
-		newArg = positional[1]
+		o.new = positional[1]
 	}
-	cfg, code := withConfig("diff", newArg, f, fs, cfgFlags, io)
+	return nil
+}
+
+// diff runs the comparison (pipeline.Diff) and writes its reports.
+func (o *diffOptions) diff(io stdio) int {
+	f := o.catalog
+	cfg, code := withConfig("diff", o.new, f, o.fs, o.config, io)
 	if code != 0 {
 		return code
 	}
-	if err := jf.check(); err != nil {
+	if err := o.judge.check(); err != nil {
 		return usageError(io, "diff", err.Error())
 	}
-	pj := pairJudge{flags: jf, cfg: cfg, arg: newArg, io: io}
-	if jf.active(cfg, newArg) {
+	judging := o.judge.active(cfg, o.new)
+	if judging {
 		f.neighbours = judgeNeighbours
-	} else {
-		pj.flags = nil
 	}
+	setup := f.setup(cfg)
+	setup.Judging = judging
 	// OLD is always one source; NEW may be --mcp-config's servers.
 	oldLive := *f.live
 	oldLive.config = ""
 	p := startProgress(io, "toolscope diff")
-	defer p.end()
-	p.step("loading OLD")
-	oldCat, err := oldLive.load(positional[0], io)
+	defer p.End()
+	res, err := pipeline.Diff(context.Background(), pipeline.DiffRequest{
+		Old: o.old, New: o.new, Setup: setup, Fail: o.fail, Progress: p,
+		OldSource: &lintSource{live: &oldLive, io: io}, Source: &lintSource{live: f.live, io: io},
+		Side: func(name string) { p.setName("toolscope diff (" + name + ")") },
+		Judge: func(ctx context.Context, l *pipeline.Linted) (*lint.Report, error) {
+			ctx, stop := signalContext(ctx)
+			defer stop()
+			return o.judge.apply(ctx, judgeCall{report: l.Report, cat: l.Catalog, cfg: cfg, arg: o.new, io: io, cmd: "diff"})
+		},
+	})
 	if err != nil {
-		p.end()
-		fmt.Fprintf(io.err, "toolscope diff: OLD: %s\n", oneLine(err))
+		fmt.Fprintf(io.err, "toolscope diff: %s\n", oneLine(err))
 		return 2
 	}
-	p.step("loading NEW")
-	newCat, err := f.live.load(newArg, io)
-	if err != nil {
-		p.end()
-		fmt.Fprintf(io.err, "toolscope diff: NEW: %s\n", oneLine(err))
+	if err := o.write(res, io); err != nil {
+		fmt.Fprintf(io.err, "toolscope diff: writing the report: %s\n", oneLine(err))
 		return 2
 	}
-	p.step("comparing")
-	r := diff.Compare(oldCat, newCat)
-	if cfg != nil && cfg.DiffLevels != nil {
-		r.SetLevels(cfg.DiffLevels)
+	if !res.Report.OK {
+		return 1
 	}
-	if f.embedderSpec() != "" {
-		p.setName("toolscope diff (OLD)")
-		oldPairs, err := confusablePairs(oldCat, f, cfg, p, pj)
-		if err == nil {
-			var newPairs []similarity.PairFinding
-			p.setName("toolscope diff (NEW)")
-			newPairs, err = confusablePairs(newCat, f, cfg, p, pj)
-			r.SetPairs(oldPairs, newPairs)
-		}
-		p.end()
-		if err != nil {
-			fmt.Fprintf(io.err, "toolscope diff: %s\n", oneLine(err))
-			return 2
-		}
-	}
-	p.end()
-	r.Gate(fail)
+	return 0
+}
+
+// write writes the diff's report in every format asked for.
+func (o *diffOptions) write(res *pipeline.DiffResult, io stdio) error {
+	r := res.Report
 	// Annotations name NEW by its path from the repository's root, as
 	// lint's do.
-	machineNew := *newCat
-	machineNew.Source = repoPath(repoRoot(), newArg)
-	if newArg == "" {
-		machineNew.Source = newCat.Source
+	machineNew := *res.New
+	machineNew.Source = repoPath(repoRoot(), o.new)
+	if o.new == "" {
+		machineNew.Source = res.New.Source
 	}
 	write := func(w stdlibio.Writer, format string) error {
 		switch format {
 		case "json":
 			return report.WriteDiffJSON(w, r)
 		case "markdown":
-			return report.WriteDiffMarkdown(w, r, fail)
+			return report.WriteDiffMarkdown(w, r, o.fail)
 		case "github":
-			return report.WriteDiffGitHub(w, r, &machineNew, fail)
+			return report.WriteDiffGitHub(w, r, &machineNew, o.fail)
 		}
-		return report.WriteDiffText(w, r, fail)
+		return report.WriteDiffText(w, r, o.fail)
 	}
-	for _, o := range append([]formatOutput{{format: f.format}}, f.outputs...) {
-		if o.path == "" {
-			err = write(io.out, o.format)
+	f := o.catalog
+	for _, out := range append([]formatOutput{{format: f.format}}, f.outputs...) {
+		var err error
+		if out.path == "" {
+			err = write(io.out, out.format)
 		} else {
 			var b bytes.Buffer
-			if err = write(&b, o.format); err == nil {
-				err = writeReportFile(o.path, b.Bytes())
+			if err = write(&b, out.format); err == nil {
+				err = writeReportFile(out.path, b.Bytes())
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(io.err, "toolscope diff: writing the report: %s\n", oneLine(err))
-			return 2
+			return err
 		}
 	}
-	if !r.OK {
-		return 1
-	}
-	return 0
-}
-
-// pairJudge is the judge a diff applies to both catalogs' pairs; flags nil
-// for none.
-type pairJudge struct {
-	flags *judgeFlags
-	cfg   *config.Config
-	arg   string
-	io    stdio
-}
-
-// confusablePairs are a catalog's confusable pairs under the flags, less
-// those the config accepts, with the judge's verdicts when one is asked
-// for or judgments are recorded.
-func confusablePairs(cat *catalog.Catalog, f *catalogFlags, cfg *config.Config, p *progress, pj pairJudge) ([]similarity.PairFinding, error) {
-	report, err := analyzeCatalog(context.Background(), cat, f, p)
-	if err != nil {
-		return nil, err
-	}
-	if cfg != nil {
-		report = cfg.Apply(report, cat)
-	}
-	if pj.flags != nil {
-		ctx, stop := signalContext(context.Background())
-		report, err = pj.flags.apply(ctx, report, cat, pj.cfg, pj.arg, pj.io, "diff")
-		stop()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return slices.Clone(report.Similarity.Confusable), nil
+	return nil
 }
 
 // diffFiles are the files a diff reads besides its catalogs and server

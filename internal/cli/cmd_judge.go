@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"toolscope/core/catalog"
@@ -16,7 +15,6 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/similarity"
-	"toolscope/core/termsafe"
 	"toolscope/embed/cache"
 	"toolscope/tui"
 )
@@ -28,6 +26,18 @@ const judgeNeighbours = judge.FuseDepth
 // DefaultJudgeMaxPairs is --judge-max-pairs' default: the most pairs one
 // run sends.
 const DefaultJudgeMaxPairs = 1000
+
+// judgeCall is one catalog's judging: its report so far, the catalog and
+// its config, the argument that named it (where its judgments file is
+// found), and the command whose name its lines on stderr carry.
+type judgeCall struct {
+	report *lint.Report
+	cat    *catalog.Catalog
+	cfg    *config.Config
+	arg    string
+	io     stdio
+	cmd    string
+}
 
 // judgeFlags are the judge's flags on lint and diff.
 type judgeFlags struct {
@@ -150,96 +160,54 @@ func (j *judgeFlags) cacheDir() string {
 }
 
 // apply judges or replays the report's candidate pairs and writes the
-// judgments into its verdicts. A judge that fails part-way is reported on
-// stderr and in the report; the pairs it did not judge keep their offline
-// verdict. Errors are input errors (an unreadable judgments file, a bad
-// endpoint).
-func (j *judgeFlags) apply(ctx context.Context, r *lint.Report, cat *catalog.Catalog, cfg *config.Config, catalogArg string, io stdio, name string) (*lint.Report, error) {
-	path := j.path(cfg, catalogArg)
+// judgments into its verdicts (judge.RunPairs). A judge that fails
+// part-way is reported on stderr and in the report; the pairs it did not
+// judge keep their offline verdict. Errors are input errors (an
+// unreadable judgments file, a bad endpoint).
+func (j *judgeFlags) apply(ctx context.Context, c judgeCall) (*lint.Report, error) {
+	path := j.path(c.cfg, c.arg)
 	file, err := j.read(path)
 	if err != nil {
 		return nil, err
 	}
-	store := judge.OpenCache(j.cacheDir())
-	if j.spec == "" && file.Len() == 0 && store.Len() == 0 {
-		return r, nil
-	}
-	shownFile := ""
-	if file.Len() > 0 {
-		shownFile = path
-	}
-	var m *judge.Model
+	req := judge.PairRunRequest{Report: c.report, Catalog: c.cat, File: file, Path: path, Record: j.record,
+		Cache: judge.OpenCache(j.cacheDir()), MaxPairs: j.maxPairs, IO: runIO(c.io, c.cmd)}
 	if j.spec != "" {
-		model, _ := judge.ParseSpec(j.spec)
-		m, err = judge.New(judge.Options{Model: model, BaseURL: j.url, Concurrency: j.concurrency})
-		if err != nil {
-			return nil, fmt.Errorf("--judge %s: %w", j.spec, err)
-		}
-	}
-	questions := judge.Questions(cat, r.Similarity, judge.DefaultPerTool, file)
-	plan := judge.NewPlan(m, questions, file, store, j.maxPairs)
-	out := judge.Outcome{Results: plan.Results}
-	judgeID := ""
-	if m != nil {
-		judgeID = m.ID()
-		price := j.priceFor(m)
-		ask := plan.Ask()
-		over := 0
-		for _, res := range plan.Results {
-			if strings.Contains(res.Why, judge.WhyBudget) {
-				over++
-			}
-		}
-		fmt.Fprintf(io.err, "toolscope %s: judge %s at %s: %d candidate pairs, %d replayed, %d to ask", name, termsafe.Line(m.ID()), termsafe.Line(m.Endpoint()), len(questions), plan.Count(judge.Replayed), len(ask))
-		if over > 0 {
-			fmt.Fprintf(io.err, ", %d over --judge-max-pairs %d", over, j.maxPairs)
-		}
-		fmt.Fprintf(io.err, "; estimate: %s\n", judge.EstimatePairs(ask, price).String("--judge-price"))
-		if len(ask) > 0 {
-			var progress func(done, total int)
-			if io.errTTY {
-				// One line rewritten in place, cleared at the end.
-				progress = func(done, total int) {
-					fmt.Fprintf(io.err, "\r\x1b[Ktoolscope %s: judged %d of %s", name, done, plural(total, "pair", "pairs"))
-				}
-			}
-			out = m.Execute(ctx, plan, store, progress)
-			if io.errTTY {
-				fmt.Fprint(io.err, "\r\x1b[K")
-			}
-			if ctx.Err() != nil {
-				// Interrupted: what was judged is cached; no report.
-				return nil, fmt.Errorf("judge: %w", context.Cause(ctx))
-			}
-		}
-		if out.Err != nil {
-			fmt.Fprintf(io.err, "toolscope %s: judge stopped: %s; the pairs it did not judge keep their offline verdict\n", name, oneLine(out.Err))
-		}
-		if store.Err() != nil {
-			fmt.Fprintf(io.err, "toolscope %s: note: %s\n", name, oneLine(store.Err()))
-		}
-	}
-	asked := 0
-	for _, res := range out.Results {
-		if res.Status == judge.Asked {
-			asked++
-		}
-	}
-	if j.record {
-		var held []judge.Judgment
-		for _, res := range out.Results {
-			if res.Judgment != nil {
-				held = append(held, *res.Judgment)
-			}
-		}
-		recorded, err := judge.Record(path, held)
-		if err != nil {
+		if req.Model, err = j.model(); err != nil {
 			return nil, err
 		}
-		shownFile = path
-		fmt.Fprintf(io.err, "toolscope %s: recorded %s in %s (%d in all)\n", name, plural(len(held), "judgment", "judgments"), termsafe.Line(path), recorded.Len())
+		req.Price = j.priceFor(req.Model)
 	}
-	return judge.Apply(r, cat, out.Results, judge.ApplyOptions{Judge: judgeID, File: shownFile, Asked: asked, Err: out.Err}), nil
+	res, err := judge.RunPairs(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return res.Report, nil
+}
+
+// model is the judge --judge names, asked with --judge-concurrency.
+func (j *judgeFlags) model() (*judge.Model, error) {
+	model, _ := judge.ParseSpec(j.spec) // checked with the flags
+	m, err := judge.New(judge.Options{Model: model, BaseURL: j.url, Concurrency: j.concurrency})
+	if err != nil {
+		return nil, fmt.Errorf("--judge %s: %w", j.spec, err)
+	}
+	return m, nil
+}
+
+// runIO is how a judge or review run talks on stderr: its lines under the
+// command's name, on a terminal a progress line rewritten in place and
+// cleared at the end, and the question before paying.
+func runIO(io stdio, name string) judge.IO {
+	o := judge.IO{
+		Say:     func(line string) { fmt.Fprintf(io.err, "toolscope %s: %s\n", name, line) },
+		Confirm: func(why string) bool { return confirmAs(io, name, why) },
+	}
+	if io.errTTY {
+		o.Progress = func(line string) { fmt.Fprintf(io.err, "\r\x1b[Ktoolscope %s: %s", name, line) }
+		o.Clear = func() { fmt.Fprint(io.err, "\r\x1b[K") }
+	}
+	return o
 }
 
 // priceFor is the price to estimate m's cost with: --judge-price, else

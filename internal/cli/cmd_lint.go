@@ -5,14 +5,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -21,9 +19,11 @@ import (
 	"toolscope/core/config"
 	"toolscope/core/judge"
 	"toolscope/core/lint"
+	"toolscope/core/pipeline"
 	"toolscope/core/report"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
+	"toolscope/embed"
 )
 
 const (
@@ -47,7 +47,7 @@ func init() {
 // lintFormats are what `lint --format` accepts, the default first.
 var lintFormats = append([]string{"text", "json", "sarif", "markdown", "github", "junit"}, pageFormats...)
 
-// linted is one catalog's lint.
+// linted is one catalog's lint, as the reports take it.
 type linted struct {
 	// path names the catalog in machine outputs and the baseline: relative
 	// to the repository root (repoPath).
@@ -60,6 +60,16 @@ type linted struct {
 	probePath string
 	// probe is the catalog's recorded probe, nil when none.
 	probe *judge.ProbeRecord
+}
+
+// lintedOf is a catalog's lint as the run returned it; a merge has no
+// probe record of its own.
+func lintedOf(l *pipeline.Linted, merged bool) linted {
+	r := linted{path: l.Path, cat: l.Catalog, report: l.Report, flags: l.Setup.Own.(*catalogFlags), probe: l.Probe}
+	if !merged {
+		r.probePath = probeRecordPath(l.Setup.Config, l.Arg)
+	}
+	return r
 }
 
 // lintRun is what a lint run's flags ask beyond the catalog flags.
@@ -82,12 +92,27 @@ type lintRun struct {
 	probe probeGate
 }
 
-func runLint(args []string, io stdio) int {
-	lintGC()
+// lintOptions are lint's flags, parsed, and the catalogs they name.
+type lintOptions struct {
+	// catalog holds the flags every catalog shares, before its config
+	// sets what they leave unset; fs says which were given.
+	catalog *catalogFlags
+	fs      *flag.FlagSet
+	config  *configFlags
+	judge   *judgeFlags
+	run     lintRun
+	// targets are the catalogs the arguments name (a folder or a pattern
+	// expanded), one "" for --mcp-config's servers.
+	targets []target
+	// base is the --baseline file, read before the run.
+	base *baseline.File
+}
+
+// newLintOptions declares lint's flags.
+func newLintOptions() *lintOptions {
 	fs := newFlagSet("lint")
-	f := newCatalogFlags(fs, lintFormats)
-	cfgFlags := addConfigFlags(fs)
-	var lr lintRun
+	o := &lintOptions{fs: fs, catalog: newCatalogFlags(fs, lintFormats), config: addConfigFlags(fs)}
+	lr := &o.run
 	fs.StringVar(&lr.baselinePath, "baseline", "", "`FILE` of accepted results: the gate fails only on new ones (see --write-baseline)")
 	fs.StringVar(&lr.writeBaseline, "write-baseline", "", "write this run's findings and flagged pairs to `FILE` as the baseline")
 	fs.BoolVar(&lr.quiet, "quiet", false, "report errors and confusable pairs only: no warnings, no review pairs (the gate is unchanged)")
@@ -96,38 +121,111 @@ func runLint(args []string, io stdio) int {
 	fs.BoolVar(&lr.fix, "fix", false, "apply the findings' fixes to each catalog file, keeping its other bytes, then lint it again (docs/lint.md#fixes)")
 	fs.BoolVar(&lr.merge, "merge", false, "lint several catalogs as one, similarity across them, as a host given all of them sees it (names qualified by each catalog's directory, or its file name when catalogs share a directory)")
 	lr.probe = addProbeGateFlags(fs)
-	jf := addJudgeFlags(fs)
-	jf.noCache = &f.noCache
-	jf.review = addReviewFlags(fs)
-	positional, code, ok := parseCommand(fs, lintUsage, lintHelp, args, io)
+	o.judge = addJudgeFlags(fs)
+	o.judge.noCache = &o.catalog.noCache
+	o.judge.review = addReviewFlags(fs)
+	return o
+}
+
+func runLint(args []string, io stdio) int {
+	lintGC()
+	o := newLintOptions()
+	positional, code, ok := parseCommand(o.fs, lintUsage, lintHelp, args, io)
 	if !ok {
 		return code
 	}
-	var targets []target
+	if err := o.complete(positional); err != nil {
+		return sayLintError(io, err)
+	}
+	return o.lint(io)
+}
+
+// badUsage is an error in the command line, said with the usage hint.
+type badUsage string
+
+func (b badUsage) Error() string { return string(b) }
+
+// sayLintError says why a lint run ends and returns its exit code: 2,
+// the usage hint after a command-line error.
+func sayLintError(io stdio, err error) int {
+	var said pipeline.Said
+	var u badUsage
 	switch {
-	case f.live.config != "" && len(positional) > 0:
-		return usageError(io, "lint", fmt.Sprintf("want CATALOG arguments or --mcp-config FILE, not both; got %s", plural(len(positional), "argument", "arguments")))
-	case f.live.config != "":
-		targets = []target{{arg: ""}}
+	case errors.As(err, &said):
+		return said.Code
+	case errors.As(err, &u):
+		return usageError(io, "lint", string(u))
+	}
+	fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
+	return 2
+}
+
+// complete expands the arguments into catalogs and checks the flags
+// against them, in the order their errors are said; then reads the
+// baseline.
+func (o *lintOptions) complete(positional []string) error {
+	if err := o.expand(positional); err != nil {
+		return err
+	}
+	if err := o.checkFiles(positional); err != nil {
+		return err
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	// The JSON output shows every tool's token count, and the reports a
+	// person reads state the catalog's size first; counting is paid only
+	// for them.
+	f := o.catalog
+	f.measureTokens = measuresTokens(f.format)
+	for _, out := range f.outputs {
+		f.measureTokens = f.measureTokens || measuresTokens(out.format)
+	}
+	if o.run.baselinePath != "" {
+		b, err := baseline.Load(o.run.baselinePath)
+		if err != nil {
+			return err
+		}
+		o.base = b
+	}
+	return nil
+}
+
+// expand turns the arguments into the catalogs to lint.
+func (o *lintOptions) expand(positional []string) error {
+	live := o.catalog.live
+	switch {
+	case live.config != "" && len(positional) > 0:
+		return badUsage(fmt.Sprintf("want CATALOG arguments or --mcp-config FILE, not both; got %s", plural(len(positional), "argument", "arguments")))
+	case live.config != "":
+		o.targets = []target{{arg: ""}}
 		// A server that cannot start is a finding; the others are linted.
-		f.live.keepGoing = true
+		live.keepGoing = true
 	case len(positional) == 0:
-		return usageError(io, "lint", "want a CATALOG (or several), or --mcp-config FILE")
+		return badUsage("want a CATALOG (or several), or --mcp-config FILE")
 	case slices.Contains(positional, ""):
-		return usageError(io, "lint", errEmptyCatalog)
+		return badUsage(errEmptyCatalog)
 	default:
 		var err error
-		if targets, err = expandCatalogs(positional); err != nil {
-			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-			return 2
-		}
+		o.targets, err = expandCatalogs(positional)
+		return err
 	}
+	return nil
+}
+
+// merged says the run lints its catalogs as one.
+func (o *lintOptions) merged() bool { return o.run.merge && len(o.targets) > 1 }
+
+// checkFiles refuses a run that would write over what it reads, a page
+// format for several catalogs, and stdin among several.
+func (o *lintOptions) checkFiles(positional []string) error {
+	f, lr := o.catalog, &o.run
 	writes := formatWrites(f.outputs)
 	if lr.writeBaseline != "" {
 		writes = append(writes, [2]string{"--write-baseline " + lr.writeBaseline, lr.writeBaseline})
 	}
 	var inputs [][2]string
-	for _, t := range targets {
+	for _, t := range o.targets {
 		inputs = append(inputs, [2]string{"the catalog", t.arg})
 	}
 	if f.live.config != "" {
@@ -136,133 +234,90 @@ func runLint(args []string, io stdio) int {
 	if lr.baselinePath != "" {
 		inputs = append(inputs, [2]string{"the baseline", lr.baselinePath})
 	}
-	writes, inputs = jf.review.files(writes, inputs)
-	reads, judged := lintFiles(targets, lr.merge && len(targets) > 1, cfgFlags, jf, lr.probe)
+	writes, inputs = o.judge.review.files(writes, inputs)
+	reads, judged := lintFiles(o.targets, o.merged(), o.config, o.judge, lr.probe)
 	if err := checkWrites(append(writes, judged...), append(inputs, reads...)); err != nil {
-		return usageError(io, "lint", err.Error())
+		return badUsage(err.Error())
 	}
-	if err := checkPageFormats(f, len(targets), lr.merge); err != nil {
-		return usageError(io, "lint", err.Error())
+	if err := checkPageFormats(f, len(o.targets), lr.merge); err != nil {
+		return badUsage(err.Error())
 	}
-	if slices.Contains(positional, "-") && len(targets) > 1 {
-		return usageError(io, "lint", "stdin ('-') can only be linted alone")
+	if slices.Contains(positional, "-") && len(o.targets) > 1 {
+		return badUsage("stdin ('-') can only be linted alone")
 	}
-	if err := f.check(); err != nil && len(targets) > 1 {
+	return nil
+}
+
+// check checks the flags against each other and the catalogs.
+func (o *lintOptions) check() error {
+	f, lr := o.catalog, &o.run
+	n := len(o.targets)
+	if err := f.check(); err != nil && n > 1 {
 		// With one catalog its config may still set what the flags lack.
-		return usageError(io, "lint", err.Error())
+		return badUsage(err.Error())
 	}
 	for _, w := range lr.failOn {
 		if w != "stale" && w != "review" {
-			return usageError(io, "lint", fmt.Sprintf("--fail-on %s: want review or stale", w))
+			return badUsage(fmt.Sprintf("--fail-on %s: want review or stale", w))
 		}
 	}
 	f.review = slices.Contains(lr.failOn, "review")
 	if lr.maxWarnings < -1 {
-		return usageError(io, "lint", fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
+		return badUsage(fmt.Sprintf("--max-warnings %d: want 0 or more (-1: no limit)", lr.maxWarnings))
 	}
-	if err := jf.check(); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
-	if err := jf.review.check(len(targets), lr.merge); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
-	if err := lr.probe.check(len(targets), lr.merge); err != nil {
-		return usageError(io, "lint", err.Error())
-	}
-	for _, t := range targets {
-		if why := fixableArg(t.arg, f.live, lr.merge && len(targets) > 1); lr.fix && why != "" {
-			return usageError(io, "lint", why)
-		}
-	}
-	// The JSON output shows every tool's token count, and the reports a
-	// person reads state the catalog's size first; counting is paid only
-	// for them.
-	f.measureTokens = measuresTokens(f.format)
-	for _, o := range f.outputs {
-		f.measureTokens = f.measureTokens || measuresTokens(o.format)
-	}
-	var base *baseline.File
-	if lr.baselinePath != "" {
-		b, err := baseline.Load(lr.baselinePath)
+	for _, err := range []error{o.judge.check(), o.judge.review.check(n, lr.merge), lr.probe.check(n, lr.merge)} {
 		if err != nil {
-			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-			return 2
+			return badUsage(err.Error())
 		}
-		base = b
 	}
-	root := repoRoot()
+	for _, t := range o.targets {
+		if why := fixableArg(t.arg, f.live, o.merged()); lr.fix && why != "" {
+			return badUsage(why)
+		}
+	}
+	return nil
+}
+
+// lint runs the lint (pipeline.Lint), then the baseline, the gate and
+// the reports.
+func (o *lintOptions) lint(io stdio) int {
 	p := startProgress(io, "toolscope lint")
-	defer p.end()
+	defer p.End()
+	req := o.request(io, p)
+	got, err := pipeline.Lint(context.Background(), req)
+	if err != nil {
+		p.End()
+		return sayLintError(io, err)
+	}
+	p.End()
 	var runs []linted
-	records := newProbeReads("lint", lr.probe.min.set)
-	if lr.merge && len(targets) > 1 {
-		run, code := lintMerged(targets, f, fs, cfgFlags, jf, io, p)
-		if code != 0 {
-			return code
-		}
-		runs = append(runs, run)
+	for _, l := range got {
+		runs = append(runs, lintedOf(l, o.merged()))
 	}
-	for _, t := range targets {
-		if lr.merge && len(targets) > 1 {
-			break
-		}
-		run, code := lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p)
-		if code != 0 {
-			return code
-		}
-		if lr.fix {
-			n, err := fixFile(t.arg, run, io)
-			if err != nil {
-				fmt.Fprintf(io.err, "toolscope lint: --fix: %s\n", oneLine(err))
-				return 2
-			}
-			if n > 0 {
-				if run, code = lintOne(t.arg, f, fs, cfgFlags, jf, root, records, io, p); code != 0 {
-					return code
-				}
-			}
-		}
-		runs = append(runs, run)
-	}
-	p.end()
+	lr := &o.run
 	var created *baseline.File // the baseline this run created
 	if lr.writeBaseline != "" {
 		// Written before the comparison, so the file holds this run's
 		// results and never a comparison's states.
-		written := baselineOf(runs)
+		written := pipeline.Baseline(got)
 		if err := written.WriteFile(lr.writeBaseline); err != nil {
-			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-			return 2
+			return sayLintError(io, err)
 		}
-		if base == nil {
+		if o.base == nil {
 			// The run is judged against what it just accepted: it passes.
-			base, lr.baselinePath = written, lr.writeBaseline
+			o.base, lr.baselinePath = written, lr.writeBaseline
 			created = written
 		}
 	}
-	for _, r := range runs {
-		if base != nil {
-			base.For(r.path).Apply(r.report, r.cat, lr.baselinePath, r.flags.strict)
-		}
+	if o.base != nil {
+		pipeline.Accept(got, o.base, lr.baselinePath)
 	}
-	ok = lr.gate(runs, io)
-	if lr.quiet {
-		for i := range runs {
-			runs[i].report = errorsOnly(runs[i].report)
-		}
-	}
-	outs := append([]formatOutput{{format: f.format}}, f.outputs...)
-	for _, o := range outs {
-		if created != nil && o.path == "" && (o.format == "" || o.format == "text") {
-			// The run that creates the baseline says what it wrote, not a
-			// report whose every result it just accepted.
-			fmt.Fprintln(io.out, baselineCreated(created, lr.writeBaseline, len(runs)))
-			continue
-		}
-		if err := writeOutput(o, runs, io); err != nil {
-			fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
-			return 2
-		}
+	lr.probe.apply(runs, io)
+	ok := pipeline.Gate(got, pipeline.GateRequest{FailOnStale: slices.Contains(lr.failOn, "stale"), MaxWarnings: lr.maxWarnings,
+		Note: func(line string) { fmt.Fprintf(io.err, "toolscope lint: %s\n", line) }})
+	if err := o.write(runs, created, io); err != nil {
+		fmt.Fprintf(io.err, "toolscope lint: writing the report: %s\n", oneLine(err))
+		return 2
 	}
 	if !ok {
 		return 1
@@ -270,54 +325,132 @@ func runLint(args []string, io stdio) int {
 	return 0
 }
 
-// gate adds to each catalog's gate what the run's flags ask beyond its
-// results, and reports whether the run passes: an empty catalog is said
-// in one line on stderr and fails under --strict; stale entries fail
-// under --fail-on stale; warnings over --max-warnings fail the catalogs
-// that have them.
-func (lr *lintRun) gate(runs []linted, io stdio) bool {
-	lr.probe.apply(runs, io)
-	warnings := 0
-	for _, r := range runs {
-		if len(r.cat.Tools) == 0 {
-			fmt.Fprintf(io.err, "toolscope lint: %s: the catalog has no tools\n", termsafe.Line(r.path))
-			if r.flags.strict {
-				r.report.Fail("no tools (strict)")
-			}
-		}
-		if slices.Contains(lr.failOn, "stale") {
-			if n := staleEntries(r.report); n > 0 {
-				r.report.Fail(fmt.Sprintf("%d stale config or baseline entries (--fail-on stale)", n))
-			}
-		}
-		warnings += r.report.Summary.Warnings
-	}
-	if lr.maxWarnings >= 0 && warnings > lr.maxWarnings {
-		for _, r := range runs {
-			if r.report.Summary.Warnings > 0 {
-				r.report.Fail(fmt.Sprintf("warnings in the run: %d, over --max-warnings %d", warnings, lr.maxWarnings))
-			}
+// write writes the reports in every format asked for; the run that
+// creates the baseline says what it wrote instead of a text report on
+// stdout.
+func (o *lintOptions) write(runs []linted, created *baseline.File, io stdio) error {
+	if o.run.quiet {
+		for i := range runs {
+			runs[i].report = errorsOnly(runs[i].report)
 		}
 	}
-	ok := true
-	for _, r := range runs {
-		ok = ok && r.report.OK
+	f := o.catalog
+	for _, out := range append([]formatOutput{{format: f.format}}, f.outputs...) {
+		if created != nil && out.path == "" && (out.format == "" || out.format == "text") {
+			// The run that creates the baseline says what it wrote, not a
+			// report whose every result it just accepted.
+			fmt.Fprintln(io.out, baselineCreated(created, o.run.writeBaseline, len(runs)))
+			continue
+		}
+		if err := writeOutput(out, runs, io); err != nil {
+			return err
+		}
 	}
-	return ok
+	return nil
 }
 
-// staleEntries counts what a report's config and baseline hold that
-// matched nothing: ignore and accept entries unused, baseline entries
-// absent.
-func staleEntries(r *lint.Report) int {
-	n := 0
-	if r.Suppressed != nil {
-		n += len(r.Suppressed.Unused)
+// request is the run the options ask for, the front end's parts wired in:
+// each catalog's config and flags, the sources, the judge, --fix.
+func (o *lintOptions) request(io stdio, p *progress) pipeline.LintRequest {
+	args := make([]string, len(o.targets))
+	for i, t := range o.targets {
+		args[i] = t.arg
 	}
-	if r.Baseline != nil {
-		n += r.Baseline.Absent
+	src := &lintSource{live: o.catalog.live, root: repoRoot(), records: newProbeReads("lint", o.run.probe.min.set), io: io}
+	req := pipeline.LintRequest{Args: args, Merge: o.run.merge, Source: src, Progress: p, Memory: lintMemory{},
+		Setup: func(arg string) (*pipeline.Setup, error) { return o.setup(arg, io) },
+		Amend: amendWithServers,
+		Judge: func(ctx context.Context, l *pipeline.Linted) (*lint.Report, error) {
+			return judgeReport(ctx, o.judge, l, io)
+		},
 	}
-	return n
+	if o.run.fix {
+		req.Fix = func(l *pipeline.Linted) (int, error) {
+			n, err := fixFile(l.Arg, lintedOf(l, false), io)
+			if err != nil {
+				return 0, fmt.Errorf("--fix: %w", err)
+			}
+			return n, nil
+		}
+	}
+	return req
+}
+
+// setup is a catalog's settings: the flags as the config found for arg
+// (from its directory, or the working directory's for "") sets what no
+// flag gave, and a judge's neighbours where the catalog is judged.
+func (o *lintOptions) setup(arg string, io stdio) (*pipeline.Setup, error) {
+	fc := *o.catalog
+	cfg, code := withConfig("lint", arg, &fc, o.fs, o.config, io)
+	if code != 0 {
+		return nil, pipeline.Said{Code: code}
+	}
+	judging := o.judge.active(cfg, arg)
+	if judging {
+		fc.neighbours = judgeNeighbours
+	}
+	s := fc.setup(cfg)
+	s.Judging = judging
+	return s, nil
+}
+
+// setup is the pipeline's settings for a catalog under these flags and
+// cfg (nil for none).
+func (f *catalogFlags) setup(cfg *config.Config) *pipeline.Setup {
+	o := f.options()
+	// A report lists no tool's nearest neighbours (the explorer does), and
+	// without them the risk kernel stops early on far more pairs; a judge
+	// picks its questions from a few.
+	o.Neighbours = f.neighbours
+	o.MeasureTokens = f.measureTokens
+	o.Tokens = f.tokenMeter()
+	s := &pipeline.Setup{Config: cfg, Options: o, Strict: f.strict, Tokens: f.tokenMeter(), Own: f}
+	if spec := f.embedderSpec(); spec != "" {
+		s.Embedder = func() (embed.Embedder, error) { return f.openEmbedder(spec) }
+	}
+	return s
+}
+
+// lintSource is where lint's catalogs come from: files, stdin, live
+// servers and the server list, named from the repository's root.
+type lintSource struct {
+	live    *liveFlags
+	root    string
+	records *probeReads
+	io      stdio
+}
+
+func (s *lintSource) Label(arg string) string { return s.live.loadLabel(arg) }
+
+func (s *lintSource) Load(arg string) (*catalog.Catalog, error) { return s.live.load(arg, s.io) }
+
+// Path is the catalog's path from the repository's root; the server
+// list's servers are named by the list's file.
+func (s *lintSource) Path(arg string, cat *catalog.Catalog) string {
+	if arg == "" {
+		return repoPath(s.root, cat.Source)
+	}
+	return repoPath(s.root, arg)
+}
+
+func (s *lintSource) Probe(l *pipeline.Linted) *judge.ProbeRecord {
+	return s.records.find(l.Setup.Config, l.Arg, s.io)
+}
+
+// lintMemory tunes the collector for what a lint loads (gc.go).
+type lintMemory struct{}
+
+func (lintMemory) File(arg string) { lintGCForFile(arg) }
+func (lintMemory) Tools(n int)     { lintGCFor(n) }
+
+// amendWithServers adds the server list's own findings (its entries, the
+// servers that did not start) to its servers' report.
+func amendWithServers(l *pipeline.Linted) (*lint.Report, error) {
+	f := l.Setup.Own.(*catalogFlags)
+	if f.live.loaded == nil {
+		return l.Report, nil
+	}
+	return withConfigHygiene(l.Report, l.Catalog, f.live.loaded, f.live.failed, f.options().Disabled)
 }
 
 // errorsOnly is the report as --quiet shows it: error findings and
@@ -333,15 +466,6 @@ func errorsOnly(r *lint.Report) *lint.Report {
 	}
 	q.Similarity.Watch = []similarity.PairFinding{}
 	return &q
-}
-
-// configured is the flags as the config for arg (found from its directory,
-// or the working directory's for "") sets what no flag gave, and the
-// config; a non-zero code means the run ends, its line written.
-func configured(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, io stdio) (catalogFlags, *config.Config, int) {
-	fc := *f
-	cfg, code := withConfig("lint", arg, &fc, fs, cfgFlags, io)
-	return fc, cfg, code
 }
 
 // withConfig finds and reads the project config for the catalog arg (as
@@ -360,117 +484,6 @@ func withConfig(cmd, arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *co
 		return nil, usageError(io, cmd, err.Error())
 	}
 	return cfg, 0
-}
-
-// lintOne loads and lints one catalog with its own config (found from its
-// directory unless --config or --no-config says otherwise). A non-zero
-// code means the run ends, its line written.
-func lintOne(arg string, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, root string, records *probeReads, io stdio, p *progress) (linted, int) {
-	fc, cfg, code := configured(arg, f, fs, cfgFlags, io)
-	if code != 0 {
-		return linted{}, code
-	}
-	judging := jf.active(cfg, arg)
-	if judging {
-		fc.neighbours = judgeNeighbours
-	}
-	p.step(fc.live.loadLabel(arg))
-	lintGCForFile(arg)
-	cat, err := fc.live.load(arg, io)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
-	lintGCFor(len(cat.Tools))
-	report, err := analyzeCatalog(context.Background(), cat, &fc, p)
-	if err == nil && fc.live.loaded != nil {
-		report, err = withConfigHygiene(report, cat, fc.live.loaded, fc.live.failed, fc.options().Disabled)
-	}
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
-	if cfg != nil {
-		report = cfg.Apply(report, cat)
-	}
-	if judging {
-		if report, err = judgeReport(jf, report, cat, cfg, arg, io, p); err != nil {
-			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-			return linted{}, 2
-		}
-	}
-	probe := records.score(report, cat, cfg, arg, fc.tokenMeter(), io)
-	path := repoPath(root, arg)
-	if arg == "" {
-		// The mcp-config's servers: the machine outputs name the config
-		// file from the repository's root, its findings' too.
-		path = repoPath(root, cat.Source)
-		for i, f := range report.Structural {
-			if f.File == cat.Source {
-				report.Structural[i].File = path
-			}
-		}
-	}
-	report.ShareByServerWith(cat, fc.tokenMeter())
-	return linted{path: path, cat: cat, report: report, flags: &fc, probePath: probeRecordPath(cfg, arg), probe: probe}, 0
-}
-
-// lintMerged loads every catalog and lints them as one (--merge;
-// mergeCatalogs). The config is the one found from the working directory
-// (or --config).
-func lintMerged(targets []target, f *catalogFlags, fs *flag.FlagSet, cfgFlags *configFlags, jf *judgeFlags, io stdio, p *progress) (linted, int) {
-	fc, cfg, code := configured("", f, fs, cfgFlags, io)
-	if code != 0 {
-		return linted{}, code
-	}
-	judging := jf.active(cfg, "")
-	if judging {
-		fc.neighbours = judgeNeighbours
-	}
-	p.step("loading the catalogs")
-	args := make([]string, len(targets))
-	for k, t := range targets {
-		args[k] = t.arg
-		lintGCForFile(t.arg)
-	}
-	merged, err := mergeCatalogs(args, fc.live, io)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
-	lintGCFor(len(merged.Tools))
-	report, err := analyzeCatalog(context.Background(), merged, &fc, p)
-	if err != nil {
-		fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-		return linted{}, 2
-	}
-	if cfg != nil {
-		report = cfg.Apply(report, merged)
-	}
-	if judging {
-		if report, err = judgeReport(jf, report, merged, cfg, "", io, p); err != nil {
-			fmt.Fprintf(io.err, "toolscope lint: %s\n", oneLine(err))
-			return linted{}, 2
-		}
-	}
-	report.ShareByServerWith(merged, fc.tokenMeter())
-	report.Score = lint.ScoreWith(report, merged, nil, fc.tokenMeter())
-	return linted{path: merged.Source, cat: merged, report: report, flags: &fc}, 0
-}
-
-// baselineOf is the baseline of a run: one catalog's results as they are,
-// several catalogs' each under its path.
-func baselineOf(runs []linted) *baseline.File {
-	if len(runs) == 1 {
-		b := baseline.FromReport(runs[0].report)
-		b.Remember(runs[0].cat)
-		return b
-	}
-	b := baseline.NewMulti()
-	for _, r := range runs {
-		b.Add(r.path, r.report, r.cat)
-	}
-	return b
 }
 
 // writeOutput writes the reports in one format, to stdout or its file
@@ -581,46 +594,28 @@ func writeJSONReports(w io.Writer, runs []linted) error {
 	return enc.Encode(doc)
 }
 
-// judgeReport applies the judge (or the recorded judgments) to one
-// catalog's report, the progress line cleared first so that the judge's
-// lines stand alone; a stop signal ends the asking.
-func judgeReport(jf *judgeFlags, r *lint.Report, cat *catalog.Catalog, cfg *config.Config, arg string, io stdio, p *progress) (*lint.Report, error) {
-	if p != nil {
-		p.end()
-	}
-	ctx, stop := signalContext(context.Background())
+// judgeReport applies the judge (or the recorded judgments) and the
+// model review to one catalog's report; a stop signal ends the asking.
+func judgeReport(ctx context.Context, jf *judgeFlags, l *pipeline.Linted, io stdio) (*lint.Report, error) {
+	ctx, stop := signalContext(ctx)
 	defer stop()
-	r, err := jf.apply(ctx, r, cat, cfg, arg, io, "lint")
+	c := judgeCall{report: l.Report, cat: l.Catalog, cfg: l.Setup.Config, arg: l.Arg, io: io, cmd: "lint"}
+	r, err := jf.apply(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return jf.review.apply(ctx, jf, r, cat, cfg, arg, io, "lint")
+	c.report = r
+	return jf.review.apply(ctx, jf, c)
 }
 
 // analyzeCatalog runs the lint the flags ask for, reporting to p (when not
 // nil).
 func analyzeCatalog(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, p *progress) (*lint.Report, error) {
-	opts := f.options()
-	// A report lists no tool's nearest neighbours (the explorer does), and
-	// without them the risk kernel stops early on far more pairs; a judge
-	// picks its questions from a few.
-	opts.Neighbours = f.neighbours
-	opts.MeasureTokens = f.measureTokens
-	opts.Tokens = f.tokenMeter()
-	if spec := f.embedderSpec(); spec != "" {
-		if p != nil {
-			p.step("opening the embedder")
-		}
-		e, err := f.openEmbedder(spec)
-		if err != nil {
-			return nil, err
-		}
-		opts.Embedder = e
-	}
+	var pp pipeline.Progress
 	if p != nil {
-		opts.Progress = p.update
+		pp = p
 	}
-	return lint.Analyze(ctx, cat, opts)
+	return pipeline.Analyze(ctx, cat, f.setup(nil), pp)
 }
 
 // writeReport writes the report in the flags' format (text when none).
@@ -674,208 +669,4 @@ func ranRules(f *catalogFlags) []lint.Rule {
 		}
 	}
 	return rules
-}
-
-// docsURLs are toolscope's home page and a rule's documentation, from the
-// module path the binary was built from: a module hosted on GitHub has its
-// repository's pages (docs/rules.md at the version's tag, or main); a local
-// build ("toolscope") has none, and the log leaves them out.
-func docsURLs() (home string, help func(ruleID string) string) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok || !strings.HasPrefix(bi.Main.Path, "github.com/") {
-		return "", nil
-	}
-	home = "https://" + bi.Main.Path
-	ref := "main"
-	if v := version(); v != "" && !strings.Contains(v, "-0.") {
-		ref = v // a tag; a pseudo-version's commit is not worth a link
-	}
-	return home, func(id string) string { return home + "/blob/" + ref + "/docs/rules.md#" + id }
-}
-
-// version is the module version the binary was built from (`go install
-// toolscope@v1.2.0` stamps it), "" for a development build.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return ""
-}
-
-// versionLine is --version's answer: the module version, or for a
-// development build the commit and its date when the build recorded them
-// ("devel 6fea14f1c2d3 2026-05-01, modified").
-func versionLine() string {
-	bi, ok := debug.ReadBuildInfo()
-	line, _ := versionFrom(bi, ok)
-	return line
-}
-
-// versionFrom is versionLine from build info, and for a development build
-// that recorded no commit, how to get one (said on stderr by --version).
-func versionFrom(bi *debug.BuildInfo, ok bool) (line, hint string) {
-	const how = "no commit recorded in this build: build it inside a git clone (go build or go install from the clone; -buildvcs=true says why when git cannot be read), or install a release (go install MODULE@VERSION)"
-	if !ok {
-		return "devel", how
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v, ""
-	}
-	line = "devel"
-	var rev, when string
-	modified := false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	if len(rev) >= 12 {
-		line += " " + rev[:12]
-	} else if rev != "" {
-		line += " " + rev
-	}
-	if t, err := time.Parse(time.RFC3339, when); err == nil {
-		line += " " + t.UTC().Format(time.DateOnly)
-	}
-	if modified {
-		line += ", modified"
-	}
-	if rev == "" {
-		hint = how
-	}
-	return line, hint
-}
-
-// progressDelay is how long a run stays quiet before it reports progress:
-// a lint that ends sooner prints nothing on stderr.
-const progressDelay = 2 * time.Second
-
-// progressEvery is how often a run whose stderr is not a terminal (a CI
-// log) prints a progress line; a terminal's line is redrawn each tick.
-const (
-	progressEvery = 10 * time.Second
-	progressTick  = 250 * time.Millisecond
-)
-
-// progress reports a long run on stderr once it has taken progressDelay:
-// on a terminal, one line redrawn in place (the stage, how far, the time
-// so far) and cleared at the end; elsewhere, a plain line every
-// progressEvery, so a CI log shows the run is alive without filling up.
-type progress struct {
-	w     io.Writer
-	tty   bool
-	name  string // "toolscope lint"
-	start time.Time
-
-	mu        sync.Mutex
-	cur       similarity.Progress
-	label     string // the step before the analysis ("loading the catalog")
-	shown     bool   // a terminal line is on screen
-	lastPlain time.Time
-
-	stop    chan struct{}
-	done    chan struct{}
-	endOnce sync.Once
-}
-
-// startProgress starts reporting; stop ends it.
-func startProgress(io stdio, name string) *progress {
-	p := newProgress(io, name, time.Now())
-	go func() {
-		defer close(p.done)
-		t := time.NewTicker(progressTick)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				return
-			case now := <-t.C:
-				p.tick(now)
-			}
-		}
-	}()
-	return p
-}
-
-// newProgress is a progress that is not ticking yet.
-func newProgress(io stdio, name string, start time.Time) *progress {
-	return &progress{w: io.err, tty: io.errTTY, name: name, start: start, stop: make(chan struct{}), done: make(chan struct{})}
-}
-
-// setName changes the name lines start with.
-func (p *progress) setName(name string) {
-	p.mu.Lock()
-	p.name = name
-	p.mu.Unlock()
-}
-
-// step names what runs before the analysis reports its own stages.
-func (p *progress) step(label string) {
-	p.mu.Lock()
-	p.label, p.cur = label, similarity.Progress{}
-	p.mu.Unlock()
-}
-
-// update takes the analysis's progress (lint.Options.Progress).
-func (p *progress) update(pr similarity.Progress) {
-	p.mu.Lock()
-	p.cur, p.label = pr, ""
-	p.mu.Unlock()
-}
-
-// tick draws the progress as of now.
-func (p *progress) tick(now time.Time) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	elapsed := now.Sub(p.start)
-	if elapsed < progressDelay {
-		return
-	}
-	if !p.tty && p.label != "" {
-		// A log gets no line for loading: an input error there (a catalog
-		// too large, a server that fails) stays the one line on stderr.
-		return
-	}
-	line := p.text(elapsed)
-	if p.tty {
-		fmt.Fprintf(p.w, "\r\x1b[K%s", line)
-		p.shown = true
-		return
-	}
-	if p.lastPlain.IsZero() || now.Sub(p.lastPlain) >= progressEvery {
-		fmt.Fprintln(p.w, line)
-		p.lastPlain = now
-	}
-}
-
-func (p *progress) text(elapsed time.Duration) string {
-	what := p.label
-	switch pr := p.cur; {
-	case what != "":
-	case pr.Total > 0:
-		what = fmt.Sprintf("%s %d%% (%d/%d)", pr.Stage, pr.Done*100/pr.Total, pr.Done, pr.Total)
-	case pr.Stage != "":
-		what = string(pr.Stage)
-	default:
-		what = "starting"
-	}
-	return fmt.Sprintf("%s: %s · %s", p.name, what, elapsed.Truncate(time.Second))
-}
-
-// end stops the reporting and clears a terminal line, before the report
-// is written.
-func (p *progress) end() {
-	p.endOnce.Do(func() { close(p.stop) })
-	<-p.done
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-		p.shown = false
-	}
 }

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"os"
 
-	"toolscope/core/catalog"
 	"toolscope/core/config"
 	"toolscope/core/judge"
-	"toolscope/core/lint"
+	"toolscope/core/pipeline"
 	"toolscope/core/termsafe"
-	"toolscope/core/tokens"
 )
 
 // probeReads reads the probe records a run finds, each once however many
@@ -38,7 +36,7 @@ func newProbeReads(cmd string, replayed bool) *probeReads {
 // (malformed, a merge conflict left in it, another user's); it says so
 // once on stderr, unless a probe flag's replay will.
 func (pr *probeReads) read(path string, io stdio) *judge.ProbeRecord {
-	key := fileKey(path)
+	key := pipeline.FileKey(path)
 	got, ok := pr.got[key]
 	if !ok {
 		got.rec, got.err = judge.ReadFoundProbeSummary(path)
@@ -54,20 +52,17 @@ func (pr *probeReads) read(path string, io stdio) *judge.ProbeRecord {
 	return got.rec
 }
 
-// score sets the report's score (lint.ScoreOf), a recorded probe's
-// measures counted when the catalog is a file whose probe record
-// (toolscope.probe.json beside toolscope.yaml, else beside the catalog)
-// exists and reads; the record is returned for the reports that draw it.
-// m counts the definitions the report does not.
-func (pr *probeReads) score(r *lint.Report, cat *catalog.Catalog, cfg *config.Config, arg string, m *tokens.Meter, io stdio) *judge.ProbeRecord {
-	var probe *judge.ProbeRecord
-	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
-		cfgPath := ""
-		if cfg != nil {
-			cfgPath = cfg.Path
-		}
-		probe = pr.read(projectFile("", judge.ProbeFileName, cfgPath, arg), io)
+// find is the catalog's recorded probe, nil when the catalog is not a
+// file or no record reads: the record is toolscope.probe.json beside
+// toolscope.yaml, else beside the catalog.
+func (pr *probeReads) find(cfg *config.Config, arg string, io stdio) *judge.ProbeRecord {
+	st, err := os.Stat(arg)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
 	}
-	r.Score = lint.ScoreWith(r, cat, probe.Measured(cat, r), m)
-	return probe
+	cfgPath := ""
+	if cfg != nil {
+		cfgPath = cfg.Path
+	}
+	return pr.read(projectFile("", judge.ProbeFileName, cfgPath, arg), io)
 }

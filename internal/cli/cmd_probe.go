@@ -479,7 +479,7 @@ func offlineScores(ctx context.Context, cat *catalog.Catalog, f *catalogFlags, c
 	// probeRankLimit, a pair under them said to score under the last.
 	fc.rankLimit = probeRankLimit
 	p := startProgress(io, "toolscope probe: offline check")
-	defer p.end()
+	defer p.End()
 	r, err := analyzeCatalog(ctx, cat, &fc, p)
 	if err != nil {
 		return nil, err

@@ -16,19 +16,19 @@ func TestProgress(t *testing.T) {
 		var errOut bytes.Buffer
 		p := newProgress(stdio{err: &errOut, errTTY: tty}, "toolscope lint", start)
 		close(p.done) // no ticker goroutine: the test ticks
-		p.step("loading the catalog")
+		p.Step("loading the catalog")
 		p.tick(at(1900 * time.Millisecond))
 		if errOut.Len() != 0 {
 			t.Errorf("tty %v: a run under 2 s printed %q", tty, errOut.String())
 		}
 		p.tick(at(2 * time.Second))
-		p.update(similarity.Progress{Stage: similarity.StageScore, Done: 50, Total: 200})
+		p.Update(similarity.Progress{Stage: similarity.StageScore, Done: 50, Total: 200})
 		p.tick(at(3 * time.Second))
 		p.tick(at(11 * time.Second))
-		p.update(similarity.Progress{Stage: similarity.StageVerdicts})
+		p.Update(similarity.Progress{Stage: similarity.StageVerdicts})
 		p.tick(at(12500 * time.Millisecond))
 		p.tick(at(13 * time.Second))
-		p.end()
+		p.End()
 		got := errOut.String()
 		if tty {
 			want := "\r\x1b[Ktoolscope lint: loading the catalog · 2s" +

@@ -20,6 +20,7 @@ import (
 	"toolscope/core/judge"
 	"toolscope/core/lint"
 	"toolscope/core/live"
+	"toolscope/core/pipeline"
 	"toolscope/core/termsafe"
 	"toolscope/embed"
 	"toolscope/tui"
@@ -87,19 +88,19 @@ func runExplore(args []string, io stdio) int {
 // isFolderOrGlob reports whether a CATALOG argument names a folder or a
 // glob pattern: catalogs to find and merge.
 func isFolderOrGlob(arg string) bool {
-	if !isFileArg(arg) {
+	if !pipeline.IsFileArg(arg) {
 		return false
 	}
 	if st, err := os.Stat(arg); err == nil {
 		return st.IsDir() // a file named tools[1].json is that file
 	}
-	return hasGlobMeta(arg)
+	return pipeline.HasGlobMeta(arg)
 }
 
 // load reads the catalog, or the catalogs merged.
 func (x *exploreCommand) load(io stdio) (*catalog.Catalog, error) {
 	if x.kind == sourceMerged {
-		return mergeCatalogs(x.merge, x.flags.live, io)
+		return pipeline.Merge(x.merge, func(arg string) (*catalog.Catalog, error) { return x.flags.live.load(arg, io) })
 	}
 	return x.flags.live.load(x.arg, io)
 }
@@ -462,34 +463,35 @@ func exploreUsageError(io stdio, msg string) int {
 // the lint text report, with lint's exit codes, the recorded judgments
 // replayed as lint replays them (jf asks no model; nil replays nothing).
 func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg string, io stdio) int {
-	judging := jf != nil && jf.active(f.config, arg)
-	if judging {
-		f.neighbours = judgeNeighbours
-	}
 	// As lint's text report: its first-to-fix list states the tokens.
 	f.measureTokens = true
 	p := startProgress(io, "toolscope")
-	report, err := analyzeCatalog(context.Background(), cat, f, p)
-	p.end()
-	if err == nil && f.live.loaded != nil {
+	defer p.End()
+	got, err := pipeline.Lint(context.Background(), pipeline.LintRequest{
+		Args:     []string{arg},
+		Source:   &loadedSource{cat: cat, records: newProbeReads("", false), io: io},
+		Progress: p,
+		Setup: func(string) (*pipeline.Setup, error) {
+			judging := jf != nil && jf.active(f.config, arg)
+			if judging {
+				f.neighbours = judgeNeighbours
+			}
+			s := f.setup(f.config)
+			s.Judging = judging
+			return s, nil
+		},
 		// As lint reports it: the config file's own findings too.
-		report, err = withConfigHygiene(report, cat, f.live.loaded, f.live.failed, f.options().Disabled)
-	}
+		Amend: amendWithServers,
+		Judge: func(ctx context.Context, l *pipeline.Linted) (*lint.Report, error) {
+			return judgeReport(ctx, jf, l, io)
+		},
+	})
+	p.End()
 	if err != nil {
 		fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
 		return 2
 	}
-	if f.config != nil {
-		report = f.config.Apply(report, cat)
-	}
-	if judging {
-		if report, err = judgeReport(jf, report, cat, f.config, arg, io, nil); err != nil {
-			fmt.Fprintf(io.err, "toolscope: %s\n", oneLine(err))
-			return 2
-		}
-	}
-	report.ShareByServerWith(cat, f.tokenMeter()) // several servers: each one's share, as lint gives it
-	newProbeReads("", false).score(report, cat, f.config, arg, f.tokenMeter(), io)
+	report := got[0].Report
 	if err := writeReport(io.out, report, cat, f, false); err != nil {
 		fmt.Fprintf(io.err, "toolscope: writing the report: %s\n", oneLine(err))
 		return 2
@@ -498,6 +500,21 @@ func printReport(cat *catalog.Catalog, f *catalogFlags, jf *judgeFlags, arg stri
 		return 1
 	}
 	return 0
+}
+
+// loadedSource is the explorer's catalog, loaded already, as the lint
+// run takes it.
+type loadedSource struct {
+	cat     *catalog.Catalog
+	records *probeReads
+	io      stdio
+}
+
+func (s *loadedSource) Label(string) string                   { return "" }
+func (s *loadedSource) Load(string) (*catalog.Catalog, error) { return s.cat, nil }
+func (s *loadedSource) Path(string, *catalog.Catalog) string  { return s.cat.Source }
+func (s *loadedSource) Probe(l *pipeline.Linted) *judge.ProbeRecord {
+	return s.records.find(l.Setup.Config, l.Arg, s.io)
 }
 
 // noticeFor is how long a passing message stays in the explorer's footer.

@@ -15,6 +15,7 @@ import (
 
 	"toolscope/core/config"
 	"toolscope/core/lint"
+	"toolscope/core/pipeline"
 	"toolscope/core/safefile"
 	"toolscope/core/similarity"
 	"toolscope/core/termsafe"
@@ -419,7 +420,7 @@ func checkWrites(writes, inputs [][2]string) error {
 			if rewrites[flagOf(w[0])] == in[0] {
 				continue
 			}
-			if isFileArg(in[1]) && safefile.SameFile(w[1], in[1]) {
+			if pipeline.IsFileArg(in[1]) && safefile.SameFile(w[1], in[1]) {
 				return fmt.Errorf("%s would overwrite %s %s", w[0], in[0], in[1])
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
+
+	"toolscope/core/pipeline"
 )
 
 // A lint run is short, and for a catalog of a few thousand tools its heap
@@ -53,7 +55,7 @@ func lintGCFor(tools int) {
 // lintGCForFile sets Go's defaults back before a catalog file larger than
 // a small run's is read: its parsing is what the soft limit would slow.
 func lintGCForFile(arg string) {
-	if userGC() || !isFileArg(arg) {
+	if userGC() || !pipeline.IsFileArg(arg) {
 		return
 	}
 	if st, err := os.Stat(arg); err == nil && st.Size() > smallRunBytes {

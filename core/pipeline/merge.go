@@ -1,4 +1,4 @@
-package cli
+package pipeline
 
 import (
 	"fmt"
@@ -8,19 +8,18 @@ import (
 	"toolscope/core/catalog"
 	"toolscope/core/jsonv"
 	"toolscope/core/live"
-	"toolscope/core/report"
 )
 
-// mergeCatalogs loads every catalog of args and merges them as a host
+// Merge loads every catalog of args with load and merges them as a host
 // given all of them does (lint --merge, the explorer on several
 // catalogs): each tool's name qualified by its catalog's server name
 // (mergeNames), as hosts qualify the tools of several servers, and its
 // served name kept for the similarity, as --mcp-config does. The merged
 // catalog is no file: its results carry logical locations only.
-func mergeCatalogs(args []string, l *liveFlags, io stdio) (*catalog.Catalog, error) {
-	merged := &catalog.Catalog{Source: fmt.Sprintf("%s%d catalogs", report.MergedPrefix, len(args))}
+func Merge(args []string, load func(arg string) (*catalog.Catalog, error)) (*catalog.Catalog, error) {
+	merged := &catalog.Catalog{Source: fmt.Sprintf("%s%d catalogs", catalog.MergedPrefix, len(args))}
 	for k, prefix := range mergeNames(args) {
-		cat, err := l.load(args[k], io)
+		cat, err := load(args[k])
 		if err != nil {
 			return nil, err
 		}
