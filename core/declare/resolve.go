@@ -178,6 +178,9 @@ type placed struct {
 	complete bool
 }
 
+// resolve reads the chosen form's values, picks the zone the window is
+// shown in, proposes values for those that do not read, and, when all
+// read, places the window and checks it against the period's facts.
 func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, args *jsonv.Value, now time.Time, app *time.Location) {
 	p := rules.Period
 	pr.Forms = make([]string, len(p.Forms))
@@ -185,12 +188,54 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 		pr.Forms[i] = p.Forms[i].String()
 	}
 	f := &p.Forms[chosen]
-	pl := placed{complete: true}
+	pl, refused := pr.readValues(rules, f, res, args)
+	zone := pl.zone
+	if zone == nil && p.Facts.WallZoneApp {
+		zone = app
+	}
+	shown := zone
+	if shown == nil {
+		shown = app
+	}
+	pr.Zone, pr.zone = shown.String(), shown
+	pr.suggest(rules, f, refused, now, zone)
+	if pr.Taken >= 0 {
+		for _, a := range pr.Untaken {
+			if !IsMissing(args, a) {
+				pr.Advice = append(pr.Advice, fmt.Sprintf("also gives %s, which belongs to another form; the call took form %d, so %s is not read", a, pr.Taken+1, a))
+			}
+		}
+	}
+	if !pl.complete {
+		return
+	}
+	w, err := pl.window(f, now, zone)
+	if err == nil {
+		err = fits(w)
+	}
+	if err != nil {
+		pr.Unplaced = err.Error()
+		if errors.Is(err, errNoZone) {
+			pr.Unplaced = noZoneReason(f, p.Facts)
+		}
+		return
+	}
+	pr.Window = &w
+	pr.FromInZone, pr.ToInZone, _ = w.InZone(shown)
+	relative := f.Kind == KindLookback || (pl.joined != nil && pl.joined.Length > 0)
+	pr.Advice = append(pr.Advice, Advise(w, p.Facts, now, shown, relative)...)
+}
+
+// readValues reads each of form f's values by its role, the call's own
+// or else its fate's, into pr.Values, and gathers what those that read
+// say. refused lists the places in pr.Values of those that do not, for
+// suggestions.
+func (pr *PeriodResolution) readValues(rules *Rules, f *Form, res *Resolution, args *jsonv.Value) (pl placed, refused []int) {
+	pl.complete = true
 	if f.Kind == KindLookback && f.Unit != "" {
 		pl.unit, _ = unitNamed(f.Unit)
 	}
 	pr.Values = make([]Reading, 0, 3)
-	var refused []int // the values that do not read, for suggestions
 	for _, a := range f.Arguments() {
 		role := f.roleOf(a)
 		rd := Reading{Argument: a, As: f.describe(role), Source: FateMissing}
@@ -224,54 +269,26 @@ func (pr *PeriodResolution) resolve(rules *Rules, res *Resolution, chosen int, a
 		}
 		pr.Values = append(pr.Values, rd)
 	}
-	zone := pl.zone
-	if zone == nil && p.Facts.WallZoneApp {
-		zone = app
-	}
-	shown := zone
-	if shown == nil {
-		shown = app
-	}
-	pr.Zone, pr.zone = shown.String(), shown
+	return pl, refused
+}
+
+// suggest proposes, for each refused value, the nearest that would read
+// (placed in zone, nil when none is known). A lookback proposed for its
+// spelling may still break the source's facts: the suggestion says so
+// rather than offer it as the fix.
+func (pr *PeriodResolution) suggest(rules *Rules, f *Form, refused []int, now time.Time, zone *time.Location) {
 	for _, i := range refused {
 		rd := &pr.Values[i]
 		rd.Suggestion = suggestFor(f, f.roleOf(rd.Argument), rules.Rule(rd.Argument), rd.Value, now, zone)
 		if s := rd.Suggestion; s != nil {
-			// A lookback proposed for its spelling may still break the
-			// source's facts: say so rather than offer it as the fix.
 			if pv, err := Parse(Lookback, strings.TrimPrefix(s.Value, "-")); err == nil {
 				w := Window{From: now.Add(-pv.Length), To: now}
-				if adv := Advise(w, p.Facts, now, shown, true); len(adv) > 0 {
+				if adv := Advise(w, rules.Period.Facts, now, pr.zone, true); len(adv) > 0 {
 					s.Why += "; but the source would still refuse it: it " + strings.Join(adv, "; it ")
 				}
 			}
 		}
 	}
-	if pr.Taken >= 0 {
-		for _, a := range pr.Untaken {
-			if !IsMissing(args, a) {
-				pr.Advice = append(pr.Advice, fmt.Sprintf("also gives %s, which belongs to another form; the call took form %d, so %s is not read", a, pr.Taken+1, a))
-			}
-		}
-	}
-	if !pl.complete {
-		return
-	}
-	w, err := pl.window(f, now, zone)
-	if err == nil {
-		err = fits(w)
-	}
-	if err != nil {
-		pr.Unplaced = err.Error()
-		if errors.Is(err, errNoZone) {
-			pr.Unplaced = noZoneReason(f, p.Facts)
-		}
-		return
-	}
-	pr.Window = &w
-	pr.FromInZone, pr.ToInZone, _ = w.InZone(shown)
-	relative := f.Kind == KindLookback || (pl.joined != nil && pl.joined.Length > 0)
-	pr.Advice = append(pr.Advice, Advise(w, p.Facts, now, shown, relative)...)
 }
 
 func noZoneReason(f *Form, facts Facts) string {

@@ -321,6 +321,15 @@ func (p *parser) str() (string, error) {
 		}
 		p.i++
 	}
+	return p.strEscaped(start)
+}
+
+// strEscaped reads the rest of a string that str's fast path stopped in,
+// at an escape, a control character or the end of input, from start where
+// its text began. It stands apart so the common string, with no escape,
+// runs str's short loop alone.
+func (p *parser) strEscaped(start int) (string, error) {
+	d := p.data
 	var b strings.Builder
 	b.Write(d[start:p.i])
 	if !utf8.ValidString(b.String()) {
@@ -341,52 +350,8 @@ func (p *parser) str() (string, error) {
 			}
 			return "", p.errf("control character 0x%02x inside a string; escape it", c)
 		case c == '\\':
-			if p.i+1 >= len(d) {
-				return "", p.errf("unterminated string")
-			}
-			e := d[p.i+1]
-			p.i += 2
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				r, ok := p.hex4()
-				if !ok {
-					return "", p.errf("malformed \\u escape")
-				}
-				if utf16.IsSurrogate(r) {
-					if p.i+1 < len(d) && d[p.i] == '\\' && d[p.i+1] == 'u' {
-						save := p.i
-						p.i += 2
-						r2, ok := p.hex4()
-						if ok && utf16.DecodeRune(r, r2) != utf8.RuneError {
-							r = utf16.DecodeRune(r, r2)
-						} else {
-							p.i = save
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				b.WriteRune(r)
-			default:
-				p.i -= 1
-				if e < 0x20 || e == 0x7f {
-					// Printed raw it would break the error's one line.
-					return "", p.errf("unknown escape: a backslash before control character 0x%02x", e)
-				}
-				return "", p.errf("unknown escape \\%c", e)
+			if err := p.escape(&b); err != nil {
+				return "", err
 			}
 		default:
 			r, size := utf8.DecodeRune(d[p.i:])
@@ -397,6 +362,66 @@ func (p *parser) str() (string, error) {
 			p.i += size
 		}
 	}
+}
+
+// escape reads the backslash escape at p.i and writes what it stands for
+// to b.
+func (p *parser) escape(b *strings.Builder) error {
+	d := p.data
+	if p.i+1 >= len(d) {
+		return p.errf("unterminated string")
+	}
+	e := d[p.i+1]
+	p.i += 2
+	switch e {
+	case '"', '\\', '/':
+		b.WriteByte(e)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case 'u':
+		r, ok := p.hex4()
+		if !ok {
+			return p.errf("malformed \\u escape")
+		}
+		b.WriteRune(p.surrogatePair(r))
+	default:
+		p.i -= 1
+		if e < 0x20 || e == 0x7f {
+			// Printed raw it would break the error's one line.
+			return p.errf("unknown escape: a backslash before control character 0x%02x", e)
+		}
+		return p.errf("unknown escape \\%c", e)
+	}
+	return nil
+}
+
+// surrogatePair is r, read from a \u escape, or, when r is half of a
+// surrogate pair, the rune it makes with the \u escape after it. A half
+// without a valid other half is U+FFFD, and the escape after it, if any,
+// is read on its own.
+func (p *parser) surrogatePair(r rune) rune {
+	if !utf16.IsSurrogate(r) {
+		return r
+	}
+	d := p.data
+	if p.i+1 < len(d) && d[p.i] == '\\' && d[p.i+1] == 'u' {
+		save := p.i
+		p.i += 2
+		r2, ok := p.hex4()
+		if ok && utf16.DecodeRune(r, r2) != utf8.RuneError {
+			return utf16.DecodeRune(r, r2)
+		}
+		p.i = save
+	}
+	return utf8.RuneError
 }
 
 func (p *parser) hex4() (rune, bool) {

@@ -157,42 +157,17 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	if m := opts.measured; m != nil && len(m.Tools) == len(cat.Tools) {
 		c.measured = m.Tools
 	}
-	aside := make([]bool, len(rules))
-	asideCount := 0
-	for i, r := range rules {
-		if asideRules[r.ID] {
-			aside[i] = true
-			asideCount++
-		}
-	}
-	if asideCount == 0 || len(cat.Tools) < asideFrom {
-		clear(aside)
-		asideCount = 0
-	}
-	// asideFound[t*asideCount+k] is what the k-th aside rule found on
-	// tool t.
-	asideFound := make([][]Finding, len(cat.Tools)*asideCount)
+	side := newAsideRun(rules, len(cat.Tools))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if asideCount == 0 {
-			return
-		}
-		for i, t := range cat.Tools {
-			k := 0
-			for ri, r := range rules {
-				if aside[ri] {
-					asideFound[i*asideCount+k] = check(nil, r, t, c)
-					k++
-				}
-			}
-		}
+		side.run(rules, cat.Tools, c)
 	}()
 	var out []Finding
 	// found[t*len(rules)+r] is how many findings rule r made on tool t,
 	// for the rules run here.
 	var found []int
-	if asideCount > 0 {
+	if side.count > 0 {
 		found = make([]int, len(cat.Tools)*len(rules))
 	}
 	for i, t := range cat.Tools {
@@ -200,7 +175,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			opts.Progress(similarity.Progress{Stage: StageRules, Done: i, Total: len(cat.Tools)})
 		}
 		for ri, r := range rules {
-			if aside[ri] {
+			if side.aside[ri] {
 				continue
 			}
 			n := len(out)
@@ -211,16 +186,66 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 		}
 	}
 	<-done
-	if asideCount == 0 {
+	if side.count == 0 {
 		return finishFixes(cat, out)
 	}
+	return finishFixes(cat, side.merge(rules, len(cat.Tools), out, found))
+}
+
+// asideRun is the aside rules' share of a Structural run: which of the
+// enabled rules run aside, and what each found on each tool.
+type asideRun struct {
+	aside []bool // by the enabled rules' order
+	count int    // how many run aside
+	// found[t*count+k] is what the k-th aside rule found on tool t.
+	found [][]Finding
+}
+
+// newAsideRun picks the aside rules among rules; a catalog of fewer than
+// asideFrom tools runs none aside.
+func newAsideRun(rules []Rule, tools int) *asideRun {
+	a := &asideRun{aside: make([]bool, len(rules))}
+	for i, r := range rules {
+		if asideRules[r.ID] {
+			a.aside[i] = true
+			a.count++
+		}
+	}
+	if a.count == 0 || tools < asideFrom {
+		clear(a.aside)
+		a.count = 0
+	}
+	a.found = make([][]Finding, tools*a.count)
+	return a
+}
+
+// run checks every tool against the aside rules, in catalog order.
+func (a *asideRun) run(rules []Rule, tools []*catalog.Tool, c *Context) {
+	if a.count == 0 {
+		return
+	}
+	for i, t := range tools {
+		k := 0
+		for ri, r := range rules {
+			if a.aside[ri] {
+				a.found[i*a.count+k] = check(nil, r, t, c)
+				k++
+			}
+		}
+	}
+}
+
+// merge puts the aside rules' findings back among out, the other rules'
+// (found[t*len(rules)+r] of them by rule r on tool t), in catalog order
+// then rule order, as a single pass gives them.
+func (a *asideRun) merge(rules []Rule, tools int, out []Finding, found []int) []Finding {
 	merged := make([]Finding, 0, len(out))
 	next := 0
-	for i := range cat.Tools {
+	for i := range tools {
 		k := 0
 		for ri := range rules {
-			if aside[ri] {
-				merged = append(merged, asideFound[i*asideCount+k]...)
+			if a.aside[ri] {
+				merged = append(merged, a.found[i*a.count+k]...)
 				k++
 				continue
 			}
@@ -229,7 +254,7 @@ func Structural(cat *catalog.Catalog, opts Options) []Finding {
 			next += n
 		}
 	}
-	return finishFixes(cat, merged)
+	return merged
 }
 
 // asideRules are the rules Structural runs beside the others: they read

@@ -89,95 +89,134 @@ func ScoreOf(r *Report, cat *catalog.Catalog, probed []ProbedPair) *Score {
 // ScoreWith is ScoreOf with the definitions counted by m (nil: a meter of
 // its own), unless the report's Tokens counts them.
 func ScoreWith(r *Report, cat *catalog.Catalog, probed []ProbedPair, m *tokens.Meter) *Score {
-	s := &Score{Tools: map[string]int{}}
-	counts := tokenCounts(r, cat, m)
-	first := map[string]int{}
-	for i, t := range cat.Tools {
-		if _, dup := first[t.Name]; !dup {
-			first[t.Name] = i
+	t := newToolFactors(cat, tokenCounts(r, cat, m))
+	catalogFactor := t.findings(r.Structural)
+	t.pairs(r.Similarity, probed)
+	return t.score(catalogFactor)
+}
+
+// toolFactors is each tool's score in the making: its part so far, and
+// the factors of its warnings and of its review pairs, which have floors
+// of their own and so are multiplied apart until the end.
+type toolFactors struct {
+	first          map[string]int // where a name first stands
+	parts          []ToolScore
+	warns, reviews []float64
+}
+
+// newToolFactors starts every tool of cat at factors of 1, its tokens'
+// factor from counts.
+func newToolFactors(cat *catalog.Catalog, counts []int) *toolFactors {
+	t := &toolFactors{
+		first:   map[string]int{},
+		parts:   make([]ToolScore, len(cat.Tools)),
+		warns:   make([]float64, len(cat.Tools)),
+		reviews: make([]float64, len(cat.Tools)),
+	}
+	for i, tool := range cat.Tools {
+		if _, dup := t.first[tool.Name]; !dup {
+			t.first[tool.Name] = i
 		}
 	}
-	parts := make([]ToolScore, len(cat.Tools))
-	warns := make([]float64, len(cat.Tools))
-	reviews := make([]float64, len(cat.Tools))
-	for i, t := range cat.Tools {
-		parts[i] = ToolScore{Name: t.Name, Findings: 1, Pairs: 1, Tokens: tokensFactor(counts[i]), TokenCount: counts[i],
-			NoDescription: strings.TrimSpace(t.Description) == ""}
-		warns[i], reviews[i] = 1, 1
+	for i, tool := range cat.Tools {
+		t.parts[i] = ToolScore{Name: tool.Name, Findings: 1, Pairs: 1, Tokens: tokensFactor(counts[i]), TokenCount: counts[i],
+			NoDescription: strings.TrimSpace(tool.Description) == ""}
+		t.warns[i], t.reviews[i] = 1, 1
 	}
+	return t
+}
+
+// findings weighs each finding on the tool it stands on, and returns the
+// catalog's factor from those about the catalog as a whole.
+func (t *toolFactors) findings(fs []Finding) float64 {
 	catalogFactor := 1.0
-	for _, f := range r.Structural {
-		i, ok := first[f.Tool]
+	for _, f := range fs {
+		i, ok := t.first[f.Tool]
 		if !ok || f.Rule == RuleTooManyTools || f.Rule == RuleCatalogTokens {
 			// A finding on the whole catalog, though it stands on a tool.
 			catalogFactor *= pick(f.Severity == SeverityError, catalogErrorFactor, catalogWarnFactor)
 			continue
 		}
 		if f.Severity == SeverityError {
-			parts[i].Findings *= errorFactor
+			t.parts[i].Findings *= errorFactor
 		} else {
-			warns[i] *= warnFactor
+			t.warns[i] *= warnFactor
 		}
 	}
+	return catalogFactor
+}
+
+// pairs weighs each verdict pair on both its tools, unless a probe
+// measured the pair: then the measure stands instead.
+func (t *toolFactors) pairs(sim similarity.Result, probed []ProbedPair) {
 	measured := map[string]ProbedPair{}
 	for _, p := range probed {
 		if p.Of > 0 {
 			measured[PairKey(p.A, p.B)] = p
 		}
 	}
-	pairFactor := func(a, b string, f float64, review bool) {
-		for _, name := range []string{a, b} {
-			i, ok := first[name]
-			if !ok {
-				continue
-			}
-			if review {
-				reviews[i] *= f
-			} else {
-				parts[i].Pairs *= f
-			}
-		}
-	}
-	for _, list := range [][]similarity.PairFinding{r.Similarity.Confusable, r.Similarity.Watch} {
+	for _, list := range [][]similarity.PairFinding{sim.Confusable, sim.Watch} {
 		for _, p := range list {
 			if _, ok := measured[PairKey(p.A, p.B)]; ok {
 				continue // the measure below outweighs the verdict
 			}
 			if p.Kind == similarity.Confusable {
-				pairFactor(p.A, p.B, confusableFactor, false)
+				t.pair(p.A, p.B, confusableFactor, false)
 			} else {
-				pairFactor(p.A, p.B, reviewFactor, true)
+				t.pair(p.A, p.B, reviewFactor, true)
 			}
 		}
 	}
 	for _, p := range measured {
-		pairFactor(p.A, p.B, math.Max(probedFloor, 1-float64(p.Count)/float64(p.Of)), false)
+		t.pair(p.A, p.B, math.Max(probedFloor, 1-float64(p.Count)/float64(p.Of)), false)
 	}
+}
+
+// pair multiplies both tools' pairs factor by f, or their review factor
+// for a review pair.
+func (t *toolFactors) pair(a, b string, f float64, review bool) {
+	for _, name := range []string{a, b} {
+		i, ok := t.first[name]
+		if !ok {
+			continue
+		}
+		if review {
+			t.reviews[i] *= f
+		} else {
+			t.parts[i].Pairs *= f
+		}
+	}
+}
+
+// score sums the factors up: each tool's score, and the catalog's from
+// the tools' mean and the worst, times catalogFactor.
+func (t *toolFactors) score(catalogFactor float64) *Score {
+	s := &Score{Tools: map[string]int{}}
 	sum, worst := 0.0, 100.0
-	for i := range parts {
-		t := &parts[i]
-		t.Findings *= math.Max(warnFloor, warns[i])
-		t.Pairs *= math.Max(reviewFloor, reviews[i])
+	for i := range t.parts {
+		p := &t.parts[i]
+		p.Findings *= math.Max(warnFloor, t.warns[i])
+		p.Pairs *= math.Max(reviewFloor, t.reviews[i])
 		// The cap comes before the pairs: a tool without a description
 		// still loses by its pairs, and its twin with it.
-		v := 100 * t.Findings * t.Tokens
-		if t.NoDescription {
+		v := 100 * p.Findings * p.Tokens
+		if p.NoDescription {
 			v = math.Min(v, NoDescriptionCap)
 		}
-		v *= t.Pairs
-		t.Score = int(math.Round(v))
-		sum += float64(t.Score)
-		worst = math.Min(worst, float64(t.Score))
-		if _, seen := s.Tools[t.Name]; !seen {
-			s.Tools[t.Name] = t.Score
+		v *= p.Pairs
+		p.Score = int(math.Round(v))
+		sum += float64(p.Score)
+		worst = math.Min(worst, float64(p.Score))
+		if _, seen := s.Tools[p.Name]; !seen {
+			s.Tools[p.Name] = p.Score
 		}
 	}
 	catalogScore := 100.0
-	if len(parts) > 0 {
-		catalogScore = meanWeight*sum/float64(len(parts)) + (1-meanWeight)*worst
+	if len(t.parts) > 0 {
+		catalogScore = meanWeight*sum/float64(len(t.parts)) + (1-meanWeight)*worst
 	}
 	s.Catalog = int(math.Round(catalogScore * catalogFactor))
-	s.Parts = parts
+	s.Parts = t.parts
 	return s
 }
 

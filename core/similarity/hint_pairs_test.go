@@ -55,7 +55,7 @@ func TestHintsNameTheRightAxis(t *testing.T) {
 		a, b := tools[c.a], tools[c.b]
 		parts := parseNames([]*catalog.Tool{a, b})
 		ax := chooseAxis(parts[0], parts[1], descriptionTerms(a.Description), descriptionTerms(b.Description))
-		fixes := riskFixes(a, b, parts[0], parts[1], ax, false, false)
+		fixes := riskFixes(a, b, parts[0], parts[1], false, false)
 		hint := riskHint(a, b, ax, fixes)
 		if !strings.HasPrefix(hint, c.hint) {
 			t.Errorf("%s ↔ %s: hint %q, want it to start %q", c.a, c.b, hint, c.hint)

@@ -21,6 +21,10 @@ import (
 // a multiple of vecf32's 3 × 4 register tile.
 const tile = 60
 
+// span is one tile of pairs: rows i0 to i1 by columns j0 to j1, the ends
+// left out.
+type span struct{ i0, i1, j0, j1 int }
+
 // scored is one kept pair: i < j index the distinct tools; s is the score,
 // a the affinity (the cosine itself under the cosine scoring).
 type scored struct {
@@ -442,10 +446,10 @@ func (g *geometry) blockRow(s *sink, bi int) int {
 	count := 0
 	for j0 := i0; j0 < g.n; j0 += tile {
 		j1 := min(j0+tile, g.n)
-		g.dotTile(s, i0, i1, j0, j1)
+		g.dotTile(s, span{i0, i1, j0, j1})
 		blocked := g.usual != nil && g.bound != nil && g.bound.blocked(g.risk)
 		if blocked {
-			g.bound.tile(g.risk, s.full[:], s.sketch[:], i0, i1, j0, j1)
+			g.bound.tile(g.risk, s.full[:], s.sketch[:], span{i0, i1, j0, j1})
 		}
 		for i := i0; i < i1; i++ {
 			from := max(j0, i+1)
@@ -565,15 +569,16 @@ func (g *geometry) jaccardOf(i, j int) float64 {
 }
 
 // dotTile fills dots[(i-i0)*tile + (j-j0)] with the dot product of rows i
-// and j, for j > i. On the exact path each product sums its terms in index
+// and j of sp, for j > i. On the exact path each product sums its terms in index
 // order in float64, as the reference does, so results match it to the last
 // bit; four columns at a time share each load of row i. Otherwise the
 // block is one vecf32.DotBlock in float32 (its diagonal block computes
 // both halves, which costs less than splitting it).
-func (g *geometry) dotTile(s *sink, i0, i1, j0, j1 int) {
+func (g *geometry) dotTile(s *sink, sp span) {
+	i0, i1, j0, j1 := sp.i0, sp.i1, sp.j0, sp.j1
 	if !g.exact {
 		d := g.dim
-		vecf32.DotBlock(s.dots32[:], tile, g.vecs[i0*d:i1*d], i1-i0, g.vecs[j0*d:j1*d], j1-j0, d)
+		vecf32.DotBlock(vecf32.Block{Dst: s.dots32[:], Stride: tile, A: g.vecs[i0*d : i1*d], NA: i1 - i0, B: g.vecs[j0*d : j1*d], NB: j1 - j0, Dim: d})
 		for i := range i1 - i0 {
 			for j, v := range s.dots32[i*tile : i*tile+j1-j0] {
 				s.dots[i*tile+j] = float64(v)
@@ -636,7 +641,7 @@ func (g *geometry) dotVecs(v, b []float32) float64 {
 	d := g.dim
 	if !g.exact {
 		var out [1]float32
-		vecf32.DotBlock(out[:], 1, v, 1, b, 1, d)
+		vecf32.DotBlock(vecf32.Block{Dst: out[:], Stride: 1, A: v, NA: 1, B: b, NB: 1, Dim: d})
 		return float64(out[0])
 	}
 	var s float64

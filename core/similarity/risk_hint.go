@@ -323,35 +323,46 @@ func (c choiceAxis) differs(a, b string) string {
 // description gives no such sentence, or one that only restates its name,
 // gets a sentence from its required parameters, or none. A description
 // that already names the other gets none.
-func riskFixes(a, b *catalog.Tool, pa, pb nameParts, _ choiceAxis, aNamesB, bNamesA bool) []Fix {
-	return fixesFor(a, b, pa, pb, aNamesB, bNamesA, purposeOf, purposeOf)
+func riskFixes(a, b *catalog.Tool, pa, pb nameParts, aNamesB, bNamesA bool) []Fix {
+	return fixesFor(fixSide{a, pa, aNamesB, purposeOf}, fixSide{b, pb, bNamesA, purposeOf})
 }
 
 // purposeFunc is purposeOf, or a memo of it for one tool.
 type purposeFunc func(t *catalog.Tool, p nameParts) string
 
-// fixesFor is riskFixes with each tool's purpose read by purposeA and
-// purposeB.
-func fixesFor(a, b *catalog.Tool, pa, pb nameParts, aNamesB, bNamesA bool, purposeA, purposeB purposeFunc) []Fix {
-	pa, pb = asHint(pa, pb), asHint(pb, pa)
+// fixSide is one tool of a flagged pair as its fix is written: the tool,
+// its name's parts, whether its description already names the other with
+// guidance, and how its purpose is read.
+type fixSide struct {
+	tool       *catalog.Tool
+	parts      nameParts
+	namesOther bool
+	purpose    purposeFunc
+}
+
+// fixesFor is riskFixes with each tool's purpose read by its side's
+// purpose.
+func fixesFor(sa, sb fixSide) []Fix {
+	a, b := sa.tool, sb.tool
+	pa, pb := asHint(sa.parts, sb.parts), asHint(sb.parts, sa.parts)
 	if samePurpose(a, b) {
 		return nil
 	}
 	// The same purpose read from both descriptions tells them apart by
 	// nothing: only their parameters may then. Each purpose is read
 	// once: a purposeless tool has none.
-	wa, wb := purposeA(a, pa), purposeB(b, pb)
+	wa, wb := sa.purpose(a, pa), sb.purpose(b, pb)
 	if wa != "" && strings.EqualFold(wa, wb) {
 		a, b = purposeless(a), purposeless(b)
 		wa, wb = "", ""
 	}
 	var out []Fix
-	if !aNamesB {
+	if !sa.namesOther {
 		if s := choiceSentence(b, a, wb); s != "" {
 			out = append(out, Fix{Tool: a.Name, Other: b.Name, Sentence: s})
 		}
 	}
-	if !bNamesA {
+	if !sb.namesOther {
 		if s := choiceSentence(a, b, wa); s != "" {
 			out = append(out, Fix{Tool: b.Name, Other: a.Name, Sentence: s})
 		}

@@ -64,7 +64,7 @@ func TestRiskAdviceIsRightOrPlain(t *testing.T) {
 	for _, c := range cases {
 		parts := parseNames([]*catalog.Tool{c.a, c.b})
 		ax := chooseAxis(parts[0], parts[1], descriptionTerms(c.a.Description), descriptionTerms(c.b.Description))
-		fixes := riskFixes(c.a, c.b, parts[0], parts[1], ax, c.aNamesB, false)
+		fixes := riskFixes(c.a, c.b, parts[0], parts[1], c.aNamesB, false)
 		hint := riskHint(c.a, c.b, ax, fixes)
 		if !strings.Contains(hint, c.hint) {
 			t.Errorf("%s: hint %q, want it to hold %q", c.name, hint, c.hint)
@@ -179,9 +179,8 @@ func TestRiskFixNamesTheParametersOnlyOneTakes(t *testing.T) {
 		{get, list, pods[0], pods[2], "", "Use `pods_get` instead to get a pod by name; it takes `name` and `namespace`."},
 	}
 	for _, c := range cases {
-		ax := chooseAxis(c.pa, c.pb, descriptionTerms(c.a.Description), descriptionTerms(c.b.Description))
 		got := map[string]string{}
-		for _, f := range riskFixes(c.a, c.b, c.pa, c.pb, ax, false, false) {
+		for _, f := range riskFixes(c.a, c.b, c.pa, c.pb, false, false) {
 			got[f.Tool] = f.Sentence
 		}
 		if got[c.a.Name] != c.fixA || got[c.b.Name] != c.fixB {
@@ -225,8 +224,7 @@ func TestPurposeFromHeadingsAndAlike(t *testing.T) {
 	if got := purposeOf(tools[0], parts[0]); got != "get Workplace Access Data, including default workplace and custom workplace" {
 		t.Errorf("purpose from the headings: %q", got)
 	}
-	ax := chooseAxis(parts[1], parts[2], descriptionTerms(tools[1].Description), descriptionTerms(tools[2].Description))
-	for _, f := range riskFixes(tools[1], tools[2], parts[1], parts[2], ax, false, false) {
+	for _, f := range riskFixes(tools[1], tools[2], parts[1], parts[2], false, false) {
 		if strings.Contains(f.Sentence, "display app usage data") {
 			t.Errorf("a purpose both read alike became a sentence: %q", f.Sentence)
 		}

@@ -108,11 +108,12 @@ const blockDim = 64
 func (b *riskBound) blocked(r *riskGeo) bool { return r.dim <= blockDim }
 
 // tile fills full and sketch, as dotTile fills dots, with the full texts'
-// cosines and the bag sketches' products of rows i0..i1 by j0..j1.
-func (b *riskBound) tile(r *riskGeo, full, sketch []float32, i0, i1, j0, j1 int) {
+// cosines and the bag sketches' products of the pairs of sp.
+func (b *riskBound) tile(r *riskGeo, full, sketch []float32, sp span) {
 	d, k := r.dim, sketchBuckets
-	vecf32.DotBlock(full, tile, r.full[i0*d:i1*d], i1-i0, r.full[j0*d:j1*d], j1-j0, d)
-	vecf32.DotBlock(sketch, tile, b.sketch[i0*k:i1*k], i1-i0, b.sketch[j0*k:j1*k], j1-j0, k)
+	na, nb := sp.i1-sp.i0, sp.j1-sp.j0
+	vecf32.DotBlock(vecf32.Block{Dst: full, Stride: tile, A: r.full[sp.i0*d : sp.i1*d], NA: na, B: r.full[sp.j0*d : sp.j1*d], NB: nb, Dim: d})
+	vecf32.DotBlock(vecf32.Block{Dst: sketch, Stride: tile, A: b.sketch[sp.i0*k : sp.i1*k], NA: na, B: b.sketch[sp.j0*k : sp.j1*k], NB: nb, Dim: k})
 }
 
 // ceiling turns a sketches' product into a bound on the bag cosine.

@@ -48,7 +48,7 @@ func TestRiskBoundNeverDropsAPairAtItsOwnRisk(t *testing.T) {
 				i1 := min(i0+tile, n)
 				for j0 := i0; j0 < n; j0 += tile {
 					j1 := min(j0+tile, n)
-					b.tile(&r, full[:], sketch[:], i0, i1, j0, j1)
+					b.tile(&r, full[:], sketch[:], span{i0, i1, j0, j1})
 					for i := i0; i < i1; i++ {
 						for j := max(j0, i+1); j < j1; j++ {
 							adaptive := scores.features(i, j)[FeatAdaptive]

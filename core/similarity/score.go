@@ -161,6 +161,42 @@ func resolveThresholds(e embed.Embedder, scoring Scoring, opts Options) (Thresho
 // out for the kernel. The risk scoring embeds three texts per tool: the
 // first sentence (the kernel's) and the full text.
 func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
+	texts, rowOf := distinctTexts(s.tools, s.textsOf(opts))
+	vectors, err := s.embedTexts(ctx, opts, texts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Progress != nil {
+		opts.Progress(Progress{Stage: StageEmbed, Done: len(texts), Total: len(texts)})
+		opts.Progress(Progress{Stage: StageFeatures})
+	}
+	g, err := s.layOut(vectors, rowOf[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkVectors(vectors, g.dim); err != nil {
+		return nil, err
+	}
+	if s.scoring == ScoringRisk {
+		g.risk = s.riskGeometry(vectors, rowOf[1], g.dim)
+		g.bound = newRiskBound(g.risk)
+	}
+	if s.scoring != ScoringCosine {
+		g.weight = opts.Adaptive.JaccardWeight
+		g.tokens, g.vocab = nameTokenIDs(s.tools)
+		g.masks = make([][2]uint64, len(g.tokens))
+		for k, set := range g.tokens {
+			for _, id := range set {
+				g.masks[k][id>>6&1] |= 1 << (id & 63)
+			}
+		}
+	}
+	return g, nil
+}
+
+// textsOf is the texts the scoring embeds for each tool: the kernel's
+// first, then, under the risk scoring, the full text.
+func (s *Scores) textsOf(opts Options) []func(*catalog.Tool) string {
 	textOf := []func(*catalog.Tool) string{CosineText}
 	switch s.scoring {
 	case ScoringAdaptive:
@@ -169,12 +205,18 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		s.fullWords = opts.FullWords
 		textOf = []func(*catalog.Tool) string{AdaptiveText, func(t *catalog.Tool) string { return FullText(t, s.fullWords) }}
 	}
-	index := make(map[string]int, len(s.tools))
-	var texts []string
-	rowOf := make([][]int, len(textOf))
+	return textOf
+}
+
+// distinctTexts lists each text textOf makes of the tools once, so two
+// tools that read the same are embedded once; rowOf[f][k] is the place
+// in texts of textOf[f] of tool k.
+func distinctTexts(tools []*catalog.Tool, textOf []func(*catalog.Tool) string) (texts []string, rowOf [][]int) {
+	index := make(map[string]int, len(tools))
+	rowOf = make([][]int, len(textOf))
 	for f, of := range textOf {
-		rowOf[f] = make([]int, len(s.tools))
-		for k, t := range s.tools {
+		rowOf[f] = make([]int, len(tools))
+		for k, t := range tools {
 			text := of(t)
 			at, ok := index[text]
 			if !ok {
@@ -185,6 +227,13 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 			rowOf[f][k] = at
 		}
 	}
+	return texts, rowOf
+}
+
+// embedTexts embeds texts EmbedBatch at a time, for steady progress and
+// prompt cancellation, and refuses an embedder that answers a batch with
+// another count of vectors.
+func (s *Scores) embedTexts(ctx context.Context, opts Options, texts []string) ([][]float32, error) {
 	var vectors [][]float32
 	for from := 0; from < len(texts); from += EmbedBatch {
 		if opts.Progress != nil {
@@ -200,17 +249,20 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		}
 		vectors = append(vectors, vs...)
 	}
-	if opts.Progress != nil {
-		opts.Progress(Progress{Stage: StageEmbed, Done: len(texts), Total: len(texts)})
-		opts.Progress(Progress{Stage: StageFeatures})
-	}
+	return vectors, nil
+}
+
+// layOut copies each tool's kernel vector (vectors[rows[k]]) into one
+// block, with its norm, refusing a vector of another length or one that
+// is not finite: it names the tool whose vector is wrong.
+func (s *Scores) layOut(vectors [][]float32, rows []int) (*geometry, error) {
 	dim := len(vectors[0])
 	g := &geometry{n: len(s.tools), dim: dim, vecs: make([]float32, len(s.tools)*dim), norms: make([]float64, len(s.tools)),
 		exact: s.scoring == ScoringCosine && s.embedderID == (embed.Mock{}).ID(), server: s.servers}
 	if s.twins() {
 		g.twin = newTwinNames(s.tools, s.model.TwinBonus)
 	}
-	for k, row := range rowOf[0] {
+	for k, row := range rows {
 		v := vectors[row]
 		if len(v) != dim {
 			return nil, fmt.Errorf("embedding with %s: vectors of different lengths (%d and %d)", s.embedderID, dim, len(v))
@@ -227,52 +279,49 @@ func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 		}
 		g.norms[k] = math.Sqrt(sq)
 	}
+	return g, nil
+}
+
+// checkVectors refuses, among all the vectors (the full texts' too), one
+// that is not finite or not dim long.
+func (s *Scores) checkVectors(vectors [][]float32, dim int) error {
 	for _, v := range vectors {
 		for _, x := range v {
 			if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
-				return nil, fmt.Errorf("embedding with %s: a vector holds %v", s.embedderID, f)
+				return fmt.Errorf("embedding with %s: a vector holds %v", s.embedderID, f)
 			}
 		}
 		if len(v) != dim {
-			return nil, fmt.Errorf("embedding with %s: vectors of different lengths (%d and %d)", s.embedderID, dim, len(v))
+			return fmt.Errorf("embedding with %s: vectors of different lengths (%d and %d)", s.embedderID, dim, len(v))
 		}
 	}
-	if s.scoring == ScoringRisk {
-		pick := func(rows []int) [][]float32 {
-			out := make([][]float32, len(rows))
-			for k, r := range rows {
-				out[k] = vectors[r]
-			}
-			return out
-		}
-		r := &riskGeo{model: s.model, dim: dim}
-		// The five are independent: each on its own goroutine.
-		var wg sync.WaitGroup
-		wg.Go(func() { r.full = unitRows(pick(rowOf[1]), dim) })
-		wg.Go(func() { r.parts = parseNames(s.tools) })
-		wg.Go(func() { r.guides = guidedMentions(s.tools) })
-		wg.Go(func() { r.bags, r.ids = bags(s.tools, 0) })
-		r.terms, r.vocab = tfidf(s.tools)
-		wg.Wait()
-		// The bag's ids follow the terms' in one dense row (setRow).
-		r.shiftBags(int32(len(r.vocab)))
-		r.reach = bagReach(r.bags, r.ids)
-		r.termsRoom = max(0, s.model.Weights[FeatTerms])
-		r.fullSpan = math.Abs(s.model.Weights[FeatFull])
-		g.risk = r
-		g.bound = newRiskBound(r)
+	return nil
+}
+
+// riskGeometry works out what the risk scoring reads beside the kernel's
+// vectors: the full texts' unit vectors (vectors[fullRows[k]]), the
+// names' parts, the guided mentions, the bags of words and the word
+// weights.
+func (s *Scores) riskGeometry(vectors [][]float32, fullRows []int, dim int) *riskGeo {
+	full := make([][]float32, len(fullRows))
+	for k, r := range fullRows {
+		full[k] = vectors[r]
 	}
-	if s.scoring != ScoringCosine {
-		g.weight = opts.Adaptive.JaccardWeight
-		g.tokens, g.vocab = nameTokenIDs(s.tools)
-		g.masks = make([][2]uint64, len(g.tokens))
-		for k, set := range g.tokens {
-			for _, id := range set {
-				g.masks[k][id>>6&1] |= 1 << (id & 63)
-			}
-		}
-	}
-	return g, nil
+	r := &riskGeo{model: s.model, dim: dim}
+	// The five are independent: each on its own goroutine.
+	var wg sync.WaitGroup
+	wg.Go(func() { r.full = unitRows(full, dim) })
+	wg.Go(func() { r.parts = parseNames(s.tools) })
+	wg.Go(func() { r.guides = guidedMentions(s.tools) })
+	wg.Go(func() { r.bags, r.ids = bags(s.tools, 0) })
+	r.terms, r.vocab = tfidf(s.tools)
+	wg.Wait()
+	// The bag's ids follow the terms' in one dense row (setRow).
+	r.shiftBags(int32(len(r.vocab)))
+	r.reach = bagReach(r.bags, r.ids)
+	r.termsRoom = max(0, s.model.Weights[FeatTerms])
+	r.fullSpan = math.Abs(s.model.Weights[FeatFull])
+	return r
 }
 
 // nameTokenIDs numbers every name word and gives each tool its sorted
@@ -399,29 +448,64 @@ func (s *Scores) Judge(th Thresholds) Result {
 		return sim
 	}
 	w := s.verdictWant(th)
+	b, sameAsKept := s.bandFor(w)
+	var twin *twinJudge
+	if s.twins() && th.CrossServer > 0 && !th.ReportOnly() {
+		twin = s.newTwinJudge(b.pairs, min(w.floor, w.crossFloor), th.CrossServer)
+	}
+	v := s.sortVerdicts(b.pairs, w, th, twin)
+	s.twin = twin
+	sim.Confusable, sim.Watch = s.findings(Confusable, v.conf, th), s.findings(Watch, v.watch, th)
+	s.twin = nil
+	confusable, watch := v.confusableCount, v.watchCount
+	if sameAsKept && !b.complete {
+		confusable, watch = b.confusable, b.watch
+	}
+	sim.ConfusableCount, sim.WatchCount = confusable, watch
+	sim.Truncated = len(sim.Confusable) < confusable || len(sim.Watch) < watch
+	sim.Ranked = s.pairs(s.ranked)
+	sim.Neighbours = make([][]Pair, s.toolCount)
+	for k, row := range s.neighbors {
+		sim.Neighbours[s.tools[k].Index] = s.pairs(row)
+	}
+	return sim
+}
+
+// bandFor is the kept band that answers w, and whether it was kept for
+// w's very thresholds (then its counts are exact even when its pairs are
+// not all of them). When the kept pairs cannot answer, the pairs are
+// scored again for w (not embedded again): a rescan is bounded and not
+// cancellable mid-way, like a sort.
+func (s *Scores) bandFor(w want) (band, bool) {
 	b := s.band
 	sameAsKept := w.floor == b.floor && w.threshold == b.threshold && w.affinityFloor == b.affinityFloor &&
 		w.crossFloor == b.crossFloor && w.crossThreshold == b.crossThreshold && w.crossWatch == b.crossWatch
 	within := b.complete && w.floor >= b.floor && w.crossFloor >= b.crossFloor && w.affinityFloor >= b.affinityFloor &&
 		(!s.twins() || w.crossThreshold >= b.crossThreshold && w.crossWatch <= b.crossWatch) // candidates kept for a start as high
 	if !sameAsKept && !within {
-		// The kept pairs cannot answer: score again for these thresholds
-		// (not embedding again). A rescan is bounded and not cancellable
-		// mid-way, like a sort.
 		k, err := s.geo.run(context.Background(), w, nil)
 		if err == nil {
 			s.keepBand(w, k)
 			b, sameAsKept = s.band, true
 		}
 	}
-	confusable, watch := 0, 0
-	var conf, wat []scored // the pairs that get a finding, in order
+	return b, sameAsKept
+}
+
+// verdicts are the pairs that get a finding, of each kind in band order
+// and at most the verdict limit, and how many of each kind there are.
+type verdicts struct {
+	conf, watch                 []scored
+	confusableCount, watchCount int
+}
+
+// sortVerdicts sorts the band's pairs into verdicts under w and th: a
+// pair across servers by its own start, or by the twin evidence when
+// twin is set; the rest go unreported.
+func (s *Scores) sortVerdicts(pairs []scored, w want, th Thresholds, twin *twinJudge) verdicts {
+	var v verdicts
 	lowest := min(w.floor, w.crossFloor)
-	var twin *twinJudge
-	if s.twins() && th.CrossServer > 0 && !th.ReportOnly() {
-		twin = s.newTwinJudge(b.pairs, lowest, th.CrossServer)
-	}
-	for _, p := range b.pairs {
+	for _, p := range pairs {
 		if p.s < lowest {
 			break
 		}
@@ -440,34 +524,19 @@ func (s *Scores) Judge(th Thresholds) Result {
 				continue // a candidate for the evidence only
 			}
 		}
-		kind := Watch
 		if isConf {
-			kind = Confusable
-			confusable++
+			v.confusableCount++
+			if s.limit == 0 || len(v.conf) < s.limit {
+				v.conf = append(v.conf, p)
+			}
 		} else {
-			watch++
-		}
-		if kind == Confusable && (s.limit == 0 || len(conf) < s.limit) {
-			conf = append(conf, p)
-		}
-		if kind == Watch && (s.limit == 0 || len(wat) < s.limit) {
-			wat = append(wat, p)
+			v.watchCount++
+			if s.limit == 0 || len(v.watch) < s.limit {
+				v.watch = append(v.watch, p)
+			}
 		}
 	}
-	s.twin = twin
-	sim.Confusable, sim.Watch = s.findings(Confusable, conf, th), s.findings(Watch, wat, th)
-	s.twin = nil
-	if sameAsKept && !b.complete {
-		confusable, watch = b.confusable, b.watch
-	}
-	sim.ConfusableCount, sim.WatchCount = confusable, watch
-	sim.Truncated = len(sim.Confusable) < confusable || len(sim.Watch) < watch
-	sim.Ranked = s.pairs(s.ranked)
-	sim.Neighbours = make([][]Pair, s.toolCount)
-	for k, row := range s.neighbors {
-		sim.Neighbours[s.tools[k].Index] = s.pairs(row)
-	}
-	return sim
+	return v
 }
 
 // pairs turns kept pairs into report pairs.
@@ -547,7 +616,8 @@ func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
 			}
 		}
 		c := chooseAxisOf(pa, pb, s.words[p.i].terms, s.words[p.j].terms, s.termSet(int(p.i)), s.termSet(int(p.j)))
-		f.Fixes = fixesFor(s.tools[p.i], s.tools[p.j], pa, pb, r.guides[p.i][int(p.j)], r.guides[p.j][int(p.i)], s.purposeOf(int(p.i), pa), s.purposeOf(int(p.j), pb))
+		f.Fixes = fixesFor(fixSide{s.tools[p.i], pa, r.guides[p.i][int(p.j)], s.purposeOf(int(p.i), pa)},
+			fixSide{s.tools[p.j], pb, r.guides[p.j][int(p.i)], s.purposeOf(int(p.j), pb)})
 		f.Hint = riskHint(s.tools[p.i], s.tools[p.j], c, f.Fixes)
 		if f.Band == BandCrossServer && kind == Confusable {
 			f.Hint = twinHint(s.tools[p.i], s.tools[p.j], f.Hint)

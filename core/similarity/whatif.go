@@ -63,6 +63,46 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	if s.geo == nil || s.geo.risk == nil {
 		return nil, errors.New("what-if needs the risk scoring")
 	}
+	w, err := s.newWhatIf(catalogIndex, description, others)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.embed(ctx, e); err != nil {
+		return nil, err
+	}
+	aff := w.affinities(&w.sides[0])
+	w.sides[0].usual = usualOf(aff, w.sides[0].k, s.k)
+	for x := 1; x < len(w.sides); x++ {
+		d := &w.sides[x]
+		d.usual = usualOf(w.affinities(d), d.k, s.k)
+	}
+	out := w.pairs(aff)
+	slices.SortStableFunc(out, func(p, q WhatIfPair) int {
+		switch {
+		case p.Similarity > q.Similarity:
+			return -1
+		case p.Similarity < q.Similarity:
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}
+
+// whatIf is one what-if under way: the scored catalog, its tools with the
+// edited descriptions in, and the edited tools, the open one first.
+type whatIf struct {
+	s     *Scores
+	tools []*catalog.Tool
+	sides []whatIfSide
+	side  map[int]int // scored place → sides
+	marks []uint8     // the name tokens of the tool whose affinities are worked out
+}
+
+// newWhatIf puts the open tool's description, and the drafts of the
+// tools scored, in a copy of the tools. The drafted tools come after the
+// open one in catalog order, so a run does not depend on the map's order.
+func (s *Scores) newWhatIf(catalogIndex int, description string, others map[int]string) (*whatIf, error) {
 	at := func(index int) int {
 		return slices.IndexFunc(s.tools, func(t *catalog.Tool) bool { return t.Index == index })
 	}
@@ -70,16 +110,13 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	if k < 0 {
 		return nil, fmt.Errorf("tool %d is not scored (a repeated name, or out of range)", catalogIndex)
 	}
-	tools := slices.Clone(s.tools)
+	w := &whatIf{s: s, tools: slices.Clone(s.tools), sides: []whatIfSide{{k: k}}}
 	replace := func(at int, text string) {
 		t := *s.tools[at]
 		t.Description, t.HasDescription = text, true
-		tools[at] = &t
+		w.tools[at] = &t
 	}
 	replace(k, description)
-	// The edited tools, the open one first, the drafted ones in catalog
-	// order so a run does not depend on the map's order.
-	sides := []whatIfSide{{k: k}}
 	indexes := make([]int, 0, len(others))
 	for i := range others {
 		indexes = append(indexes, i)
@@ -88,76 +125,89 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 	for _, i := range indexes {
 		if j := at(i); j >= 0 && j != k {
 			replace(j, others[i])
-			sides = append(sides, whatIfSide{k: j})
+			w.sides = append(w.sides, whatIfSide{k: j})
 		}
 	}
-	texts := make([]string, 0, 2*len(sides))
-	for _, d := range sides {
-		texts = append(texts, AdaptiveText(tools[d.k]), FullText(tools[d.k], s.fullWords))
+	return w, nil
+}
+
+// embed embeds the edited tools' two new texts and sets each side's
+// vectors. The first sentence's norm is summed as the kernel sums it, so
+// an unchanged description gives the scored risks to the bit.
+func (w *whatIf) embed(ctx context.Context, e embed.Embedder) error {
+	texts := make([]string, 0, 2*len(w.sides))
+	for _, d := range w.sides {
+		texts = append(texts, AdaptiveText(w.tools[d.k]), FullText(w.tools[d.k], w.s.fullWords))
 	}
 	vs, err := e.Embed(ctx, texts)
 	if err != nil {
-		return nil, fmt.Errorf("embedding with %s: %w", e.ID(), err)
+		return fmt.Errorf("embedding with %s: %w", e.ID(), err)
 	}
-	g, r := s.geo, s.geo.risk
+	g := w.s.geo
 	if len(vs) != len(texts) {
-		return nil, fmt.Errorf("embedding with %s: vectors of the wrong shape", e.ID())
+		return fmt.Errorf("embedding with %s: vectors of the wrong shape", e.ID())
 	}
 	for _, v := range vs {
 		if len(v) != g.dim {
-			return nil, fmt.Errorf("embedding with %s: vectors of the wrong shape", e.ID())
+			return fmt.Errorf("embedding with %s: vectors of the wrong shape", e.ID())
 		}
 	}
-	// The first sentence's cosine is computed as the kernel computes it
-	// (the raw vectors' product over their norms), so an unchanged
-	// description gives the scored risks to the bit.
-	n := len(s.tools)
-	side := make(map[int]int, len(sides)) // scored place → sides
-	for x := range sides {
-		d := &sides[x]
+	w.side = make(map[int]int, len(w.sides))
+	for x := range w.sides {
+		d := &w.sides[x]
 		d.first, d.full = vs[2*x], unitRows(vs[2*x+1:2*x+2], g.dim)
 		var sq float64
 		for _, v := range d.first {
 			sq += float64(float64(v) * float64(v))
 		}
 		d.norm = math.Sqrt(sq)
-		side[d.k] = x
+		w.side[d.k] = x
 	}
-	// affinities gives an edited tool's affinity to every tool, each
-	// other edited tool by its new vector.
-	marks := make([]uint8, g.vocab)
-	affinities := func(d *whatIfSide) []float64 {
-		for _, id := range g.tokens[d.k] {
-			marks[id] = 1
+	return nil
+}
+
+// affinities gives an edited tool's affinity to every tool, each other
+// edited tool by its new vector. The first sentence's cosine is computed
+// as the kernel computes it (the raw vectors' product over their norms).
+func (w *whatIf) affinities(d *whatIfSide) []float64 {
+	g := w.s.geo
+	if w.marks == nil {
+		w.marks = make([]uint8, g.vocab)
+	}
+	for _, id := range g.tokens[d.k] {
+		w.marks[id] = 1
+	}
+	n := len(w.s.tools)
+	aff := make([]float64, n)
+	for j := range n {
+		if j == d.k {
+			continue
 		}
-		aff := make([]float64, n)
-		for j := range n {
-			if j == d.k {
-				continue
+		var c float64
+		if o, ok := w.side[j]; ok {
+			if q := &w.sides[o]; d.norm != 0 && q.norm != 0 {
+				c = g.dotVecs(d.first, q.first) / (d.norm * q.norm)
 			}
-			var c float64
-			if o, ok := side[j]; ok {
-				if q := &sides[o]; d.norm != 0 && q.norm != 0 {
-					c = g.dotVecs(d.first, q.first) / (d.norm * q.norm)
-				}
-			} else if nj := g.norms[j]; d.norm != 0 && nj != 0 {
-				c = g.dotWith(d.first, j) / (d.norm * nj)
-			}
-			aff[j] = c + g.weight*g.jaccard(marks, d.k, j)
+		} else if nj := g.norms[j]; d.norm != 0 && nj != 0 {
+			c = g.dotWith(d.first, j) / (d.norm * nj)
 		}
-		for _, id := range g.tokens[d.k] {
-			marks[id] = 0
-		}
-		return aff
+		aff[j] = c + g.weight*g.jaccard(w.marks, d.k, j)
 	}
-	aff := affinities(&sides[0])
-	sides[0].usual = usualOf(aff, k, s.k)
-	for x := 1; x < len(sides); x++ {
-		sides[x].usual = usualOf(affinities(&sides[x]), sides[x].k, s.k)
+	for _, id := range g.tokens[d.k] {
+		w.marks[id] = 0
 	}
-	terms, vocab := tfidf(tools)
-	bagged, _ := bags(tools, 0)
-	mentions := guidedMentions(tools)
+	return aff
+}
+
+// pairs scores the open tool against every other, aff being its
+// affinities, with the word weights and guidance counted again on the
+// edited tools.
+func (w *whatIf) pairs(aff []float64) []WhatIfPair {
+	s, g, r := w.s, w.s.geo, w.s.geo.risk
+	k, n := w.sides[0].k, len(s.tools)
+	terms, vocab := tfidf(w.tools)
+	bagged, _ := bags(w.tools, 0)
+	mentions := guidedMentions(w.tools)
 	out := make([]WhatIfPair, 0, n-1)
 	risks := make([]float64, n)
 	for j := range n {
@@ -166,11 +216,11 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 		}
 		var x Features
 		usualJ, fullJ := g.usual[j], r.full[j*g.dim:(j+1)*g.dim]
-		if o, ok := side[j]; ok {
-			usualJ, fullJ = sides[o].usual, sides[o].full
+		if o, ok := w.side[j]; ok {
+			usualJ, fullJ = w.sides[o].usual, w.sides[o].full
 		}
-		x[FeatAdaptive] = 2*aff[j] - sides[0].usual - usualJ
-		x[FeatFull] = float64(vecf32.Dot(sides[0].full, fullJ))
+		x[FeatAdaptive] = 2*aff[j] - w.sides[0].usual - usualJ
+		x[FeatFull] = float64(vecf32.Dot(w.sides[0].full, fullJ))
 		x[FeatTerms] = sparseDot(terms[k], terms[j])
 		x[FeatBag] = sparseDot(bagged[k], bagged[j])
 		i1, j1 := k, j
@@ -189,16 +239,7 @@ func (s *Scores) WhatIfExplained(ctx context.Context, e embed.Embedder, catalogI
 				shared: sharedTerms(terms[i1], terms[j1], vocab, MaxHintTerms)}),
 		})
 	}
-	slices.SortStableFunc(out, func(p, q WhatIfPair) int {
-		switch {
-		case p.Similarity > q.Similarity:
-			return -1
-		case p.Similarity < q.Similarity:
-			return 1
-		}
-		return 0
-	})
-	return out, nil
+	return out
 }
 
 // usualOf is tool k's mean affinity to its kk nearest others.

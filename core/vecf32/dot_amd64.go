@@ -32,13 +32,9 @@ var (
 	avx512Tile = tileKernel{4, 4, 16, dot4x4AVX512}
 )
 
-func dotBlockAVX2(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
-	dotBlockTiled(dst, ldd, a, na, b, nb, dim, avx2Tile)
-}
+func dotBlockAVX2(blk Block) { dotBlockTiled(blk, avx2Tile) }
 
-func dotBlockAVX512(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
-	dotBlockTiled(dst, ldd, a, na, b, nb, dim, avx512Tile)
-}
+func dotBlockAVX512(blk Block) { dotBlockTiled(blk, avx512Tile) }
 
 // dotBlockTiled runs the kernel over tiles of the block. The last tile of
 // a row or column that does not divide evenly is moved back to end at the
@@ -48,12 +44,15 @@ func dotBlockAVX512(dst []float32, ldd int, a []float32, na int, b []float32, nb
 // the same kernel, summed in the same order, wherever it stands, and
 // nothing is copied; the last dim%width components are added after, in
 // Go.
-func dotBlockTiled(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int, k tileKernel) {
-	dw := dim - dim%k.width
+func dotBlockTiled(blk Block, k tileKernel) {
+	dw := blk.Dim - blk.Dim%k.width
 	if dw == 0 {
-		dotBlockGo(dst, ldd, a, na, b, nb, dim)
+		dotBlockGo(blk)
 		return
 	}
+	// Locals, not fields, in the loops: the compiler keeps them in
+	// registers.
+	dst, ldd, a, na, b, nb, dim := blk.Dst, blk.Stride, blk.A, blk.NA, blk.B, blk.NB, blk.Dim
 	stride := dim * 4
 	// rowStep and colStep say how a tile covers the rows or columns: a
 	// whole tile at a time from where it starts, or 1 at a time, repeated.

@@ -33,20 +33,31 @@ func dotGo(a, b []float32) float32 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// DotBlock writes the dot product of row i of a with row j of b into
-// dst[i*ldd+j], for the na rows of a and the nb rows of b, each dim long
-// and stored one after the other. Every product is summed in the same
-// order wherever it stands in the block, so a pair gives the same bits in
-// any block, alone (na = nb = 1) included; Dot's order may differ. It
-// panics if a slice is too short.
-func DotBlock(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
-	if na == 0 || nb == 0 {
+// Block is one block of dot products for DotBlock: each of the NA rows
+// of A with each of the NB rows of B, every row Dim long and stored one
+// after the other, the product of rows i and j going to Dst[i*Stride+j].
+type Block struct {
+	Dst    []float32
+	Stride int
+	A      []float32
+	NA     int
+	B      []float32
+	NB     int
+	Dim    int
+}
+
+// DotBlock writes blk's dot products into blk.Dst. Every product is
+// summed in the same order wherever it stands in the block, so a pair
+// gives the same bits in any block, alone (NA = NB = 1) included; Dot's
+// order may differ. It panics if a slice is too short.
+func DotBlock(blk Block) {
+	if blk.NA == 0 || blk.NB == 0 {
 		return
 	}
-	_ = dst[(na-1)*ldd+nb-1]
-	_ = a[na*dim-1]
-	_ = b[nb*dim-1]
-	dotBlock(dst, ldd, a, na, b, nb, dim)
+	_ = blk.Dst[(blk.NA-1)*blk.Stride+blk.NB-1]
+	_ = blk.A[blk.NA*blk.Dim-1]
+	_ = blk.B[blk.NB*blk.Dim-1]
+	dotBlock(blk)
 }
 
 // dotBlock is the fastest DotBlock this machine runs; dot_amd64.go swaps
@@ -55,7 +66,10 @@ var dotBlock = dotBlockGo
 
 // dotBlockGo is DotBlock in plain Go: two rows of a against two of b at a
 // time, so each load serves two products, each summed in index order.
-func dotBlockGo(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int) {
+func dotBlockGo(blk Block) {
+	// Locals, not fields, in the loops: the compiler keeps them in
+	// registers.
+	dst, ldd, a, na, b, nb, dim := blk.Dst, blk.Stride, blk.A, blk.NA, blk.B, blk.NB, blk.Dim
 	i := 0
 	for ; i+2 <= na; i += 2 {
 		a0, a1 := a[i*dim:][:dim], a[(i+1)*dim:][:dim]

@@ -9,7 +9,7 @@ import (
 
 // blockFuncs lists every DotBlock this machine runs; dot_amd64_test.go
 // adds the assembly one where the CPU has it.
-var blockFuncs = map[string]func(dst []float32, ldd int, a []float32, na int, b []float32, nb, dim int){
+var blockFuncs = map[string]func(Block){
 	"go": dotBlockGo,
 }
 
@@ -49,7 +49,7 @@ func TestDotBlockMatchesExactSum(t *testing.T) {
 				for i := range dst {
 					dst[i] = -7
 				}
-				f(dst, ldd, a, na, b, nb, dim)
+				f(Block{Dst: dst, Stride: ldd, A: a, NA: na, B: b, NB: nb, Dim: dim})
 				for i := range na {
 					for j := range ldd {
 						got := dst[i*ldd+j]
@@ -86,10 +86,10 @@ func TestKernelsAgreeOnUnitVectors(t *testing.T) {
 		}
 	}
 	ref := make([]float32, n*n)
-	dotBlockGo(ref, n, v, n, v, n, dim)
+	dotBlockGo(Block{Dst: ref, Stride: n, A: v, NA: n, B: v, NB: n, Dim: dim})
 	for name, f := range blockFuncs {
 		got := make([]float32, n*n)
-		f(got, n, v, n, v, n, dim)
+		f(Block{Dst: got, Stride: n, A: v, NA: n, B: v, NB: n, Dim: dim})
 		for i := range got {
 			if d := math.Abs(float64(got[i] - ref[i])); d > 1e-6 {
 				t.Errorf("%s: [%d] = %g, go %g", name, i, got[i], ref[i])
@@ -107,11 +107,11 @@ func TestDotBlockSameBitsAnywhere(t *testing.T) {
 			na, nb, dim := sh[0], sh[1], sh[2]
 			a, b := random(r, na*dim), random(r, nb*dim)
 			block := make([]float32, na*nb)
-			f(block, nb, a, na, b, nb, dim)
+			f(Block{Dst: block, Stride: nb, A: a, NA: na, B: b, NB: nb, Dim: dim})
 			var one [1]float32
 			for i := range na {
 				for j := range nb {
-					f(one[:], 1, a[i*dim:][:dim], 1, b[j*dim:][:dim], 1, dim)
+					f(Block{Dst: one[:], Stride: 1, A: a[i*dim:][:dim], NA: 1, B: b[j*dim:][:dim], NB: 1, Dim: dim})
 					if one[0] != block[i*nb+j] {
 						t.Errorf("%s %v: [%d][%d] is %g in the block, %g alone", name, sh, i, j, block[i*nb+j], one[0])
 					}
@@ -162,7 +162,7 @@ func TestDotBlockPanicsOnShortSlices(t *testing.T) {
 			t.Error("no panic for a short b")
 		}
 	}()
-	DotBlock(make([]float32, 4), 2, make([]float32, 16), 2, make([]float32, 8), 2, 8)
+	DotBlock(Block{Dst: make([]float32, 4), Stride: 2, A: make([]float32, 16), NA: 2, B: make([]float32, 8), NB: 2, Dim: 8})
 }
 
 // BenchmarkDotBlock scores a 96 × 96 block of 512-d vectors, as the pair
@@ -175,7 +175,7 @@ func BenchmarkDotBlock(b *testing.B) {
 	for name, f := range blockFuncs {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				f(dst, n, x, n, y, n, dim)
+				f(Block{Dst: dst, Stride: n, A: x, NA: n, B: y, NB: n, Dim: dim})
 			}
 			b.ReportMetric(2*n*n*dim*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})

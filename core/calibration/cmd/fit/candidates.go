@@ -19,7 +19,7 @@ import (
 // so the figure is what an endpoint answering as the reviewers did would
 // reach (F1 = 2R/(1+R), every verdict right). It compares the risk view
 // alone with the fusion, at 2.5 pairs per tool.
-func measureCandidates(data string, heldDev []calibration.Scored, setOf map[string]string) error {
+func measureCandidates(data string, h heldOut) error {
 	type tally struct{ tp, pos, asked, tools int }
 	views := []struct {
 		name  string
@@ -29,48 +29,16 @@ func measureCandidates(data string, heldDev []calibration.Scored, setOf map[stri
 	var missed []string
 	for _, v := range views {
 		sets := map[string]*tally{"dev1": {}, "dev2": {}, "pooled": {}}
-		for _, g := range calibration.Groups(calibration.Samples(heldDev)) {
+		for _, g := range calibration.Groups(calibration.Samples(h.dev)) {
 			dir := "confusion"
-			if setOf[g] == "dev2" {
+			if h.setOf[g] == "dev2" {
 				dir = "confusion-dev2"
 			}
 			cat, err := catalog.Load(filepath.Join(data, dir, "catalogs", g+".json"), nil)
 			if err != nil {
 				return err
 			}
-			index := map[string]int{}
-			for i, t := range cat.Tools {
-				index[t.Name] = i
-			}
-			type near struct {
-				j    int
-				risk float64
-			}
-			rows := make([][]near, len(cat.Tools))
-			positive := map[[2]int]bool{}
-			for _, s := range heldDev {
-				if s.Group != g {
-					continue
-				}
-				a, b := index[s.A], index[s.B]
-				rows[a] = append(rows[a], near{b, s.Risk})
-				rows[b] = append(rows[b], near{a, s.Risk})
-				if s.Positive {
-					positive[[2]int{min(a, b), max(a, b)}] = true
-				}
-			}
-			byRisk := make([][]int, len(rows))
-			for i, r := range rows {
-				slices.SortStableFunc(r, func(x, y near) int {
-					if c := cmp.Compare(y.risk, x.risk); c != 0 {
-						return c
-					}
-					return cmp.Compare(x.j, y.j)
-				})
-				for _, n := range r[:min(len(r), judge.FuseDepth)] {
-					byRisk[i] = append(byRisk[i], n.j)
-				}
-			}
+			byRisk, positive := riskView(cat, h.dev, g)
 			fused := judge.Fuse(len(cat.Tools), byRisk)
 			if v.words {
 				fused = judge.Fuse(len(cat.Tools), byRisk, similarity.WordNeighbours(cat.Tools, judge.FuseDepth))
@@ -85,7 +53,7 @@ func measureCandidates(data string, heldDev []calibration.Scored, setOf map[stri
 			if v.words && tp < len(positive) {
 				missed = append(missed, fmt.Sprintf("%s %d", g, len(positive)-tp))
 			}
-			for _, set := range []string{setOf[g], "pooled"} {
+			for _, set := range []string{h.setOf[g], "pooled"} {
 				t := sets[set]
 				t.tp += tp
 				t.pos += len(positive)
@@ -102,4 +70,44 @@ func measureCandidates(data string, heldDev []calibration.Scored, setOf map[stri
 	}
 	fmt.Printf("  missed by the judge's, per catalog: %s\n", strings.Join(missed, ", "))
 	return nil
+}
+
+// riskView is catalog g's risk view for the judge: each tool's partners
+// by held-out risk, riskiest first (ties by place), the first FuseDepth;
+// and its confusable pairs, by place, lower first.
+func riskView(cat *catalog.Catalog, heldDev []calibration.Scored, g string) (byRisk [][]int, positive map[[2]int]bool) {
+	index := map[string]int{}
+	for i, t := range cat.Tools {
+		index[t.Name] = i
+	}
+	type near struct {
+		j    int
+		risk float64
+	}
+	rows := make([][]near, len(cat.Tools))
+	positive = map[[2]int]bool{}
+	for _, s := range heldDev {
+		if s.Group != g {
+			continue
+		}
+		a, b := index[s.A], index[s.B]
+		rows[a] = append(rows[a], near{b, s.Risk})
+		rows[b] = append(rows[b], near{a, s.Risk})
+		if s.Positive {
+			positive[[2]int{min(a, b), max(a, b)}] = true
+		}
+	}
+	byRisk = make([][]int, len(rows))
+	for i, r := range rows {
+		slices.SortStableFunc(r, func(x, y near) int {
+			if c := cmp.Compare(y.risk, x.risk); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.j, y.j)
+		})
+		for _, n := range r[:min(len(r), judge.FuseDepth)] {
+			byRisk[i] = append(byRisk[i], n.j)
+		}
+	}
+	return byRisk, positive
 }

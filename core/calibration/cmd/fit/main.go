@@ -40,66 +40,149 @@ import (
 	"toolscope/embed/use"
 )
 
+// config is one run's settings, as the flags set them.
+type config struct {
+	data       string  // the directory holding confusion/ and twins/
+	lambda     float64 // the L2 penalty on the weights
+	write      bool    // rewrite out with the fitted model
+	out        string  // the file -write writes
+	catalogs   string  // report flagged pairs per tool on every catalog under it
+	noCache    bool    // embed without the vector cache
+	drop       string  // comma-separated features left out
+	freeGuided bool    // fit the guided weight too
+	top        int     // list this many riskiest held-out pairs
+	fullWords  int     // cut the full texts' descriptions to this many words
+	rules      bool    // measure band rules on each pair's neighbourhoods
+	candidates bool    // measure the judge's candidate set
+	dump       string  // write every held-out pair as JSON lines here
+}
+
 func main() {
-	data := flag.String("data", "core/calibration/testdata", "`DIR` holding confusion/ and twins/")
-	lambda := flag.Float64("lambda", 1, "L2 penalty on the weights")
-	write := flag.Bool("write", false, "rewrite core/similarity/risk_model.go with the fitted model")
-	out := flag.String("out", "core/similarity/risk_model.go", "`FILE` -write writes")
-	catalogs := flag.String("catalogs", "", "also report flagged pairs per tool on every catalog under `DIR`")
-	noCache := flag.Bool("no-cache", false, "embed without the vector cache")
-	free := flag.Bool("free-guided", false, "fit the guided weight too, rather than fixing it by the rubric")
-	top := flag.Int("top", 0, "list the `N` riskiest held-out pairs of the single catalogs with their labels")
-	drop := flag.String("drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
-	fullWords := flag.Int("full-words", similarity.DefaultFullWords, "cut the full texts' descriptions to their first `N` words (0: whole)")
-	rules := flag.Bool("rules", false, "also measure band rules that judge each pair against its tools' neighbourhoods (mutual top-k, margin, review per tool), held out")
-	candidates := flag.Bool("candidates", false, "also measure, held out, how many confusable pairs the judge's candidates hold")
-	dump := flag.String("dump", "", "write every held-out pair of the single catalogs (set, catalog, names, label, features, risk) as JSON lines to `FILE`, and every twin and control pair (with servers and twin traits) to FILE-twins.jsonl, for offline study")
+	var c config
+	flag.StringVar(&c.data, "data", "core/calibration/testdata", "`DIR` holding confusion/ and twins/")
+	flag.Float64Var(&c.lambda, "lambda", 1, "L2 penalty on the weights")
+	flag.BoolVar(&c.write, "write", false, "rewrite core/similarity/risk_model.go with the fitted model")
+	flag.StringVar(&c.out, "out", "core/similarity/risk_model.go", "`FILE` -write writes")
+	flag.StringVar(&c.catalogs, "catalogs", "", "also report flagged pairs per tool on every catalog under `DIR`")
+	flag.BoolVar(&c.noCache, "no-cache", false, "embed without the vector cache")
+	flag.BoolVar(&c.freeGuided, "free-guided", false, "fit the guided weight too, rather than fixing it by the rubric")
+	flag.IntVar(&c.top, "top", 0, "list the `N` riskiest held-out pairs of the single catalogs with their labels")
+	flag.StringVar(&c.drop, "drop", "", "comma-separated `FEATURES` to leave out (their weights stay 0), for ablation")
+	flag.IntVar(&c.fullWords, "full-words", similarity.DefaultFullWords, "cut the full texts' descriptions to their first `N` words (0: whole)")
+	flag.BoolVar(&c.rules, "rules", false, "also measure band rules that judge each pair against its tools' neighbourhoods (mutual top-k, margin, review per tool), held out")
+	flag.BoolVar(&c.candidates, "candidates", false, "also measure, held out, how many confusable pairs the judge's candidates hold")
+	flag.StringVar(&c.dump, "dump", "", "write every held-out pair of the single catalogs (set, catalog, names, label, features, risk) as JSON lines to `FILE`, and every twin and control pair (with servers and twin traits) to FILE-twins.jsonl, for offline study")
 	flag.Float64Var(&calibration.TwinLambda, "twin-lambda", calibration.TwinLambda, "L2 penalty on the twin evidence's weights")
 	flag.Parse()
-	dumpPath, measureCands = *dump, *candidates
-	if err := run(*data, *lambda, *write, *out, *catalogs, *noCache, *drop, *free, *top, *fullWords, *rules); err != nil {
+	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "fit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data string, lambda float64, write bool, out, catalogs string, noCache bool, drop string, freeGuided bool, top, fullWords int, rules bool) error {
+// samples are the labelled pairs the model is fitted on: the two sets of
+// single catalogs (one label per pair, and two reviewers' labels
+// averaged), the cross-server twins, and the negative control's merges.
+type samples struct {
+	dev1, dev2, twins, controls []calibration.Sample
+}
+
+// heldOut is what the held-out figures read: the single catalogs' pairs
+// and the twins', each scored by the model fitted without its catalog,
+// and the set each single catalog belongs to.
+type heldOut struct {
+	dev, twins []calibration.Scored
+	setOf      map[string]string
+}
+
+func run(c config) error {
 	ctx := context.Background()
 	var e embed.Embedder = use.New()
-	e = cache.Wrap(e, cache.Options{Disabled: noCache})
+	e = cache.Wrap(e, cache.Options{Disabled: c.noCache})
 	opts := lint.DefaultOptions()
 	opts.Embedder = e
-	opts.FullWords = fullWords
-	// The two labelled sets of single catalogs: one label per pair, and two
-	// reviewers' labels averaged.
-	labels1, err := calibration.ReadLabels(filepath.Join(data, "confusion", "labels.jsonl"))
+	opts.FullWords = c.fullWords
+	ss, err := loadSamples(ctx, c.data, opts)
 	if err != nil {
 		return err
+	}
+	if err := dropFeatures(c.drop, ss.dev1, ss.dev2, ss.twins); err != nil {
+		return err
+	}
+	setOf := map[string]string{}
+	for _, s := range ss.dev1 {
+		setOf[s.Group] = "dev1"
+	}
+	for _, s := range ss.dev2 {
+		setOf[s.Group] = "dev2"
+	}
+	dev := append(slices.Clip(ss.dev1), ss.dev2...)
+	all := append(slices.Clip(dev), ss.twins...)
+	fixed := calibration.Fixed
+	if c.freeGuided {
+		fixed = nil
+	}
+	ss.print()
+
+	fitted := calibration.FitRisk(all, c.lambda, fixed, ss.controls...)
+	m := fitted.Model
+	m.Embedder = e.ID()
+	h := heldOut{dev: fitted.Calibrated(false), twins: fitted.Calibrated(true), setOf: setOf}
+	reportHeldOut(fitted, h)
+	if err := c.study(h, fitted.Controls); err != nil {
+		return err
+	}
+	perCatalog(all, h, m)
+	printModel(m, c.lambda, dev)
+	if c.catalogs != "" {
+		if err := perTool(ctx, c.catalogs, m, opts); err != nil {
+			return err
+		}
+	}
+	if c.rules {
+		if err := measureRules(ctx, h, c.catalogs, m, opts); err != nil {
+			return err
+		}
+		related(all, c.lambda, fixed, setOf)
+	}
+	if c.write {
+		return writeModel(c.out, m)
+	}
+	return nil
+}
+
+// loadSamples reads the labels under data and embeds and measures their
+// pairs.
+func loadSamples(ctx context.Context, data string, opts lint.Options) (samples, error) {
+	var ss samples
+	labels1, err := calibration.ReadLabels(filepath.Join(data, "confusion", "labels.jsonl"))
+	if err != nil {
+		return ss, err
 	}
 	labels2, err := calibration.ReadReviewers(filepath.Join(data, "confusion-dev2", "labels-A.jsonl"), filepath.Join(data, "confusion-dev2", "labels-B.jsonl"))
 	if err != nil {
-		return err
+		return ss, err
 	}
-	dev1, err := calibration.ConfusionSamples(ctx, filepath.Join(data, "confusion", "catalogs"), labels1, opts)
-	if err != nil {
-		return err
+	if ss.dev1, err = calibration.ConfusionSamples(ctx, filepath.Join(data, "confusion", "catalogs"), labels1, opts); err != nil {
+		return ss, err
 	}
-	dev2, err := calibration.ConfusionSamples(ctx, filepath.Join(data, "confusion-dev2", "catalogs"), labels2, opts)
-	if err != nil {
-		return err
+	if ss.dev2, err = calibration.ConfusionSamples(ctx, filepath.Join(data, "confusion-dev2", "catalogs"), labels2, opts); err != nil {
+		return ss, err
 	}
 	twins, err := calibration.ReadTwins(filepath.Join(data, "twins", "twins.json"))
 	if err != nil {
-		return err
+		return ss, err
 	}
-	tw, err := calibration.TwinSamples(ctx, filepath.Join(data, "twins", "catalogs"), twins, opts)
-	if err != nil {
-		return err
+	if ss.twins, err = calibration.TwinSamples(ctx, filepath.Join(data, "twins", "catalogs"), twins, opts); err != nil {
+		return ss, err
 	}
-	controls, err := calibration.ControlSamples(ctx, filepath.Join(data, "controls"), opts)
-	if err != nil {
-		return err
-	}
+	ss.controls, err = calibration.ControlSamples(ctx, filepath.Join(data, "controls"), opts)
+	return ss, err
+}
+
+// dropFeatures zeroes the features drop names (comma-separated) in every
+// sample of sets, so their weights stay 0: an ablation.
+func dropFeatures(drop string, sets ...[]calibration.Sample) error {
 	for _, name := range strings.Split(drop, ",") {
 		k := slices.Index(similarity.FeatureNames(), name)
 		if name == "" {
@@ -108,41 +191,35 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		if k < 0 {
 			return fmt.Errorf("-drop: no feature %q (have %s)", name, strings.Join(similarity.FeatureNames(), ", "))
 		}
-		for _, ss := range [][]calibration.Sample{dev1, dev2, tw} {
+		for _, ss := range sets {
 			for i := range ss {
 				ss[i].X[k] = 0
 			}
 		}
 	}
-	setOf := map[string]string{}
-	for _, s := range dev1 {
-		setOf[s.Group] = "dev1"
-	}
-	for _, s := range dev2 {
-		setOf[s.Group] = "dev2"
-	}
-	dev := append(slices.Clip(dev1), dev2...)
-	all := append(slices.Clip(dev), tw...)
-	fixed := calibration.Fixed
-	if freeGuided {
-		fixed = nil
-	}
+	return nil
+}
+
+// print says how many pairs, positives, catalogs and tools each set has.
+func (ss samples) print() {
+	dev1, dev2, tw := ss.dev1, ss.dev2, ss.twins
 	fmt.Printf("samples: dev1 %d pairs (%d positive) in %d catalogs, %d tools; dev2 %d pairs (%d positive) in %d catalogs, %d tools; twins %d cross-server pairs (%d positive) in %d sets\n",
 		len(dev1), positives(dev1), len(calibration.Groups(dev1)), calibration.Tools(dev1),
 		len(dev2), positives(dev2), len(calibration.Groups(dev2)), calibration.Tools(dev2),
 		len(tw), positives(tw), len(calibration.Groups(tw)))
+}
 
-	fitted := calibration.FitRisk(all, lambda, fixed, controls...)
-	held := fitted.Held
-	rawDev := held.Of(false)
-	heldDev := fitted.Calibrated(false)
+// reportHeldOut prints the fit's held-out figures: the Platt step and the
+// bands, each set's leave-one-catalog-out figures, the twins' and the
+// cross-server band's, and the risk's reliability before and after the
+// Platt step.
+func reportHeldOut(fitted calibration.Fitted, h heldOut) {
 	m := fitted.Model
-	m.Embedder = e.ID()
 	conf, review := m.Threshold, m.Watch
 	of := func(set string) []calibration.Scored {
 		var out []calibration.Scored
-		for _, s := range heldDev {
-			if set == "pooled" || setOf[s.Group] == set {
+		for _, s := range h.dev {
+			if set == "pooled" || h.setOf[s.Group] == set {
 				out = append(out, s)
 			}
 		}
@@ -158,53 +235,60 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		ss := of(set)
 		c := calibration.TallyAt(ss, conf)
 		r := calibration.TallyAt(ss, review)
-		nc, nr, flagged := nested(heldDev, ss)
+		nc, nr, flagged := nested(h.dev, ss)
 		tools := calibration.Tools(calibration.Samples(ss))
 		fmt.Printf("  %-6s  %.3f  %.2f          %.2f  %.2f               %.2f         %.2f                  %.2f %.2f           %.2f\n", set,
 			calibration.RiskAUC(ss), c.Precision(), c.Recall(), r.Recall(), float64(r.TP+r.FP)/float64(tools),
 			nc.Precision(), nc.Recall(), nr.Recall(), float64(flagged)/float64(tools))
 	}
-	heldTw := fitted.Calibrated(true)
-	ct, rt, ft := held.Tally(true), calibration.TallyAt(heldTw, conf), calibration.TallyAt(heldTw, review)
+	ct, rt, ft := fitted.Held.Tally(true), calibration.TallyAt(h.twins, conf), calibration.TallyAt(h.twins, review)
 	fmt.Printf("  twins   AUC %.3f  per-fold F1-best threshold: P %.2f R %.2f F1 %.2f; at confusable P %.2f R %.2f F1 %.2f; at review P %.2f R %.2f F1 %.2f\n",
-		calibration.RiskAUC(heldTw), ct.Precision(), ct.Recall(), ct.F1(), rt.Precision(), rt.Recall(), rt.F1(), ft.Precision(), ft.Recall(), ft.F1())
-	twinBand(heldTw, fitted.Controls, m)
+		calibration.RiskAUC(h.twins), ct.Precision(), ct.Recall(), ct.F1(), rt.Precision(), rt.Recall(), rt.F1(), ft.Precision(), ft.Recall(), ft.F1())
+	twinBand(h.twins, fitted.Controls, m)
 
 	for _, t := range []struct {
 		name string
 		ss   []calibration.Scored
-	}{{"raw", rawDev}, {"after the Platt step", heldDev}} {
+	}{{"raw", fitted.Held.Of(false)}, {"after the Platt step", h.dev}} {
 		fmt.Printf("\nreliability of the held-out risk, %s (single catalogs pooled):\n", t.name)
 		fmt.Println("  risk        pairs   mean risk  positive")
 		for _, b := range calibration.Reliability(t.ss) {
 			fmt.Printf("  %.1f–%.1f  %6d   %.3f      %.3f\n", b.Low, b.High, b.N, b.MeanRisk, b.Positive)
 		}
 	}
+}
 
-	if measureCands {
-		if err := measureCandidates(data, heldDev, setOf); err != nil {
+// study runs what the flags ask for offline study of the held-out pairs:
+// the judge's candidates, the dump, the riskiest pairs.
+func (c config) study(h heldOut, controls []calibration.Scored) error {
+	if c.candidates {
+		if err := measureCandidates(c.data, h); err != nil {
 			return err
 		}
 	}
-	if dumpPath != "" {
-		if err := dumpPairs(dumpPath, heldDev, setOf); err != nil {
+	if c.dump != "" {
+		if err := dumpPairs(c.dump, h.dev, h.setOf); err != nil {
 			return err
 		}
-		if err := dumpPairs(strings.TrimSuffix(dumpPath, ".jsonl")+"-twins.jsonl", append(slices.Clip(heldTw), fitted.Controls...), setOf); err != nil {
+		if err := dumpPairs(strings.TrimSuffix(c.dump, ".jsonl")+"-twins.jsonl", append(slices.Clip(h.twins), controls...), h.setOf); err != nil {
 			return err
 		}
 	}
-	if top > 0 {
-		byRisk := slices.Clone(heldDev)
+	if c.top > 0 {
+		byRisk := slices.Clone(h.dev)
 		slices.SortStableFunc(byRisk, func(p, q calibration.Scored) int { return cmp.Compare(q.Risk, p.Risk) })
-		fmt.Printf("\nthe %d riskiest held-out pairs:\n", top)
-		for _, s := range byRisk[:min(top, len(byRisk))] {
+		fmt.Printf("\nthe %d riskiest held-out pairs:\n", c.top)
+		for _, s := range byRisk[:min(c.top, len(byRisk))] {
 			fmt.Printf("  %.3f  label %d  %-24s %s / %s  %.2f\n", s.Risk, s.Label, s.Group, s.A, s.B, s.X)
 		}
 	}
+	return nil
+}
 
+// perCatalog prints each held-out catalog's figures at the model's bands.
+func perCatalog(all []calibration.Sample, h heldOut, m *similarity.RiskModel) {
 	fmt.Println("\nper held-out catalog:")
-	calibrated := append(slices.Clip(heldDev), heldTw...)
+	calibrated := append(slices.Clip(h.dev), h.twins...)
 	for _, g := range calibration.Groups(all) {
 		var ss []calibration.Scored
 		for _, s := range calibrated {
@@ -212,10 +296,14 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 				ss = append(ss, s)
 			}
 		}
-		c, r := calibration.TallyAt(ss, conf), calibration.TallyAt(ss, review)
+		c, r := calibration.TallyAt(ss, m.Threshold), calibration.TallyAt(ss, m.Watch)
 		fmt.Printf("  %-32s AUC %.3f  confusable TP %d FP %d FN %d  review TP %d FP %d\n", g, calibration.RiskAUC(ss), c.TP, c.FP, c.FN, r.TP, r.FP)
 	}
+}
 
+// printModel prints the model fitted on all, and its figures in sample on
+// the single catalogs dev at each band.
+func printModel(m *similarity.RiskModel, lambda float64, dev []calibration.Sample) {
 	fmt.Printf("\nmodel fitted on all (lambda %g):\n  bias %+.3f\n", lambda, m.Bias)
 	for k, n := range similarity.FeatureNames() {
 		fmt.Printf("  %-12s weight %+.3f  mean %.3f\n", n, m.Weights[k], m.Means[k])
@@ -226,21 +314,6 @@ func run(data string, lambda float64, write bool, out, catalogs string, noCache 
 		fmt.Printf("  in sample at %.3f: single catalogs AUC %.3f P %.2f R %.2f (%d flagged for %d tools)\n", at,
 			calibration.RiskAUC(devScored), c.Precision(), c.Recall(), c.TP+c.FP, calibration.Tools(dev))
 	}
-	if catalogs != "" {
-		if err := perTool(ctx, catalogs, m, opts); err != nil {
-			return err
-		}
-	}
-	if rules {
-		if err := measureRules(ctx, heldDev, heldTw, setOf, catalogs, m, opts); err != nil {
-			return err
-		}
-		related(all, lambda, fixed, setOf)
-	}
-	if write {
-		return writeModel(out, m)
-	}
-	return nil
 }
 
 // nested tallies each catalog of ss at the bands picked without it: the
@@ -356,12 +429,6 @@ func sign(x float64) float64 {
 	}
 	return 1
 }
-
-// dumpPath is -dump's file; measureCands is -candidates.
-var (
-	dumpPath     string
-	measureCands bool
-)
 
 // dumpPairs writes the held-out pairs as JSON lines.
 func dumpPairs(path string, ss []calibration.Scored, setOf map[string]string) error {

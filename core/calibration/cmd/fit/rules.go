@@ -39,12 +39,12 @@ var bandRules = []calibration.Rule{
 // starts fitted on the others' held-out risks, per set and pooled; on the
 // twins; and, with catalogs, how many real catalogs the rule's confusable
 // verdict (starts fitted on every single catalog) fails.
-func measureRules(ctx context.Context, heldDev, heldTw []calibration.Scored, setOf map[string]string, catalogs string, m *similarity.RiskModel, opts lint.Options) error {
-	dev, tw := calibration.Rank(heldDev), calibration.Rank(heldTw)
+func measureRules(ctx context.Context, h heldOut, catalogs string, m *similarity.RiskModel, opts lint.Options) error {
+	dev, tw := calibration.Rank(h.dev), calibration.Rank(h.twins)
 	subset := func(set string) []calibration.Ranked {
 		var out []calibration.Ranked
 		for _, r := range dev {
-			if set == "pooled" || setOf[r.Group] == set {
+			if set == "pooled" || h.setOf[r.Group] == set {
 				out = append(out, r)
 			}
 		}
