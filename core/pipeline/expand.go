@@ -88,19 +88,8 @@ func Expand(args []string) ([]string, error) {
 			// A file whose name looks like a pattern (tools[1].json) is
 			// that file; only a name that is no file is a pattern.
 			files, err := globFiles(a)
-			if err != nil {
+			if err := addFound(files, err, a+": no file matches", add); err != nil {
 				return nil, err
-			}
-			if len(files) == 0 {
-				return nil, fmt.Errorf("%s: no file matches", a)
-			}
-			for _, f := range files {
-				if err := notStream(f); err != nil {
-					return nil, err
-				}
-				if !ownDocument(f) {
-					add(f)
-				}
 			}
 		default:
 			st, err := os.Stat(a)
@@ -109,23 +98,32 @@ func Expand(args []string) ([]string, error) {
 				continue
 			}
 			files, err := jsonFilesUnder(a)
-			if err != nil {
+			if err := addFound(files, err, a+": a directory with no .json file", add); err != nil {
 				return nil, err
-			}
-			if len(files) == 0 {
-				return nil, fmt.Errorf("%s: a directory with no .json file", a)
-			}
-			for _, f := range files {
-				if err := notStream(f); err != nil {
-					return nil, err
-				}
-				if !ownDocument(f) {
-					add(f)
-				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// addFound adds the files a pattern or a folder found, each a file and
+// none of toolscope's own documents; none found is the error none.
+func addFound(files []string, err error, none string, add func(string)) error {
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return errors.New(none)
+	}
+	for _, f := range files {
+		if err := notStream(f); err != nil {
+			return err
+		}
+		if !ownDocument(f) {
+			add(f)
+		}
+	}
+	return nil
 }
 
 // FileKey is what tells two paths of one file apart from two files: its
