@@ -158,7 +158,7 @@ func resolveThresholds(e embed.Embedder, scoring Scoring, opts Options) (Thresho
 }
 
 // embed embeds each distinct text once, in batches, and lays the vectors
-// out for the kernel. The risk scoring embeds three texts per tool: the
+// out for the kernel. The risk scoring embeds two texts per tool: the
 // first sentence (the kernel's) and the full text.
 func (s *Scores) embed(ctx context.Context, opts Options) (*geometry, error) {
 	texts, rowOf := distinctTexts(s.tools, s.textsOf(opts))
