@@ -1,13 +1,7 @@
 package judge
 
 import (
-	"context"
 	"testing"
-
-	"toolscope/core/catalog"
-	"toolscope/core/lint"
-	"toolscope/core/similarity"
-	"toolscope/embed"
 )
 
 const applyCatalog = `[
@@ -21,20 +15,7 @@ const applyCatalog = `[
 // pair's score kept and the judge's reason and sentences), 0-1 cleared,
 // unjudged pairs keep the offline verdict; the gate is counted again.
 func TestApplyOverridesTheOfflineVerdicts(t *testing.T) {
-	cat, err := catalog.Parse("c.json", []byte(applyCatalog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := lint.DefaultOptions()
-	opts.Embedder = embed.Mock{}
-	opts.Scoring = similarity.ScoringCosine
-	opts.Neighbours = 3
-	th := 0.99
-	opts.Threshold = &th
-	r, err := lint.Analyze(context.Background(), cat, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, r := pairRunReport(t)
 	if len(r.Similarity.Confusable) != 1 || r.OK {
 		t.Fatalf("offline: want the twin confusable and the gate failed, got %v", r.Similarity.Confusable)
 	}
