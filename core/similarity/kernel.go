@@ -160,7 +160,13 @@ type sink struct {
 	bars            bool
 	rankBar, floorZ float64
 	crossZ          float64 // floorZ for a pair of two servers
-	server          []int32 // the geometry's
+	// twinBars, when set, lifts a cross-server pair's floor to what its
+	// names' evidence lets it reach: a pair from crossFloor up to
+	// crossWatch is kept only when reaches says so. twinStart is the
+	// start's logit and watchZ the bar of crossWatch.
+	twinBars          bool
+	twinStart, watchZ float64
+	server            []int32 // the geometry's
 	// shared is the highest rank bar of every sink of the pass: a pair
 	// under another worker's bar has that worker's whole ranking above
 	// it, so it cannot be ranked either.
@@ -198,6 +204,9 @@ func newSink(g *geometry, w want) *sink {
 		if w.affinityFloor > math.Inf(-1) {
 			s.floorZ, s.crossZ = math.Inf(-1), math.Inf(-1) // a verdict needs an affinity too: no shortcut
 		}
+		if s.twin != nil && w.crossWatch > w.crossFloor && !math.IsInf(s.crossZ, 0) && !math.IsInf(w.crossWatch, 0) {
+			s.twinBars, s.twinStart, s.watchZ = true, logit(w.crossThreshold), logitBar(w.crossWatch)
+		}
 		s.nbBar = make([]float64, n)
 		for t := range s.nbBar {
 			s.nbBar[t] = math.Inf(1)
@@ -215,6 +224,12 @@ func (s *sink) bar(i, j int) float64 {
 	floorZ := s.floorZ
 	if s.server != nil && s.server[i] != s.server[j] {
 		floorZ = s.crossZ
+		if s.twinBars {
+			// Under crossWatch a pair is kept only as a twin candidate.
+			if need := s.twin.need(i, j, s.twinStart) - 1e-6; need > -20 {
+				floorZ = min(s.watchZ, max(s.crossZ, need))
+			}
+		}
 	}
 	return min(s.rankBar, floorZ, s.nbBar[i], s.nbBar[j])
 }

@@ -126,10 +126,14 @@ type twinNames struct {
 	set, obj [][]int32
 	verb     []bool
 	bonus    TwinTraits
+	// setSum and objSum hash each core's set and its object's: two
+	// cores of different sums are not the same set.
+	setSum, objSum []uint64
 }
 
 func newTwinNames(tools []*catalog.Tool, bonus TwinTraits) *twinNames {
-	t := &twinNames{cores: make([][]string, len(tools)), set: make([][]int32, len(tools)), obj: make([][]int32, len(tools)), bonus: bonus}
+	n := len(tools)
+	t := &twinNames{cores: make([][]string, n), set: make([][]int32, n), obj: make([][]int32, n), setSum: make([]uint64, n), objSum: make([]uint64, n), bonus: bonus}
 	ids := map[string]int32{}
 	idsOf := func(words []string) []int32 {
 		out := make([]int32, 0, len(words))
@@ -150,9 +154,38 @@ func newTwinNames(tools []*catalog.Tool, bonus TwinTraits) *twinNames {
 		t.cores[k] = core
 		if len(core) > 0 {
 			t.set[k], t.obj[k] = idsOf(core), idsOf(objectOf(core))
+			t.setSum[k], t.objSum[k] = idSum(t.set[k]), idSum(t.obj[k])
 		}
 	}
 	return t
+}
+
+// idSum hashes sorted ids (FNV-1a over them).
+func idSum(ids []int32) uint64 {
+	h := uint64(14695981039346656037)
+	for _, id := range ids {
+		h = (h ^ uint64(uint32(id))) * 1099511628211
+	}
+	return h
+}
+
+// need is a log-odds under which pair (i, j) cannot reach start, in
+// logit, with its names' evidence: no more than what reaches asks of
+// logit(p.s). It reads the cores' sums alone: the same sums stand for
+// the same name or object (a sum shared by chance only lowers it), and
+// shared verbs, whose bonus is not positive, are left out.
+func (t *twinNames) need(i, j int, start float64) float64 {
+	z := start - max(0, t.bonus[TraitMutual])
+	if len(t.set[i]) == 0 || len(t.set[j]) == 0 {
+		return z
+	}
+	if t.setSum[i] == t.setSum[j] {
+		z -= max(0, t.bonus[TraitSameName])
+	}
+	if t.objSum[i] == t.objSum[j] {
+		z -= max(0, t.bonus[TraitSameObject])
+	}
+	return z - max(0, t.bonus[TraitVerbOnly])
 }
 
 // traits are coreTraits of tools i and j's cores.

@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"math"
 	"testing"
 
 	"toolscope/core/catalog"
@@ -99,16 +100,7 @@ func TestTwinReason(t *testing.T) {
 // twinNames.traits, read from word ids, is coreTraits for every pair of
 // names: the table's, and names that repeat a word or are all verbs.
 func TestTwinNamesTraitsAreCoreTraits(t *testing.T) {
-	names := [][2]string{
-		{"delete_branch", "neon-mcp-server"}, {"delete_branch", "supabase-mcp-server"}, {"tavily_map", "tavily-mcp"},
-		{"firecrawl_map", "firecrawl-mcp"}, {"web_search_exa", "exa-mcp-server"}, {"searxng_web_search", "mcp-searxng"},
-		{"run_sql", "neon"}, {"execute_sql", "supabase"}, {"fetch_pages", "a"}, {"read_page", "b"}, {"findUsers", "a"},
-		{"query-user", "b"}, {"list_projects", "a"}, {"describe_project", "b"}, {"get", "server-redis"},
-		{"get_timestamp", "time-mcp"}, {"delete_entities", "server-memory"}, {"delete", "server-redis"},
-		{"tavily_extract", "tavily-mcp"}, {"scrape_as_markdown", "brightdata-mcp"}, {"tavily", "tavily"},
-		{"get_get_user", "c"}, {"user_user", "d"}, {"get_list", "e"}, {"list_get", "f"}, {"set_send", "g"},
-		{"send", "h"}, {"take_screenshot", "i"}, {"take", "j"}, {"", "k"},
-	}
+	names := twinTestNames
 	tools := make([]*catalog.Tool, len(names))
 	for k, n := range names {
 		tools[k] = &catalog.Tool{Name: n[0], Server: n[1]}
@@ -129,14 +121,72 @@ func TestTwinNamesTraitsAreCoreTraits(t *testing.T) {
 	}
 }
 
+// twinNames.need, the kernel's bar for a cross-server pair, never asks
+// more of a pair than reaches does, whatever the bonuses' signs; with
+// the fitted bonuses it asks exactly that of every pair whose names do
+// not share verbs alone (whose bonus it leaves out).
+func TestTwinNeedBoundsReaches(t *testing.T) {
+	tools := make([]*catalog.Tool, len(twinTestNames))
+	for k, n := range twinTestNames {
+		tools[k] = &catalog.Tool{Name: n[0], Server: n[1]}
+	}
+	start := logit(0.0417)
+	fitted := DefaultRiskModel().TwinBonus
+	for _, bonus := range []TwinTraits{fitted, {-1, 2, -0.5, 0.7}, {0.3, -0.2, 0.9, -1}} {
+		tn := newTwinNames(tools, bonus)
+		for i := range tools {
+			for j := range tools {
+				x := tn.traits(int32(i), int32(j))
+				if bonus[TraitMutual] > 0 {
+					x[TraitMutual] = 1
+				}
+				asked := start
+				for k, w := range bonus {
+					asked -= w * x[k]
+				}
+				got := tn.need(i, j, start)
+				if got > asked+1e-12 {
+					t.Errorf("bonus %v, %s and %s: need %v, reaches asks %v", bonus, tools[i].Name, tools[j].Name, got, asked)
+				}
+				if bonus == fitted && x[TraitVerbOnly] == 0 && math.Abs(got-asked) > 1e-12 {
+					t.Errorf("%s and %s: need %v, looser than the %v reaches asks", tools[i].Name, tools[j].Name, got, asked)
+				}
+			}
+		}
+	}
+}
+
+var twinTestNames = [][2]string{
+	{"delete_branch", "neon-mcp-server"}, {"delete_branch", "supabase-mcp-server"}, {"tavily_map", "tavily-mcp"},
+	{"firecrawl_map", "firecrawl-mcp"}, {"web_search_exa", "exa-mcp-server"}, {"searxng_web_search", "mcp-searxng"},
+	{"run_sql", "neon"}, {"execute_sql", "supabase"}, {"fetch_pages", "a"}, {"read_page", "b"}, {"findUsers", "a"},
+	{"query-user", "b"}, {"list_projects", "a"}, {"describe_project", "b"}, {"get", "server-redis"},
+	{"get_timestamp", "time-mcp"}, {"delete_entities", "server-memory"}, {"delete", "server-redis"},
+	{"tavily_extract", "tavily-mcp"}, {"scrape_as_markdown", "brightdata-mcp"}, {"tavily", "tavily"},
+	{"get_get_user", "c"}, {"user_user", "d"}, {"get_list", "e"}, {"list_get", "f"}, {"set_send", "g"},
+	{"send", "h"}, {"take_screenshot", "i"}, {"take", "j"}, {"", "k"},
+}
+
+// FuzzTwinNamesTraits: traits read from ids are coreTraits, and need
+// asks no more than reaches, for any two names and servers.
 func FuzzTwinNamesTraits(f *testing.F) {
 	f.Add("get_user", "a", "fetch_users", "b")
 	f.Add("delete", "x", "delete_entities", "y")
 	f.Fuzz(func(t *testing.T, a, sa, b, sb string) {
 		tools := []*catalog.Tool{{Name: a, Server: sa}, {Name: b, Server: sb}}
-		tn := newTwinNames(tools, TwinTraits{})
-		if got, want := tn.traits(0, 1), coreTraits(tn.cores[0], tn.cores[1]); got != want {
-			t.Fatalf("traits %v, coreTraits %v", got, want)
+		bonus := DefaultRiskModel().TwinBonus
+		tn := newTwinNames(tools, bonus)
+		x := tn.traits(0, 1)
+		if want := coreTraits(tn.cores[0], tn.cores[1]); x != want {
+			t.Fatalf("traits %v, coreTraits %v", x, want)
+		}
+		x[TraitMutual] = 1
+		asked := logit(0.0417)
+		for k, w := range bonus {
+			asked -= w * x[k]
+		}
+		if need := tn.need(0, 1, logit(0.0417)); need > asked+1e-12 {
+			t.Fatalf("need %v, reaches asks %v", need, asked)
 		}
 	})
 }
