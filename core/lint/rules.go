@@ -68,6 +68,9 @@ type Context struct {
 	// (qualifiedNames), worked out once whichever rule asks first.
 	qualifiedOnce sync.Once
 	qualified     []map[string][]int
+	// served are the tools of each served name (servedNames).
+	servedOnce sync.Once
+	served     map[string][]int
 }
 
 // TokensOver counts the catalog's tool definitions under o200k_base, in

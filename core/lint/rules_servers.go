@@ -68,6 +68,20 @@ func (c *Context) qualifiedNames() []map[string][]int {
 	return c.qualified
 }
 
+// servedNames is the indices of the tools of each served name, in
+// catalog order: worked out once for the catalog, on first use.
+func (c *Context) servedNames() map[string][]int {
+	c.servedOnce.Do(func() {
+		c.served = map[string][]int{}
+		for i, t := range c.Catalog.Tools {
+			if _, tool, ok := serverTool(t); ok {
+				c.served[tool] = append(c.served[tool], i)
+			}
+		}
+	})
+	return c.served
+}
+
 // serverTool is a merged catalog tool's server and served name.
 func serverTool(t *catalog.Tool) (server, tool string, ok bool) {
 	if t.Server == "" {
@@ -94,10 +108,13 @@ func CrossServerSameNameRule() Rule {
 			if !ok {
 				return nil
 			}
-			for _, o := range c.Catalog.Tools[:t.Index] {
-				if os, ot, ok := serverTool(o); ok && os != server && ot == tool {
+			for _, k := range c.servedNames()[tool] {
+				if k >= t.Index {
+					break
+				}
+				if o := c.Catalog.Tools[k]; o.Server != server {
 					return []Finding{{Severity: SeverityWarn,
-						Message: fmt.Sprintf("server %s serves %s too (%s): a host shows the model one name for both", jsonv.Quote(os), jsonv.Quote(tool), o.Name)}}
+						Message: fmt.Sprintf("server %s serves %s too (%s): a host shows the model one name for both", jsonv.Quote(o.Server), jsonv.Quote(tool), o.Name)}}
 				}
 			}
 			return nil

@@ -126,14 +126,14 @@ type twinNames struct {
 	set, obj [][]int32
 	verb     []bool
 	bonus    TwinTraits
-	// setSum and objSum hash each core's set and its object's: two
-	// cores of different sums are not the same set.
-	setSum, objSum []uint64
+	// sums hash each core's set and its object's: two cores of
+	// different sums are not the same set.
+	sums []coreSums
 }
 
 func newTwinNames(tools []*catalog.Tool, bonus TwinTraits) *twinNames {
 	n := len(tools)
-	t := &twinNames{cores: make([][]string, n), set: make([][]int32, n), obj: make([][]int32, n), setSum: make([]uint64, n), objSum: make([]uint64, n), bonus: bonus}
+	t := &twinNames{cores: make([][]string, n), set: make([][]int32, n), obj: make([][]int32, n), sums: make([]coreSums, n), bonus: bonus}
 	ids := map[string]int32{}
 	idsOf := func(words []string) []int32 {
 		out := make([]int32, 0, len(words))
@@ -154,10 +154,16 @@ func newTwinNames(tools []*catalog.Tool, bonus TwinTraits) *twinNames {
 		t.cores[k] = core
 		if len(core) > 0 {
 			t.set[k], t.obj[k] = idsOf(core), idsOf(objectOf(core))
-			t.setSum[k], t.objSum[k] = idSum(t.set[k]), idSum(t.obj[k])
+			t.sums[k] = coreSums{set: idSum(t.set[k]), obj: idSum(t.obj[k]), named: true}
 		}
 	}
 	return t
+}
+
+// coreSums are a core's sums; named says it has words.
+type coreSums struct {
+	set, obj uint64
+	named    bool
 }
 
 // idSum hashes sorted ids (FNV-1a over them).
@@ -176,13 +182,14 @@ func idSum(ids []int32) uint64 {
 // shared verbs, whose bonus is not positive, are left out.
 func (t *twinNames) need(i, j int, start float64) float64 {
 	z := start - max(0, t.bonus[TraitMutual])
-	if len(t.set[i]) == 0 || len(t.set[j]) == 0 {
+	a, b := &t.sums[i], &t.sums[j]
+	if !a.named || !b.named {
 		return z
 	}
-	if t.setSum[i] == t.setSum[j] {
+	if a.set == b.set {
 		z -= max(0, t.bonus[TraitSameName])
 	}
-	if t.objSum[i] == t.objSum[j] {
+	if a.obj == b.obj {
 		z -= max(0, t.bonus[TraitSameObject])
 	}
 	return z - max(0, t.bonus[TraitVerbOnly])
