@@ -215,10 +215,10 @@ type Options struct {
 	// rule; nil counts in memory, once per Analyze. With a store it
 	// answers what an earlier run counted.
 	Tokens *tokens.Meter
-	// measured is Measure's count of this catalog when Analyze made one:
-	// the catalog-tokens rule then reads it rather than writing every
-	// definition again.
-	measured *tokens.Catalog
+	// measured gives Measure's count of this catalog when Analyze makes
+	// one, waiting for it: the catalog-tokens rule then reads it rather
+	// than writing every definition again.
+	measured func() *tokens.Catalog
 }
 
 // DefaultOptions is the command line's defaults without an embedder.
@@ -250,18 +250,28 @@ func Analyze(ctx context.Context, cat *catalog.Catalog, opts Options) (*Report, 
 		}
 		quiet.Progress = nil
 	}
-	// The token counts are made first, beside the similarity too: the
-	// catalog-tokens rule then reads them from the meter.
+	// The token counts are made beside the rules and the similarity: the
+	// catalog-tokens rule, on the last tool, waits for them.
 	var measured *tokens.Catalog
-	go func() {
-		defer close(rules)
-		if opts.MeasureTokens {
+	counted := make(chan struct{})
+	if opts.MeasureTokens {
+		go func() {
+			defer close(counted)
 			m := opts.Tokens.Measure(cat, 0, false)
 			measured = &m
-		}
+		}()
+	} else {
+		close(counted)
+	}
+	go func() {
+		defer close(rules)
 		withCounts := quiet
-		withCounts.measured = measured
+		withCounts.measured = func() *tokens.Catalog {
+			<-counted
+			return measured
+		}
 		findings = Structural(cat, withCounts)
+		<-counted
 	}()
 	if opts.Embedder == nil {
 		<-rules

@@ -15,6 +15,7 @@ import (
 	"toolscope/core/textutil"
 	"toolscope/core/tokens"
 	"toolscope/core/validate"
+	"toolscope/internal/par"
 )
 
 // Rule is one structural check. Rules are values: build them with their
@@ -59,11 +60,13 @@ type Context struct {
 	patterns *validate.PatternBudget
 	// common holds the parameter names most tools repeat, worked out on
 	// first use (commonParams).
-	common map[string]bool
-	// meter counts definitions' tokens; measured, when set, is every
-	// tool's count already made (Measure), in catalog order.
+	commonOnce sync.Once
+	common     map[string]bool
+	// meter counts definitions' tokens; measured, when set, gives every
+	// tool's count made beside the rules (Measure), in catalog order,
+	// when it is done.
 	meter    *tokens.Meter
-	measured []tokens.Tool
+	measured func() *tokens.Catalog
 	// qualified are the tools each host qualifies into each name
 	// (qualifiedNames), worked out once whichever rule asks first.
 	qualifiedOnce sync.Once
@@ -82,9 +85,9 @@ type Context struct {
 // then 64, so a catalog far over the limit costs little more than the
 // tools that take it over.
 func (c *Context) TokensOver(limit int) (counted, tools int, over bool, longest tokens.Tool) {
-	if c.measured != nil {
-		// Counted already (Measure): read in the same order.
-		for _, t := range c.measured {
+	if m := c.counts(); m != nil {
+		// Counted beside the rules (Measure): read in the same order.
+		for _, t := range m {
 			counted += t.O200k
 			tools++
 			if t.O200k > longest.O200k {
@@ -137,6 +140,18 @@ func newContext(cat *catalog.Catalog) *Context {
 	return c
 }
 
+// counts are the tools' counts made beside the rules, nil when none
+// were made for this catalog.
+func (c *Context) counts() []tokens.Tool {
+	if c.measured == nil {
+		return nil
+	}
+	if m := c.measured(); m != nil && len(m.Tools) == len(c.Catalog.Tools) {
+		return m.Tools
+	}
+	return nil
+}
+
 // IsDuplicate reports whether t repeats the name of an earlier tool.
 func (c *Context) IsDuplicate(t *catalog.Tool) bool { return c.distinct[t.Index] < 0 }
 
@@ -149,50 +164,82 @@ func (c *Context) DistinctIndex(t *catalog.Tool) int { return c.distinct[t.Index
 // of the analysis as it is of similarity. Findings come in catalog order,
 // then rule order, then the order the rule found them (file order).
 //
-// The rules that read only their own tool and cost the most (asideRules)
-// run on a goroutine of their own, beside the others, each side in catalog
-// order; their findings are put back in rule order, so the result is the
-// one a single pass gives.
+// The rules that cost the most or read the Context in catalog order
+// (asideRules) run on a goroutine of their own, in catalog order; the
+// others run on spans of the tools, on as many goroutines as there are
+// processors. Every share's findings are put back in catalog and rule
+// order, so the result is the one a single pass gives.
 func Structural(cat *catalog.Catalog, opts Options) []Finding {
 	rules := EnabledRules(opts.Rules, opts.Disabled)
 	c := newContext(cat)
 	c.meter = opts.Tokens
-	if m := opts.measured; m != nil && len(m.Tools) == len(cat.Tools) {
-		c.measured = m.Tools
-	}
+	c.measured = opts.measured
 	side := newAsideRun(rules, len(cat.Tools))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		side.run(rules, cat.Tools, c)
 	}()
-	var out []Finding
 	// found[t*len(rules)+r] is how many findings rule r made on tool t,
-	// for the rules run here.
+	// for the rules run in spans.
 	var found []int
 	if side.count > 0 {
 		found = make([]int, len(cat.Tools)*len(rules))
 	}
-	for i, t := range cat.Tools {
-		if opts.Progress != nil && i%1024 == 0 {
-			opts.Progress(similarity.Progress{Stage: StageRules, Done: i, Total: len(cat.Tools)})
-		}
-		for ri, r := range rules {
-			if side.aside[ri] {
-				continue
-			}
-			n := len(out)
-			out = check(out, r, t, c)
-			if found != nil {
-				found[i*len(rules)+ri] = len(out) - n
-			}
-		}
+	size := spanTools
+	if side.count == 0 {
+		size = max(len(cat.Tools), 1) // a small catalog: one span
 	}
+	spans := make([][]Finding, (len(cat.Tools)+size-1)/size)
+	progress := newRulesProgress(opts.Progress, len(cat.Tools))
+	par.Chunks(len(cat.Tools), size, func(lo, hi int) {
+		var out []Finding
+		for i := lo; i < hi; i++ {
+			progress.tool(i)
+			t := cat.Tools[i]
+			for ri, r := range rules {
+				if side.aside[ri] {
+					continue
+				}
+				n := len(out)
+				out = check(out, r, t, c)
+				if found != nil {
+					found[i*len(rules)+ri] = len(out) - n
+				}
+			}
+		}
+		spans[lo/size] = out
+	})
+	out := slices.Concat(spans...)
 	<-done
 	if side.count == 0 {
 		return finishFixes(cat, out)
 	}
 	return finishFixes(cat, side.merge(rules, len(cat.Tools), out, found))
+}
+
+// spanTools is how many tools a goroutine of Structural takes at a time.
+const spanTools = 32
+
+// rulesProgress says, from the goroutines of a Structural run, how many
+// tools the rules have reached, every 1,024th, one call at a time.
+type rulesProgress struct {
+	mu    sync.Mutex
+	say   func(similarity.Progress)
+	total int
+}
+
+func newRulesProgress(say func(similarity.Progress), total int) *rulesProgress {
+	return &rulesProgress{say: say, total: total}
+}
+
+func (p *rulesProgress) tool(i int) {
+	if p.say == nil || i%1024 != 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.say(similarity.Progress{Stage: StageRules, Done: i, Total: p.total})
 }
 
 // asideRun is the aside rules' share of a Structural run: which of the
@@ -260,9 +307,12 @@ func (a *asideRun) merge(rules []Rule, tools int, out []Finding, found []int) []
 	return merged
 }
 
-// asideRules are the rules Structural runs beside the others: they read
-// nothing of the Context but their tool, and take most of the rules' time.
-var asideRules = map[string]bool{RuleToolPoisoning: true}
+// asideRules are the rules Structural runs in catalog order, beside the
+// others: the tool-poisoning rule, which takes most of the rules' time,
+// and the rules whose Context reads depend on that order (the pattern
+// rule's compile budget, spent tool by tool; the token rule, on the last
+// tool, reading the counts).
+var asideRules = map[string]bool{RuleToolPoisoning: true, RulePatternNotECMA: true, RuleCatalogTokens: true}
 
 // asideFrom is the catalog size from which the aside rules get their own
 // goroutine.

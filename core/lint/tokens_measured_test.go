@@ -34,7 +34,7 @@ func TestTokensOverReadsMeasuredCounts(t *testing.T) {
 		plain.meter = meter
 		read := newContext(cat)
 		read.meter = meter
-		read.measured = m.Tools
+		read.measured = func() *tokens.Catalog { return &m }
 		c1, n1, o1, l1 := plain.TokensOver(limit)
 		c2, n2, o2, l2 := read.TokensOver(limit)
 		if c1 != c2 || n1 != n2 || o1 != o2 || l1 != l2 {
@@ -46,7 +46,7 @@ func TestTokensOverReadsMeasuredCounts(t *testing.T) {
 	other.Tools = append([]tokens.Tool(nil), m.Tools...)
 	other.Tools[0].O200k = 1 << 20
 	c := newContext(cat)
-	c.measured = other.Tools
+	c.measured = func() *tokens.Catalog { return &other }
 	if counted, _, _, longest := c.TokensOver(1 << 30); counted <= m.Total.O200k || longest.Name != "tool_0" {
 		t.Errorf("measured counts not read: %d tokens, longest %s", counted, longest.Name)
 	}

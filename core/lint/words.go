@@ -161,27 +161,26 @@ func (c *Context) commonParams() map[string]bool {
 	if c == nil {
 		return nil
 	}
-	if c.common != nil {
-		return c.common
-	}
-	c.common = map[string]bool{}
-	if c.Distinct < 12 {
-		return c.common
-	}
-	count := map[string]int{}
-	for _, t := range c.Catalog.Tools {
-		if c.IsDuplicate(t) {
-			continue
+	c.commonOnce.Do(func() {
+		c.common = map[string]bool{}
+		if c.Distinct < 12 {
+			return
 		}
-		for _, p := range properties(t.Schema) {
-			count[p.Key]++
+		count := map[string]int{}
+		for _, t := range c.Catalog.Tools {
+			if c.IsDuplicate(t) {
+				continue
+			}
+			for _, p := range properties(t.Schema) {
+				count[p.Key]++
+			}
 		}
-	}
-	for k, n := range count {
-		if 2*n >= c.Distinct {
-			c.common[k] = true
+		for k, n := range count {
+			if 2*n >= c.Distinct {
+				c.common[k] = true
+			}
 		}
-	}
+	})
 	return c.common
 }
 
