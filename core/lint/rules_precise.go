@@ -299,7 +299,8 @@ func OmissionRule() Rule {
 				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) {
 					continue
 				}
-				if saysOmission(desc) || saysOneOf.MatchString(desc) || filterText(desc) || mentions(t.Description, p.Key) {
+				// Cheapest first: the expressions read the text last.
+				if mentions(t.Description, p.Key) || desc != "" && (saysOmission(desc) || filterText(desc) || saysOneOf.MatchString(desc)) {
 					continue
 				}
 				if toolSays < 0 {

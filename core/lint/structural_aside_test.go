@@ -22,9 +22,10 @@ func structuralOnePass(cat *catalog.Catalog, opts Options) []Finding {
 	return finishFixes(cat, out)
 }
 
-// The poisoning rule runs beside the others from asideFrom tools on; the
-// findings must come out as one pass makes them, on catalogs where both
-// sides find things on the same tools.
+// The aside rules run beside the others from asideFrom tools on, and the
+// others on spans of spanTools tools on every processor; the findings must
+// come out as one pass makes them, on catalogs where every share finds
+// things on the same tools.
 func TestStructuralAsideKeepsOnePassOrder(t *testing.T) {
 	planted, err := catalog.Load("testdata/poison/planted.json", nil)
 	if err != nil {

@@ -28,18 +28,32 @@ func wordsOf(text string) []string {
 // copied only when it holds a capital to lower.
 func asciiWordsOf(text string) []string {
 	var out []string
+	asciiPieces(text, func(piece string) bool {
+		out = append(out, strings.ToLower(piece))
+		return true
+	})
+	return out
+}
+
+// asciiPieces hands yield each word of ASCII text as wordsOf cuts it, in
+// its own case, until yield returns false.
+func asciiPieces(text string, yield func(piece string) bool) {
 	start := -1
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
 			if start >= 0 {
-				out = append(out, strings.ToLower(text[start:i]))
+				if !yield(text[start:i]) {
+					return
+				}
 				start = -1
 			}
 			continue
 		}
 		if start >= 0 && 'A' <= c && c <= 'Z' && 'a' <= text[i-1] && text[i-1] <= 'z' {
-			out = append(out, strings.ToLower(text[start:i]))
+			if !yield(text[start:i]) {
+				return
+			}
 			start = i
 		}
 		if start < 0 {
@@ -47,9 +61,25 @@ func asciiWordsOf(text string) []string {
 		}
 	}
 	if start >= 0 {
-		out = append(out, strings.ToLower(text[start:]))
+		yield(text[start:])
 	}
-	return out
+}
+
+// lowerIs reports whether ASCII piece, lowered, is w.
+func lowerIs(piece, w string) bool {
+	if len(piece) != len(w) {
+		return false
+	}
+	for i := 0; i < len(piece); i++ {
+		c := piece[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // runeWordsOf is wordsOf for any text.
@@ -226,12 +256,15 @@ func descOf(s *jsonv.Value) string {
 
 // nameHas reports whether a parameter's name holds one of words as a word.
 func nameHas(name string, words ...string) bool {
-	for _, w := range wordsOf(name) {
-		if slices.Contains(words, w) {
-			return true
-		}
+	if !isASCII(name) {
+		return slices.ContainsFunc(runeWordsOf(name), func(w string) bool { return slices.Contains(words, w) })
 	}
-	return false
+	found := false
+	asciiPieces(name, func(piece string) bool {
+		found = slices.ContainsFunc(words, func(w string) bool { return lowerIs(piece, w) })
+		return !found
+	})
+	return found
 }
 
 // textHasWord reports whether text holds one of words as a whole word,

@@ -35,3 +35,19 @@ func FuzzASCIIWordsOf(f *testing.F) {
 		}
 	})
 }
+
+// nameHas, which lowers no word, answers as the words wordsOf cuts.
+func FuzzNameHas(f *testing.F) {
+	for _, s := range wordsCases {
+		f.Add(s, "dir")
+	}
+	f.Add("getHTTPResponse", "httpresponse")
+	f.Add("Kelvin", "\u212aelvin")
+	f.Fuzz(func(t *testing.T, name, w string) {
+		words := []string{w, "id", "sort"}
+		want := slices.ContainsFunc(wordsOf(name), func(x string) bool { return slices.Contains(words, x) })
+		if got := nameHas(name, words...); got != want {
+			t.Errorf("nameHas(%q, %q) = %v, want %v", name, words, got, want)
+		}
+	})
+}
