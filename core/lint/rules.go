@@ -632,13 +632,25 @@ func properties(schema *jsonv.Value) []jsonv.Member {
 	if !props.Is(jsonv.Object) {
 		return nil
 	}
-	var out []jsonv.Member
-	for _, m := range props.Members {
-		if m.Value.Is(jsonv.Object) {
-			out = append(out, m)
+	// Most schemas' properties are all objects: then they are handed out
+	// as they stand, capped so that an append copies them.
+	all := props.Members[:len(props.Members):len(props.Members)]
+	for k, m := range all {
+		if !m.Value.Is(jsonv.Object) {
+			var out []jsonv.Member
+			out = append(out, all[:k]...)
+			for _, m := range all[k+1:] {
+				if m.Value.Is(jsonv.Object) {
+					out = append(out, m)
+				}
+			}
+			return out
 		}
 	}
-	return out
+	if len(all) == 0 {
+		return nil
+	}
+	return all
 }
 
 // requiredNames lists the strings of a schema's required array.
