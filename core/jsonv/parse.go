@@ -59,6 +59,22 @@ type parser struct {
 	// colAt and col remember the last column computed on the current line,
 	// so a minified one-line catalog costs linear time, not quadratic.
 	colAt, col int
+	// slab holds the values made since the last one filled: a catalog's
+	// values are allocated a slab at a time, not one by one.
+	slab []Value
+}
+
+// slabSize is how many values a slab holds.
+const slabSize = 128
+
+// alloc places v in the current slab, starting a new one when it is full
+// (a full slab is never grown, so its values stay where they are).
+func (p *parser) alloc(v Value) *Value {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]Value, 0, slabSize)
+	}
+	p.slab = append(p.slab, v)
+	return &p.slab[len(p.slab)-1]
 }
 
 func (p *parser) pos() Pos {
@@ -126,13 +142,13 @@ func (p *parser) value(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: String, Text: s, Pos: start}, nil
+		return p.alloc(Value{Kind: String, Text: s, Pos: start}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		text, err := p.number()
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: Number, Text: text, Pos: start}, nil
+		return p.alloc(Value{Kind: Number, Text: text, Pos: start}), nil
 	default:
 		for _, lit := range [...]struct {
 			word string
@@ -142,7 +158,7 @@ func (p *parser) value(depth int) (*Value, error) {
 				p.i += len(lit.word)
 				v := lit.v
 				v.Pos = start
-				return &v, nil
+				return p.alloc(v), nil
 			}
 		}
 		return nil, p.errf("unexpected %s, want a value", p.describe())
@@ -151,7 +167,7 @@ func (p *parser) value(depth int) (*Value, error) {
 
 func (p *parser) object(start Pos, depth int) (*Value, error) {
 	p.i++ // {
-	v := &Value{Kind: Object, Pos: start}
+	v := p.alloc(Value{Kind: Object, Pos: start})
 	p.skipSpace()
 	if p.i < len(p.data) && p.data[p.i] == '}' {
 		p.i++
@@ -232,7 +248,7 @@ func appendOnce(list []string, s string) []string {
 
 func (p *parser) array(start Pos, depth int) (*Value, error) {
 	p.i++ // [
-	v := &Value{Kind: Array, Pos: start}
+	v := p.alloc(Value{Kind: Array, Pos: start})
 	p.skipSpace()
 	if p.i < len(p.data) && p.data[p.i] == ']' {
 		p.i++

@@ -150,9 +150,15 @@ var (
 // ("[Feishu/Lark]-Docs-Wiki-Search Wiki" is "Search Wiki"). crumb says
 // the description was a breadcrumb.
 func ownText(desc string) (own string, crumb bool) {
-	d := errorSection.ReplaceAllString(textutil.JSTrim(desc), "")
-	d = vendorBar.ReplaceAllString(d, "")
-	if breadcrumb.MatchString(d) {
+	// Each expression is run only on a text holding what it must match.
+	d := textutil.JSTrim(desc)
+	if strings.Contains(d, "Error Responses:") {
+		d = errorSection.ReplaceAllString(d, "")
+	}
+	if strings.Contains(d, "|") {
+		d = vendorBar.ReplaceAllString(d, "")
+	}
+	if strings.HasPrefix(d, "[") && breadcrumb.MatchString(d) {
 		crumb = true
 		parts := strings.Split(d, "-")
 		// The author's sentence is the last segment; a hyphenated word
