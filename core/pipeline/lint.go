@@ -276,6 +276,11 @@ func (s *Setup) judgeIfRecorded(cats ...*catalog.Catalog) {
 // catalog, reporting to p (nil for none).
 func Analyze(ctx context.Context, cat *catalog.Catalog, s *Setup, p Progress) (*lint.Report, error) {
 	o := s.Options
+	if s.Judging {
+		// The judge moves pairs between the lists and reads their fixes:
+		// every pair is detailed.
+		o.DetailLimit = 0
+	}
 	if s.Embedder != nil {
 		if p != nil {
 			p.Step("opening the embedder")

@@ -36,6 +36,7 @@ type Scores struct {
 	ranked     []scored
 	neighbors  [][]scored
 	limit      int     // Options.VerdictLimit
+	detail     int     // Options.DetailLimit
 	words      []words // hint material, filled on first need
 	// purposes is each tool's purposeOf for its own name parts, read on
 	// first need: a tool is in many pairs.
@@ -68,7 +69,7 @@ func Score(ctx context.Context, cat *catalog.Catalog, opts Options) (*Scores, er
 	if opts.Embedder == nil {
 		return nil, errors.New("similarity needs an embedder")
 	}
-	s := &Scores{toolCount: len(cat.Tools), embedderID: opts.Embedder.ID(), scoring: opts.Scoring, limit: max(0, opts.VerdictLimit)}
+	s := &Scores{toolCount: len(cat.Tools), embedderID: opts.Embedder.ID(), scoring: opts.Scoring, limit: max(0, opts.VerdictLimit), detail: max(0, opts.DetailLimit)}
 	if s.scoring == "" {
 		s.scoring = ScoringRisk
 	}
@@ -583,10 +584,24 @@ func (s *Scores) findings(kind Verdict, ps []scored, th Thresholds) []PairFindin
 	out := make([]PairFinding, len(ps))
 	parallel(len(ps), 16, func(lo, hi int) {
 		for k, p := range ps[lo:hi] {
-			out[lo+k] = s.finding(kind, p, th)
+			if s.detail > 0 && lo+k >= s.detail {
+				out[lo+k] = s.bareFinding(kind, p, th)
+			} else {
+				out[lo+k] = s.finding(kind, p, th)
+			}
 		}
 	})
 	return out
+}
+
+// bareFinding is finding without the reasons, fixes and hint: a pair past
+// Options.DetailLimit.
+func (s *Scores) bareFinding(kind Verdict, p scored, th Thresholds) PairFinding {
+	f := PairFinding{Kind: kind, Pair: s.pairs([]scored{p})[0], Axis: axisOf(s.words[p.i], s.words[p.j])}
+	if th.CrossServer > 0 && !th.ReportOnly() && s.geo.crossing(p.i, p.j) {
+		f.Band = BandCrossServer
+	}
+	return f
 }
 
 // parallel runs fn over [0, n) on every core, in chunks of size handed
@@ -595,15 +610,11 @@ func parallel(n, size int, fn func(lo, hi int)) { par.Chunks(n, size, fn) }
 
 // finding makes a verdict, with its hint, from a kept pair (s.words set).
 func (s *Scores) finding(kind Verdict, p scored, th Thresholds) PairFinding {
-	pair := s.pairs([]scored{p})[0]
-	ax := axisOf(s.words[p.i], s.words[p.j])
-	f := PairFinding{Kind: kind, Pair: pair, Axis: ax}
+	f := s.bareFinding(kind, p, th)
+	pair := f.Pair
 	if s.scoring != ScoringRisk {
 		// The risk scoring writes a hint of its own below.
-		f.Hint = hintText(ax, pair.A, pair.B)
-	}
-	if th.CrossServer > 0 && !th.ReportOnly() && s.geo.crossing(p.i, p.j) {
-		f.Band = BandCrossServer
+		f.Hint = hintText(f.Axis, pair.A, pair.B)
 	}
 	if s.scoring == ScoringRisk {
 		x := s.features(int(p.i), int(p.j))

@@ -347,6 +347,11 @@ type Options struct {
 	Neighbours int
 	// VerdictLimit bounds each verdict list; 0 keeps them all.
 	VerdictLimit int
+	// DetailLimit, above 0, gives the reasons, fixes and hint of the
+	// first DetailLimit pairs of each verdict list only (what a text
+	// report shows); the others carry their tools, score, band and axis.
+	// 0 details every pair.
+	DetailLimit int
 	// FullWords, above 0, cuts the description in the risk scoring's
 	// full text to its first FullWords words (FullText): fewer tokens to
 	// embed. 0 keeps it whole (the built-in encoder still reads only its

@@ -178,8 +178,10 @@ func (o *lintOptions) complete(positional []string) error {
 	// for them.
 	f := o.catalog
 	f.measureTokens = measuresTokens(f.format)
+	f.textOnly = f.format == "text"
 	for _, out := range f.outputs {
 		f.measureTokens = f.measureTokens || measuresTokens(out.format)
+		f.textOnly = f.textOnly && out.format == "text"
 	}
 	if o.run.baselinePath != "" {
 		b, err := baseline.Load(o.run.baselinePath)
@@ -404,6 +406,11 @@ func (f *catalogFlags) setup(cfg *config.Config) *pipeline.Setup {
 	// picks its questions from a few.
 	o.Neighbours = f.neighbours
 	o.MeasureTokens = f.measureTokens
+	if f.textOnly {
+		// A text report shows the first pairs of each list: only they
+		// need their hints (a judged run details every pair).
+		o.DetailLimit = report.DefaultTextOptions("").MaxPairs
+	}
 	o.Tokens = f.tokenMeter()
 	s := &pipeline.Setup{Config: cfg, Options: o, Strict: f.strict, Tokens: f.tokenMeter(), Own: f}
 	if spec := f.embedderSpec(); spec != "" {

@@ -73,6 +73,9 @@ type catalogFlags struct {
 	// measureTokens counts every tool's tokens into the report (lint's
 	// JSON output shows them).
 	measureTokens bool
+	// textOnly says every report of the run is text, which details only
+	// the pairs it shows.
+	textOnly bool
 	// config is the project config in force, nil for none.
 	config *config.Config
 }
