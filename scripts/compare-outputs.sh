@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Compares what two builds of toolscope write for the same lint runs: every
 # catalog of ../shared/catalogs (and a 1,000- and a 5,000-tool merge of
-# them), in every format (the HTML page and the badge too), with the
-# built-in encoder, the mock embedder as a gate, and the mock with cosine
-# scoring report-only; then the other commands: the text report a pipe
+# them), in every format (the HTML page and the badge too) and as the
+# text report alone, with the built-in encoder, the mock embedder as a
+# gate, and the mock with cosine scoring report-only; then the other commands: the text report a pipe
 # gets, diff between neighbouring catalogs in every format, check-args,
 # period, snapshot, rules, help and the one-line errors broken inputs get.
 # Any byte that differs is a failure.
@@ -61,6 +61,9 @@ for cat in "$shared"/catalogs/*/*.json "$work"/merged-*.json; do
       echo $? >"$out/exit"
       grep -v -E '^toolscope( [a-z]+)?( \([A-Z]+\))?: .* · [0-9hms]+$' "$out/stderr.all" >"$out/stderr"
       rm "$out/stderr.all"
+      # The text report alone: a text-only run details only what it shows.
+      "$work/$bin" lint --no-config "${args[@]}" "$cat" >"$out/text-only" 2>/dev/null
+      echo $? >"$out/text-only-exit"
       set -e
     done
     runs=$((runs + 1))
