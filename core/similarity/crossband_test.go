@@ -12,6 +12,18 @@ import (
 	"toolscope/core/internal/testcat"
 )
 
+// onServers is cat's tools spread over n servers in turn, as a merged
+// catalog of n servers holds them.
+func onServers(cat *catalog.Catalog, n int) *catalog.Catalog {
+	merged := &catalog.Catalog{Source: "merged"}
+	for k, tl := range cat.Tools {
+		q := *tl
+		q.Server = fmt.Sprintf("s%d", k%n)
+		merged.Tools = append(merged.Tools, &q)
+	}
+	return merged
+}
+
 // A catalog merged from several servers: every pair of two servers is
 // judged by the cross-server band, every pair inside one server by the
 // catalog's own bands, exactly as when the catalog stands alone. The
@@ -40,13 +52,10 @@ func TestCrossServerBand(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	merged := &catalog.Catalog{Source: "merged"}
+	merged := onServers(cat, 3)
 	server := map[string]string{}
-	for k, tl := range cat.Tools {
-		q := *tl
-		q.Server = fmt.Sprintf("s%d", k%3)
-		server[q.Name] = q.Server
-		merged.Tools = append(merged.Tools, &q)
+	for _, tl := range merged.Tools {
+		server[tl.Name] = tl.Server
 	}
 	both, err := judged(ctx, merged, opts)
 	if err != nil {

@@ -2,7 +2,6 @@ package similarity
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"testing"
 
@@ -17,12 +16,7 @@ import (
 func TestDetailLimitDetailsTheFirstPairs(t *testing.T) {
 	ctx := context.Background()
 	base := testcat.Sample(t, 90)
-	merged := &catalog.Catalog{Source: "merged"}
-	for k, tl := range base.Tools {
-		q := *tl
-		q.Server = fmt.Sprintf("s%d", k%3)
-		merged.Tools = append(merged.Tools, &q)
-	}
+	merged := onServers(base, 3)
 	const limit = 3
 	for _, scoring := range []Scoring{ScoringRisk, ScoringCosine, ScoringAdaptive} {
 		for name, cat := range map[string]*catalog.Catalog{"one": base, "merged": merged} {
