@@ -628,6 +628,10 @@ type needIndex struct {
 	// byFirst lists, by a word's first byte, the words and the bit of
 	// their group (pattern*maxGroups + group).
 	byFirst [256][]needWord
+	// pairs has bit c0<<8|c1 set for the first two bytes of each word (a
+	// word of one byte sets its byte's every pair): where the text's two
+	// bytes have no bit, no word begins.
+	pairs [1 << 16 / 64]uint64
 	// patterns over 64/maxGroups are never filtered (none so far).
 	limit int
 }
@@ -648,6 +652,13 @@ func indexNeeds(patterns []poisonPattern) *needIndex {
 		for g, group := range p.needs {
 			for _, w := range group {
 				x.byFirst[w[0]] = append(x.byFirst[w[0]], needWord{word: w, bit: 1 << (i*maxGroups + g)})
+				if len(w) == 1 {
+					for c1 := range 256 {
+						x.setPair(w[0], byte(c1))
+					}
+				} else {
+					x.setPair(w[0], w[1])
+				}
 			}
 		}
 	}
@@ -659,13 +670,27 @@ func (x *needIndex) scan(text string) uint64 {
 	text = foldToASCII(text)
 	var present uint64
 	for i := 0; i < len(text); i++ {
-		for _, w := range x.byFirst[lowerASCII(text[i])] {
+		c := lowerASCII(text[i])
+		if i+1 < len(text) && !x.hasPair(c, lowerASCII(text[i+1])) {
+			continue
+		}
+		for _, w := range x.byFirst[c] {
 			if present&w.bit == 0 && hasPrefixFold(text[i:], w.word) {
 				present |= w.bit
 			}
 		}
 	}
 	return present
+}
+
+func (x *needIndex) setPair(c0, c1 byte) {
+	k := int(c0)<<8 | int(c1)
+	x.pairs[k/64] |= 1 << (k % 64)
+}
+
+func (x *needIndex) hasPair(c0, c1 byte) bool {
+	k := int(c0)<<8 | int(c1)
+	return x.pairs[k/64]&(1<<(k%64)) != 0
 }
 
 // holds reports whether present has a word of each of p's groups (p being
