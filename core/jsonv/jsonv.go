@@ -214,6 +214,13 @@ func (v *Value) JSON() string {
 	return b.String()
 }
 
+// AppendJSON appends JSON's text of v to dst.
+func (v *Value) AppendJSON(dst []byte) []byte {
+	b := bytes.NewBuffer(dst)
+	v.write(b, "", "")
+	return b.Bytes()
+}
+
 // IndentDepth is how deep Indent indents: an array or object nested
 // deeper is written compact on its line. Indenting every level would make
 // the text grow with the square of the nesting (each level indents every

@@ -368,3 +368,20 @@ func TestIndentGrowsLinearlyWithNesting(t *testing.T) {
 		t.Errorf("past IndentDepth the rest is not compact on its line:\n%s", out)
 	}
 }
+
+// AppendJSON appends what JSON writes, after what dst holds, whatever
+// room dst has.
+func TestAppendJSON(t *testing.T) {
+	for _, src := range []string{`{"a": [1, "x<y", {"b": null}], "c": true}`, `"s"`, `[]`, `{}`, `-0.5e3`} {
+		v, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dst := range [][]byte{nil, []byte("prefix:"), make([]byte, 3, 100)} {
+			want := string(dst) + v.JSON()
+			if got := string(v.AppendJSON(dst)); got != want {
+				t.Errorf("%s after %q: %q, want %q", src, dst, got, want)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -92,28 +93,38 @@ func MustCount(e Encoding, s string) int {
 func Definition(t *catalog.Tool) string {
 	name, err1 := json.Marshal(t.Name)
 	desc, err2 := json.Marshal(t.Description)
-	var params []byte
-	if t.Schema != nil {
-		if !validNumbers(t.Schema) {
-			// Not from a parsed catalog: encoding/json decides.
-			return definitionMarshalled(t)
-		}
-		params = []byte(t.Schema.JSON())
+	if t.Schema != nil && !validNumbers(t.Schema) {
+		// Not from a parsed catalog: encoding/json decides.
+		return definitionMarshalled(t)
 	}
 	if err1 != nil || err2 != nil {
 		return t.Name + " " + t.Description
 	}
-	b := make([]byte, 0, len(name)+len(desc)+len(params)+64)
+	b := make([]byte, 0, len(name)+len(desc)+len(t.Description)+256)
 	b = append(b, `{"function":{"name":`...)
 	b = append(b, name...)
 	b = append(b, `,"description":`...)
 	b = append(b, desc...)
-	if params != nil {
+	if t.Schema != nil {
 		b = append(b, `,"parameters":`...)
-		b = appendHTMLEscaped(b, params)
+		at := len(b)
+		b = t.Schema.AppendJSON(b)
+		if needsHTMLEscape(b[at:]) {
+			b = appendHTMLEscaped(b[:at], slices.Clone(b[at:]))
+		}
 	}
 	b = append(b, `},"type":"function"}`...)
 	return string(b)
+}
+
+// needsHTMLEscape reports whether appendHTMLEscaped would change src.
+func needsHTMLEscape(src []byte) bool {
+	for i, c := range src {
+		if c == '<' || c == '>' || c == '&' || c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8 {
+			return true
+		}
+	}
+	return false
 }
 
 // definitionMarshalled is Definition as encoding/json writes it.
