@@ -81,13 +81,14 @@ func RequiredImpossibleRule() Rule {
 
 // saidOptional finds, in a required parameter's description, words that
 // call it optional or say what happens when it is left out.
-var saidOptional = regexp.MustCompile(`(?i)^\W*optional\b|\(optional\b|\boptional\s*[.;,:)]|\[optional\]|\bdefaults?\s+(?:to|is)\b|\bdefault\s*(?:value\s*)?[:=]|\bby\s+default\b|\bif\s+(?:omitted|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bwhen\s+(?:omitted|not\s+(?:provided|specified|given|set))\b|\bleave\s+(?:it\s+)?(?:unset|out)\b|\bcan\s+be\s+omitted\b|\bmay\s+be\s+omitted\b`)
+var saidOptional = regexp.MustCompile(`(?i)^\W*optional\b|\(optional\b|\boptional\s*[.;,:)]|\[optional\]|\bdefaults?\s+(?:to|is)\b|\bdefault\s*(?:value\s*)?[:=]|\bby\s+default\b|\bif\s+(?:omitted|unspecified|unset|absent|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bwhen\s+(?:omitted|unspecified|unset|absent|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bleave\s+(?:it\s+)?(?:unset|out|empty|blank)\b|\b(?:can|may)\s+be\s+(?:omitted|left\s+(?:out|unset|empty|blank))\b|^\W*omit\s+(?:it\s+)?(?:to|for)\b|[.;]\s*omit\s+(?:it\s+)?(?:to|for)\b|\bnot\s+required\b`)
 
 // mayCallOptional is the cheap test before saidOptional: a word every
 // match holds.
 func mayCallOptional(desc string) bool {
 	low := strings.ToLower(desc)
-	return strings.Contains(low, "optional") || strings.Contains(low, "default") || strings.Contains(low, "omit") || strings.Contains(low, "not ") || strings.Contains(low, "leave")
+	return strings.Contains(low, "optional") || strings.Contains(low, "default") || strings.Contains(low, "omit") || strings.Contains(low, "not ") || strings.Contains(low, "leave") ||
+		strings.Contains(low, "unspecified") || strings.Contains(low, "unset") || strings.Contains(low, "absent") || strings.Contains(low, "left ")
 }
 
 // callsOptional reports whether a description calls its parameter
@@ -169,7 +170,7 @@ var saysOneOf = regexp.MustCompile(`(?i)\beither\b|\bone\s+of\b|\bat\s+least\s+o
 
 // AlternativesNoneRule flags a tool that acts on one thing, takes two or
 // more optional parameters identifying it (issueId, issueKey) and
-// requires none, while nothing says that one must be given.
+// requires none of them, while nothing says that one must be given.
 func AlternativesNoneRule() Rule {
 	return Rule{
 		ID:       RuleAlternativesNone,
@@ -182,7 +183,7 @@ func AlternativesNoneRule() Rule {
 			After:  `{"name": "get_issue", "description": "Get one issue. Give either issueId (numeric) or issueKey (e.g. OPS-12).", "inputSchema": {"type": "object", "properties": {"issueId": {"type": "string"}, "issueKey": {"type": "string"}}, "anyOf": [{"required": ["issueId"]}, {"required": ["issueKey"]}]}}`,
 		},
 		Check: func(t *catalog.Tool, c *Context) []Finding {
-			if len(requiredNames(t.Schema)) > 0 || hasAny(t.Schema, "anyOf", "oneOf", "allOf", "if", "dependentRequired", "dependencies") {
+			if hasAny(t.Schema, "anyOf", "oneOf", "allOf", "if", "dependentRequired", "dependencies") {
 				return nil
 			}
 			name := wordsOf(t.Name)
@@ -194,6 +195,7 @@ func AlternativesNoneRule() Rule {
 			if saysOneOf.MatchString(t.Description) {
 				return nil
 			}
+			required := requiredNames(t.Schema)
 			common := c.commonParams()
 			groups := alternatives(t)
 			stems := make([]string, 0, len(groups))
@@ -203,8 +205,10 @@ func AlternativesNoneRule() Rule {
 			slices.Sort(stems)
 			var out []Finding
 			for _, stem := range stems {
+				// One of them required settles it; other required
+				// parameters (a site's id beside issueId and issueKey) do not.
 				keys := slices.DeleteFunc(slices.Clone(groups[stem]), func(k string) bool { return common[k] })
-				if len(keys) < 2 {
+				if len(keys) < 2 || slices.ContainsFunc(groups[stem], func(k string) bool { return slices.Contains(required, k) }) {
 					continue
 				}
 				// The stem is the thing the tool acts on: "issue" of get_issue,
