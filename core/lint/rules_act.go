@@ -308,7 +308,7 @@ var shapeWords = []string{"key", "keys", "field", "fields", "property", "propert
 // shapeless reports whether a parameter schema is an object or an array
 // (or untyped with no other keys) whose contents nothing states.
 func shapeless(s *jsonv.Value) bool {
-	if hasAny(s, "properties", "additionalProperties", "patternProperties", "items", "prefixItems", "$ref", "oneOf", "anyOf", "allOf", "enum", "const") {
+	if statesShape(s) {
 		return false
 	}
 	switch typeOf(s) {
@@ -341,20 +341,51 @@ func shapelessWrite(toolName string, s *jsonv.Value) bool {
 	if typeOf(s) != "object" || !nameHas(toolName, writeVerbs...) && !nameHas(toolName, updateVerbs...) {
 		return false
 	}
-	if hasAny(s, "properties", "additionalProperties", "patternProperties", "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "default", "examples", "example") {
+	if statesShape(s) || hasAny(s, "default", "examples", "example") {
 		return false
 	}
 	return !namesFields(descOf(s))
 }
 
+// statesShape reports whether a schema says what its value holds: its
+// properties, its items, a $ref or a combination, an enum or a const.
+// Keys that say nothing do not count: "properties": {},
+// "additionalProperties": true (what any object allows), and items that
+// are themselves bare objects ("items": {"type": "object"}: rows of
+// what?).
+func statesShape(s *jsonv.Value) bool {
+	if hasAny(s, "patternProperties", "prefixItems", "$ref", "oneOf", "anyOf", "allOf", "enum", "const") {
+		return true
+	}
+	if p := s.Get("properties"); p != nil && !(p.Is(jsonv.Object) && len(p.Members) == 0) {
+		return true
+	}
+	if a := s.Get("additionalProperties"); a != nil && !a.Is(jsonv.Bool) && !(a.Is(jsonv.Object) && len(a.Members) == 0) || a.Is(jsonv.Bool) && !a.Bool {
+		return true
+	}
+	if it := s.Get("items"); it != nil {
+		bare := it.Is(jsonv.Bool) && it.Bool || it.Is(jsonv.Object) && (typeOf(it) == "" || typeOf(it) == "object") && descOf(it) == "" && !statesShape(it)
+		if !bare {
+			return true
+		}
+	}
+	return false
+}
+
 // firstShapeless is the first parameter of t with no stated shape.
 func firstShapeless(t *catalog.Tool) (string, bool) {
 	for _, p := range properties(t.Schema) {
-		if shapeless(p.Value) && !mentions(t.Description, p.Key) {
+		if shapeless(p.Value) && !mentionsFold(t.Description, p.Key) {
 			return p.Key, true
 		}
 	}
 	return "", false
+}
+
+// mentionsFold is mentions in any case: a description that shows the
+// shape as "Body: { values: [[...]] }" documents the body.
+func mentionsFold(text, key string) bool {
+	return mentions(text, key) || mentions(strings.ToLower(text), strings.ToLower(key))
 }
 
 // ShapelessParamRule flags an object or array parameter whose contents
@@ -374,7 +405,7 @@ func ShapelessParamRule() Rule {
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
 			for _, p := range properties(t.Schema) {
-				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentions(t.Description, p.Key) {
+				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentionsFold(t.Description, p.Key) {
 					continue
 				}
 				kind := typeOf(p.Value)

@@ -140,6 +140,13 @@ func TestActRules(t *testing.T) {
 		{"an object with properties", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"content": {"type": "object", "properties": {"a": {}}}`))), nil},
 		{"an object whose keys are described", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"labels": {"type": "object", "description": "Label names mapped to their values, e.g. {\"env\": \"prod\"}"}`))), nil},
 		{"an array with items", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"ids": {"type": "array", "items": {"type": "string"}}`))), nil},
+		{"empty properties state nothing", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"fields": {"type": "object", "properties": {}, "description": "The record's fields."}`))), []string{"t.fields warn"}},
+		{"additionalProperties true states nothing", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"settings": {"type": "object", "additionalProperties": true}`))), []string{"t.settings warn"}},
+		{"items that are bare objects state nothing", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"rows": {"type": "array", "items": {"type": "object"}, "description": "Rows to add."}`))), []string{"t.rows warn"}},
+		{"additionalProperties false says no keys", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"opts": {"type": "object", "additionalProperties": false}`))), nil},
+		{"a map of strings", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"env": {"type": "object", "additionalProperties": {"type": "string"}}`))), nil},
+		{"items that are described objects", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"rows": {"type": "array", "items": {"type": "object", "properties": {"a": {}}}}`))), nil},
+		{"the tool's description shows the body", ShapelessParamRule(), testcat.List(testcat.Tool("update-range", "Update an Excel range. Body: { values: [['a','b']] } for one row.", props(`"body": {"type": "object", "properties": {}, "additionalProperties": true}`))), nil},
 
 		{"a generic query", GenericActionRule(), testcat.List(testcat.Tool("query", "Run a read-only SQL query", "")), []string{"query warn"}},
 		{"a query naming its system", GenericActionRule(), testcat.List(testcat.Tool("query", "Run a read-only SQL query against the PostgreSQL warehouse", "")), nil},
