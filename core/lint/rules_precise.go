@@ -229,12 +229,15 @@ func closedLiterals(desc string, commaList *regexp.Regexp) []string {
 var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty", "leave blank", "if provided", "if specified",
 	"if set", "if given", "when provided", "when specified", "when given", "not provided", "not specified", "not set",
 	"not given", "if none", "by default", "current", "unchanged", "only the fields", "only fields", "only provided", "only the provided",
-	"required for", "required when", "required if", "only when", "only if", "only used", "ignored", "none", "empty"}
+	"required for", "required when", "required if", "needed for", "needed when", "needed if", "only needed", "only when", "only if", "only used",
+	"ignored", "none", "empty"}
 
-// saysOmission reports whether text says what leaving a parameter out does.
+// saysOmission reports whether text says what leaving a parameter out
+// does. "Optional" alone does not: it says that the parameter may be left
+// out, not what then happens ("Optional: hours, limit").
 func saysOmission(text string) bool {
 	low := strings.ToLower(text)
-	if slices.ContainsFunc(DefaultOmissionCues, func(w string) bool { return textutil.HasWholeWordLower(low, strings.ToLower(w)) }) {
+	if slices.ContainsFunc(DefaultOmissionCues, func(w string) bool { return w != "optional" && textutil.HasWholeWordLower(low, strings.ToLower(w)) }) {
 		return true
 	}
 	return slices.ContainsFunc(omissionPhrases, func(p string) bool { return strings.Contains(low, p) })
@@ -291,6 +294,9 @@ func OmissionRule() Rule {
 				// What omission picks first, from the name and the schema;
 				// reading the texts is the cost, so they come last.
 				what := omissionChooses(p.Key, typ, p.Value, reads)
+				if what == howMany && offsetText(desc) {
+					continue // an amount added or a shift: left out, it is zero
+				}
 				// On a tool that reads, an undescribed option is a filter its
 				// name says; on one that acts, nobody can tell what it does.
 				if what == "" && desc == "" && !reads {
@@ -324,6 +330,14 @@ func OmissionRule() Rule {
 			return out
 		},
 	}
+}
+
+// offsetText reports whether a number's description says it shifts or
+// adds ("The number of hours before (negative value) or after", "days to
+// add"): leaving it out shifts nothing.
+func offsetText(desc string) bool {
+	low := strings.ToLower(desc)
+	return strings.Contains(low, "negative") || strings.Contains(low, "to add") || strings.Contains(low, "to subtract") || textHasWord(low, "offset", "shift")
 }
 
 // filterOpenings open the description of a parameter that narrows what
@@ -437,6 +451,9 @@ func countLike(key, desc string, reads bool) bool {
 		return true
 	}
 	low := strings.ToLower(desc)
+	for _, article := range []string{"the ", "a ", "an "} {
+		low = strings.TrimPrefix(low, article)
+	}
 	return strings.HasPrefix(low, "number of") || strings.HasPrefix(low, "maximum number") || strings.HasPrefix(low, "max number") || strings.HasPrefix(low, "how many")
 }
 

@@ -75,6 +75,10 @@ func TestRecommendedChecks(t *testing.T) {
 		{"either-or says what omission does", OmissionRule(), testcat.List(testcat.Tool("drop_schema", testcat.Long, props(`"mode": {"type": "string", "description": "Either mode or name must be provided"}`))), nil},
 		{"a sentence of the tool's description says it", OmissionRule(), testcat.List(testcat.Tool("kv_list", "List keys. If limit is not given, 1000 come back.", props(`"limit": {"type": "integer", "description": "Most keys"}`))), nil},
 		{"documented in the tool's description", OmissionRule(), testcat.List(testcat.Tool("t", "Takes `params`: an object of filters.", props(`"params": {"type": "object"}`))), nil},
+		{"optional alone says nothing of omission", OmissionRule(), testcat.List(testcat.Tool("log_query", "Query logs of a resource.\nOptional: hours, limit", props(`"limit": {"type": "integer", "description": "The maximum number of results to return."}`))), []string{"log_query.limit warn"}},
+		{"only needed when says it", OmissionRule(), testcat.List(testcat.Tool("quota_list", "Regions where resource types are available.", props(`"model": {"type": "string", "description": "Optional model name. Only needed when cognitive services are included."}`))), nil},
+		{"the number of is a count", OmissionRule(), testcat.List(testcat.Tool("activitylog_list", "Lists the activity log of a resource.", props(`"hours": {"type": "number", "description": "The number of hours prior to now to retrieve logs for."}`))), []string{"activitylog_list.hours warn"}},
+		{"a shift left out is zero", OmissionRule(), testcat.List(testcat.Tool("shift_date", "Shifts a date into the future or the past.", props(`"hours": {"type": "integer", "description": "The number of hours before (negative value) or after (positive value) the date."}`))), nil},
 		{"required parameters are not this rule's", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}`)), nil},
 	}
 	for _, c := range cases {
