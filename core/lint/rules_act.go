@@ -548,7 +548,11 @@ func UnexplainedValuesRule() Rule {
 				if desc != "" && (opaque || !restates(desc, p.Key, t.Name)) {
 					continue
 				}
-				if mentions(t.Description, p.Key) || strings.Contains(strings.ToLower(t.Description), strings.Join(wordsOf(p.Key), " ")) {
+				// A listing in the tool's description ("Requires title,
+				// severity, and room prefix") leaves a level, a role or a
+				// severity as open as before; a type, a kind or a category
+				// named there is often free text the tool takes as given.
+				if nameHas(p.Key, strictlyClosedNames...) && explainsIn(t, p.Key) || !nameHas(p.Key, strictlyClosedNames...) && mentionedIn(t, p.Key) {
 					continue
 				}
 				what := "its accepted values are neither listed nor described: declare an enum or describe them"
@@ -561,6 +565,49 @@ func UnexplainedValuesRule() Rule {
 			return out
 		},
 	}
+}
+
+// strictlyClosedNames pick from a set the server defines: no word
+// outside it is a severity or a role.
+var strictlyClosedNames = []string{"level", "severity", "priority", "access", "role", "scope", "visibility", "permission"}
+
+// mentionedIn reports whether the tool's description names the
+// parameter key at all.
+func mentionedIn(t *catalog.Tool, key string) bool {
+	return mentions(t.Description, key) || strings.Contains(strings.ToLower(t.Description), strings.Join(wordsOf(key), " "))
+}
+
+// explainsIn reports whether the tool's description speaks of the
+// parameter key beyond listing it: a sentence naming it that is not just
+// a roll of parameter names ("Requires title, severity, and room
+// prefix" says severity is needed, not which severities exist).
+func explainsIn(t *catalog.Tool, key string) bool {
+	if !mentionedIn(t, key) {
+		return false
+	}
+	phrase := strings.Join(wordsOf(key), " ")
+	var others []string
+	for _, p := range properties(t.Schema) {
+		if p.Key != key {
+			others = append(others, strings.Join(wordsOf(p.Key), " "))
+		}
+	}
+	for _, sentence := range strings.FieldsFunc(t.Description, func(r rune) bool { return r == '.' || r == '\n' || r == ';' }) {
+		low := strings.ToLower(sentence)
+		if !strings.Contains(low, phrase) && !strings.Contains(sentence, key) {
+			continue
+		}
+		named := 0
+		for _, o := range others {
+			if o != "" && strings.Contains(low, o) {
+				named++
+			}
+		}
+		if named < 2 || len(wordsOf(sentence)) > 4*(named+1)+2 {
+			return true // the sentence says something of it
+		}
+	}
+	return false
 }
 
 // closedValueNames in a parameter's name say it picks from a closed set.
