@@ -94,16 +94,29 @@ func mayCallOptional(desc string) bool {
 // callsOptional reports whether a description calls its parameter
 // optional or defaulted; "if not provided in the context, look it up"
 // is about where the value comes from, not about leaving it out.
-func callsOptional(desc string) bool {
+//
+// In the description of a list or an object, a default in a sentence
+// about its entries ("Each entry defaults to action 'create'") is a
+// member's default, not the parameter's.
+func callsOptional(desc string, composite bool) bool {
 	for _, m := range saidOptional.FindAllStringIndex(desc, -1) {
 		rest := strings.ToLower(desc[m[1]:])
 		if strings.HasPrefix(rest, " in ") || strings.HasPrefix(rest, " by ") {
 			continue
 		}
+		if composite {
+			start := strings.LastIndexAny(desc[:m[0]], ".;\n") + 1
+			if textHasWord(strings.ToLower(desc[start:m[1]]), memberWords...) {
+				continue
+			}
+		}
 		return true
 	}
 	return false
 }
+
+// memberWords name the entries or fields of a list or an object.
+var memberWords = []string{"each", "every", "per", "entry", "entries", "item", "items", "element", "elements", "field", "fields", "member", "members"}
 
 // RequiredSaidOptionalRule flags a required parameter whose own
 // description calls it optional or gives a default.
@@ -127,7 +140,8 @@ func RequiredSaidOptionalRule() Rule {
 					continue
 				}
 				desc := descOf(p.Value)
-				if desc == "" || !mayCallOptional(desc) || !callsOptional(desc) {
+				typ := typeOf(p.Value)
+				if desc == "" || !mayCallOptional(desc) || !callsOptional(desc, typ == "array" || typ == "object") {
 					continue
 				}
 				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
@@ -163,6 +177,23 @@ func alternatives(t *catalog.Tool) map[string][]string {
 		groups[stem] = append(groups[stem], p.Key)
 	}
 	return groups
+}
+
+// setsNew reports whether a parameter's description gives a value to
+// set ("The new name for the project"), not one that finds the thing.
+func setsNew(desc string) bool {
+	w := wordsOf(desc)
+	if len(w) > 0 && slices.Contains([]string{"the", "a", "an", "optional"}, w[0]) {
+		w = w[1:]
+	}
+	return len(w) > 0 && (w[0] == "new" || w[0] == "updated")
+}
+
+// identifiesOne reports whether key names one thing of the tool's name
+// by an identity word: projectSlug on update_project.
+func identifiesOne(key string, toolWords []string) bool {
+	w := wordsOf(key)
+	return len(w) > 1 && slices.Contains(identityWords, w[len(w)-1]) && slices.Contains(toolWords, w[len(w)-2])
 }
 
 // saysOneOf finds text that says one of several parameters is needed.
@@ -217,6 +248,13 @@ func AlternativesNoneRule() Rule {
 					continue
 				}
 				if slices.ContainsFunc(keys, func(k string) bool { s := propertyOf(t.Schema, k); return saysOneOf.MatchString(descOf(s)) }) {
+					continue
+				}
+				// A new name or slug is a value to set, not a way to name
+				// the thing: update_project finds its project by a
+				// required projectSlug and takes name and slug as changes.
+				if slices.ContainsFunc(keys, func(k string) bool { return setsNew(descOf(propertyOf(t.Schema, k))) }) ||
+					stem == "" && slices.ContainsFunc(required, func(k string) bool { return identifiesOne(k, name) }) {
 					continue
 				}
 				quoted := make([]string, len(keys))

@@ -30,6 +30,8 @@ func TestExactChecks(t *testing.T) {
 
 		// required-said-optional
 		{"required but defaulted", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("list_tables", testcat.Long, schema(`"schemas": {"type": "array", "items": {"type": "string"}, "description": "Schemas to include. Defaults to all schemas."}`, `"schemas"`))), []string{"list_tables.schemas warn"}},
+		{"an entry's default is not the list's", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("push_files", testcat.Long, schema(`"files": {"type": "array", "items": {"type": "object"}, "description": "Files to push. Each entry defaults to action 'create'."}`, `"files"`))), nil},
+		{"a count per page still defaults", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"per_page": {"type": "integer", "description": "Items per page, defaults to 20"}`, `"per_page"`))), []string{"t.per_page warn"}},
 		{"required but optional", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"device": {"type": "string", "description": "ID of the device (Optional)"}`, `"device"`))), []string{"t.device warn"}},
 		{"required but omittable", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"parent": {"type": "string", "description": "The parent, if a subproject; otherwise it can be omitted."}`, `"parent"`))), []string{"t.parent warn"}},
 		{"required but omit to", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"region": {"type": "string", "description": "Omit to use the account's default region."}`, `"region"`))), []string{"t.region warn"}},
@@ -51,6 +53,8 @@ func TestExactChecks(t *testing.T) {
 		{"a search's ids are filters", AlternativesNoneRule(), testcat.List(testcat.Tool("search_issues", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}`, ``))), nil},
 		{"ids of another thing", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"userId": {"type": "string"}, "userName": {"type": "string"}`, ``))), nil},
 		{"another parameter required beside them", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}, "site": {"type": "string"}`, `"site"`))), []string{"get_issue.issueId warn"}},
+		{"an update's new name and slug", AlternativesNoneRule(), testcat.List(testcat.Tool("update_project", testcat.Long, schema(`"projectSlug": {"type": "string"}, "name": {"type": "string", "description": "The new name for the project"}, "slug": {"type": "string", "description": "The new slug"}`, `"projectSlug"`))), nil},
+		{"found by a required slug, renamed by name and slug", AlternativesNoneRule(), testcat.List(testcat.Tool("update_project", testcat.Long, schema(`"projectSlug": {"type": "string"}, "name": {"type": "string"}, "slug": {"type": "string"}`, `"projectSlug"`))), nil},
 		{"one of them required", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}, "site": {"type": "string"}`, `"site", "issueKey"`))), nil},
 
 		// required-param-unclear
