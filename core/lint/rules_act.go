@@ -328,10 +328,14 @@ func shapeless(s *jsonv.Value) bool {
 }
 
 // namesFields reports whether a description says which fields an object
-// takes: an example or a list ({, :), or the words key, field, property
-// or JSON; "Properties of the page" or "data with the values" do not.
+// takes: an example or a list ({, :), the words key, field, property or
+// JSON, or a language the object is written in ("matching the syntax of
+// the filter argument of db.collection.updateOne()", "update operator
+// expressions"); "Properties of the page" or "data with the values" do
+// not.
 func namesFields(d string) bool {
-	return strings.ContainsAny(d, "{:`") || textHasWord(d, "key", "keys", "field", "fields", "property", "properties", "json", "schema", "format")
+	return strings.ContainsAny(d, "{:`") || textHasWord(d, "key", "keys", "field", "fields", "property", "properties", "json", "schema", "format",
+		"syntax", "expression", "expressions", "operator", "operators")
 }
 
 // shapelessWrite reports whether an object parameter of a tool that

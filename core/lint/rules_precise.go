@@ -230,7 +230,8 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 	"if set", "if given", "when provided", "when specified", "when given", "not provided", "not specified", "not set",
 	"not given", "if none", "by default", "current", "unchanged", "only the fields", "only fields", "only provided", "only the provided",
 	"required for", "required when", "required if", "needed for", "needed when", "needed if", "only needed", "only when", "only if", "only used",
-	"ignored", "none", "empty"}
+	"ignored", "none", "empty", "optionally set", "optionally add", "optionally post", "optionally attach", "optionally include",
+	"optionally apply", "optionally send"}
 
 // saysOmission reports whether text says what leaving a parameter out
 // does. "Optional" alone does not: it says that the parameter may be left
@@ -357,7 +358,7 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 	switch {
 	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
 		return howMany
-	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
+	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !(reads && nameHas(key, recordTimeWords...)) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
 		return whichPeriod
 	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose"),
 		// On a tool that reads, a language or a region narrows; on one
@@ -366,6 +367,8 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 		return whichMode
 	case s.Has("enum") && !reads:
 		return whichChoice
+	case reads && nameHas(key, recordTimeWords...) && (lowerTimeBound(key, typ, s) || isUpperBound(key)):
+		return "" // created_after on a list: no bound when left out
 	case lowerTimeBound(key, typ, s):
 		return windowStart
 	case nameHas(key, "timezone", "tz") || nameHas(key, "time") && nameHas(key, "zone"):
@@ -373,6 +376,12 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 	}
 	return ""
 }
+
+// recordTimeWords name a time a record carries (created_after,
+// due_date, updated_since): on a tool that reads, a bound on one is a
+// filter, and leaving it out bounds nothing.
+var recordTimeWords = []string{"created", "updated", "modified", "changed", "closed", "merged", "published", "deleted", "resolved",
+	"due", "edited", "released", "committed", "archived", "completed", "finished", "started", "ended", "expired", "expires"}
 
 // undescribed is what leaving out a parameter with no description
 // chooses: the model cannot even tell what it is.

@@ -50,6 +50,9 @@ func TestRecommendedChecks(t *testing.T) {
 		// optional-param-undocumented, where omission is neither said nor plain
 		{"a default answers it", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"limit": {"type": "integer", "default": 50, "description": "Page size"}`))), nil},
 		{"a count with no default warns", OmissionRule(), testcat.List(testcat.Tool("list_hosts", testcat.Long, props(`"count": {"type": "number", "description": "Number of hosts to return"}`))), []string{"list_hosts.count warn"}},
+		{"a list's record-time bound is a filter", OmissionRule(), testcat.List(testcat.Tool("list_issues", testcat.Long, props(`"created_after": {"type": "string", "description": "Return issues created after the given time"}, "due_date": {"type": "string", "description": "Return issues that have the due date"}`))), nil},
+		{"a query's window start still warns", OmissionRule(), testcat.List(testcat.Tool("query_logs", testcat.Long, props(`"start_time": {"type": "string", "description": "Start of the time range"}`))), []string{"query_logs.start_time warn"}},
+		{"an action taken only when given", OmissionRule(), testcat.List(testcat.Tool("publish_notes", "Publish all draft notes. Optionally sets reviewer_state and posts a summary.", props(`"reviewer_state": {"type": "string", "enum": ["reviewed", "requested_changes"], "description": "Reviewer state to set after publishing"}`))), nil},
 		{"a time with no default warns", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"timezone": {"type": "string", "description": "IANA zone"}`))), []string{"t.timezone warn"}},
 		{"an enum of a tool that acts, with no default, warns", OmissionRule(), testcat.List(testcat.Tool("t", "Books a trip for the user.", props(`"travel": {"type": "string", "enum": ["car", "foot"], "description": "How to travel"}`))), []string{"t.travel warn"}},
 		{"no description warns", OmissionRule(), testcat.List(testcat.Tool("t", "Scrapes one page and converts it to markdown.", props(`"proxy": {"type": "string", "enum": ["basic", "auto"]}`))), []string{"t.proxy warn"}},
@@ -141,6 +144,8 @@ func TestActRules(t *testing.T) {
 		{"an element pair is no window", QuantityUnitRule(), testcat.List(testcat.Tool("drag", testcat.Long, props(`"from_uid": {"type": "string"}, "to_uid": {"type": "string"}`))), nil},
 
 		{"an object with no shape", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"content": {"type": "object", "description": "Workflow content"}`))), []string{"t.content warn"}},
+		{"a write's object in a known query language", ShapelessParamRule(), testcat.List(testcat.Tool("update_many", testcat.Long, props(`"filter": {"type": "object", "properties": {}, "description": "The selection criteria, matching the syntax of the filter argument of db.collection.updateOne()"}`))), nil},
+		{"a write's object described vaguely", ShapelessParamRule(), testcat.List(testcat.Tool("create_engagement", testcat.Long, props(`"metadata": {"type": "object", "properties": {}, "additionalProperties": true, "description": "Metadata specific to the engagement type"}`))), []string{"create_engagement.metadata warn"}},
 		{"an object with properties", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"content": {"type": "object", "properties": {"a": {}}}`))), nil},
 		{"an object whose keys are described", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"labels": {"type": "object", "description": "Label names mapped to their values, e.g. {\"env\": \"prod\"}"}`))), nil},
 		{"an array with items", ShapelessParamRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"ids": {"type": "array", "items": {"type": "string"}}`))), nil},
