@@ -251,10 +251,11 @@ func AlternativesNoneRule() Rule {
 					continue
 				}
 				// A new name or slug is a value to set, not a way to name
-				// the thing: update_project finds its project by a
-				// required projectSlug and takes name and slug as changes.
+				// the thing: update_project finds its project by
+				// projectSlug (or projectId, projectKey) and takes name and
+				// slug as changes.
 				if slices.ContainsFunc(keys, func(k string) bool { return setsNew(descOf(propertyOf(t.Schema, k))) }) ||
-					stem == "" && slices.ContainsFunc(required, func(k string) bool { return identifiesOne(k, name) }) {
+					stem == "" && slices.ContainsFunc(properties(t.Schema), func(p jsonv.Member) bool { return identifiesOne(p.Key, name) }) {
 					continue
 				}
 				quoted := make([]string, len(keys))

@@ -55,6 +55,7 @@ func TestExactChecks(t *testing.T) {
 		{"another parameter required beside them", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}, "site": {"type": "string"}`, `"site"`))), []string{"get_issue.issueId warn"}},
 		{"an update's new name and slug", AlternativesNoneRule(), testcat.List(testcat.Tool("update_project", testcat.Long, schema(`"projectSlug": {"type": "string"}, "name": {"type": "string", "description": "The new name for the project"}, "slug": {"type": "string", "description": "The new slug"}`, `"projectSlug"`))), nil},
 		{"found by a required slug, renamed by name and slug", AlternativesNoneRule(), testcat.List(testcat.Tool("update_project", testcat.Long, schema(`"projectSlug": {"type": "string"}, "name": {"type": "string"}, "slug": {"type": "string"}`, `"projectSlug"`))), nil},
+		{"an update found by optional id or key, renamed by name and key", AlternativesNoneRule(), testcat.List(testcat.Tool("update_project", testcat.Long, schema(`"projectId": {"type": "number"}, "projectKey": {"type": "string"}, "name": {"type": "string"}, "key": {"type": "string"}`, ``))), []string{"update_project.projectId warn"}},
 		{"one of them required", AlternativesNoneRule(), testcat.List(testcat.Tool("get_issue", testcat.Long, schema(`"issueId": {"type": "string"}, "issueKey": {"type": "string"}, "site": {"type": "string"}`, `"site", "issueKey"`))), nil},
 
 		// required-param-unclear

@@ -163,7 +163,7 @@ func ClosedListInProseRule() Rule {
 					continue
 				}
 				low := strings.ToLower(desc)
-				if strings.Contains(low, "e.g.") || strings.Contains(low, "for example") || strings.Contains(low, "such as") {
+				if strings.Contains(low, "e.g.") || strings.Contains(low, "for example") || strings.Contains(low, "such as") || strings.Contains(low, "example:") || strings.Contains(low, "examples:") {
 					continue
 				}
 				literals := closedLiterals(desc, commaList)
@@ -258,6 +258,16 @@ var plainOmissionWords = []string{"filter", "filters", "cursor", "page", "token"
 // keeps it.
 var updateVerbs = []string{"update", "patch", "edit", "modify", "set", "rename", "change", "configure", "upsert"}
 
+// styleVerbs in a tool's name make it restyle what exists (format cells,
+// style a shape): leaving an option out keeps the current look.
+var styleVerbs = []string{"format", "style", "restyle"}
+
+// lookWords name how something looks (a font size, an alignment, a
+// border's dash): leaving one out keeps the default look, which a model
+// need not plan around.
+var lookWords = []string{"font", "align", "alignment", "dash", "bullet", "indent", "indentation", "spacing", "bold", "italic",
+	"underline", "strikethrough", "opacity", "border", "borders", "outline", "shading", "foreground", "background", "weight"}
+
 // OmissionRule is optional-param-undocumented where leaving a parameter
 // out changes the result in a way a model cannot infer: how many come
 // back (a count, a limit, a depth), which mode or visibility applies (a
@@ -280,7 +290,7 @@ func OmissionRule() Rule {
 			var out []Finding
 			required := requiredNames(t.Schema)
 			common := c.commonParams()
-			update := nameHas(t.Name, updateVerbs...)
+			update := nameHas(t.Name, updateVerbs...) || nameHas(t.Name, styleVerbs...)
 			reads := nameHas(t.Name, readVerbs...) || hasVerb(leadWords(t.Description), readOrReturn)
 			toolSays := -1 // whether the tool's description says what omission does, read once on first need
 			for _, p := range properties(t.Schema) {
@@ -288,7 +298,7 @@ func OmissionRule() Rule {
 					continue
 				}
 				typ := typeOf(p.Value)
-				if typ == "boolean" {
+				if typ == "boolean" || nameHas(p.Key, lookWords...) {
 					continue
 				}
 				desc := descOf(p.Value)
@@ -338,7 +348,7 @@ func OmissionRule() Rule {
 // add"): leaving it out shifts nothing.
 func offsetText(desc string) bool {
 	low := strings.ToLower(desc)
-	return strings.Contains(low, "negative") || strings.Contains(low, "to add") || strings.Contains(low, "to subtract") || textHasWord(low, "offset", "shift")
+	return strings.Contains(low, "negative") || strings.Contains(low, "to add") || strings.Contains(low, "to subtract") || textHasWord(low, "offset", "shift", "skip")
 }
 
 // filterOpenings open the description of a parameter that narrows what
@@ -358,7 +368,7 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 	switch {
 	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
 		return howMany
-	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !(reads && nameHas(key, recordTimeWords...)) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
+	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !(reads && (nameHas(key, recordTimeWords...) || attributeBound(key))) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
 		return whichPeriod
 	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose"),
 		// On a tool that reads, a language or a region narrows; on one
@@ -367,7 +377,7 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 		return whichMode
 	case s.Has("enum") && !reads:
 		return whichChoice
-	case reads && nameHas(key, recordTimeWords...) && (lowerTimeBound(key, typ, s) || isUpperBound(key)):
+	case reads && (nameHas(key, recordTimeWords...) || attributeBound(key)) && (lowerTimeBound(key, typ, s) || isUpperBound(key)):
 		return "" // created_after on a list: no bound when left out
 	case lowerTimeBound(key, typ, s):
 		return windowStart
@@ -382,6 +392,14 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 // filter, and leaving it out bounds nothing.
 var recordTimeWords = []string{"created", "updated", "modified", "changed", "closed", "merged", "published", "deleted", "resolved",
 	"due", "edited", "released", "committed", "archived", "completed", "finished", "started", "ended", "expired", "expires"}
+
+// attributeBound reports whether a name bounds a time a record carries
+// by ending in since, until, after or before (startDateSince,
+// dueDateUntil): "since" alone starts a window, "startDateSince" filters.
+func attributeBound(key string) bool {
+	w := wordsOf(key)
+	return len(w) > 1 && slices.Contains([]string{"since", "until", "after", "before"}, w[len(w)-1])
+}
 
 // undescribed is what leaving out a parameter with no description
 // chooses: the model cannot even tell what it is.
@@ -463,7 +481,14 @@ func countLike(key, desc string, reads bool) bool {
 	for _, article := range []string{"the ", "a ", "an "} {
 		low = strings.TrimPrefix(low, article)
 	}
-	return strings.HasPrefix(low, "number of") || strings.HasPrefix(low, "maximum number") || strings.HasPrefix(low, "max number") || strings.HasPrefix(low, "how many")
+	if !strings.HasPrefix(low, "number of") && !strings.HasPrefix(low, "maximum number") && !strings.HasPrefix(low, "max number") && !strings.HasPrefix(low, "how many") {
+		return false
+	}
+	// On a tool that reads, "Number of adults" is what to look for, not
+	// how many come back: only a number of results, of what the text says
+	// is returned, or of hours or days to look back counts.
+	return !reads || textHasWord(low, resultWords...) || textHasWord(low, "return", "returned", "returns", "retrieve", "fetch", "show", "list") ||
+		textHasWord(low, "minutes", "hours", "days", "weeks", "months", "years")
 }
 
 // mentions reports whether text documents the parameter key: names it
