@@ -324,8 +324,13 @@ func shapeless(s *jsonv.Value) bool {
 	if hasAny(s, "default", "examples", "example") || exampleGiven.MatchString(d) {
 		return false
 	}
-	return len(wordsOf(d)) < 5 || !textHasWord(d, shapeWords...) && !strings.ContainsAny(d, "{[:")
+	return len(wordsOf(d)) < 5 || !textHasWord(d, shapeWords...) && !textHasWord(d, languageWords...) && !strings.ContainsAny(d, "{[:")
 }
+
+// languageWords in a description say the value is written in a known
+// language whose shape a model knows: a query DSL, a filter's syntax,
+// update operator expressions.
+var languageWords = []string{"syntax", "dsl", "expression", "expressions", "operator", "operators"}
 
 // namesFields reports whether a description says which fields an object
 // takes: an example or a list ({, :), the words key, field, property or
@@ -335,7 +340,7 @@ func shapeless(s *jsonv.Value) bool {
 // not.
 func namesFields(d string) bool {
 	return strings.ContainsAny(d, "{:`") || textHasWord(d, "key", "keys", "field", "fields", "property", "properties", "json", "schema", "format",
-		"syntax", "expression", "expressions", "operator", "operators")
+		"pairs", "map", "mapping") || textHasWord(d, languageWords...)
 }
 
 // shapelessWrite reports whether an object parameter of a tool that
@@ -386,10 +391,11 @@ func firstShapeless(t *catalog.Tool) (string, bool) {
 	return "", false
 }
 
-// mentionsFold is mentions in any case: a description that shows the
-// shape as "Body: { values: [[...]] }" documents the body.
+// mentionsFold is mentions in any case, or an example call that gives
+// the parameter an object or a list: a description that shows the shape
+// as "Body: { values: [[...]] }" or data={"name": "John"} documents it.
 func mentionsFold(text, key string) bool {
-	return mentions(text, key) || mentions(strings.ToLower(text), strings.ToLower(key))
+	return mentions(text, key) || mentions(strings.ToLower(text), strings.ToLower(key)) || strings.Contains(text, key+"={") || strings.Contains(text, key+"=[")
 }
 
 // ShapelessParamRule flags an object or array parameter whose contents

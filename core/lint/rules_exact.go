@@ -101,7 +101,9 @@ func mayCallOptional(desc string) bool {
 func callsOptional(desc string, composite bool) bool {
 	for _, m := range saidOptional.FindAllStringIndex(desc, -1) {
 		rest := strings.ToLower(desc[m[1]:])
-		if strings.HasPrefix(rest, " in ") || strings.HasPrefix(rest, " by ") {
+		said := strings.ToLower(desc[m[0]:m[1]])
+		conditional := strings.HasPrefix(said, "if") || strings.HasPrefix(said, "when")
+		if strings.HasPrefix(rest, " in ") || strings.HasPrefix(rest, " by ") || conditional && obtains(rest) {
 			continue
 		}
 		if composite {
@@ -113,6 +115,20 @@ func callsOptional(desc string, composite bool) bool {
 		return true
 	}
 	return false
+}
+
+// obtainVerbs open a clause that says how to get a value the model
+// lacks: "If not provided, ask the user", "... use the listTestIds tool".
+var obtainVerbs = []string{"ask", "prompt", "call", "use", "look", "fetch", "get", "find", "request", "check", "run", "query"}
+
+// obtains reports whether the text after "if not provided" tells the
+// model how to obtain the value rather than what the tool does without it.
+func obtains(rest string) bool {
+	w := wordsOf(rest)
+	if len(w) > 0 && (w[0] == "always" || w[0] == "first" || w[0] == "please") {
+		w = w[1:]
+	}
+	return len(w) > 0 && slices.Contains(obtainVerbs, w[0])
 }
 
 // memberWords name the entries or fields of a list or an object.

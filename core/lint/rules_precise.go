@@ -292,19 +292,20 @@ func OmissionRule() Rule {
 			common := c.commonParams()
 			update := nameHas(t.Name, updateVerbs...) || nameHas(t.Name, styleVerbs...)
 			reads := nameHas(t.Name, readVerbs...) || hasVerb(leadWords(t.Description), readOrReturn)
+			makes := nameHas(t.Name, makeVerbs...)
 			toolSays := -1 // whether the tool's description says what omission does, read once on first need
 			for _, p := range properties(t.Schema) {
 				if update || slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
 					continue
 				}
 				typ := typeOf(p.Value)
-				if typ == "boolean" || nameHas(p.Key, lookWords...) {
+				if typ == "boolean" || nameHas(p.Key, lookWords...) || singleChoice(p.Value) {
 					continue
 				}
 				desc := descOf(p.Value)
 				// What omission picks first, from the name and the schema;
 				// reading the texts is the cost, so they come last.
-				what := omissionChooses(p.Key, typ, p.Value, reads)
+				what := omissionChooses(p.Key, typ, p.Value, reads, makes)
 				if what == howMany && offsetText(desc) {
 					continue // an amount added or a shift: left out, it is zero
 				}
@@ -364,7 +365,7 @@ func filterText(desc string) bool {
 // "" when nothing a reader cannot infer: a count, a mode or visibility,
 // a choice among an enum's values on a tool that acts (on a tool that
 // reads, an enum narrows), or a time zone.
-func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
+func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string {
 	switch {
 	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
 		return howMany
@@ -379,7 +380,9 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 		return whichChoice
 	case reads && (nameHas(key, recordTimeWords...) || attributeBound(key)) && (lowerTimeBound(key, typ, s) || isUpperBound(key)):
 		return "" // created_after on a list: no bound when left out
-	case lowerTimeBound(key, typ, s):
+	case !makes && lowerTimeBound(key, typ, s):
+		// A window is a query's; on a tool that makes something, a
+		// start is a value it sets (a card's start date).
 		return windowStart
 	case nameHas(key, "timezone", "tz") || nameHas(key, "time") && nameHas(key, "zone"):
 		return "which time zone applies"
@@ -392,6 +395,18 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads bool) string {
 // filter, and leaving it out bounds nothing.
 var recordTimeWords = []string{"created", "updated", "modified", "changed", "closed", "merged", "published", "deleted", "resolved",
 	"due", "edited", "released", "committed", "archived", "completed", "finished", "started", "ended", "expired", "expires"}
+
+// makeVerbs in a tool's name say it makes a record: a start it takes is
+// the record's, not a window.
+var makeVerbs = []string{"create", "add", "insert", "new", "schedule", "book"}
+
+// singleChoice reports whether an enum holds one value: leaving it out
+// picks the only other way, which its description names ("Use raw for
+// unprocessed output").
+func singleChoice(s *jsonv.Value) bool {
+	e := s.Get("enum")
+	return e != nil && e.Is(jsonv.Array) && len(e.Items) == 1
+}
 
 // attributeBound reports whether a name bounds a time a record carries
 // by ending in since, until, after or before (startDateSince,
