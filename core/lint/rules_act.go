@@ -550,7 +550,7 @@ func UnexplainedValuesRule() Rule {
 					continue
 				}
 				desc := descOf(s)
-				closed, opaque := nameHas(p.Key, closedValueNames...), nameHas(p.Key, "token", "handle")
+				closed, opaque := closedName(p.Key), nameHas(p.Key, "token", "handle")
 				if !closed && !opaque {
 					continue
 				}
@@ -634,7 +634,15 @@ func valuesUnexplained(key string, s *jsonv.Value, tool string) bool {
 	if typeOf(s) != "string" || hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "example_value", "default") {
 		return false
 	}
-	return nameHas(key, closedValueNames...) || nameHas(key, "token", "handle")
+	return closedName(key) || nameHas(key, "token", "handle")
+}
+
+// closedName reports whether a parameter's name says it picks from a
+// closed set. The last word says what the value is: permissionId is an
+// id, permissionLevel a level.
+func closedName(key string) bool {
+	w := wordsOf(key)
+	return len(w) > 0 && slices.Contains(closedValueNames, w[len(w)-1])
 }
 
 // passWords in a description ask the model to pass keys of an object.

@@ -108,6 +108,23 @@ func SaysWhenRule() Rule {
 	}
 }
 
+// branchEnum reports whether an anyOf or oneOf branch declares the
+// values: a single style as an enum, several as an array of it.
+func branchEnum(s *jsonv.Value) bool {
+	for _, k := range []string{"anyOf", "oneOf"} {
+		branches := s.Get(k)
+		if !branches.Is(jsonv.Array) {
+			continue
+		}
+		for _, b := range branches.Items {
+			if b.Has("enum") || b.Has("const") || b.Get("items").Has("enum") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // notAValue reports whether a literal read from prose is an example of a
 // free value rather than one of a closed set: a placeholder (<id>,
 // {name}, $VAR, ...) or an id (digits, or letters and digits mixed in a
@@ -152,7 +169,7 @@ func ClosedListInProseRule() Rule {
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
 			for _, p := range properties(t.Schema) {
-				if p.Value.Has("enum") || p.Value.Has("const") || nameHas(p.Key, freeFormWords...) {
+				if p.Value.Has("enum") || p.Value.Has("const") || branchEnum(p.Value) || nameHas(p.Key, freeFormWords...) {
 					continue
 				}
 				if typ := p.Value.Get("type"); typ != nil && !(typ.Kind == jsonv.String && typ.Text == "string") {
