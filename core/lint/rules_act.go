@@ -70,7 +70,7 @@ var (
 	cjkUnits = []string{"毫秒", "秒", "分钟", "分", "小时", "時間", "时", "天", "日", "周", "週", "月", "年", "时间戳", "時間戳", "格式", "字节", "バイト", "초", "분", "시간", "일", "년"}
 	// notAQuantityText in a description says the value is something else
 	// read as a time by its name: a hash, a flag, a setting's name.
-	notAQuantityText = []string{"hash", "sha", "commit", "whether", "flag", "enable", "enabled", "disable", "boolean", "true", "false", "policy", "strategy", "version", "identifier"}
+	notAQuantityText = []string{"hash", "sha", "commit", "whether", "flag", "enable", "enabled", "disable", "boolean", "true", "false", "policy", "strategy", "version", "identifier", "condition"}
 	// durationText in a description says a value is a length of time.
 	durationText = []string{"time", "duration", "period", "interval", "long", "wait", "delay", "ttl", "expire", "expires", "expiry",
 		"age", "lifetime", "window", "timeout", "how", "until", "before", "after", "elapsed", "retain", "retained", "kept"}

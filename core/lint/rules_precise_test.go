@@ -133,6 +133,7 @@ func TestActRules(t *testing.T) {
 		{"a window's bounds with no unit", QuantityUnitRule(), testcat.List(testcat.Tool("schedule_downtime", testcat.Long, props(`"start": {"type": "number"}, "end": {"type": "number"}`))),
 			// No period is suggested: it would guess the unit left unstated.
 			[]string{`schedule_downtime.start warn`, `schedule_downtime.end warn`}},
+		{"a wait condition is no duration", QuantityUnitRule(), testcat.List(testcat.Tool("navigate", testcat.Long, props(`"waitUntil": {"type": "string", "description": "Navigation wait condition"}`))), nil},
 		{"a unit in the description", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"from": {"type": "number", "description": "Start, seconds since the Unix epoch"}, "to": {"type": "number", "description": "End, epoch seconds"}`))), nil},
 		{"a unit in the name", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"timeout_ms": {"type": "number"}`))), nil},
 		{"a format in the schema", QuantityUnitRule(), testcat.List(testcat.Tool("t", testcat.Long, props(`"since": {"type": "string", "format": "date-time"}`))), nil},
