@@ -460,7 +460,9 @@ func lowerTimeBound(key, typ string, s *jsonv.Value) bool {
 func sentenceSaysOmission(text, key string) bool {
 	words := wordsOf(key)
 	for _, sentence := range strings.FieldsFunc(text, func(r rune) bool { return r == '.' || r == '\n' || r == ';' }) {
-		if strings.Contains(sentence, key) || len(words) > 0 && textHasWord(sentence, words[len(words)-1]) {
+		// A sentence about the parameter names it, or every word of its
+		// name: "across all script sources" is not about maxResultsPerScript.
+		if strings.Contains(sentence, key) || len(words) == 1 && textHasWord(sentence, words[0]) || len(words) > 1 && describes(wordsOf(sentence), key) {
 			if saysOmission(sentence) {
 				return true
 			}
