@@ -81,14 +81,14 @@ func RequiredImpossibleRule() Rule {
 
 // saidOptional finds, in a required parameter's description, words that
 // call it optional or say what happens when it is left out.
-var saidOptional = regexp.MustCompile(`(?i)^\W*optional\b|\(optional\b|\boptional\s*[.;,:)]|\[optional\]|\bdefaults?\s+(?:to|is)\b|\bdefault\s*(?:value\s*)?[:=]|\bby\s+default\b|\bif\s+(?:omitted|unspecified|unset|absent|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bwhen\s+(?:omitted|unspecified|unset|absent|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bleave\s+(?:it\s+)?(?:unset|out|empty|blank)\b|\b(?:can|may)\s+be\s+(?:omitted|left\s+(?:out|unset|empty|blank))\b|^\W*omit\s+(?:it\s+)?(?:to|for)\b|[.;]\s*omit\s+(?:it\s+)?(?:to|for)\b|\bnot\s+required\b`)
+var saidOptional = regexp.MustCompile(`(?i)^\W*optional\b|\(optional\b|\boptional\s*[.;,:)]|\[optional\]|\bdefaults?\s+(?:to|is)\b|\bdefault\s*(?:value\s*)?[:=]|\bby\s+default\b|\bif\s+(?:omitted|unspecified|unset|absent|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bwhen\s+(?:omitted|unspecified|unset|absent|not\s+(?:provided|specified|given|set|supplied|passed))\b|\bleave\s+(?:it\s+)?(?:unset|out|empty|blank)\b|\b(?:can|may)\s+be\s+(?:omitted|left\s+(?:out|unset|empty|blank))\b|^\W*omit\s+(?:it\s+)?(?:to|for)\b|[.;]\s*omit\s+(?:it\s+)?(?:to|for)\b|\bnot\s+required\b|\bdefault\s+(?:\w+\s+)?(?:will\s+be|is|gets)\s+used\b|\bfalls?\s+back\s+to\b|\bdefault\s+\d`)
 
 // mayCallOptional is the cheap test before saidOptional: a word every
 // match holds.
 func mayCallOptional(desc string) bool {
 	low := strings.ToLower(desc)
 	return strings.Contains(low, "optional") || strings.Contains(low, "default") || strings.Contains(low, "omit") || strings.Contains(low, "not ") || strings.Contains(low, "leave") ||
-		strings.Contains(low, "unspecified") || strings.Contains(low, "unset") || strings.Contains(low, "absent") || strings.Contains(low, "left ")
+		strings.Contains(low, "unspecified") || strings.Contains(low, "unset") || strings.Contains(low, "fall") || strings.Contains(low, "absent") || strings.Contains(low, "left ")
 }
 
 // callsOptional reports whether a description calls its parameter
@@ -307,6 +307,13 @@ var pickedNames = []string{"type", "role", "kind", "mode", "level", "scope", "mo
 // a room prefix, a build ref.
 var opaqueKinds = []string{"slug", "uri", "prefix", "handle", "ref", "spec"}
 
+// unclearName reports whether a parameter name's words do not say what
+// value it takes: one word of unclearNames, or a compound ending in one
+// of opaqueKinds.
+func unclearName(w []string) bool {
+	return len(w) == 1 && slices.Contains(unclearNames, w[0]) || len(w) > 1 && slices.Contains(opaqueKinds, w[len(w)-1])
+}
+
 // RequiredUnclearRule flags a required parameter with no description
 // whose name does not say what it takes (slug, key, uri, from, type,
 // role, a room prefix), where neither the schema (enum, const, format,
@@ -334,7 +341,7 @@ func RequiredUnclearRule() Rule {
 			for _, p := range props {
 				s := p.Value
 				w := wordsOf(p.Key)
-				unclear := len(w) == 1 && slices.Contains(unclearNames, w[0]) || len(w) > 1 && slices.Contains(opaqueKinds, w[len(w)-1])
+				unclear := unclearName(w)
 				if !unclear || !slices.Contains(required, p.Key) || common[p.Key] || s.Has("title") ||
 					hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "default", "$ref", "oneOf", "anyOf", "allOf") {
 					continue

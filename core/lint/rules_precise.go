@@ -328,7 +328,9 @@ func OmissionRule() Rule {
 				}
 				// On a tool that reads, an undescribed option is a filter its
 				// name says; on one that acts, nobody can tell what it does.
-				if what == "" && desc == "" && !reads {
+				// Unless its name does not say what it takes either: from,
+				// to, key, a build ref.
+				if what == "" && desc == "" && (!reads || unclearName(wordsOf(p.Key)) && !hasAny(p.Value, "enum", "format", "pattern", "examples", "example", "$ref", "title") && !branchEnum(p.Value)) {
 					what = undescribed
 				}
 				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) {
