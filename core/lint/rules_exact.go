@@ -106,6 +106,11 @@ func callsOptional(desc string, composite bool) bool {
 		if strings.HasPrefix(rest, " in ") || strings.HasPrefix(rest, " by ") || conditional && obtains(rest) {
 			continue
 		}
+		// A line of a bulleted list describes one of the values ("- BaseCurve: ...
+		// no fee by default"), not the parameter.
+		if line := strings.TrimSpace(desc[strings.LastIndexByte(desc[:m[0]], '\n')+1 : m[0]]); strings.Contains(desc[:m[0]], "\n") && (strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "• ")) {
+			continue
+		}
 		if composite {
 			start := strings.LastIndexAny(desc[:m[0]], ".;\n") + 1
 			if textHasWord(strings.ToLower(desc[start:m[1]]), memberWords...) {
