@@ -180,7 +180,9 @@ func ClosedListInProseRule() Rule {
 					continue
 				}
 				low := strings.ToLower(desc)
-				if strings.Contains(low, "e.g.") || strings.Contains(low, "for example") || strings.Contains(low, "such as") || strings.Contains(low, "example:") || strings.Contains(low, "examples:") {
+				// "matching /^(\d+) +(second|minute|hour)s?$/": alternatives inside a
+				// pattern are parts of a value, not the values.
+				if strings.Contains(low, "e.g.") || strings.Contains(low, "for example") || strings.Contains(low, "such as") || strings.Contains(low, "example:") || strings.Contains(low, "examples:") || strings.Contains(desc, "/^") {
 					continue
 				}
 				literals := closedLiterals(desc, commaList)
@@ -250,6 +252,7 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 	"ignored", "none", "empty", "optionally set", "optionally add", "optionally post", "optionally attach", "optionally include",
 	"optionally apply", "optionally send",
 	// The same said in Chinese and Japanese: 默认/缺省 "default", 不填/不传/未指定 "not given", 省略 "omitted".
+	"null if", "null means", "null for",
 	"默认", "默認", "缺省", "不填", "不传", "未指定", "未填写", "省略", "デフォルト", "既定"}
 
 // saysOmission reports whether text says what leaving a parameter out
@@ -257,6 +260,9 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 // out, not what then happens ("Optional: hours, limit").
 func saysOmission(text string) bool {
 	low := strings.ToLower(text)
+	if strings.Contains(low, "`") {
+		low = strings.ReplaceAll(low, "`", "") // "`null` if ..."
+	}
 	if slices.ContainsFunc(DefaultOmissionCues, func(w string) bool { return w != "optional" && textutil.HasWholeWordLower(low, strings.ToLower(w)) }) {
 		return true
 	}
@@ -318,7 +324,7 @@ func OmissionRule() Rule {
 					continue
 				}
 				typ := typeOf(p.Value)
-				if typ == "boolean" || nameHas(p.Key, lookWords...) || singleChoice(p.Value) {
+				if typ == "boolean" || nameHas(p.Key, lookWords...) || singleChoice(p.Value) || namesDefault(p.Value) {
 					continue
 				}
 				desc := descOf(p.Value)
@@ -427,6 +433,19 @@ var makeVerbs = []string{"create", "add", "insert", "new", "schedule", "book"}
 func singleChoice(s *jsonv.Value) bool {
 	e := s.Get("enum")
 	return e != nil && e.Is(jsonv.Array) && len(e.Items) == 1
+}
+
+// namesDefault reports whether an enum holds a value that names the
+// default ("default"): left out, that one applies. "auto" need not be
+// the default (a proxy of basic or auto).
+func namesDefault(s *jsonv.Value) bool {
+	e := s.Get("enum")
+	if e == nil || !e.Is(jsonv.Array) {
+		return false
+	}
+	return slices.ContainsFunc(e.Items, func(v *jsonv.Value) bool {
+		return v.Kind == jsonv.String && strings.EqualFold(v.Text, "default")
+	})
 }
 
 // attributeBound reports whether a name bounds a time a record carries
