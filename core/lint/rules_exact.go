@@ -106,9 +106,7 @@ func callsOptional(desc string, composite bool) bool {
 		if strings.HasPrefix(rest, " in ") || strings.HasPrefix(rest, " by ") || conditional && obtains(rest) {
 			continue
 		}
-		// A line of a bulleted list describes one of the values ("- BaseCurve: ...
-		// no fee by default"), not the parameter.
-		if line := strings.TrimSpace(desc[strings.LastIndexByte(desc[:m[0]], '\n')+1 : m[0]]); strings.Contains(desc[:m[0]], "\n") && (strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "• ")) {
+		if inBulletLine(desc, m[0]) {
 			continue
 		}
 		if composite {
@@ -120,6 +118,18 @@ func callsOptional(desc string, composite bool) bool {
 		return true
 	}
 	return false
+}
+
+// inBulletLine reports whether offset at of desc lies on a later line of
+// a bulleted list: such a line describes one of the values ("- BaseCurve:
+// ... no fee by default"), not the parameter.
+func inBulletLine(desc string, at int) bool {
+	nl := strings.LastIndexByte(desc[:at], '\n')
+	if nl < 0 {
+		return false
+	}
+	line := strings.TrimSpace(desc[nl+1 : at])
+	return strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "• ")
 }
 
 // obtainVerbs open a clause that says how to get a value the model

@@ -250,9 +250,8 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 	"not given", "if none", "by default", "current", "unchanged", "only the fields", "only fields", "only provided", "only the provided",
 	"required for", "required when", "required if", "needed for", "needed when", "needed if", "only needed", "only when", "only if", "only used",
 	"ignored", "none", "empty", "optionally set", "optionally add", "optionally post", "optionally attach", "optionally include",
-	"optionally apply", "optionally send",
+	"optionally apply", "optionally send", "null if", "null means", "null for",
 	// The same said in Chinese and Japanese: 默认/缺省 "default", 不填/不传/未指定 "not given", 省略 "omitted".
-	"null if", "null means", "null for",
 	"默认", "默認", "缺省", "不填", "不传", "未指定", "未填写", "省略", "デフォルト", "既定"}
 
 // saysOmission reports whether text says what leaving a parameter out
