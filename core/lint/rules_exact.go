@@ -310,13 +310,14 @@ func propertyOf(schema *jsonv.Value, key string) *jsonv.Value {
 // what, a slug of what, from where, a type among which.
 var unclearNames = []string{"slug", "key", "uri", "from", "to", "type", "role", "kind", "mode", "level", "scope", "target", "source",
 	"value", "ref", "reference", "handle", "token", "prefix", "model", "code", "spec", "identifier", "resource", "entity", "object",
-	"item", "format", "category", "status", "state", "version", "channel", "context", "variant", "template", "profile", "provider", "engine"}
+	"item", "format", "category", "status", "state", "version", "channel", "context", "variant", "template", "profile", "provider", "engine",
+	"lang", "language", "locale"}
 
 // pickedNames are the unclear names whose value is picked from a set the
 // server knows (a model, a type, a room's prefix): restating the name
 // does not say which values exist.
 var pickedNames = []string{"type", "role", "kind", "mode", "level", "scope", "model", "format", "category", "status", "state", "version",
-	"prefix", "slug", "handle", "template", "provider", "engine", "channel", "variant", "profile", "source", "target"}
+	"prefix", "slug", "handle", "template", "provider", "engine", "channel", "variant", "profile", "source", "target", "lang", "language", "locale"}
 
 // opaqueKinds end a compound name that still does not say what it takes:
 // a room prefix, a build ref.
@@ -345,44 +346,79 @@ func RequiredUnclearRule() Rule {
 			After:  `"slug": {"type": "string", "description": "The project's slug: the last part of its URL (https://app.example.com/p/<slug>), e.g. \"web-frontend\"."}`,
 		},
 		Check: func(t *catalog.Tool, c *Context) []Finding {
-			var out []Finding
-			required := requiredNames(t.Schema)
-			common := c.commonParams()
-			props := properties(t.Schema)
-			names := make([]string, len(props))
-			for i, p := range props {
-				names[i] = p.Key
-			}
-			for _, p := range props {
-				s := p.Value
-				w := wordsOf(p.Key)
-				unclear := unclearName(w)
-				if !unclear || !slices.Contains(required, p.Key) || common[p.Key] || s.Has("title") ||
-					hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "default", "$ref", "oneOf", "anyOf", "allOf") {
-					continue
-				}
-				typ := typeOf(s)
-				if typ == "boolean" || typ == "object" || typ == "array" || shapeless(s) || !restates(descOf(s), p.Key, t.Name) {
-					continue
-				}
-				// A key, a value or a uri described by its tool's object (the
-				// key of a KV pair, the value of a secret) says what it is; a
-				// model, a prefix or a type so described still lists nothing.
-				if descOf(s) != "" && !slices.Contains(pickedNames, w[len(w)-1]) {
-					unclear = false
-				}
-				if !unclear || mentions(t.Description, p.Key) || valuesUnexplained(p.Key, s, t.Name) {
-					continue
-				}
-				if q, ok := QuantityOf(p.Key, s, names); ok && q.Unstated {
-					continue // quantity-unit-unstated says it
-				}
-				out = append(out, Finding{Severity: SeverityWarn, Param: p.Key,
-					Message: fmt.Sprintf("required parameter '%s' %s, and its name does not say what to send: say what kind of value it is and where the model gets it", p.Key, saysOfIt(descOf(s)))})
-			}
-			return out
+			return unclearRequired(t, t.Schema, "", c.commonParams(), 0)
 		},
 	}
+}
+
+// maxFieldDepth bounds how deep unclearRequired follows required object
+// fields: data.name.lang is three.
+const maxFieldDepth = 4
+
+// unclearRequired reports the required parameters of schema, a tool's
+// input or an object field of it (prefix "data."), that have no
+// description of their own and whose names do not say what they take.
+// It follows a required object field's required fields, and those of a
+// required array's object items (data.name[].lang as data.name.lang):
+// a model must fill them as surely as a top-level one.
+func unclearRequired(t *catalog.Tool, schema *jsonv.Value, prefix string, common map[string]bool, depth int) []Finding {
+	var out []Finding
+	required := requiredNames(schema)
+	props := properties(schema)
+	names := make([]string, len(props))
+	for i, p := range props {
+		names[i] = p.Key
+	}
+	for _, p := range props {
+		s := p.Value
+		if !slices.Contains(required, p.Key) {
+			continue
+		}
+		// A wrapper most tools share (a generated catalog's data) holds
+		// each tool's own fields.
+		if depth < maxFieldDepth {
+			inner := s
+			if typeOf(s) == "array" {
+				inner = s.Get("items")
+			}
+			if inner.Is(jsonv.Object) && inner.Get("properties").Is(jsonv.Object) {
+				out = append(out, unclearRequired(t, inner, prefix+p.Key+".", common, depth+1)...)
+				continue
+			}
+		}
+		if prefix == "" && common[p.Key] {
+			continue
+		}
+		w := wordsOf(p.Key)
+		unclear := unclearName(w)
+		if !unclear || s.Has("title") ||
+			hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "default", "$ref", "oneOf", "anyOf", "allOf") {
+			continue
+		}
+		typ := typeOf(s)
+		if typ == "boolean" || typ == "object" || typ == "array" || shapeless(s) || !restates(descOf(s), p.Key, t.Name) {
+			continue
+		}
+		// A key, a value or a uri described by its tool's object (the
+		// key of a KV pair, the value of a secret) says what it is; a
+		// model, a prefix or a type so described still lists nothing.
+		if descOf(s) != "" && !slices.Contains(pickedNames, w[len(w)-1]) {
+			unclear = false
+		}
+		if !unclear || mentions(t.Description, p.Key) || valuesUnexplained(p.Key, s, t.Name) {
+			continue
+		}
+		if q, ok := QuantityOf(p.Key, s, names); ok && q.Unstated {
+			continue // quantity-unit-unstated says it
+		}
+		what := "required parameter"
+		if prefix != "" {
+			what = "required field"
+		}
+		out = append(out, Finding{Severity: SeverityWarn, Param: prefix + p.Key,
+			Message: fmt.Sprintf("%s '%s' %s, and its name does not say what to send: say what kind of value it is and where the model gets it", what, prefix+p.Key, saysOfIt(descOf(s)))})
+	}
+	return out
 }
 
 // restates reports whether a parameter's description says nothing beyond
@@ -395,9 +431,21 @@ func restates(desc, key, tool string) bool {
 	if strings.ContainsAny(desc, "0123456789\"'`:(") {
 		return false
 	}
-	told := slices.DeleteFunc(toldWords(desc, key+" "+tool), func(w string) bool { return slices.Contains(emptyWords, w) })
+	name := key + " " + tool
+	for _, w := range wordsOf(key) {
+		if long, ok := abbreviations[w]; ok {
+			name += " " + long
+		}
+	}
+	told := slices.DeleteFunc(toldWords(desc, name), func(w string) bool { return slices.Contains(emptyWords, w) })
 	return len(told) == 0
 }
+
+// abbreviations spell out the short names parameters go by: "Language"
+// only restates lang.
+var abbreviations = map[string]string{"lang": "language", "desc": "description", "org": "organization", "repo": "repository",
+	"env": "environment", "config": "configuration", "info": "information", "msg": "message", "addr": "address", "dir": "directory",
+	"ref": "reference", "num": "number", "qty": "quantity", "src": "source", "dst": "destination", "dest": "destination", "tz": "timezone"}
 
 // emptyWords say nothing of a value: "the model to use".
 var emptyWords = []string{"use", "used", "using", "specify", "specified", "which", "want", "wants", "you", "should", "will", "be", "can"}
