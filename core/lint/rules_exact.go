@@ -64,16 +64,12 @@ func RequiredImpossibleRule() Rule {
 		},
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
-			required := requiredNames(t.Schema)
-			for _, p := range properties(t.Schema) {
-				if !slices.Contains(required, p.Key) {
-					continue
+			requiredFields(t.Schema, func(path string, s *jsonv.Value) {
+				if why := impossible(s); why != "" {
+					out = append(out, Finding{Severity: SeverityError, Param: path, Line: s.Pos.Line, Column: s.Pos.Col,
+						Message: fmt.Sprintf("%s '%s' can take no value: %s, so every call fails validation", fieldWord(path), path, why)})
 				}
-				if why := impossible(p.Value); why != "" {
-					out = append(out, Finding{Severity: SeverityError, Param: p.Key, Line: p.Value.Pos.Line, Column: p.Value.Pos.Col,
-						Message: fmt.Sprintf("required parameter '%s' can take no value: %s, so every call fails validation", p.Key, why)})
-				}
-			}
+			})
 			return out
 		},
 	}
@@ -349,6 +345,44 @@ func RequiredUnclearRule() Rule {
 			return unclearRequired(t, t.Schema, "", c.commonParams(), 0)
 		},
 	}
+}
+
+// requiredFields calls visit with each required parameter of a tool's
+// schema and, down to maxFieldDepth, each required field of a required
+// object or of a required array's object items, by its path
+// (data.name.lang). An object or array that holds fields is followed, not
+// visited.
+func requiredFields(schema *jsonv.Value, visit func(path string, s *jsonv.Value)) {
+	var walk func(schema *jsonv.Value, prefix string, depth int)
+	walk = func(schema *jsonv.Value, prefix string, depth int) {
+		required := requiredNames(schema)
+		for _, p := range properties(schema) {
+			if !slices.Contains(required, p.Key) {
+				continue
+			}
+			if depth < maxFieldDepth {
+				inner := p.Value
+				if typeOf(inner) == "array" {
+					inner = inner.Get("items")
+				}
+				if inner.Is(jsonv.Object) && inner.Get("properties").Is(jsonv.Object) {
+					walk(inner, prefix+p.Key+".", depth+1)
+					continue
+				}
+			}
+			visit(prefix+p.Key, p.Value)
+		}
+	}
+	walk(schema, "", 0)
+}
+
+// fieldWord is what a finding calls a required value at path: a
+// parameter at the top, a field inside one.
+func fieldWord(path string) string {
+	if strings.Contains(path, ".") {
+		return "required field"
+	}
+	return "required parameter"
 }
 
 // maxFieldDepth bounds how deep unclearRequired follows required object

@@ -25,6 +25,8 @@ func TestExactChecks(t *testing.T) {
 		{"a const the type rejects", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"v": {"type": "integer", "const": "2"}`, `"v"`))), []string{"t.v error"}},
 		{"bounds that do not meet", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"n": {"type": "integer", "minimum": 10, "maximum": 1}`, `"n"`))), []string{"t.n error"}},
 		{"an empty type list", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"n": {"type": []}`, `"n"`))), []string{"t.n error"}},
+		{"an empty enum in a required field", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"data": {"type": "object", "properties": {"kind": {"type": "string", "enum": []}}, "required": ["kind"]}`, `"data"`))), []string{"t.data.kind error"}},
+		{"an empty enum in an optional field", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"data": {"type": "object", "properties": {"kind": {"type": "string", "enum": []}}}`, `"data"`))), nil},
 		{"an optional one can be left out", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"project": {"type": "string", "enum": []}`, ``))), nil},
 		{"a const of its type", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"v": {"type": "string", "const": "2"}`, `"v"`))), nil},
 
