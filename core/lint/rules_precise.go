@@ -334,11 +334,21 @@ func OmissionRule() Rule {
 					continue // an amount added or a shift: left out, it is zero
 				}
 				// On a tool that reads, an undescribed option is a filter its
-				// name says; on one that acts, nobody can tell what it does.
-				// Unless its name does not say what it takes either: from,
-				// to, key, a build ref.
-				if what == "" && desc == "" && (!reads || unclearName(wordsOf(p.Key)) && !hasAny(p.Value, "enum", "format", "pattern", "examples", "example", "$ref", "title") && !branchEnum(p.Value)) {
-					what = undescribed
+				// name says. On one that makes a record, a number or a
+				// structure its schema lays out is a value of the record
+				// (neck_cm, purchaseDetails): left out, it is not set; a bare
+				// string (a milestone: its number or its title?) or a time
+				// (a downtime's start: epoch seconds?) has no form. On one
+				// that acts otherwise, nobody can tell what it does. On
+				// either, a name that does not say what it takes (from, to,
+				// key, a build ref) is reported.
+				if what == "" && desc == "" {
+					told := hasAny(p.Value, "enum", "format", "pattern", "examples", "example", "$ref", "title") || branchEnum(p.Value)
+					formless := !reads && (!makes || (typ == "string" || typ == "") && !told)
+					unclear := (unclearName(wordsOf(p.Key)) || makes && nameHas(p.Key, madeTimeWords...)) && !told
+					if formless || unclear {
+						what = undescribed
+					}
 				}
 				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) {
 					continue
@@ -421,6 +431,10 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string 
 // filter, and leaving it out bounds nothing.
 var recordTimeWords = []string{"created", "updated", "modified", "changed", "closed", "merged", "published", "deleted", "resolved",
 	"due", "edited", "released", "committed", "archived", "completed", "finished", "started", "ended", "expired", "expires"}
+
+// madeTimeWords name a time a made record carries: undescribed, its
+// form (epoch seconds? a date?) is a guess, whatever its type.
+var madeTimeWords = []string{"start", "end", "date", "time", "timestamp", "deadline", "due", "until", "since"}
 
 // makeVerbs in a tool's name say it makes a record: a start it takes is
 // the record's, not a window.
