@@ -342,7 +342,7 @@ func RequiredUnclearRule() Rule {
 			After:  `"slug": {"type": "string", "description": "The project's slug: the last part of its URL (https://app.example.com/p/<slug>), e.g. \"web-frontend\"."}`,
 		},
 		Check: func(t *catalog.Tool, c *Context) []Finding {
-			return unclearRequired(t, t.Schema, "", c.commonParams(), 0)
+			return unclearRequired(t, t.Schema, "", "", c.commonParams(), 0)
 		},
 	}
 }
@@ -390,12 +390,13 @@ func fieldWord(path string) string {
 const maxFieldDepth = 4
 
 // unclearRequired reports the required parameters of schema, a tool's
-// input or an object field of it (prefix "data."), that have no
-// description of their own and whose names do not say what they take.
+// input or an object field of it (prefix "data.", around the enclosing
+// fields' descriptions), that have no description of their own and
+// whose names do not say what they take.
 // It follows a required object field's required fields, and those of a
 // required array's object items (data.name[].lang as data.name.lang):
 // a model must fill them as surely as a top-level one.
-func unclearRequired(t *catalog.Tool, schema *jsonv.Value, prefix string, common map[string]bool, depth int) []Finding {
+func unclearRequired(t *catalog.Tool, schema *jsonv.Value, prefix, around string, common map[string]bool, depth int) []Finding {
 	var out []Finding
 	required := requiredNames(schema)
 	props := properties(schema)
@@ -416,7 +417,7 @@ func unclearRequired(t *catalog.Tool, schema *jsonv.Value, prefix string, common
 				inner = s.Get("items")
 			}
 			if inner.Is(jsonv.Object) && inner.Get("properties").Is(jsonv.Object) {
-				out = append(out, unclearRequired(t, inner, prefix+p.Key+".", common, depth+1)...)
+				out = append(out, unclearRequired(t, inner, prefix+p.Key+".", around+"\n"+descOf(s)+"\n"+descOf(inner), common, depth+1)...)
 				continue
 			}
 		}
@@ -439,7 +440,9 @@ func unclearRequired(t *catalog.Tool, schema *jsonv.Value, prefix string, common
 		if descOf(s) != "" && !slices.Contains(pickedNames, w[len(w)-1]) {
 			unclear = false
 		}
-		if !unclear || mentions(t.Description, p.Key) || valuesUnexplained(p.Key, s, t.Name) {
+		// The tool's description, or an enclosing field's, may show it:
+		// "edges: [{ source: 'node1', target: 'node2' }]".
+		if !unclear || mentions(t.Description, p.Key) || around != "" && mentions(around, p.Key) || valuesUnexplained(p.Key, s, t.Name) {
 			continue
 		}
 		if q, ok := QuantityOf(p.Key, s, names); ok && q.Unstated {
