@@ -249,6 +249,7 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 	"if set", "if given", "when provided", "when specified", "when given", "not provided", "not specified", "not set",
 	"not given", "if none", "by default", "current", "unchanged", "only the fields", "only fields", "only provided", "only the provided",
 	"required for", "required when", "required if", "needed for", "needed when", "needed if", "only needed", "only when", "only if", "only used",
+	"only applicable", "only applies", "only relevant", "only valid", "applies only", "applicable only",
 	"ignored", "none", "empty", "optionally set", "optionally add", "optionally post", "optionally attach", "optionally include",
 	"optionally apply", "optionally send", "null if", "null means", "null for",
 	// The same said in Chinese and Japanese: 默认/缺省 "default", 不填/不传/未指定 "not given", 省略 "omitted".
@@ -405,12 +406,12 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string 
 	switch {
 	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
 		return howMany
-	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !(reads && (nameHas(key, recordTimeWords...) || attributeBound(key))) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day"):
+	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !(reads && (nameHas(key, recordTimeWords...) || attributeBound(key))) && !nameHas(key, "max", "min") && nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step", "date", "day") && !namesOther(key):
 		return whichPeriod
-	case nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose"),
+	case !namesOther(key) && ((typ == "string" || typ == "") && nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose") ||
 		// On a tool that reads, a language or a region narrows; on one
 		// that writes or acts, it is what gets made.
-		!reads && nameHas(key, "language", "lang", "locale", "region"):
+		typ != "array" && typ != "object" && !reads && nameHas(key, "language", "lang", "locale", "region")):
 		return whichMode
 	case s.Has("enum") && !reads:
 		return whichChoice
@@ -424,6 +425,17 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string 
 		return "which time zone applies"
 	}
 	return ""
+}
+
+// otherKinds end a name that is about something else than the words
+// before them: candidate_model_uuid is an id, date_field a field's name.
+var otherKinds = []string{"id", "ids", "uuid", "uuids", "key", "keys", "name", "names", "field", "fields", "column", "columns"}
+
+// namesOther reports whether a name ends in one of otherKinds: its value
+// is an id or a name, not a mode, a period or a date.
+func namesOther(key string) bool {
+	w := wordsOf(key)
+	return len(w) > 1 && slices.Contains(otherKinds, w[len(w)-1])
 }
 
 // recordTimeWords name a time a record carries (created_after,
