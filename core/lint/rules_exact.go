@@ -64,10 +64,10 @@ func RequiredImpossibleRule() Rule {
 		},
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
-			requiredFields(t.Schema, func(path string, s *jsonv.Value) {
-				if why := impossible(s); why != "" {
-					out = append(out, Finding{Severity: SeverityError, Param: path, Line: s.Pos.Line, Column: s.Pos.Col,
-						Message: fmt.Sprintf("%s '%s' can take no value: %s, so every call fails validation", fieldWord(path), path, why)})
+			requiredFields(t.Schema, func(f requiredField) {
+				if why := impossible(f.Schema); why != "" {
+					out = append(out, Finding{Severity: SeverityError, Param: f.Path, Line: f.Schema.Pos.Line, Column: f.Schema.Pos.Col,
+						Message: fmt.Sprintf("%s '%s' can take no value: %s, so every call fails validation", fieldWord(f.Path), f.Path, why)})
 				}
 			})
 			return out
@@ -342,9 +342,28 @@ func RequiredUnclearRule() Rule {
 			After:  `"slug": {"type": "string", "description": "The project's slug: the last part of its URL (https://app.example.com/p/<slug>), e.g. \"web-frontend\"."}`,
 		},
 		Check: func(t *catalog.Tool, c *Context) []Finding {
-			return unclearRequired(t, t.Schema, "", "", c.commonParams(), 0)
+			var out []Finding
+			common := c.commonParams()
+			requiredFields(t.Schema, func(f requiredField) {
+				if f.Path == f.Key && common[f.Key] {
+					return
+				}
+				if fd, ok := unclearRequired(t, f); ok {
+					out = append(out, fd)
+				}
+			})
+			return out
 		},
 	}
+}
+
+// requiredField is one required value of a tool's input: a top-level
+// parameter, or a field of a required object (Path "data.name.lang").
+type requiredField struct {
+	Path, Key string
+	Schema    *jsonv.Value
+	Siblings  []string // the keys beside it, itself included
+	Around    string   // the enclosing fields' descriptions
 }
 
 // requiredFields calls visit with each required parameter of a tool's
@@ -352,11 +371,16 @@ func RequiredUnclearRule() Rule {
 // object or of a required array's object items, by its path
 // (data.name.lang). An object or array that holds fields is followed, not
 // visited.
-func requiredFields(schema *jsonv.Value, visit func(path string, s *jsonv.Value)) {
-	var walk func(schema *jsonv.Value, prefix string, depth int)
-	walk = func(schema *jsonv.Value, prefix string, depth int) {
+func requiredFields(schema *jsonv.Value, visit func(f requiredField)) {
+	var walk func(schema *jsonv.Value, prefix, around string, depth int)
+	walk = func(schema *jsonv.Value, prefix, around string, depth int) {
 		required := requiredNames(schema)
-		for _, p := range properties(schema) {
+		props := properties(schema)
+		names := make([]string, len(props))
+		for i, p := range props {
+			names[i] = p.Key
+		}
+		for _, p := range props {
 			if !slices.Contains(required, p.Key) {
 				continue
 			}
@@ -366,14 +390,14 @@ func requiredFields(schema *jsonv.Value, visit func(path string, s *jsonv.Value)
 					inner = inner.Get("items")
 				}
 				if inner.Is(jsonv.Object) && inner.Get("properties").Is(jsonv.Object) {
-					walk(inner, prefix+p.Key+".", depth+1)
+					walk(inner, prefix+p.Key+".", around+"\n"+descOf(p.Value)+"\n"+descOf(inner), depth+1)
 					continue
 				}
 			}
-			visit(prefix+p.Key, p.Value)
+			visit(requiredField{Path: prefix + p.Key, Key: p.Key, Schema: p.Value, Siblings: names, Around: around})
 		}
 	}
-	walk(schema, "", 0)
+	walk(schema, "", "", 0)
 }
 
 // fieldWord is what a finding calls a required value at path: a
@@ -385,77 +409,40 @@ func fieldWord(path string) string {
 	return "required parameter"
 }
 
-// maxFieldDepth bounds how deep unclearRequired follows required object
+// maxFieldDepth bounds how deep requiredFields follows required object
 // fields: data.name.lang is three.
 const maxFieldDepth = 4
 
-// unclearRequired reports the required parameters of schema, a tool's
-// input or an object field of it (prefix "data.", around the enclosing
-// fields' descriptions), that have no description of their own and
-// whose names do not say what they take.
-// It follows a required object field's required fields, and those of a
-// required array's object items (data.name[].lang as data.name.lang):
-// a model must fill them as surely as a top-level one.
-func unclearRequired(t *catalog.Tool, schema *jsonv.Value, prefix, around string, common map[string]bool, depth int) []Finding {
-	var out []Finding
-	required := requiredNames(schema)
-	props := properties(schema)
-	names := make([]string, len(props))
-	for i, p := range props {
-		names[i] = p.Key
+// unclearRequired reports a required parameter or field that has no
+// description of its own and whose name does not say what it takes.
+func unclearRequired(t *catalog.Tool, f requiredField) (Finding, bool) {
+	s := f.Schema
+	w := wordsOf(f.Key)
+	unclear := unclearName(w)
+	if !unclear || s.Has("title") ||
+		hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "default", "$ref", "oneOf", "anyOf", "allOf") {
+		return Finding{}, false
 	}
-	for _, p := range props {
-		s := p.Value
-		if !slices.Contains(required, p.Key) {
-			continue
-		}
-		// A wrapper most tools share (a generated catalog's data) holds
-		// each tool's own fields.
-		if depth < maxFieldDepth {
-			inner := s
-			if typeOf(s) == "array" {
-				inner = s.Get("items")
-			}
-			if inner.Is(jsonv.Object) && inner.Get("properties").Is(jsonv.Object) {
-				out = append(out, unclearRequired(t, inner, prefix+p.Key+".", around+"\n"+descOf(s)+"\n"+descOf(inner), common, depth+1)...)
-				continue
-			}
-		}
-		if prefix == "" && common[p.Key] {
-			continue
-		}
-		w := wordsOf(p.Key)
-		unclear := unclearName(w)
-		if !unclear || s.Has("title") ||
-			hasAny(s, "enum", "const", "format", "pattern", "examples", "example", "default", "$ref", "oneOf", "anyOf", "allOf") {
-			continue
-		}
-		typ := typeOf(s)
-		if typ == "boolean" || typ == "object" || typ == "array" || shapeless(s) || !restates(descOf(s), p.Key, t.Name) {
-			continue
-		}
-		// A key, a value or a uri described by its tool's object (the
-		// key of a KV pair, the value of a secret) says what it is; a
-		// model, a prefix or a type so described still lists nothing.
-		if descOf(s) != "" && !slices.Contains(pickedNames, w[len(w)-1]) {
-			unclear = false
-		}
-		// The tool's description, or an enclosing field's, may show it:
-		// "edges: [{ source: 'node1', target: 'node2' }]".
-		if !unclear || mentions(t.Description, p.Key) || around != "" && mentions(around, p.Key) || valuesUnexplained(p.Key, s, t.Name) {
-			continue
-		}
-		if q, ok := QuantityOf(p.Key, s, names); ok && q.Unstated {
-			continue // quantity-unit-unstated says it
-		}
-		what := "required parameter"
-		if prefix != "" {
-			what = "required field"
-		}
-		out = append(out, Finding{Severity: SeverityWarn, Param: prefix + p.Key,
-			Message: fmt.Sprintf("%s '%s' %s, and its name does not say what to send: say what kind of value it is and where the model gets it", what, prefix+p.Key, saysOfIt(descOf(s)))})
+	typ := typeOf(s)
+	if typ == "boolean" || typ == "object" || typ == "array" || shapeless(s) || !restates(descOf(s), f.Key, t.Name) {
+		return Finding{}, false
 	}
-	return out
+	// A key, a value or a uri described by its tool's object (the key of
+	// a KV pair, the value of a secret) says what it is; a model, a
+	// prefix or a type so described still lists nothing.
+	if descOf(s) != "" && !slices.Contains(pickedNames, w[len(w)-1]) {
+		return Finding{}, false
+	}
+	// The tool's description, or an enclosing field's, may show it:
+	// "edges: [{ source: 'node1', target: 'node2' }]".
+	if mentions(t.Description, f.Key) || f.Around != "" && mentions(f.Around, f.Key) || valuesUnexplained(f.Key, s, t.Name) {
+		return Finding{}, false
+	}
+	if q, ok := QuantityOf(f.Key, s, f.Siblings); ok && q.Unstated {
+		return Finding{}, false // quantity-unit-unstated says it
+	}
+	return Finding{Severity: SeverityWarn, Param: f.Path,
+		Message: fmt.Sprintf("%s '%s' %s, and its name does not say what to send: say what kind of value it is and where the model gets it", fieldWord(f.Path), f.Path, saysOfIt(descOf(s)))}, true
 }
 
 // restates reports whether a parameter's description says nothing beyond
