@@ -415,7 +415,7 @@ func ShapelessParamRule() Rule {
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
 			for _, p := range properties(t.Schema) {
-				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentionsFold(t.Description, p.Key) {
+				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentionsFold(t.Description, p.Key) || freeFormMap(p.Key, p.Value) {
 					continue
 				}
 				kind := typeOf(p.Value)
@@ -428,6 +428,24 @@ func ShapelessParamRule() Rule {
 			return out
 		},
 	}
+}
+
+// mapNames name an object that by convention holds the caller's own
+// keys and values (Stripe's metadata, Kubernetes' labels): any keys are
+// right, so there is no shape to state.
+var mapNames = []string{"metadata", "meta", "labels", "annotations"}
+
+// freeFormMap reports whether an object parameter is such a map: named
+// metadata, labels or annotations, with no description and extra keys
+// not forbidden. "Metadata specific to the engagement type" has fields
+// the text must name.
+func freeFormMap(key string, s *jsonv.Value) bool {
+	w := wordsOf(key)
+	if typeOf(s) != "object" || descOf(s) != "" || len(w) == 0 || !slices.Contains(mapNames, w[len(w)-1]) {
+		return false
+	}
+	a := s.Get("additionalProperties")
+	return !(a.Is(jsonv.Bool) && !a.Bool)
 }
 
 func kindArticle(kind string) string {

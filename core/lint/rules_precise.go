@@ -347,10 +347,13 @@ func OmissionRule() Rule {
 					told := hasAny(p.Value, "enum", "format", "pattern", "examples", "example", "$ref", "title") || branchEnum(p.Value)
 					formless := !reads && (!makes || (typ == "string" || typ == "") && !told)
 					unclear := (unclearName(wordsOf(p.Key)) || makes && nameHas(p.Key, madeTimeWords...)) && !told
-					if formless || unclear {
+					if form := formUnsaid(p.Key, typ, p.Value); form != "" && !told {
+						what = form
+					} else if formless || unclear {
 						what = undescribed
 					}
 				}
+				form := what == whichTimeForm || what == whichColorForm || what == whichOrderForm
 				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) {
 					continue
 				}
@@ -369,6 +372,8 @@ func OmissionRule() Rule {
 				}
 				msg := fmt.Sprintf("optional parameter '%s' never says what leaving it out means (%s): declare a default or say it, e.g. \"optional, defaults to ...\"", p.Key, what)
 				switch {
+				case form:
+					msg = fmt.Sprintf("optional parameter '%s' has no description, and its name does not say %s: describe the form it takes", p.Key, what)
 				case what == undescribed:
 					msg = fmt.Sprintf("optional parameter '%s' has no description: say what it does and what happens when it is left out", p.Key)
 				case desc == "":
@@ -425,6 +430,67 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string 
 		return "which time zone applies"
 	}
 	return ""
+}
+
+// What an undescribed parameter's name leaves open about its form.
+const (
+	whichTimeForm  = "in which form to write the time (an ISO date? a timestamp? epoch seconds?)"
+	whichColorForm = "in which form to write the colour (a hex code? a name?)"
+	whichOrderForm = "which values it sorts by (which fields? which direction?)"
+)
+
+// timeEnds end a name that holds a point in time: created_at,
+// updatedSince, balance_as_of.
+var timeEnds = []string{"at", "after", "before", "since", "until", "of"}
+
+// formUnsaid says what the name of an undescribed value leaves open about
+// the form to send it in, "" when nothing: a time written as a string (a
+// date filter's form is a guess whatever the tool does), a colour, or
+// the order of a list. A number, a flag, an id, a url and a name say
+// their form; a time given as a number is quantity-unit-unstated's.
+func formUnsaid(key, typ string, s *jsonv.Value) string {
+	if typ != "" && typ != "string" && typ != "array" || namesOther(key) {
+		return ""
+	}
+	w := wordsOf(key)
+	if len(w) == 0 {
+		return ""
+	}
+	last := w[len(w)-1]
+	if typ == "array" {
+		// A list of sort keys: which fields, and how is a direction written?
+		items := s.Get("items")
+		if items == nil || typeOf(items) != "string" || hasAny(items, "enum", "const", "pattern", "description") || !orderName(w) {
+			return ""
+		}
+		return whichOrderForm
+	}
+	switch {
+	case orderName(w):
+		return whichOrderForm
+	case last == "color" || last == "colour":
+		return whichColorForm
+	case slices.Contains([]string{"date", "datetime", "timestamp", "birthday", "birthdate", "dob"}, last),
+		last == "time" && len(w) > 1 && (slices.Contains(recordTimeWords, w[0]) || slices.Contains([]string{"start", "end", "begin", "due"}, w[0])),
+		len(w) == 1 && (last == "since" || last == "until"),
+		len(w) > 1 && slices.Contains(timeEnds, last) && (last != "of" || w[len(w)-2] == "as") &&
+			slices.ContainsFunc(w[:len(w)-1], func(x string) bool {
+				return x == "as" || x == "date" || x == "time" || slices.Contains(recordTimeWords, x) || slices.Contains([]string{"start", "end", "begin"}, x)
+			}):
+		return whichTimeForm
+	}
+	return ""
+}
+
+// orderName reports whether a name's words are only of ordering: sort,
+// order, ordering, sort_by, orderBy.
+func orderName(w []string) bool {
+	return slices.ContainsFunc(w, func(x string) bool {
+		return x == "sort" || x == "order" || x == "ordering" || x == "orderby" || x == "sortby"
+	}) &&
+		!slices.ContainsFunc(w, func(x string) bool {
+			return x != "sort" && x != "order" && x != "ordering" && x != "orderby" && x != "sortby" && x != "by"
+		})
 }
 
 // otherKinds end a name that is about something else than the words
