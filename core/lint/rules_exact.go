@@ -435,7 +435,7 @@ func unclearRequired(t *catalog.Tool, f requiredField) (Finding, bool) {
 	}
 	// The tool's description, or an enclosing field's, may show it:
 	// "edges: [{ source: 'node1', target: 'node2' }]".
-	if mentions(t.Description, f.Key) || f.Around != "" && mentions(f.Around, f.Key) || valuesUnexplained(f.Key, s, t.Name) {
+	if mentions(t.Description, f.Key) || f.Around != "" && mentions(f.Around, f.Key) || valuesUnexplained(f.Key, s, t.Name) || pairHalf(f.Key, f.Siblings) {
 		return Finding{}, false
 	}
 	if q, ok := QuantityOf(f.Key, s, f.Siblings); ok && q.Unstated {
@@ -443,6 +443,14 @@ func unclearRequired(t *catalog.Tool, f requiredField) (Finding, bool) {
 	}
 	return Finding{Severity: SeverityWarn, Param: f.Path,
 		Message: fmt.Sprintf("%s '%s' %s, and its name does not say what to send: say what kind of value it is and where the model gets it", fieldWord(f.Path), f.Path, saysOfIt(descOf(s)))}, true
+}
+
+// pairHalf reports whether key is one half of a key and value pair
+// beside the other (an environment variable's key and value, a tag's
+// name and value): together they say what each takes.
+func pairHalf(key string, siblings []string) bool {
+	other := map[string]string{"key": "value", "name": "value", "value": "key"}[strings.ToLower(key)]
+	return other != "" && slices.ContainsFunc(siblings, func(s string) bool { return strings.EqualFold(s, other) })
 }
 
 // restates reports whether a parameter's description says nothing beyond

@@ -70,6 +70,8 @@ func TestExactChecks(t *testing.T) {
 
 		// required-param-unclear
 		{"an undescribed slug", RequiredUnclearRule(), testcat.List(testcat.Tool("get_breed", testcat.Long, schema(`"slug": {"type": "string"}`, `"slug"`))), []string{"get_breed.slug warn"}},
+		{"a key beside its value is a pair's", RequiredUnclearRule(), testcat.List(testcat.Tool("bulk_env_update", testcat.Long, schema(`"key": {"type": "string"}, "value": {"type": "string"}`, `"key", "value"`))), nil},
+		{"a key beside an instance is not", RequiredUnclearRule(), testcat.List(testcat.Tool("validate", testcat.Long, schema(`"key": {"type": "string"}, "instance_id": {"type": "string"}`, `"key", "instance_id"`))), []string{"validate.key warn"}},
 		{"an undescribed to", RequiredUnclearRule(), testcat.List(testcat.Tool("send_sms", testcat.Long, schema(`"to": {"type": "string"}`, `"to"`))), []string{"send_sms.to warn"}},
 		{"a prefix described by its name", RequiredUnclearRule(), testcat.List(testcat.Tool("create_incident", testcat.Long, schema(`"roomPrefix": {"type": "string", "description": "The prefix of the room to create the incident in"}`, `"roomPrefix"`))), []string{"create_incident.roomPrefix warn"}},
 		{"a model described by its name", RequiredUnclearRule(), testcat.List(testcat.Tool("ai_embeddings", testcat.Long, schema(`"model": {"type": "string", "description": "The embedding model to use"}`, `"model"`))), []string{"ai_embeddings.model warn"}},
