@@ -415,8 +415,10 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string 
 		return whichPeriod
 	case !namesOther(key) && ((typ == "string" || typ == "") && nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose") ||
 		// On a tool that reads, a language or a region narrows; on one
-		// that writes or acts, it is what gets made.
-		typ != "array" && typ != "object" && !reads && nameHas(key, "language", "lang", "locale", "region")):
+		// that writes or acts, it is what gets made. A language or locale
+		// that is described ("Locale for content, e.g. en-US") left out is
+		// the server's usual one; a region left out may be anywhere.
+		typ != "array" && typ != "object" && !reads && (nameHas(key, "region") || descOf(s) == "" && nameHas(key, "language", "lang", "locale"))):
 		return whichMode
 	case s.Has("enum") && !reads:
 		return whichChoice

@@ -114,6 +114,8 @@ func TestRecommendedChecks(t *testing.T) {
 		{"an undescribed ordering names no fields", OmissionRule(), testcat.List(testcat.Tool("list_tags", "List all tags.", props(`"ordering": {"type": "string"}, "order": {"type": "array", "items": {"type": "string"}}, "sort_order": {"type": "string", "enum": ["asc", "desc"]}`))), []string{"list_tags.ordering warn", "list_tags.order warn"}},
 		{"an undescribed colour has no notation", OmissionRule(), testcat.List(testcat.Tool("submolt_settings", "Changes a community's look.", props(`"banner_color": {"type": "string"}, "theme_color": {"type": "string", "pattern": "^#[0-9a-f]{6}$"}`))), []string{"submolt_settings.banner_color warn"}},
 		{"a time's field name or an update's time is no form to guess", OmissionRule(), testcat.List(testcat.Tool("update_account", "Updates an account.", props(`"balance_as_of": {"type": "string"}`)), testcat.Tool("search_records", testcat.Long, props(`"date_field": {"type": "string"}, "after": {"type": "string"}`))), nil},
+		{"a described locale left out is the usual one", OmissionRule(), testcat.List(testcat.Tool("launch_app", "Launch an app on the device.", props(`"locale": {"type": "string", "description": "Locale to launch with (e.g. fr-FR)"}`))), nil},
+		{"an undescribed language of a made session is a choice", OmissionRule(), testcat.List(testcat.Tool("create_session", "Create a verification session.", props(`"language": {"type": "string", "enum": ["en", "fr"]}`))), []string{"create_session.language warn"}},
 		{"required parameters are not this rule's", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}`)), nil},
 	}
 	for _, c := range cases {
