@@ -102,7 +102,7 @@ func callsOptional(desc string, composite bool) bool {
 		if strings.HasPrefix(rest, " in ") || strings.HasPrefix(rest, " by ") || conditional && obtains(rest) {
 			continue
 		}
-		if inBulletLine(desc, m[0]) {
+		if inBulletLine(desc, m[0]) || inFieldNote(desc, m[0]) {
 			continue
 		}
 		if composite {
@@ -126,6 +126,18 @@ func inBulletLine(desc string, at int) bool {
 	}
 	line := strings.TrimSpace(desc[nl+1 : at])
 	return strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "• ")
+}
+
+// inFieldNote reports whether offset at of desc lies in a parenthesis
+// that gives a field's type: "commit_sha (string, optional; if omitted,
+// resolved from the Hub)" describes a field of the value, not the value.
+func inFieldNote(desc string, at int) bool {
+	open := strings.LastIndexByte(desc[:at], '(')
+	if open < 0 || strings.IndexByte(desc[open:at], ')') >= 0 {
+		return false
+	}
+	w := wordsOf(desc[open+1 : at])
+	return len(w) > 0 && slices.Contains([]string{"string", "integer", "number", "boolean", "array", "object", "int", "bool", "float"}, w[0])
 }
 
 // obtainVerbs open a clause that says how to get a value the model

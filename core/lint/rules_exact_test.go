@@ -53,6 +53,8 @@ func TestExactChecks(t *testing.T) {
 		{"omit inside a sentence is no leave to omit", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"fields": {"type": "string", "description": "Fields to keep; the server will omit for privacy any field not listed."}`, `"fields"`))), nil},
 		{"where the value comes from is no default", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"env": {"type": "string", "description": "The environment. If not provided in context, find it in .azure."}`, `"env"`))), nil},
 		{"an optional one may say so", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"limit": {"type": "integer", "description": "Optional. Defaults to 10."}`, ``))), nil},
+		{"a field's note inside the description", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("import_model", testcat.Long, schema(`"source_ref": {"type": "object", "description": "Source reference: repo_id (string, required), commit_sha (string, optional; if omitted, the latest)"}`, `"source_ref"`))), nil},
+		{"a parenthesis about the parameter still counts", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"limit": {"type": "integer", "description": "Most rows (optional, 10 if omitted)"}`, `"limit"`))), []string{"t.limit warn"}},
 		{"optional words about something else", RequiredSaidOptionalRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"sql": {"type": "string", "description": "The query; optional clauses such as LIMIT are allowed"}`, `"sql"`))), nil},
 
 		// alternatives-none-required
