@@ -447,7 +447,7 @@ func unclearRequired(t *catalog.Tool, f requiredField) (Finding, bool) {
 	}
 	// The tool's description, or an enclosing field's, may show it:
 	// "edges: [{ source: 'node1', target: 'node2' }]".
-	if mentions(t.Description, f.Key) || f.Around != "" && mentions(f.Around, f.Key) || valuesUnexplained(f.Key, s, t.Name) || pairHalf(f.Key, f.Siblings) {
+	if mentions(t.Description, f.Key) || f.Around != "" && mentions(f.Around, f.Key) || valuesUnexplained(f.Key, s, t.Name) || pairHalf(f.Key, f.Siblings) || keyOfTool(f.Key, t.Name) {
 		return Finding{}, false
 	}
 	if q, ok := QuantityOf(f.Key, s, f.Siblings); ok && q.Unstated {
@@ -463,6 +463,17 @@ func unclearRequired(t *catalog.Tool, f requiredField) (Finding, bool) {
 func pairHalf(key string, siblings []string) bool {
 	other := map[string]string{"key": "value", "name": "value", "value": "key"}[strings.ToLower(key)]
 	return other != "" && slices.ContainsFunc(siblings, func(s string) bool { return strings.EqualFold(s, other) })
+}
+
+// keyedThings are what a key is the well-known string of: a license
+// key, an API key, an SSH key.
+var keyedThings = []string{"license", "licenses", "licence", "licences", "api", "ssh", "gpg", "pgp", "encryption", "activation", "product", "deploy", "signing"}
+
+// keyOfTool reports whether a bare key belongs to what its tool's name
+// acts on, and so is that thing's familiar key: licenses-validate's key
+// is the license key.
+func keyOfTool(key, tool string) bool {
+	return strings.EqualFold(key, "key") && nameHas(tool, keyedThings...)
 }
 
 // restates reports whether a parameter's description says nothing beyond

@@ -73,6 +73,7 @@ func TestExactChecks(t *testing.T) {
 		// required-param-unclear
 		{"an undescribed slug", RequiredUnclearRule(), testcat.List(testcat.Tool("get_breed", testcat.Long, schema(`"slug": {"type": "string"}`, `"slug"`))), []string{"get_breed.slug warn"}},
 		{"a key beside its value is a pair's", RequiredUnclearRule(), testcat.List(testcat.Tool("bulk_env_update", testcat.Long, schema(`"key": {"type": "string"}, "value": {"type": "string"}`, `"key", "value"`))), nil},
+		{"a license tool's key is the license key", RequiredUnclearRule(), testcat.List(testcat.Tool("licenses-validate", testcat.Long, schema(`"key": {"type": "string"}, "instance_id": {"type": "string"}`, `"key", "instance_id"`))), nil},
 		{"a key beside an instance is not", RequiredUnclearRule(), testcat.List(testcat.Tool("validate", testcat.Long, schema(`"key": {"type": "string"}, "instance_id": {"type": "string"}`, `"key", "instance_id"`))), []string{"validate.key warn"}},
 		{"an undescribed to", RequiredUnclearRule(), testcat.List(testcat.Tool("send_sms", testcat.Long, schema(`"to": {"type": "string"}`, `"to"`))), []string{"send_sms.to warn"}},
 		{"a prefix described by its name", RequiredUnclearRule(), testcat.List(testcat.Tool("create_incident", testcat.Long, schema(`"roomPrefix": {"type": "string", "description": "The prefix of the room to create the incident in"}`, `"roomPrefix"`))), []string{"create_incident.roomPrefix warn"}},
