@@ -358,7 +358,7 @@ func OmissionRule() Rule {
 					continue
 				}
 				// Cheapest first: the expressions read the text last.
-				if mentions(t.Description, p.Key) || desc != "" && (saysOmission(desc) || filterText(desc) || saysOneOf.MatchString(desc)) {
+				if mentions(t.Description, p.Key) || desc != "" && (saysOmission(desc) || filterText(desc) || saysOneOf.MatchString(desc) || textHasWord(desc, "deprecated", "legacy")) {
 					continue
 				}
 				if toolSays < 0 {

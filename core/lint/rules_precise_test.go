@@ -119,6 +119,7 @@ func TestRecommendedChecks(t *testing.T) {
 		{"a made task's start date is a value it carries", OmissionRule(), testcat.List(testcat.Tool("task_create", "Create a new Task in a project.", props(`"exp_end_date": {"type": "string", "description": "Expected end date YYYY-MM-DD"}, "startDate": {"type": "string", "description": "Planned start date (YYYY-MM-DD)"}`))), nil},
 		{"a made journal's own date is the server's pick", OmissionRule(), testcat.List(testcat.Tool("create-manual-journal", "Create a manual journal in Xero.", props(`"date": {"type": "string", "description": "Date of the journal (YYYY-MM-DD)"}`))), []string{"create-manual-journal.date warn"}},
 		{"a read's date still picks the day", OmissionRule(), testcat.List(testcat.Tool("get_week_year", "Gets the week of the year of a date.", props(`"date": {"type": "string", "description": "The date to get the week of, e.g. 2025-03-23"}`))), []string{"get_week_year.date warn"}},
+		{"a legacy parameter is to be left out", OmissionRule(), testcat.List(testcat.Tool("batch_records", "Execute batched record operations.", props(`"operation_type": {"type": "string", "enum": ["create", "delete"], "description": "Batch operation type (legacy format)"}`))), nil},
 		{"required parameters are not this rule's", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}`)), nil},
 	}
 	for _, c := range cases {
