@@ -252,6 +252,8 @@ var omissionPhrases = []string{"otherwise", "unless", "if empty", "leave empty",
 	"only applicable", "only applies", "only relevant", "only valid", "applies only", "applicable only",
 	"ignored", "none", "empty", "optionally set", "optionally add", "optionally post", "optionally attach", "optionally include",
 	"optionally apply", "optionally send", "null if", "null means", "null for",
+	// An alternative to another parameter: left out, the other applies.
+	"alternative to", "instead of",
 	// The same said in Chinese and Japanese: 默认/缺省 "default", 不填/不传/未指定 "not given", 省略 "omitted".
 	"默认", "默認", "缺省", "不填", "不传", "未指定", "未填写", "省略", "デフォルト", "既定"}
 

@@ -120,6 +120,7 @@ func TestRecommendedChecks(t *testing.T) {
 		{"a made journal's own date is the server's pick", OmissionRule(), testcat.List(testcat.Tool("create-manual-journal", "Create a manual journal in Xero.", props(`"date": {"type": "string", "description": "Date of the journal (YYYY-MM-DD)"}`))), []string{"create-manual-journal.date warn"}},
 		{"a read's date still picks the day", OmissionRule(), testcat.List(testcat.Tool("get_week_year", "Gets the week of the year of a date.", props(`"date": {"type": "string", "description": "The date to get the week of, e.g. 2025-03-23"}`))), []string{"get_week_year.date warn"}},
 		{"a legacy parameter is to be left out", OmissionRule(), testcat.List(testcat.Tool("batch_records", "Execute batched record operations.", props(`"operation_type": {"type": "string", "enum": ["create", "delete"], "description": "Batch operation type (legacy format)"}`))), nil},
+		{"an alternative to other parameters leaves them to apply", OmissionRule(), testcat.List(testcat.Tool("forecast", "Get a weather forecast.", props(`"start_hour": {"type": "string", "description": "Hourly timestamp, for a sub-day range (alternative to start_date/end_date)."}`))), nil},
 		{"required parameters are not this rule's", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}`)), nil},
 	}
 	for _, c := range cases {
