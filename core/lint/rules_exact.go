@@ -102,7 +102,7 @@ func callsOptional(desc string, composite bool) bool {
 		if strings.HasPrefix(rest, " in ") || strings.HasPrefix(rest, " by ") || conditional && obtains(rest) {
 			continue
 		}
-		if inBulletLine(desc, m[0]) || inFieldNote(desc, m[0]) {
+		if inBulletLine(desc, m[0]) || inFieldNote(desc, m[0]) || strings.HasPrefix(said, "by") && inParens(desc, m[0]) {
 			continue
 		}
 		if composite {
@@ -138,6 +138,14 @@ func inFieldNote(desc string, at int) bool {
 	}
 	w := wordsOf(desc[open+1 : at])
 	return len(w) > 0 && slices.Contains([]string{"string", "integer", "number", "boolean", "array", "object", "int", "bool", "float"}, w[0])
+}
+
+// inParens reports whether offset at of desc lies in a parenthesis: "The
+// search pattern (regex by default)" says how the value is read, not
+// that it may be left out.
+func inParens(desc string, at int) bool {
+	open := strings.LastIndexByte(desc[:at], '(')
+	return open >= 0 && strings.IndexByte(desc[open:at], ')') < 0
 }
 
 // obtainVerbs open a clause that says how to get a value the model
@@ -238,6 +246,11 @@ func identifiesOne(key string, toolWords []string) bool {
 // saysOneOf finds text that says one of several parameters is needed.
 var saysOneOf = regexp.MustCompile(`(?i)\beither\b|\bone\s+of\b|\bat\s+least\s+one\b|\bexactly\s+one\b|\bmust\s+(?:be\s+)?(?:provide|give|specif|set|pass)|\b(?:is|are)\s+required\b|\brequired\s+(?:if|when|unless)\b|\bor\b[^.]{0,40}\bmust\b|\bmutually\s+exclusive\b`)
 
+// saysFallback finds words that rank alternatives, and so say one of
+// them is to be given: "URL lookup as fallback", "used if key not
+// provided", "takes precedence over name".
+var saysFallback = regexp.MustCompile(`(?i)\bfall\s*back\b|\bprecedence\b|\bused\s+(?:if|when)\b[^.]{0,30}\bnot\s+(?:provided|given|set|specified)\b|\bif\s+\w+\s+(?:is\s+)?not\s+(?:provided|given)\b`)
+
 // AlternativesNoneRule flags a tool that acts on one thing, takes two or
 // more optional parameters identifying it (issueId, issueKey) and
 // requires none of them, while nothing says that one must be given.
@@ -286,7 +299,10 @@ func AlternativesNoneRule() Rule {
 				if stem != "" && !slices.Contains(name, strings.Fields(stem)[len(strings.Fields(stem))-1]) {
 					continue
 				}
-				if slices.ContainsFunc(keys, func(k string) bool { s := propertyOf(t.Schema, k); return saysOneOf.MatchString(descOf(s)) }) {
+				if slices.ContainsFunc(keys, func(k string) bool {
+					d := descOf(propertyOf(t.Schema, k))
+					return saysOneOf.MatchString(d) || saysFallback.MatchString(d)
+				}) || saysFallback.MatchString(t.Description) {
 					continue
 				}
 				// A new name or slug is a value to set, not a way to name
