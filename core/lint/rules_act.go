@@ -324,6 +324,9 @@ func shapeless(s *jsonv.Value) bool {
 	if hasAny(s, "default", "examples", "example") || exampleGiven.MatchString(d) {
 		return false
 	}
+	if textHasWord(d, "json") && textHasWord(d, "schema") {
+		return false // a JSON Schema: its form is a standard's
+	}
 	return len(wordsOf(d)) < 5 || !textHasWord(d, shapeWords...) && !textHasWord(d, languageWords...) && !strings.ContainsAny(d, "{[:")
 }
 
@@ -339,8 +342,9 @@ var languageWords = []string{"syntax", "dsl", "expression", "expressions", "oper
 // expressions"); "Properties of the page" or "data with the values" do
 // not.
 func namesFields(d string) bool {
-	return strings.ContainsAny(d, "{:`") || textHasWord(d, "key", "keys", "field", "fields", "property", "properties", "json", "schema", "format",
-		"pairs", "map", "mapping") || textHasWord(d, languageWords...)
+	return strings.ContainsAny(d, "{[:`") || strings.Contains(d, "->") ||
+		textHasWord(d, "key", "keys", "field", "fields", "property", "properties", "json", "schema", "format",
+			"pairs", "map", "mapping", "column", "columns") || textHasWord(d, languageWords...)
 }
 
 // shapelessWrite reports whether an object parameter of a tool that

@@ -414,10 +414,11 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string 
 	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
 		return howMany
 	case (typ == "number" || typ == "integer" || typ == "string") && !isUpperBound(key) && !(reads && (nameHas(key, recordTimeWords...) || attributeBound(key))) && !nameHas(key, "max", "min") && (nameHas(key, "duration", "timeout", "interval", "period", "window", "lookback", "granularity", "resolution", "step") ||
-		// A made record's start, end or birth date is a value it
+		// A made record's start, target or birth date is a value it
 		// carries: left out, it is not set. Its own date (an invoice's,
-		// a journal's) is set by the server, to a day the text must say.
-		nameHas(key, "date", "day") && !(makes && nameHas(key, "start", "end", "begin", "birth"))) && !namesOther(key):
+		// a journal's) or an expiry is set by the server, to a day the
+		// text must say.
+		nameHas(key, "date", "day") && !(makes && nameHas(key, "start", "end", "begin", "birth", "target", "planned", "defer", "publish"))) && !namesOther(key):
 		return whichPeriod
 	case !namesOther(key) && ((typ == "string" || typ == "") && nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose") ||
 		// On a tool that reads, a language or a region narrows; on one
