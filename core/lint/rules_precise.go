@@ -491,15 +491,14 @@ func formUnsaid(key, typ string, s *jsonv.Value) string {
 	return ""
 }
 
+// orderWords name an ordering: sort, order, ordering, orderBy.
+var orderWords = []string{"sort", "order", "ordering", "orderby", "sortby"}
+
 // orderName reports whether a name's words are only of ordering: sort,
 // order, ordering, sort_by, orderBy.
 func orderName(w []string) bool {
-	return slices.ContainsFunc(w, func(x string) bool {
-		return x == "sort" || x == "order" || x == "ordering" || x == "orderby" || x == "sortby"
-	}) &&
-		!slices.ContainsFunc(w, func(x string) bool {
-			return x != "sort" && x != "order" && x != "ordering" && x != "orderby" && x != "sortby" && x != "by"
-		})
+	return slices.ContainsFunc(w, func(x string) bool { return slices.Contains(orderWords, x) }) &&
+		!slices.ContainsFunc(w, func(x string) bool { return x != "by" && !slices.Contains(orderWords, x) })
 }
 
 // otherKinds end a name that is about something else than the words
