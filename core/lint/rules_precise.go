@@ -360,7 +360,7 @@ func OmissionRule() Rule {
 					continue
 				}
 				// Cheapest first: the expressions read the text last.
-				if mentions(t.Description, p.Key) || desc != "" && (saysOmission(desc) || filterText(desc) || saysOneOf.MatchString(desc) || textHasWord(desc, "deprecated", "legacy")) {
+				if mentions(t.Description, p.Key) || desc != "" && (saysOmission(desc) || filterText(desc) || saysOneOf.MatchString(desc) || textHasWord(desc, "deprecated", "legacy", "override")) {
 					continue
 				}
 				if toolSays < 0 {

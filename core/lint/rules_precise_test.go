@@ -122,6 +122,7 @@ func TestRecommendedChecks(t *testing.T) {
 		{"a legacy parameter is to be left out", OmissionRule(), testcat.List(testcat.Tool("batch_records", "Execute batched record operations.", props(`"operation_type": {"type": "string", "enum": ["create", "delete"], "description": "Batch operation type (legacy format)"}`))), nil},
 		{"an alternative to other parameters leaves them to apply", OmissionRule(), testcat.List(testcat.Tool("forecast", "Get a weather forecast.", props(`"start_hour": {"type": "string", "description": "Hourly timestamp, for a sub-day range (alternative to start_date/end_date)."}`))), nil},
 		{"a made release's target date is not set when left out", OmissionRule(), testcat.List(testcat.Tool("createRelease", "Create a new release.", props(`"targetDate": {"type": "string", "description": "Estimated completion date in YYYY-MM-DD format"}, "expirationDate": {"type": "string", "description": "Expiry (YYYY-MM-DD)"}`))), []string{"createRelease.expirationDate warn"}},
+		{"an override left out leaves what it overrides", OmissionRule(), testcat.List(testcat.Tool("starwind_add", "Generates install commands.", props(`"framework": {"type": "string", "enum": ["astro", "react"], "description": "Optional framework override."}`))), nil},
 		{"required parameters are not this rule's", OmissionRule(), testcat.List(testcat.Tool("t", testcat.Long, `{"type": "object", "properties": {"count": {"type": "number"}}, "required": ["count"]}`)), nil},
 	}
 	for _, c := range cases {
