@@ -117,14 +117,36 @@ func callsOptional(desc string, composite bool) bool {
 }
 
 // inBulletLine reports whether offset at of desc lies on a later line of
-// a bulleted list: such a line describes one of the values ("- BaseCurve:
-// ... no fee by default"), not the parameter.
+// a bulleted list, or on an indented line under one: such a line
+// describes one of the values ("- BaseCurve: ... no fee by default") or a
+// field of one ("  If access is omitted, defaults to owner"), not the
+// parameter.
 func inBulletLine(desc string, at int) bool {
 	nl := strings.LastIndexByte(desc[:at], '\n')
 	if nl < 0 {
 		return false
 	}
-	line := strings.TrimSpace(desc[nl+1 : at])
+	raw := desc[nl+1 : at]
+	line := strings.TrimSpace(raw)
+	if bullet(line) {
+		return true
+	}
+	// An indented line under a bullet goes on describing that item.
+	if raw == "" || raw[0] != ' ' && raw[0] != '\t' {
+		return false
+	}
+	for _, above := range slices.Backward(strings.Split(desc[:nl], "\n")) {
+		if a := strings.TrimSpace(above); bullet(a) {
+			return true
+		} else if above == "" || above[0] != ' ' && above[0] != '\t' {
+			return false
+		}
+	}
+	return false
+}
+
+// bullet reports whether a trimmed line opens an item of a list.
+func bullet(line string) bool {
 	return strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "• ")
 }
 
