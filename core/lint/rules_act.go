@@ -419,7 +419,7 @@ func ShapelessParamRule() Rule {
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			var out []Finding
 			for _, p := range properties(t.Schema) {
-				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentionsFold(t.Description, p.Key) || freeFormMap(p.Key, p.Value) {
+				if !shapeless(p.Value) && !shapelessWrite(t.Name, p.Value) || mentionsFold(t.Description, p.Key) || freeFormMap(p.Key, p.Value) || passedThrough(t, p.Key, p.Value) {
 					continue
 				}
 				kind := typeOf(p.Value)
@@ -432,6 +432,28 @@ func ShapelessParamRule() Rule {
 			return out
 		},
 	}
+}
+
+// passedThrough reports whether a described object parameter is handed
+// on to something whose shape the tool does not own, so its author cannot
+// state it: a query or a script in the store's own language, an event's
+// payload, the body or parameters of a raw API call (a tool that also
+// takes a method and a path, or a service and an action), or data the
+// text says is passed to a workflow or merged into state.
+func passedThrough(t *catalog.Tool, key string, s *jsonv.Value) bool {
+	d := descOf(s)
+	if typeOf(s) != "object" || d == "" {
+		return false
+	}
+	if w := wordsOf(key); len(w) > 0 && slices.Contains([]string{"query", "script", "payload"}, w[len(w)-1]) {
+		return true
+	}
+	props := t.Schema.Get("properties")
+	has := func(name string) bool { return props.Is(jsonv.Object) && props.Has(name) }
+	if has("method") && (has("path") || has("endpoint") || has("url")) || has("service") && has("action") {
+		return true
+	}
+	return textHasWord(d, "pass", "passed", "forward", "forwarded", "merge", "merged")
 }
 
 // mapNames name an object that by convention holds the caller's own

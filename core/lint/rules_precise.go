@@ -320,6 +320,7 @@ func OmissionRule() Rule {
 			update := nameHas(t.Name, updateVerbs...) || nameHas(t.Name, styleVerbs...)
 			reads := nameHas(t.Name, readVerbs...) || hasVerb(leadWords(t.Description), readOrReturn)
 			makes := nameHas(t.Name, makeVerbs...)
+			telemetry := nameHas(t.Name, telemetryWords...)
 			toolSays := -1 // whether the tool's description says what omission does, read once on first need
 			for _, p := range properties(t.Schema) {
 				if update || slices.Contains(required, p.Key) || common[p.Key] || hasAny(p.Value, "default", "const", "examples") || declared(t, p.Key) {
@@ -332,7 +333,7 @@ func OmissionRule() Rule {
 				desc := descOf(p.Value)
 				// What omission picks first, from the name and the schema;
 				// reading the texts is the cost, so they come last.
-				what := omissionChooses(p.Key, typ, p.Value, reads, makes)
+				what := omissionChooses(p.Key, typ, p.Value, reads, makes, telemetry)
 				if what == howMany && offsetText(desc) {
 					continue // an amount added or a shift: left out, it is zero
 				}
@@ -356,7 +357,7 @@ func OmissionRule() Rule {
 					}
 				}
 				form := what == whichTimeForm || what == whichColorForm || what == whichOrderForm
-				if what == "" || (what == undescribed || what == whichChoice) && nameHas(p.Key, plainOmissionWords...) {
+				if what == "" || what == undescribed && nameHas(p.Key, plainOmissionWords...) {
 					continue
 				}
 				// Cheapest first: the expressions read the text last.
@@ -407,9 +408,12 @@ func filterText(desc string) bool {
 
 // omissionChooses says what leaving a parameter out leaves to the tool,
 // "" when nothing a reader cannot infer: a count, a mode or visibility,
-// a choice among an enum's values on a tool that acts (on a tool that
-// reads, an enum narrows), or a time zone.
-func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string {
+// a period, the start of a window over logs, metrics or traces, or a time
+// zone. An enum alone is not enough: left out on a tool that reads it
+// narrows nothing, and on one that acts it mostly leaves a thing as it
+// is (a review's new status, a unit to convert to); reviewers of unseen
+// catalogs called most such findings noise.
+func omissionChooses(key, typ string, s *jsonv.Value, reads, makes, telemetry bool) string {
 	switch {
 	case typ != "boolean" && typ != "object" && typ != "array" && countLike(key, descOf(s), reads):
 		return howMany
@@ -425,15 +429,15 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes bool) string 
 		// that writes or acts, it is what gets made. A language or locale
 		// that is described ("Locale for content, e.g. en-US") left out is
 		// the server's usual one; a region left out may be anywhere.
-		typ != "array" && typ != "object" && !reads && (nameHas(key, "region") || descOf(s) == "" && nameHas(key, "language", "lang", "locale"))):
+		typ != "array" && typ != "object" && !reads && descOf(s) == "" && nameHas(key, "language", "lang", "locale")):
 		return whichMode
-	case s.Has("enum") && !reads:
-		return whichChoice
 	case reads && (nameHas(key, recordTimeWords...) || attributeBound(key)) && (lowerTimeBound(key, typ, s) || isUpperBound(key)):
 		return "" // created_after on a list: no bound when left out
-	case !makes && lowerTimeBound(key, typ, s):
-		// A window is a query's; on a tool that makes something, a
-		// start is a value it sets (a card's start date).
+	case telemetry && lowerTimeBound(key, typ, s):
+		// Logs, metrics and traces are read over a window, and left out
+		// its start is the server's choice (the last hour? a day?). On
+		// any other tool a start is a filter (a list's from, a task's
+		// start_on): left out, nothing is bounded.
 		return windowStart
 	case nameHas(key, "timezone", "tz") || nameHas(key, "time") && nameHas(key, "zone"):
 		return "which time zone applies"
@@ -559,6 +563,10 @@ func attributeBound(key string) bool {
 // chooses: the model cannot even tell what it is.
 const undescribed = "what it is"
 
+// telemetryWords name a tool that reads logs, metrics or traces: data
+// only ever queried over a time window.
+var telemetryWords = []string{"log", "logs", "metric", "metrics", "trace", "traces", "span", "spans", "analytics", "prometheus", "loki", "timeseries"}
+
 // windowStart is what leaving out the start of a time window chooses.
 const windowStart = "where the time window starts"
 
@@ -598,9 +606,6 @@ const whichMode = "which mode, unit, format or language applies"
 
 // readOrReturn are the lead verbs of a description of a tool that reads.
 var readOrReturn = append(slices.Clone(readVerbs), "return")
-
-// whichChoice is what leaving out an enum chooses.
-const whichChoice = "which of the choices applies"
 
 // whichPeriod is what leaving out a period, an interval or a date
 // chooses.
