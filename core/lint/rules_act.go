@@ -463,10 +463,13 @@ var mapNames = []string{"metadata", "meta", "labels", "annotations"}
 
 // freeFormMap reports whether an object parameter is such a map: named
 // metadata, labels or annotations, with no description and extra keys
-// not forbidden. "Metadata specific to the engagement type" has fields
+// not forbidden; or a request's headers, described or not. "Metadata specific to the engagement type" has fields
 // the text must name.
 func freeFormMap(key string, s *jsonv.Value) bool {
 	w := wordsOf(key)
+	if typeOf(s) == "object" && len(w) > 0 && w[len(w)-1] == "headers" {
+		return true // HTTP headers: names to values, a form every model knows
+	}
 	if typeOf(s) != "object" || descOf(s) != "" || len(w) == 0 || !slices.Contains(mapNames, w[len(w)-1]) {
 		return false
 	}
@@ -483,6 +486,25 @@ func kindArticle(kind string) string {
 
 // genericActions are actions that need a system to mean anything.
 var genericActions = regexp.MustCompile(`(?i)^\s*(run|execute|perform|make|send|call|invoke)\s+(a|an|the|one|any)?\s*(read-only\s+|raw\s+|custom\s+|arbitrary\s+|generic\s+)*(sql\s+)?(query|queries|statement|request|command|script|operation|call)\b`)
+
+// genericWords say nothing of a generic action's system.
+var genericWords = []string{"run", "execute", "perform", "send", "call", "invoke", "only", "raw", "custom", "arbitrary", "generic",
+	"sql", "query", "queries", "statement", "request", "command", "script", "operation", "result", "results", "returns", "given", "against"}
+
+// genericAction reports whether a description is a generic action that
+// names no system, dialect or scope, in its words or in the tool's name:
+// "Run a read-only SQL query" is, "Execute SQL queries on DuckDB" is not.
+func genericAction(d, name string) bool {
+	if !genericActions.MatchString(d) {
+		return false
+	}
+	for _, w := range toldWords(d, name) {
+		if !slices.Contains(genericWords, w) {
+			return false
+		}
+	}
+	return true
+}
 
 // GenericActionRule flags a tool whose description is a generic action
 // ("Run a read-only SQL query", "Execute a request") that never names the
@@ -501,16 +523,8 @@ func GenericActionRule() Rule {
 		},
 		Check: func(t *catalog.Tool, _ *Context) []Finding {
 			d, _ := ownText(t.Description)
-			if !genericActions.MatchString(d) {
+			if !genericAction(d, t.Name) {
 				return nil
-			}
-			rest := toldWords(d, t.Name)
-			generic := []string{"run", "execute", "perform", "send", "call", "invoke", "only", "raw", "custom", "arbitrary", "generic",
-				"sql", "query", "queries", "statement", "request", "command", "script", "operation", "result", "results", "returns", "given", "against"}
-			for _, w := range rest {
-				if !slices.Contains(generic, w) {
-					return nil
-				}
 			}
 			return []Finding{{Severity: SeverityWarn,
 				Message: fmt.Sprintf("the description (%s) is a generic action that never names its system: say which system, dialect and scope it acts on", excerpt(d, 60))}}

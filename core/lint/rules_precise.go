@@ -46,7 +46,7 @@ func ToldDescriptionRule(minChars int) Rule {
 			}
 			told := toldWords(own, t.Name)
 			switch {
-			case genericActions.MatchString(own):
+			case genericAction(own, t.Name):
 				return []Finding{{Severity: SeverityWarn, Message: fmt.Sprintf("the description (%s) is a generic action in %d characters: say which system, dialect and scope it acts on", excerpt(own, 60), n)}}
 			case len(told) == 0:
 				return []Finding{{Severity: SeverityWarn, Message: fmt.Sprintf("the description (%s) says nothing the name %s does not: say what it acts on and returns", excerpt(own, 60), jsonv.Quote(t.Name))}}
@@ -424,7 +424,10 @@ func omissionChooses(key, typ string, s *jsonv.Value, reads, makes, telemetry bo
 		// text must say.
 		nameHas(key, "date", "day") && !(makes && nameHas(key, "start", "end", "begin", "birth", "target", "planned", "defer", "publish"))) && !namesOther(key):
 		return whichPeriod
-	case !namesOther(key) && ((typ == "string" || typ == "") && nameHas(key, "mode", "visibility", "privacy", "strategy", "engine", "model", "format", "unit", "units") && !nameHas(key, "test", "debug", "dry", "verbose") ||
+	case !namesOther(key) && ((typ == "string" || typ == "") && (nameHas(key, "mode", "visibility", "privacy", "strategy", "format", "unit", "units") ||
+		// A model or an engine is what a tool that acts runs with; on one
+		// that reads, it is a filter (traces of one model).
+		!reads && nameHas(key, "engine", "model")) && !nameHas(key, "test", "debug", "dry", "verbose") ||
 		// On a tool that reads, a language or a region narrows; on one
 		// that writes or acts, it is what gets made. A language or locale
 		// that is described ("Locale for content, e.g. en-US") left out is
