@@ -50,7 +50,9 @@ func impossible(s *jsonv.Value) string {
 	return ""
 }
 
-// RequiredImpossibleRule flags a required parameter no value can satisfy.
+// RequiredImpossibleRule flags a required parameter no value can
+// satisfy, and a required list whose entries none can (it can only be
+// empty).
 func RequiredImpossibleRule() Rule {
 	return Rule{
 		ID:       RuleRequiredImpossible,
@@ -68,7 +70,28 @@ func RequiredImpossibleRule() Rule {
 				if why := impossible(f.Schema); why != "" {
 					out = append(out, Finding{Severity: SeverityError, Param: f.Path, Line: f.Schema.Pos.Line, Column: f.Schema.Pos.Col,
 						Message: fmt.Sprintf("%s '%s' can take no value: %s, so every call fails validation", fieldWord(f.Path), f.Path, why)})
+					return
 				}
+				// A list whose entries can take no value can only be empty:
+				// with minItems it can take no value at all.
+				items := f.Schema.Get("items")
+				if !items.Is(jsonv.Object) && !items.Is(jsonv.Bool) {
+					return
+				}
+				why := impossible(items)
+				if items.Is(jsonv.Bool) && !items.Bool {
+					why = "its items are false"
+				}
+				if why == "" {
+					return
+				}
+				if n, ok := f.Schema.Get("minItems").Float(); ok && n >= 1 {
+					out = append(out, Finding{Severity: SeverityError, Param: f.Path, Line: f.Schema.Pos.Line, Column: f.Schema.Pos.Col,
+						Message: fmt.Sprintf("%s '%s' can take no value: no entry is valid (%s) and it needs at least one, so every call fails validation", fieldWord(f.Path), f.Path, strings.Replace(why, "its ", "the entries' ", 1))})
+					return
+				}
+				out = append(out, Finding{Severity: SeverityWarn, Param: f.Path, Line: f.Schema.Pos.Line, Column: f.Schema.Pos.Col,
+					Message: fmt.Sprintf("%s '%s' can only be an empty list: no entry is valid (%s), so the model cannot name anything to act on", fieldWord(f.Path), f.Path, strings.Replace(why, "its ", "the entries' ", 1))})
 			})
 			return out
 		},

@@ -22,6 +22,9 @@ func TestExactChecks(t *testing.T) {
 	}{
 		// required-param-impossible
 		{"an empty enum", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"project": {"type": "string", "enum": []}`, `"project"`))), []string{"t.project error"}},
+		{"a list that needs an entry none can be", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"components": {"type": "array", "items": {"type": "string", "enum": []}, "minItems": 1}`, `"components"`))), []string{"t.components error"}},
+		{"a list that can only be empty", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"tags": {"type": "array", "items": false}`, `"tags"`))), []string{"t.tags warn"}},
+		{"a list of valid entries", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"tags": {"type": "array", "items": {"type": "string", "enum": ["a"]}, "minItems": 1}`, `"tags"`))), nil},
 		{"a const the type rejects", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"v": {"type": "integer", "const": "2"}`, `"v"`))), []string{"t.v error"}},
 		{"bounds that do not meet", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"n": {"type": "integer", "minimum": 10, "maximum": 1}`, `"n"`))), []string{"t.n error"}},
 		{"an empty type list", RequiredImpossibleRule(), testcat.List(testcat.Tool("t", testcat.Long, schema(`"n": {"type": []}`, `"n"`))), []string{"t.n error"}},
