@@ -463,8 +463,8 @@ var mapNames = []string{"metadata", "meta", "labels", "annotations"}
 
 // freeFormMap reports whether an object parameter is such a map: named
 // metadata, labels or annotations, with no description and extra keys
-// not forbidden; or a request's headers, described or not. "Metadata specific to the engagement type" has fields
-// the text must name.
+// not forbidden ("Metadata specific to the engagement type" has fields
+// the text must name), or a request's headers, described or not.
 func freeFormMap(key string, s *jsonv.Value) bool {
 	w := wordsOf(key)
 	if typeOf(s) == "object" && len(w) > 0 && w[len(w)-1] == "headers" {

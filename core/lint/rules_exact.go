@@ -78,20 +78,22 @@ func RequiredImpossibleRule() Rule {
 				if !items.Is(jsonv.Object) && !items.Is(jsonv.Bool) {
 					return
 				}
-				why := impossible(items)
-				if items.Is(jsonv.Bool) && !items.Bool {
-					why = "its items are false"
-				}
-				if why == "" {
+				why := "items is false"
+				if items.Is(jsonv.Object) {
+					if why = impossible(items); why == "" {
+						return
+					}
+					why = "the entries' " + strings.TrimPrefix(why, "its ")
+				} else if items.Bool {
 					return
 				}
 				if n, ok := f.Schema.Get("minItems").Float(); ok && n >= 1 {
 					out = append(out, Finding{Severity: SeverityError, Param: f.Path, Line: f.Schema.Pos.Line, Column: f.Schema.Pos.Col,
-						Message: fmt.Sprintf("%s '%s' can take no value: no entry is valid (%s) and it needs at least one, so every call fails validation", fieldWord(f.Path), f.Path, strings.Replace(why, "its ", "the entries' ", 1))})
+						Message: fmt.Sprintf("%s '%s' can take no value: no entry is valid (%s) and it needs at least one, so every call fails validation", fieldWord(f.Path), f.Path, why)})
 					return
 				}
 				out = append(out, Finding{Severity: SeverityWarn, Param: f.Path, Line: f.Schema.Pos.Line, Column: f.Schema.Pos.Col,
-					Message: fmt.Sprintf("%s '%s' can only be an empty list: no entry is valid (%s), so the model cannot name anything to act on", fieldWord(f.Path), f.Path, strings.Replace(why, "its ", "the entries' ", 1))})
+					Message: fmt.Sprintf("%s '%s' can only be an empty list: no entry is valid (%s), so the model cannot name anything to act on", fieldWord(f.Path), f.Path, why)})
 			})
 			return out
 		},
